@@ -1,0 +1,13 @@
+# Warnings for every target of the project; -Werror in CI.
+add_compile_options(-Wall -Wextra)
+if(TILEMPI_WERROR)
+  add_compile_options(-Werror)
+endif()
+if(TILEMPI_SANITIZE)
+  string(REPLACE "," ";" _san_list "${TILEMPI_SANITIZE}")
+  foreach(_san IN LISTS _san_list)
+    add_compile_options(-fsanitize=${_san})
+    add_link_options(-fsanitize=${_san})
+  endforeach()
+  add_compile_options(-fno-omit-frame-pointer -fno-sanitize-recover=undefined)
+endif()

@@ -1,0 +1,95 @@
+// Parameters of the modeled chip: presets, key=value overrides, config files.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tilempi::hwmodel {
+
+// Raised for an unknown key, a malformed or out-of-range value, an unknown
+// preset or an unreadable file. what() names the offending key (or preset/file).
+class ConfigError : public std::invalid_argument {
+ public:
+  ConfigError(std::string key, const std::string& message)
+      : std::invalid_argument(message), key_(std::move(key)) {}
+  const std::string& key() const { return key_; }
+
+ private:
+  std::string key_;
+};
+
+// All cycle counts are in chip clock cycles. Flit counts are per flit of
+// `flit_bytes` bytes; one flit crosses a link per cycle.
+//
+// Zero-load timing of one packet of L = header_flits + payload flits over h
+// hops, from the cycle it is injected to the cycle its tail is consumed at
+// the destination core:
+//   injection_latency + (h + 1) * router_delay + h * link_latency
+//     + (L - 1) + ejection_latency
+struct Config {
+  std::string preset = "default";
+
+  // Clock and mesh.
+  double clock_hz = 1.0e9;
+  int width = 4;
+  int height = 4;
+  bool torus = false;
+  std::string mapping = "row_major";  // see RankMap
+
+  // Dynamic networks (all identical; e.g. request and response networks).
+  int networks = 1;
+  int vcs = 1;                 // virtual channels per port (torus: even, dateline pairs)
+  int flit_bytes = 4;
+  int header_flits = 1;
+  int max_packet_flits = 129;  // header included
+  int input_buffer_flits = 4;  // per input port and VC
+  int output_buffer_flits = 0; // per output port and VC (adds to link credit)
+  int injection_buffer_flits = 4;
+  int ejection_buffer_flits = 4;
+  int router_delay = 1;        // head: router input to next router input (>= 1)
+  int link_latency = 0;        // extra wire cycles per hop
+  int credit_delay = 1;        // cycles for a freed slot's credit to reach upstream (>= 1)
+  int injection_latency = 1;   // core write to visible at local router input (>= 1)
+  int ejection_latency = 0;    // tail in ejection buffer to delivered to core
+
+  // Static network.
+  bool static_network = false;
+  int static_setup_cycles = 0;  // per route configuration of one tile
+  int static_hop_cycles = 1;    // per word per hop
+
+  // Keys "adapter.<name>" are kept verbatim for the adapter models, which
+  // validate them (hwmodel/adapter/).
+  std::map<std::string, std::string> adapter;
+
+  // Builds a preset: "default", "tilepro64", "optimsoc", "mmachine".
+  // Throws ConfigError naming the preset if unknown.
+  static Config preset_named(const std::string& name);
+  static std::vector<std::string> preset_names();
+
+  // Sets one key from its text value; throws ConfigError naming the key.
+  void set(const std::string& key, const std::string& value);
+  // "key=value"; throws ConfigError if there is no '='.
+  void apply(const std::string& assignment);
+  void apply_all(const std::vector<std::string>& assignments);
+  // key=value lines; '#' starts a comment; blank lines ignored. Errors name
+  // the file, line and key.
+  void apply_file(const std::string& path);
+  void apply_text(const std::string& text, const std::string& origin = "<text>");
+
+  // Whole-config consistency (e.g. max_packet_flits > header_flits, torus
+  // with even vcs, mapping spec). Throws ConfigError naming the key.
+  void validate() const;
+
+  std::string get(const std::string& key) const;  // text of one key
+  static std::vector<std::string> keys();          // every known key
+  static std::string describe(const std::string& key);
+  std::string to_text() const;  // key=value lines, loadable by apply_text
+
+  int max_payload_flits() const { return max_packet_flits - header_flits; }
+  int num_tiles() const { return width * height; }
+};
+
+}  // namespace tilempi::hwmodel

@@ -1,0 +1,24 @@
+// Factories of the backends, for dispatch.cpp only.
+#pragma once
+
+#include <memory>
+
+#include "tilempi/transport/job.h"
+#include "tilempi/transport/transport.h"
+
+namespace tilempi::transport {
+
+namespace host {
+std::unique_ptr<Job> create_job(const JobSpec& spec);
+/// Attach to a job the launcher created (rank, size and job name from the environment).
+std::unique_ptr<Transport> connect(int rank, int size);
+/// A one-rank job without a launcher (singleton init).
+std::unique_ptr<Transport> connect_singleton();
+}  // namespace host
+
+namespace sim {
+std::unique_ptr<Job> create_job(const JobSpec& spec);
+std::unique_ptr<Transport> connect(int rank, int size);
+}  // namespace sim
+
+}  // namespace tilempi::transport

@@ -1,0 +1,60 @@
+// The launcher's side of a job: create what the ranks share, tell them how to find it in the
+// environment, and always remove it again. Used by tilempirun only.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tilempi::transport {
+
+/// Environment variables the launcher sets for each rank.
+inline constexpr const char* kEnvRank = "TILEMPI_RANK";
+inline constexpr const char* kEnvSize = "TILEMPI_SIZE";
+inline constexpr const char* kEnvJob = "TILEMPI_JOB";              ///< shared-memory name of the job
+inline constexpr const char* kEnvTransport = "TILEMPI_TRANSPORT";  ///< host | sim
+inline constexpr const char* kEnvBind = "TILEMPI_BIND";            ///< core | none
+inline constexpr const char* kEnvMesh = "TILEMPI_MESH";            ///< WxH of the rank grid
+inline constexpr const char* kEnvLauncherPid = "TILEMPI_LAUNCHER_PID";
+
+struct JobSpec {
+  int nranks = 1;
+  std::string transport = "host";  ///< host | sim
+  int mesh_width = 0;              ///< 0: default_topology()
+  int mesh_height = 0;
+  bool bind = true;
+  /// Backend options given on the command line (sim: preset, adapter, compute, report, trace, ...).
+  std::map<std::string, std::string> options;
+};
+
+/// Why a rank asked the job to end (MPI_Abort or a fatal MPI error).
+struct AbortRecord {
+  int rank = -1;
+  int code = 0;
+  std::string why;
+};
+
+class Job {
+ public:
+  /// Creates the job's shared state. Throws std::runtime_error with a readable message.
+  static std::unique_ptr<Job> create(const JobSpec& spec);
+  virtual ~Job() = default;  ///< removes every shared-memory object of the job
+
+  /// Variables to add to every rank's environment (the launcher adds kEnvRank itself).
+  virtual std::vector<std::pair<std::string, std::string>> environment() const = 0;
+  /// Start backend services that live in the launcher (the sim engine); called before ranks start.
+  virtual void start() {}
+  /// A rank's process ended (status as from waitpid).
+  virtual void rank_exited(int rank, int wait_status) { (void)rank; (void)wait_status; }
+  /// The first abort a rank recorded, if any.
+  virtual bool abort_record(AbortRecord& out) const = 0;
+  /// Stop services and write reports; called after every rank has ended. Returns a non-empty
+  /// message when the backend itself failed the job (e.g. a deadlock the sim engine detected).
+  virtual std::string finish() { return {}; }
+  /// Remove shared memory now (also done by the destructor); safe to call from a signal path.
+  virtual void unlink() = 0;
+};
+
+}  // namespace tilempi::transport

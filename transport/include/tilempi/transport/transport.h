@@ -1,0 +1,117 @@
+// The one interface every backend implements: move messages between ranks of a job,
+// wait for progress, tell the time, describe the (virtual) mesh.
+//
+// The layer above (mpi/) owns matching and the MPI envelope; a transport carries the
+// envelope as opaque bytes and never looks inside it. Backends: host (shared memory
+// on pinned cores), sim (the modeled chip of hwmodel/, in virtual time).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "tilempi/transport/topology.h"
+
+namespace tilempi::transport {
+
+/// Fixed-size envelope written by the layer above; opaque to the transport.
+struct Envelope {
+  std::uint64_t word[4];
+};
+
+enum class SendMode {
+  /// The transport chooses: small messages go at once, large ones by rendezvous.
+  Standard,
+  /// Completes only once the receiver has taken the data (MPI_Ssend semantics).
+  Synchronous,
+};
+
+/// A message that has reached this rank. Arrivals from one source are returned in the order
+/// they were sent (MPI's non-overtaking rule rests on it).
+struct Arrival {
+  int source = -1;              ///< world rank of the sender
+  Envelope envelope{};
+  std::size_t size = 0;         ///< payload bytes
+  bool buffered = false;        ///< payload sits in transport buffers: fetch it soon to free them
+  std::uint64_t handle = 0;     ///< the transport's id for fetch()
+};
+
+using OpId = std::uint64_t;
+constexpr OpId kDone = 0;       ///< an operation that completed inside the call that started it
+
+class StaticNetwork;
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  virtual const Topology& topology() const = 0;
+  virtual const char* name() const = 0;
+
+  /// Start sending len bytes at buf to world rank dst. buf stays untouched by the caller until
+  /// send_done() says so; returns kDone when the data has already left the buffer.
+  virtual OpId send(int dst, const Envelope& envelope, const void* buf, std::size_t len, SendMode mode) = 0;
+  virtual bool send_done(OpId id) = 0;
+
+  /// Take the next arrival, if any. Non-blocking.
+  virtual bool poll(Arrival& out) = 0;
+  /// Copy the arrival's payload into dst (len <= arrival.size; the rest is discarded) and consume
+  /// the arrival. Returns kDone if finished inside the call.
+  virtual OpId fetch(const Arrival& arrival, void* dst, std::size_t len) = 0;
+  virtual bool fetch_done(OpId id) = 0;
+
+  /// Drive outstanding transfers. Cheap when there is nothing to do.
+  virtual void progress() = 0;
+  /// Block until something may have changed (an arrival, a completion) or timeout_ns passes.
+  /// Spins briefly, then sleeps, so that many ranks on few cores still make progress.
+  virtual void wait(std::uint64_t timeout_ns) = 0;
+
+  virtual double wtime() = 0;
+  virtual double wtick() = 0;
+
+  /// Optional capability: a static network with software-set routes (nullptr when absent).
+  virtual StaticNetwork* static_network() { return nullptr; }
+
+  /// End the whole job: the launcher is told which rank and code, the other ranks are stopped.
+  [[noreturn]] virtual void abort(int code, const std::string& why) = 0;
+
+  /// Called once at MPI_Finalize: flush what is pending, say goodbye to the launcher/engine.
+  virtual void finalize() = 0;
+};
+
+/// Ports of a tile's static-network switch (bit masks).
+enum StaticPort : unsigned {
+  kPortNorth = 1u << 0,
+  kPortEast = 1u << 1,
+  kPortSouth = 1u << 2,
+  kPortWest = 1u << 3,
+  kPortLocal = 1u << 4,  ///< the tile's own core
+};
+
+/// One tile's switch setting in a static route: words from in_port go out on every port of out_mask.
+struct StaticRouteHop {
+  int tile;              ///< world rank whose tile hosts the switch
+  unsigned in_port;      ///< a single StaticPort; kPortLocal at the root
+  unsigned out_mask;     ///< StaticPort bits; include kPortLocal to deliver to that tile's core
+};
+
+/// Software-routed, header-less network (the TilePro64's static network, seed 003 §2.1).
+class StaticNetwork {
+ public:
+  virtual ~StaticNetwork() = default;
+  /// Broadcast along a static route tree. Every rank named as delivering to kPortLocal, and the
+  /// root, calls this with the same id, routes and root; the root passes its data in buf, the
+  /// others receive into buf. Each rank pays the set-up of its own switch.
+  virtual void bcast(std::uint64_t id, std::span<const StaticRouteHop> routes, int root, void* buf,
+                     std::size_t len) = 0;
+};
+
+/// Connect this process to its job, as the launcher described it in the environment, or start a
+/// one-rank job (singleton init) when there is no launcher.
+std::unique_ptr<Transport> connect_from_environment();
+
+}  // namespace tilempi::transport
