@@ -1,0 +1,82 @@
+// Fortran bindings: derived datatypes, addresses and reduction operations.
+#include "fortran_support.h"
+
+using namespace tilempi::fortran;
+
+extern "C" {
+
+void mpi_type_contiguous_(const MPI_Fint* count, const MPI_Fint* oldtype, MPI_Fint* newtype, MPI_Fint* ierr) {
+  *ierr = MPI_Type_contiguous(*count, *oldtype, newtype);
+}
+
+void mpi_type_vector_(const MPI_Fint* count, const MPI_Fint* blocklength, const MPI_Fint* stride,
+                      const MPI_Fint* oldtype, MPI_Fint* newtype, MPI_Fint* ierr) {
+  *ierr = MPI_Type_vector(*count, *blocklength, *stride, *oldtype, newtype);
+}
+
+void mpi_type_create_hvector_(const MPI_Fint* count, const MPI_Fint* blocklength, const MPI_Aint* stride,
+                              const MPI_Fint* oldtype, MPI_Fint* newtype, MPI_Fint* ierr) {
+  *ierr = MPI_Type_create_hvector(*count, *blocklength, *stride, *oldtype, newtype);
+}
+
+void mpi_type_indexed_(const MPI_Fint* count, const MPI_Fint* blocklengths, const MPI_Fint* displacements,
+                       const MPI_Fint* oldtype, MPI_Fint* newtype, MPI_Fint* ierr) {
+  *ierr = MPI_Type_indexed(*count, blocklengths, displacements, *oldtype, newtype);
+}
+
+void mpi_type_create_indexed_block_(const MPI_Fint* count, const MPI_Fint* blocklength,
+                                    const MPI_Fint* displacements, const MPI_Fint* oldtype, MPI_Fint* newtype,
+                                    MPI_Fint* ierr) {
+  *ierr = MPI_Type_create_indexed_block(*count, *blocklength, displacements, *oldtype, newtype);
+}
+
+void mpi_type_create_resized_(const MPI_Fint* oldtype, const MPI_Aint* lb, const MPI_Aint* extent,
+                              MPI_Fint* newtype, MPI_Fint* ierr) {
+  *ierr = MPI_Type_create_resized(*oldtype, *lb, *extent, newtype);
+}
+
+void mpi_type_commit_(MPI_Fint* datatype, MPI_Fint* ierr) { *ierr = MPI_Type_commit(datatype); }
+
+void mpi_type_free_(MPI_Fint* datatype, MPI_Fint* ierr) { *ierr = MPI_Type_free(datatype); }
+
+void mpi_type_dup_(const MPI_Fint* oldtype, MPI_Fint* newtype, MPI_Fint* ierr) {
+  *ierr = MPI_Type_dup(*oldtype, newtype);
+}
+
+void mpi_type_size_(const MPI_Fint* datatype, MPI_Fint* size, MPI_Fint* ierr) {
+  *ierr = MPI_Type_size(*datatype, size);
+}
+
+void mpi_type_get_extent_(const MPI_Fint* datatype, MPI_Aint* lb, MPI_Aint* extent, MPI_Fint* ierr) {
+  *ierr = MPI_Type_get_extent(*datatype, lb, extent);
+}
+
+void mpi_type_get_true_extent_(const MPI_Fint* datatype, MPI_Aint* true_lb, MPI_Aint* true_extent,
+                               MPI_Fint* ierr) {
+  *ierr = MPI_Type_get_true_extent(*datatype, true_lb, true_extent);
+}
+
+void mpi_get_address_(const void* location, MPI_Aint* address, MPI_Fint* ierr) {
+  *ierr = MPI_Get_address(buffer(location), address);
+}
+
+// A Fortran reduction function, SUBROUTINE F(INVEC, INOUTVEC, LEN, DATATYPE), takes every
+// argument by reference, which is MPI_User_function's C signature: it is handed over as is.
+void mpi_op_create_(MPI_User_function* function, const MPI_Fint* commute, MPI_Fint* op, MPI_Fint* ierr) {
+  *ierr = MPI_Op_create(function, from_logical(commute), op);
+}
+
+void mpi_op_free_(MPI_Fint* op, MPI_Fint* ierr) { *ierr = MPI_Op_free(op); }
+
+void mpi_op_commutative_(const MPI_Fint* op, MPI_Fint* commute, MPI_Fint* ierr) {
+  int c = 0;
+  *ierr = MPI_Op_commutative(*op, &c);
+  *commute = logical(c);
+}
+
+void mpi_reduce_local_(const void* inbuf, void* inoutbuf, const MPI_Fint* count, const MPI_Fint* datatype,
+                       const MPI_Fint* op, MPI_Fint* ierr) {
+  *ierr = MPI_Reduce_local(buffer(inbuf), buffer(inoutbuf), *count, *datatype, *op);
+}
+
+}  // extern "C"

@@ -1,0 +1,10 @@
+# Fortran bindings (mpif.h's mpi_xxx_ symbols), compiled into libtilempi itself so that
+# Fortran programs need only -ltilempi. Included by mpi/CMakeLists.txt.
+set(TILEMPI_FORTRAN_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/fortran_support.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/f_env.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/f_p2p.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/f_comm.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/f_datatype.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/f_coll.cpp)
+list(APPEND TILEMPI_MPI_SOURCES ${TILEMPI_FORTRAN_SOURCES})
