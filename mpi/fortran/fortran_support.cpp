@@ -1,12 +1,19 @@
 // The sentinel variables behind mpif.h's MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE,
-// MPI_STATUSES_IGNORE and MPI_ERRCODES_IGNORE. A Fortran program's COMMON blocks of the same
-// names and these definitions resolve to one object, whose address the bindings recognize.
+// MPI_STATUSES_IGNORE and MPI_ERRCODES_IGNORE.
+//
+// A Fortran COMMON block is an ELF common symbol; the library declares the same common
+// symbols, so the program's blocks and the library's merge into one object per name (in the
+// executable with the static library, interposed over the shared library's copy otherwise).
+// They are declared in assembly rather than defined in C++ for two reasons: C++ has no common
+// symbols, and an instrumented C++ definition would let AddressSanitizer place redzones
+// around the executable's copy, which it does not own. Sizes and the 16-byte alignment are
+// gfortran's for the blocks in mpif.h.
 #include "fortran_support.h"
 
-extern "C" {
-MPI_Fint tilempi_bottom_ = 0;
-MPI_Fint tilempi_in_place_ = 0;
-MPI_Fint tilempi_status_ignore_[TILEMPI_STATUS_INTS] = {};
-MPI_Fint tilempi_statuses_ignore_[TILEMPI_STATUS_INTS] = {};
-MPI_Fint tilempi_errcodes_ignore_[1] = {};
-}
+static_assert(TILEMPI_STATUS_INTS * sizeof(MPI_Fint) == 24, "status sentinels below are 24 bytes");
+
+asm(".comm tilempi_bottom_,4,16\n\t"
+    ".comm tilempi_in_place_,4,16\n\t"
+    ".comm tilempi_status_ignore_,24,16\n\t"
+    ".comm tilempi_statuses_ignore_,24,16\n\t"
+    ".comm tilempi_errcodes_ignore_,4,16");
