@@ -1,0 +1,290 @@
+// Communicator and group entry points.
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "check.h"
+#include "p2p.h"
+
+using namespace tilempi::mpi;
+
+namespace {
+
+Group* check_group(MPI_Group h, const char* fn, int* rc) {
+  if (!check::initialized(fn, rc)) return nullptr;
+  Group* g = group_get(h);
+  if (!g) *rc = raise(MPI_COMM_WORLD, MPI_ERR_GROUP, fn, "group handle " + std::to_string(h) + " is not valid");
+  return g;
+}
+
+int compare_members(const std::vector<int>& a, const std::vector<int>& b) {
+  if (a == b) return MPI_IDENT;
+  std::vector<int> sa = a, sb = b;
+  std::sort(sa.begin(), sa.end());
+  std::sort(sb.begin(), sb.end());
+  return sa == sb ? MPI_SIMILAR : MPI_UNEQUAL;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Comm_size(MPI_Comm comm, int* size) {
+  int rc;
+  Comm* c = check::comm(comm, "MPI_Comm_size", &rc);
+  if (!c) return rc;
+  if (!size) return raise(comm, MPI_ERR_ARG, "MPI_Comm_size", "size is NULL");
+  *size = c->size;
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_rank(MPI_Comm comm, int* rank) {
+  int rc;
+  Comm* c = check::comm(comm, "MPI_Comm_rank", &rc);
+  if (!c) return rc;
+  if (!rank) return raise(comm, MPI_ERR_ARG, "MPI_Comm_rank", "rank is NULL");
+  *rank = c->rank;
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+  int rc;
+  Comm* c = check::comm(comm, "MPI_Comm_dup", &rc);
+  if (!c) return rc;
+  if (!newcomm) return raise(comm, MPI_ERR_ARG, "MPI_Comm_dup", "newcomm is NULL");
+  std::uint64_t context = derive_context(*c);
+  *newcomm = comm_register(c->world, context, c->errhandler);
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+  int rc;
+  Comm* c = check::comm(comm, "MPI_Comm_split", &rc);
+  if (!c) return rc;
+  if (!newcomm) return raise(comm, MPI_ERR_ARG, "MPI_Comm_split", "newcomm is NULL");
+  if (color < 0 && color != MPI_UNDEFINED)
+    return raise(comm, MPI_ERR_ARG, "MPI_Comm_split", "color " + std::to_string(color) + " is negative");
+  int mine[2] = {color, key};
+  std::vector<int> all;
+  rc = allgather_ints(*c, mine, 2, all);
+  if (rc != MPI_SUCCESS) return raise(comm, rc, "MPI_Comm_split", "exchanging colors failed");
+  std::uint64_t context = derive_context(*c);  // every member derives, whatever its color
+  if (color == MPI_UNDEFINED) {
+    *newcomm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
+  // Members of my color, ordered by (key, old rank).
+  std::vector<std::tuple<int, int>> members;
+  for (int r = 0; r < c->size; ++r)
+    if (all[2 * r] == color) members.emplace_back(all[2 * r + 1], r);
+  std::sort(members.begin(), members.end());
+  std::vector<int> world;
+  for (auto& [k, r] : members) world.push_back(c->world[r]);
+  *newcomm = comm_register(std::move(world), context, c->errhandler);
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
+  int rc;
+  Comm* c = check::comm(comm, "MPI_Comm_create", &rc);
+  if (!c) return rc;
+  Group* g = group_get(group);
+  if (!g) return raise(comm, MPI_ERR_GROUP, "MPI_Comm_create", "group handle " + std::to_string(group) + " is not valid");
+  if (!newcomm) return raise(comm, MPI_ERR_ARG, "MPI_Comm_create", "newcomm is NULL");
+  for (int w : g->world)
+    if (std::find(c->world.begin(), c->world.end(), w) == c->world.end())
+      return raise(comm, MPI_ERR_GROUP, "MPI_Comm_create", "the group has a process outside the communicator");
+  std::uint64_t context = derive_context(*c);
+  if (group_rank_of_self(*g) == MPI_UNDEFINED) {
+    *newcomm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
+  *newcomm = comm_register(g->world, context, c->errhandler);
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_free(MPI_Comm* comm) {
+  int rc;
+  if (!comm) return raise(MPI_COMM_WORLD, MPI_ERR_COMM, "MPI_Comm_free", "comm pointer is NULL");
+  Comm* c = check::comm(*comm, "MPI_Comm_free", &rc);
+  if (!c) return rc;
+  if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+    return raise(*comm, MPI_ERR_COMM, "MPI_Comm_free", "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed");
+  comm_release(*comm);
+  *comm = MPI_COMM_NULL;
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
+  int rc;
+  Comm* a = check::comm(comm1, "MPI_Comm_compare", &rc);
+  if (!a) return rc;
+  Comm* b = check::comm(comm2, "MPI_Comm_compare", &rc);
+  if (!b) return rc;
+  if (!result) return raise(comm1, MPI_ERR_ARG, "MPI_Comm_compare", "result is NULL");
+  if (comm1 == comm2) {
+    *result = MPI_IDENT;
+    return MPI_SUCCESS;
+  }
+  int g = compare_members(a->world, b->world);
+  *result = g == MPI_IDENT ? MPI_CONGRUENT : g;
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
+  int rc;
+  Comm* c = check::comm(comm, "MPI_Comm_group", &rc);
+  if (!c) return rc;
+  if (!group) return raise(comm, MPI_ERR_ARG, "MPI_Comm_group", "group is NULL");
+  *group = group_register(c->world);
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
+  int rc;
+  Comm* c = check::comm(comm, "MPI_Comm_test_inter", &rc);
+  if (!c) return rc;
+  if (!flag) return raise(comm, MPI_ERR_ARG, "MPI_Comm_test_inter", "flag is NULL");
+  *flag = 0;
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
+  int rc;
+  Comm* c = check::comm(comm, "MPI_Comm_get_attr", &rc);
+  if (!c) return rc;
+  if (!attribute_val || !flag) return raise(comm, MPI_ERR_ARG, "MPI_Comm_get_attr", "NULL argument");
+  static int tag_ub = check::kTagUb;
+  static int host = MPI_PROC_NULL;
+  static int io = MPI_ANY_SOURCE;
+  static int wtime_global = 0;
+  static int universe = 0;
+  int* value = nullptr;
+  switch (keyval) {
+    case MPI_TAG_UB: value = &tag_ub; break;
+    case MPI_HOST: value = &host; break;
+    case MPI_IO: value = &io; break;
+    case MPI_WTIME_IS_GLOBAL:
+      wtime_global = std::string(runtime().transport->name()) == "sim";  // one virtual clock
+      value = &wtime_global;
+      break;
+    case MPI_UNIVERSE_SIZE:
+      universe = runtime().transport->size();
+      value = &universe;
+      break;
+    default:
+      return raise(comm, MPI_ERR_KEYVAL, "MPI_Comm_get_attr", "unknown attribute key " + std::to_string(keyval));
+  }
+  *static_cast<int**>(attribute_val) = value;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+
+int MPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
+  return MPI_Comm_get_attr(comm, keyval, attribute_val, flag);
+}
+
+int MPI_Group_size(MPI_Group group, int* size) {
+  int rc;
+  Group* g = check_group(group, "MPI_Group_size", &rc);
+  if (!g) return rc;
+  if (!size) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Group_size", "size is NULL");
+  *size = static_cast<int>(g->world.size());
+  return MPI_SUCCESS;
+}
+
+int MPI_Group_rank(MPI_Group group, int* rank) {
+  int rc;
+  Group* g = check_group(group, "MPI_Group_rank", &rc);
+  if (!g) return rc;
+  if (!rank) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Group_rank", "rank is NULL");
+  *rank = group_rank_of_self(*g);
+  return MPI_SUCCESS;
+}
+
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]) {
+  int rc;
+  Group* a = check_group(group1, "MPI_Group_translate_ranks", &rc);
+  if (!a) return rc;
+  Group* b = check_group(group2, "MPI_Group_translate_ranks", &rc);
+  if (!b) return rc;
+  if (n < 0) return raise(MPI_COMM_WORLD, MPI_ERR_COUNT, "MPI_Group_translate_ranks", "n is negative");
+  if (n > 0 && (!ranks1 || !ranks2)) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Group_translate_ranks", "NULL rank array");
+  for (int i = 0; i < n; ++i) {
+    int r = ranks1[i];
+    if (r == MPI_PROC_NULL) {
+      ranks2[i] = MPI_PROC_NULL;
+      continue;
+    }
+    if (r < 0 || r >= static_cast<int>(a->world.size()))
+      return raise(MPI_COMM_WORLD, MPI_ERR_RANK, "MPI_Group_translate_ranks", "rank " + std::to_string(r) + " is not in group1");
+    auto it = std::find(b->world.begin(), b->world.end(), a->world[r]);
+    ranks2[i] = it == b->world.end() ? MPI_UNDEFINED : static_cast<int>(it - b->world.begin());
+  }
+  return MPI_SUCCESS;
+}
+
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int* result) {
+  int rc;
+  Group* a = check_group(group1, "MPI_Group_compare", &rc);
+  if (!a) return rc;
+  Group* b = check_group(group2, "MPI_Group_compare", &rc);
+  if (!b) return rc;
+  if (!result) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Group_compare", "result is NULL");
+  *result = compare_members(a->world, b->world);
+  return MPI_SUCCESS;
+}
+
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
+  int rc;
+  Group* g = check_group(group, "MPI_Group_incl", &rc);
+  if (!g) return rc;
+  if (n < 0 || n > static_cast<int>(g->world.size()))
+    return raise(MPI_COMM_WORLD, MPI_ERR_COUNT, "MPI_Group_incl", "n " + std::to_string(n) + " is out of range");
+  if ((n > 0 && !ranks) || !newgroup) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Group_incl", "NULL argument");
+  std::vector<int> world;
+  std::vector<char> seen(g->world.size(), 0);
+  for (int i = 0; i < n; ++i) {
+    int r = ranks[i];
+    if (r < 0 || r >= static_cast<int>(g->world.size()) || seen[r])
+      return raise(MPI_COMM_WORLD, MPI_ERR_RANK, "MPI_Group_incl", "rank " + std::to_string(r) + " is invalid or repeated");
+    seen[r] = 1;
+    world.push_back(g->world[r]);
+  }
+  *newgroup = n == 0 ? MPI_GROUP_EMPTY : group_register(std::move(world));
+  return MPI_SUCCESS;
+}
+
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
+  int rc;
+  Group* g = check_group(group, "MPI_Group_excl", &rc);
+  if (!g) return rc;
+  if (n < 0 || n > static_cast<int>(g->world.size()))
+    return raise(MPI_COMM_WORLD, MPI_ERR_COUNT, "MPI_Group_excl", "n " + std::to_string(n) + " is out of range");
+  if ((n > 0 && !ranks) || !newgroup) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Group_excl", "NULL argument");
+  std::vector<char> drop(g->world.size(), 0);
+  for (int i = 0; i < n; ++i) {
+    int r = ranks[i];
+    if (r < 0 || r >= static_cast<int>(g->world.size()) || drop[r])
+      return raise(MPI_COMM_WORLD, MPI_ERR_RANK, "MPI_Group_excl", "rank " + std::to_string(r) + " is invalid or repeated");
+    drop[r] = 1;
+  }
+  std::vector<int> world;
+  for (std::size_t r = 0; r < g->world.size(); ++r)
+    if (!drop[r]) world.push_back(g->world[r]);
+  *newgroup = world.empty() ? MPI_GROUP_EMPTY : group_register(std::move(world));
+  return MPI_SUCCESS;
+}
+
+int MPI_Group_free(MPI_Group* group) {
+  int rc;
+  if (!group) return raise(MPI_COMM_WORLD, MPI_ERR_GROUP, "MPI_Group_free", "group pointer is NULL");
+  if (!check_group(*group, "MPI_Group_free", &rc)) return rc;
+  group_release(*group);
+  *group = MPI_GROUP_NULL;
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"

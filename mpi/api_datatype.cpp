@@ -1,0 +1,163 @@
+// Datatype entry points: constructors, commit/free, size and extent queries.
+#include <string>
+#include <vector>
+
+#include "check.h"
+
+using namespace tilempi::mpi;
+
+namespace {
+
+const Datatype* old_type(MPI_Datatype h, const char* fn, int* rc) {
+  if (!check::initialized(fn, rc)) return nullptr;
+  const Datatype* t = datatype_get(h);
+  if (!t) *rc = raise(MPI_COMM_WORLD, MPI_ERR_TYPE, fn, "datatype handle " + std::to_string(h) + " is not valid");
+  return t;
+}
+
+int bad(int cls, const char* fn, const std::string& what) { return raise(MPI_COMM_WORLD, cls, fn, what); }
+
+int build(const Datatype* old, const std::vector<int>& lens, const std::vector<std::ptrdiff_t>& disps,
+          MPI_Datatype* newtype, const char* fn) {
+  if (!newtype) return bad(MPI_ERR_ARG, fn, "newtype is NULL");
+  *newtype = datatype_register(make_hindexed(*old, lens, disps));
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  int rc;
+  const Datatype* old = old_type(oldtype, "MPI_Type_contiguous", &rc);
+  if (!old) return rc;
+  if (count < 0) return bad(MPI_ERR_COUNT, "MPI_Type_contiguous", "count " + std::to_string(count) + " is negative");
+  return build(old, {count}, {0}, newtype, "MPI_Type_contiguous");
+}
+
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  int rc;
+  const Datatype* old = old_type(oldtype, "MPI_Type_create_hvector", &rc);
+  if (!old) return rc;
+  if (count < 0 || blocklength < 0)
+    return bad(MPI_ERR_COUNT, "MPI_Type_create_hvector", "count or blocklength is negative");
+  std::vector<int> lens(count, blocklength);
+  std::vector<std::ptrdiff_t> disps(count);
+  for (int i = 0; i < count; ++i) disps[i] = i * stride;
+  return build(old, lens, disps, newtype, "MPI_Type_create_hvector");
+}
+
+int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  int rc;
+  const Datatype* old = old_type(oldtype, "MPI_Type_vector", &rc);
+  if (!old) return rc;
+  if (count < 0 || blocklength < 0) return bad(MPI_ERR_COUNT, "MPI_Type_vector", "count or blocklength is negative");
+  return MPI_Type_create_hvector(count, blocklength, static_cast<MPI_Aint>(stride) * old->extent, oldtype, newtype);
+}
+
+int MPI_Type_indexed(int count, const int blocklengths[], const int displacements[], MPI_Datatype oldtype,
+                     MPI_Datatype* newtype) {
+  int rc;
+  const Datatype* old = old_type(oldtype, "MPI_Type_indexed", &rc);
+  if (!old) return rc;
+  if (count < 0) return bad(MPI_ERR_COUNT, "MPI_Type_indexed", "count is negative");
+  if (count > 0 && (!blocklengths || !displacements)) return bad(MPI_ERR_ARG, "MPI_Type_indexed", "NULL array");
+  std::vector<int> lens(count);
+  std::vector<std::ptrdiff_t> disps(count);
+  for (int i = 0; i < count; ++i) {
+    if (blocklengths[i] < 0) return bad(MPI_ERR_COUNT, "MPI_Type_indexed", "blocklength " + std::to_string(i) + " is negative");
+    lens[i] = blocklengths[i];
+    disps[i] = static_cast<std::ptrdiff_t>(displacements[i]) * old->extent;
+  }
+  return build(old, lens, disps, newtype, "MPI_Type_indexed");
+}
+
+int MPI_Type_create_indexed_block(int count, int blocklength, const int displacements[], MPI_Datatype oldtype,
+                                  MPI_Datatype* newtype) {
+  int rc;
+  const Datatype* old = old_type(oldtype, "MPI_Type_create_indexed_block", &rc);
+  if (!old) return rc;
+  if (count < 0 || blocklength < 0) return bad(MPI_ERR_COUNT, "MPI_Type_create_indexed_block", "count or blocklength is negative");
+  if (count > 0 && !displacements) return bad(MPI_ERR_ARG, "MPI_Type_create_indexed_block", "NULL array");
+  std::vector<int> lens(count, blocklength);
+  std::vector<std::ptrdiff_t> disps(count);
+  for (int i = 0; i < count; ++i) disps[i] = static_cast<std::ptrdiff_t>(displacements[i]) * old->extent;
+  return build(old, lens, disps, newtype, "MPI_Type_create_indexed_block");
+}
+
+int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype) {
+  int rc;
+  const Datatype* old = old_type(oldtype, "MPI_Type_create_resized", &rc);
+  if (!old) return rc;
+  if (!newtype) return bad(MPI_ERR_ARG, "MPI_Type_create_resized", "newtype is NULL");
+  *newtype = datatype_register(make_resized(*old, lb, extent));
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  int rc;
+  const Datatype* old = old_type(oldtype, "MPI_Type_dup", &rc);
+  if (!old) return rc;
+  if (!newtype) return bad(MPI_ERR_ARG, "MPI_Type_dup", "newtype is NULL");
+  Datatype copy = make_resized(*old, old->lb, old->extent);
+  copy.committed = old->committed;
+  *newtype = datatype_register(std::move(copy));
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_commit(MPI_Datatype* datatype) {
+  int rc;
+  if (!datatype) return bad(MPI_ERR_TYPE, "MPI_Type_commit", "datatype pointer is NULL");
+  if (!old_type(*datatype, "MPI_Type_commit", &rc)) return rc;
+  datatype_commit(*datatype);
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_free(MPI_Datatype* datatype) {
+  int rc;
+  if (!datatype) return bad(MPI_ERR_TYPE, "MPI_Type_free", "datatype pointer is NULL");
+  const Datatype* t = old_type(*datatype, "MPI_Type_free", &rc);
+  if (!t) return rc;
+  if (t->predefined) return bad(MPI_ERR_TYPE, "MPI_Type_free", std::string("predefined type ") + t->name + " cannot be freed");
+  datatype_release(*datatype);
+  *datatype = MPI_DATATYPE_NULL;
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_size(MPI_Datatype datatype, int* size) {
+  int rc;
+  const Datatype* t = old_type(datatype, "MPI_Type_size", &rc);
+  if (!t) return rc;
+  if (!size) return bad(MPI_ERR_ARG, "MPI_Type_size", "size is NULL");
+  *size = static_cast<int>(t->size);
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {
+  int rc;
+  const Datatype* t = old_type(datatype, "MPI_Type_get_extent", &rc);
+  if (!t) return rc;
+  if (!lb || !extent) return bad(MPI_ERR_ARG, "MPI_Type_get_extent", "NULL argument");
+  *lb = t->lb;
+  *extent = t->extent;
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent) {
+  int rc;
+  const Datatype* t = old_type(datatype, "MPI_Type_get_true_extent", &rc);
+  if (!t) return rc;
+  if (!true_lb || !true_extent) return bad(MPI_ERR_ARG, "MPI_Type_get_true_extent", "NULL argument");
+  *true_lb = t->true_lb;
+  *true_extent = t->true_extent;
+  return MPI_SUCCESS;
+}
+
+int MPI_Get_address(const void* location, MPI_Aint* address) {
+  if (!address) return bad(MPI_ERR_ARG, "MPI_Get_address", "address is NULL");
+  *address = reinterpret_cast<MPI_Aint>(location);
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"

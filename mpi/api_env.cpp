@@ -1,0 +1,218 @@
+// MPI environment: init, finalize, abort, time, versions; tilempi's job-description extensions.
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+
+#include "check.h"
+#include "hooks.h"
+#include "p2p.h"
+
+using namespace tilempi::mpi;
+
+namespace {
+
+int copy_out(const std::string& s, char* out, int len) {
+  if (!out || len <= 0) return MPI_ERR_ARG;
+  std::snprintf(out, static_cast<std::size_t>(len), "%s", s.c_str());
+  return MPI_SUCCESS;
+}
+
+int init(int required) {
+  Runtime& rt = runtime();
+  if (rt.initialized) return raise(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Init", "MPI is already initialized");
+  if (rt.finalized) return raise(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Init", "MPI cannot be initialized again after MPI_Finalize");
+  try {
+    rt.transport = tilempi::transport::connect_from_environment();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tilempi: MPI_Init failed: %s\n", e.what());
+    std::fflush(stderr);
+    _exit(1);
+  }
+  rt.thread_level = required > MPI_THREAD_FUNNELED ? MPI_THREAD_FUNNELED : (required < 0 ? 0 : required);
+  comms_init(rt.transport->rank(), rt.transport->size());
+  rt.initialized = true;
+  int rc = coll_initialize();
+  if (rc != MPI_SUCCESS) return raise(MPI_COMM_WORLD, rc, "MPI_Init", "collective algorithm selection failed");
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Init(int*, char***) { return init(MPI_THREAD_SINGLE); }
+
+int MPI_Init_thread(int*, char***, int required, int* provided) {
+  int rc = init(required);
+  if (provided) *provided = runtime().thread_level;
+  return rc;
+}
+
+int MPI_Initialized(int* flag) {
+  if (!flag) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Initialized", "flag is NULL");
+  *flag = runtime().initialized;
+  return MPI_SUCCESS;
+}
+
+int MPI_Finalized(int* flag) {
+  if (!flag) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Finalized", "flag is NULL");
+  *flag = runtime().finalized;
+  return MPI_SUCCESS;
+}
+
+int MPI_Finalize(void) {
+  int rc;
+  if (!check::initialized("MPI_Finalize", &rc)) return rc;
+  coll_finalize();
+  Runtime& rt = runtime();
+  rt.transport->finalize();
+  rt.finalized = true;
+  comms_clear();
+  rt.transport.reset();
+  return MPI_SUCCESS;
+}
+
+int MPI_Query_thread(int* provided) {
+  int rc;
+  if (!check::initialized("MPI_Query_thread", &rc)) return rc;
+  if (!provided) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Query_thread", "provided is NULL");
+  *provided = runtime().thread_level;
+  return MPI_SUCCESS;
+}
+
+int MPI_Is_thread_main(int* flag) {
+  int rc;
+  if (!check::initialized("MPI_Is_thread_main", &rc)) return rc;
+  if (!flag) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Is_thread_main", "flag is NULL");
+  *flag = getpid() == gettid();
+  return MPI_SUCCESS;
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode) {
+  Runtime& rt = runtime();
+  (void)comm;  // tilempi ends the whole job, as MPICH does for any communicator
+  std::string why = "MPI_Abort(" + std::to_string(comm) + ", " + std::to_string(errorcode) + ")";
+  if (rt.transport && rt.initialized && !rt.finalized) rt.transport->abort(errorcode, why);
+  std::fprintf(stderr, "tilempi: %s called outside an MPI job\n", why.c_str());
+  _exit(errorcode);
+}
+
+int MPI_Get_version(int* version, int* subversion) {
+  if (!version || !subversion) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_version", "NULL argument");
+  *version = MPI_VERSION;
+  *subversion = MPI_SUBVERSION;
+  return MPI_SUCCESS;
+}
+
+int MPI_Get_library_version(char* version, int* resultlen) {
+  if (!version || !resultlen) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_library_version", "NULL argument");
+  std::string v = "tilempi 0.1.0 (MPI 3.1 subset; host and modeled-mesh transports)";
+  copy_out(v, version, MPI_MAX_LIBRARY_VERSION_STRING);
+  *resultlen = static_cast<int>(std::strlen(version));
+  return MPI_SUCCESS;
+}
+
+int MPI_Get_processor_name(char* name, int* resultlen) {
+  int rc;
+  if (!check::initialized("MPI_Get_processor_name", &rc)) return rc;
+  if (!name || !resultlen) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_processor_name", "NULL argument");
+  char host[MPI_MAX_PROCESSOR_NAME] = "localhost";
+  gethostname(host, sizeof host - 1);
+  std::string n = host;
+  if (std::string(runtime().transport->name()) == "sim") {
+    const auto& c = runtime().transport->topology().coord[runtime().transport->rank()];
+    n = "tile(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")";
+  }
+  copy_out(n, name, MPI_MAX_PROCESSOR_NAME);
+  *resultlen = static_cast<int>(std::strlen(name));
+  return MPI_SUCCESS;
+}
+
+double MPI_Wtime(void) {
+  Runtime& rt = runtime();
+  if (!rt.transport) {
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+  }
+  return rt.transport->wtime();
+}
+
+double MPI_Wtick(void) {
+  Runtime& rt = runtime();
+  return rt.transport ? rt.transport->wtick() : 1e-9;
+}
+
+int MPI_Error_string(int errorcode, char* string, int* resultlen) {
+  const char* s = error_string(errorcode);
+  if (!string || !resultlen) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string", "NULL argument");
+  if (!s) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string", "unknown error code " + std::to_string(errorcode));
+  copy_out(s, string, MPI_MAX_ERROR_STRING);
+  *resultlen = static_cast<int>(std::strlen(string));
+  return MPI_SUCCESS;
+}
+
+int MPI_Error_class(int errorcode, int* errorclass) {
+  if (!errorclass) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class", "errorclass is NULL");
+  if (!error_string(errorcode))
+    return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class", "unknown error code " + std::to_string(errorcode));
+  *errorclass = errorcode;
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
+  int rc;
+  Comm* c = check::comm(comm, "MPI_Comm_set_errhandler", &rc);
+  if (!c) return rc;
+  if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
+    return raise(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler", "unknown error handler " + std::to_string(errhandler));
+  c->errhandler = errhandler;
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
+  int rc;
+  Comm* c = check::comm(comm, "MPI_Comm_get_errhandler", &rc);
+  if (!c) return rc;
+  if (!errhandler) return raise(comm, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "errhandler is NULL");
+  *errhandler = c->errhandler;
+  return MPI_SUCCESS;
+}
+
+int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
+  if (!errhandler) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Errhandler_free", "errhandler is NULL");
+  *errhandler = MPI_ERRHANDLER_NULL;  // the predefined handlers are never really freed
+  return MPI_SUCCESS;
+}
+
+int TILEMPIX_Transport_name(char* name, int len) {
+  int rc;
+  if (!check::initialized("TILEMPIX_Transport_name", &rc)) return rc;
+  return copy_out(runtime().transport->name(), name, len);
+}
+
+int TILEMPIX_Mesh_shape(int* width, int* height) {
+  int rc;
+  if (!check::initialized("TILEMPIX_Mesh_shape", &rc)) return rc;
+  const auto& t = runtime().transport->topology();
+  if (width) *width = t.width;
+  if (height) *height = t.height;
+  return MPI_SUCCESS;
+}
+
+int TILEMPIX_Rank_coords(MPI_Comm comm, int rank, int* x, int* y) {
+  int rc;
+  Comm* c = check::comm(comm, "TILEMPIX_Rank_coords", &rc);
+  if (!c) return rc;
+  if (!check::dest(*c, rank, "TILEMPIX_Rank_coords", &rc)) return rc;
+  if (rank == MPI_PROC_NULL) return raise(comm, MPI_ERR_RANK, "TILEMPIX_Rank_coords", "MPI_PROC_NULL has no tile");
+  const auto& coord = runtime().transport->topology().coord[c->world[rank]];
+  if (x) *x = coord.x;
+  if (y) *y = coord.y;
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"

@@ -1,0 +1,167 @@
+#include "comm.h"
+
+#include <memory>
+
+#include "p2p.h"
+#include "runtime.h"
+
+namespace tilempi::mpi {
+
+namespace {
+
+constexpr std::uint64_t kWorldContext = 2;
+constexpr std::uint64_t kSelfContext = 4;
+// Tags of the core's own agreement traffic on the collective lane (collectives use tags >= 0).
+constexpr int kTagGather = -10;
+constexpr int kTagBcast = -11;
+
+struct Tables {
+  std::vector<std::unique_ptr<Comm>> comms;    // index = handle
+  std::vector<std::unique_ptr<Group>> groups;  // index = handle
+  int my_world_rank = 0;
+};
+
+Tables& tables() {
+  static Tables t;
+  return t;
+}
+
+template <typename T>
+int insert(std::vector<std::unique_ptr<T>>& v, std::unique_ptr<T> item, int first_free) {
+  for (std::size_t i = first_free; i < v.size(); ++i) {
+    if (!v[i]) {
+      v[i] = std::move(item);
+      return static_cast<int>(i);
+    }
+  }
+  v.push_back(std::move(item));
+  return static_cast<int>(v.size() - 1);
+}
+
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+Comm* comm_get(MPI_Comm h) {
+  Tables& t = tables();
+  if (h <= 0 || static_cast<std::size_t>(h) >= t.comms.size()) return nullptr;
+  return t.comms[h].get();
+}
+
+Group* group_get(MPI_Group h) {
+  Tables& t = tables();
+  if (h <= 0 || static_cast<std::size_t>(h) >= t.groups.size()) return nullptr;
+  return t.groups[h].get();
+}
+
+int group_rank_of_self(const Group& g) {
+  for (std::size_t i = 0; i < g.world.size(); ++i)
+    if (g.world[i] == tables().my_world_rank) return static_cast<int>(i);
+  return MPI_UNDEFINED;
+}
+
+void comms_init(int world_rank, int world_size) {
+  Tables& t = tables();
+  t.my_world_rank = world_rank;
+  t.comms.clear();
+  t.groups.clear();
+  t.comms.resize(3);
+  t.groups.resize(2);
+  t.groups[MPI_GROUP_EMPTY] = std::make_unique<Group>();
+  t.groups[MPI_GROUP_EMPTY]->refs = 1 << 30;  // predefined: never freed
+
+  auto world = std::make_unique<Comm>();
+  world->handle = MPI_COMM_WORLD;
+  world->size = world_size;
+  world->rank = world_rank;
+  world->world.resize(world_size);
+  for (int r = 0; r < world_size; ++r) world->world[r] = r;
+  world->context = kWorldContext;
+  t.comms[MPI_COMM_WORLD] = std::move(world);
+
+  auto self = std::make_unique<Comm>();
+  self->handle = MPI_COMM_SELF;
+  self->size = 1;
+  self->rank = 0;
+  self->world = {world_rank};
+  self->context = kSelfContext;
+  t.comms[MPI_COMM_SELF] = std::move(self);
+}
+
+void comms_clear() {
+  tables().comms.clear();
+  tables().groups.clear();
+}
+
+std::uint64_t derive_context(Comm& parent) {
+  ++parent.children;
+  std::uint64_t c = mix(parent.context ^ mix(parent.children)) & ~std::uint64_t{1};
+  if (c <= kSelfContext) c += 8;
+  return c;
+}
+
+MPI_Comm comm_register(std::vector<int> world_members, std::uint64_t context, MPI_Errhandler handler) {
+  Tables& t = tables();
+  auto c = std::make_unique<Comm>();
+  c->size = static_cast<int>(world_members.size());
+  c->rank = MPI_UNDEFINED;
+  for (int i = 0; i < c->size; ++i)
+    if (world_members[i] == t.my_world_rank) c->rank = i;
+  c->world = std::move(world_members);
+  c->context = context;
+  c->errhandler = handler;
+  Comm* raw = c.get();
+  int h = insert(t.comms, std::move(c), 3);
+  raw->handle = h;
+  return h;
+}
+
+void comm_release(MPI_Comm h) {
+  Tables& t = tables();
+  if (h > MPI_COMM_SELF && static_cast<std::size_t>(h) < t.comms.size()) t.comms[h].reset();
+}
+
+MPI_Group group_register(std::vector<int> world_members) {
+  auto g = std::make_unique<Group>();
+  g->world = std::move(world_members);
+  return insert(tables().groups, std::move(g), 2);
+}
+
+void group_release(MPI_Group h) {
+  Tables& t = tables();
+  if (h > MPI_GROUP_EMPTY && static_cast<std::size_t>(h) < t.groups.size()) t.groups[h].reset();
+}
+
+int allgather_ints(Comm& comm, const int* mine, int n, std::vector<int>& all) {
+  all.assign(static_cast<std::size_t>(n) * comm.size, 0);
+  for (int i = 0; i < n; ++i) all[static_cast<std::size_t>(comm.rank) * n + i] = mine[i];
+  if (comm.size == 1) return MPI_SUCCESS;
+  int rc = MPI_SUCCESS;
+  // Gather to rank 0, then rank 0 sends the whole table to everyone: 2(N-1) small messages.
+  if (comm.rank == 0) {
+    for (int r = 1; r < comm.size && rc == MPI_SUCCESS; ++r) {
+      MPI_Request req;
+      rc = irecv(all.data() + static_cast<std::size_t>(r) * n, n, MPI_INT, r, kTagGather, comm, Lane::Coll, &req);
+      if (rc == MPI_SUCCESS) rc = wait(&req, MPI_STATUS_IGNORE);
+    }
+    for (int r = 1; r < comm.size && rc == MPI_SUCCESS; ++r) {
+      MPI_Request req;
+      rc = isend(all.data(), n * comm.size, MPI_INT, r, kTagBcast, comm, Lane::Coll, false, &req);
+      if (rc == MPI_SUCCESS) rc = wait(&req, MPI_STATUS_IGNORE);
+    }
+  } else {
+    MPI_Request req;
+    rc = isend(mine, n, MPI_INT, 0, kTagGather, comm, Lane::Coll, false, &req);
+    if (rc == MPI_SUCCESS) rc = wait(&req, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS) rc = irecv(all.data(), n * comm.size, MPI_INT, 0, kTagBcast, comm, Lane::Coll, &req);
+    if (rc == MPI_SUCCESS) rc = wait(&req, MPI_STATUS_IGNORE);
+  }
+  return rc;
+}
+
+}  // namespace tilempi::mpi

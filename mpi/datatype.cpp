@@ -1,0 +1,258 @@
+#include "datatype.h"
+
+#include <algorithm>
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <vector>
+
+namespace tilempi::mpi {
+
+namespace {
+
+// Pair types for MINLOC / MAXLOC. Their size includes the struct's padding, so that an array of
+// pairs is contiguous and reductions walk it with one stride.
+template <typename V>
+struct Pair {
+  V value;
+  int index;
+};
+struct ShortInt {
+  short value;
+  int index;
+};
+
+struct Table {
+  std::vector<std::unique_ptr<Datatype>> live;  // index = handle
+  std::deque<std::unique_ptr<Datatype>> retired;  // freed types still referenced by requests
+
+  Table() {
+    live.resize(TILEMPI_DATATYPE_PREDEFINED_END);
+    auto def = [&](MPI_Datatype h, const char* name, std::size_t size) {
+      auto t = std::make_unique<Datatype>();
+      t->name = name;
+      t->size = size;
+      t->extent = static_cast<std::ptrdiff_t>(size);
+      t->true_extent = t->extent;
+      t->blocks = {Block{0, size}};
+      t->contiguous = true;
+      t->basic = h;
+      t->basic_count = 1;
+      t->predefined = true;
+      t->committed = true;
+      live[h] = std::move(t);
+    };
+    def(MPI_CHAR, "MPI_CHAR", sizeof(char));
+    def(MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR", sizeof(signed char));
+    def(MPI_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR", sizeof(unsigned char));
+    def(MPI_BYTE, "MPI_BYTE", 1);
+    def(MPI_SHORT, "MPI_SHORT", sizeof(short));
+    def(MPI_UNSIGNED_SHORT, "MPI_UNSIGNED_SHORT", sizeof(unsigned short));
+    def(MPI_INT, "MPI_INT", sizeof(int));
+    def(MPI_UNSIGNED, "MPI_UNSIGNED", sizeof(unsigned));
+    def(MPI_LONG, "MPI_LONG", sizeof(long));
+    def(MPI_UNSIGNED_LONG, "MPI_UNSIGNED_LONG", sizeof(unsigned long));
+    def(MPI_LONG_LONG_INT, "MPI_LONG_LONG_INT", sizeof(long long));
+    def(MPI_UNSIGNED_LONG_LONG, "MPI_UNSIGNED_LONG_LONG", sizeof(unsigned long long));
+    def(MPI_FLOAT, "MPI_FLOAT", sizeof(float));
+    def(MPI_DOUBLE, "MPI_DOUBLE", sizeof(double));
+    def(MPI_LONG_DOUBLE, "MPI_LONG_DOUBLE", sizeof(long double));
+    def(MPI_WCHAR, "MPI_WCHAR", sizeof(wchar_t));
+    def(MPI_C_BOOL, "MPI_C_BOOL", sizeof(bool));
+    def(MPI_INT8_T, "MPI_INT8_T", 1);
+    def(MPI_INT16_T, "MPI_INT16_T", 2);
+    def(MPI_INT32_T, "MPI_INT32_T", 4);
+    def(MPI_INT64_T, "MPI_INT64_T", 8);
+    def(MPI_UINT8_T, "MPI_UINT8_T", 1);
+    def(MPI_UINT16_T, "MPI_UINT16_T", 2);
+    def(MPI_UINT32_T, "MPI_UINT32_T", 4);
+    def(MPI_UINT64_T, "MPI_UINT64_T", 8);
+    def(MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", sizeof(std::complex<float>));
+    def(MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", sizeof(std::complex<double>));
+    def(MPI_PACKED, "MPI_PACKED", 1);
+    def(MPI_AINT, "MPI_AINT", sizeof(MPI_Aint));
+    def(MPI_FLOAT_INT, "MPI_FLOAT_INT", sizeof(Pair<float>));
+    def(MPI_DOUBLE_INT, "MPI_DOUBLE_INT", sizeof(Pair<double>));
+    def(MPI_LONG_INT, "MPI_LONG_INT", sizeof(Pair<long>));
+    def(MPI_2INT, "MPI_2INT", sizeof(Pair<int>));
+    def(MPI_SHORT_INT, "MPI_SHORT_INT", sizeof(ShortInt));
+    def(MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT", sizeof(Pair<long double>));
+    // Fortran types with gfortran's default sizes.
+    def(MPI_INTEGER, "MPI_INTEGER", 4);
+    def(MPI_REAL, "MPI_REAL", 4);
+    def(MPI_DOUBLE_PRECISION, "MPI_DOUBLE_PRECISION", 8);
+    def(MPI_COMPLEX, "MPI_COMPLEX", 8);
+    def(MPI_DOUBLE_COMPLEX, "MPI_DOUBLE_COMPLEX", 16);
+    def(MPI_LOGICAL, "MPI_LOGICAL", 4);
+    def(MPI_CHARACTER, "MPI_CHARACTER", 1);
+    def(MPI_2INTEGER, "MPI_2INTEGER", 8);
+    def(MPI_2REAL, "MPI_2REAL", 8);
+    def(MPI_2DOUBLE_PRECISION, "MPI_2DOUBLE_PRECISION", 16);
+    def(MPI_INTEGER1, "MPI_INTEGER1", 1);
+    def(MPI_INTEGER2, "MPI_INTEGER2", 2);
+    def(MPI_INTEGER4, "MPI_INTEGER4", 4);
+    def(MPI_INTEGER8, "MPI_INTEGER8", 8);
+    def(MPI_REAL4, "MPI_REAL4", 4);
+    def(MPI_REAL8, "MPI_REAL8", 8);
+  }
+};
+
+Table& table() {
+  static Table t;
+  return t;
+}
+
+void push_block(std::vector<Block>& blocks, std::ptrdiff_t offset, std::size_t length) {
+  if (length == 0) return;
+  if (!blocks.empty()) {
+    Block& last = blocks.back();
+    if (last.offset + static_cast<std::ptrdiff_t>(last.length) == offset) {
+      last.length += length;
+      return;
+    }
+  }
+  blocks.push_back(Block{offset, length});
+}
+
+void finish(Datatype& t) {
+  if (t.blocks.empty()) {
+    t.true_lb = 0;
+    t.true_extent = 0;
+  } else {
+    std::ptrdiff_t lo = t.blocks.front().offset, hi = lo;
+    for (const Block& b : t.blocks) {
+      lo = std::min(lo, b.offset);
+      hi = std::max(hi, b.offset + static_cast<std::ptrdiff_t>(b.length));
+    }
+    t.true_lb = lo;
+    t.true_extent = hi - lo;
+  }
+  t.contiguous = t.lb == 0 && static_cast<std::size_t>(t.extent) == t.size &&
+                 (t.size == 0 || (t.blocks.size() == 1 && t.blocks[0].offset == 0));
+}
+
+}  // namespace
+
+const Datatype* datatype_get(MPI_Datatype h) {
+  Table& tb = table();
+  if (h <= 0 || static_cast<std::size_t>(h) >= tb.live.size()) return nullptr;
+  return tb.live[h].get();
+}
+
+std::size_t basic_size(MPI_Datatype h) {
+  if (h <= 0 || h >= TILEMPI_DATATYPE_PREDEFINED_END) return 0;
+  return table().live[h]->size;
+}
+
+MPI_Datatype datatype_register(Datatype t) {
+  Table& tb = table();
+  for (std::size_t i = TILEMPI_DATATYPE_PREDEFINED_END; i < tb.live.size(); ++i) {
+    if (!tb.live[i]) {
+      tb.live[i] = std::make_unique<Datatype>(std::move(t));
+      return static_cast<MPI_Datatype>(i);
+    }
+  }
+  tb.live.push_back(std::make_unique<Datatype>(std::move(t)));
+  return static_cast<MPI_Datatype>(tb.live.size() - 1);
+}
+
+void datatype_release(MPI_Datatype h) {
+  Table& tb = table();
+  if (h < TILEMPI_DATATYPE_PREDEFINED_END || static_cast<std::size_t>(h) >= tb.live.size()) return;
+  // Pending requests may still point at the description: keep the memory, free the handle.
+  tb.retired.push_back(std::move(tb.live[h]));
+}
+
+void datatype_commit(MPI_Datatype h) {
+  Table& tb = table();
+  if (h > 0 && static_cast<std::size_t>(h) < tb.live.size() && tb.live[h]) tb.live[h]->committed = true;
+}
+
+Datatype make_hindexed(const Datatype& old, const std::vector<int>& blocklengths,
+                       const std::vector<std::ptrdiff_t>& displacements) {
+  Datatype t;
+  t.name = "derived";
+  t.basic = old.basic;
+  bool any = false;
+  std::ptrdiff_t lb = 0, ub = 0;
+  for (std::size_t i = 0; i < blocklengths.size(); ++i) {
+    for (int j = 0; j < blocklengths[i]; ++j) {
+      std::ptrdiff_t origin = displacements[i] + j * old.extent;
+      for (const Block& b : old.blocks) push_block(t.blocks, origin + b.offset, b.length);
+      t.size += old.size;
+      t.basic_count += old.basic_count;
+      std::ptrdiff_t lo = origin + old.lb, hi = origin + old.lb + old.extent;
+      lb = any ? std::min(lb, lo) : lo;
+      ub = any ? std::max(ub, hi) : hi;
+      any = true;
+    }
+  }
+  t.lb = lb;
+  t.extent = ub - lb;
+  finish(t);
+  return t;
+}
+
+Datatype make_resized(const Datatype& old, std::ptrdiff_t lb, std::ptrdiff_t extent) {
+  Datatype t = old;
+  t.name = "derived";
+  t.predefined = false;
+  t.committed = false;
+  t.refs = 1;
+  t.lb = lb;
+  t.extent = extent;
+  finish(t);
+  return t;
+}
+
+void pack(const void* buf, std::size_t count, const Datatype& t, void* dst) {
+  auto* out = static_cast<char*>(dst);
+  const auto* in = static_cast<const char*>(buf);
+  if (t.contiguous) {
+    if (count != 0 && t.size != 0) std::memcpy(out, in, count * t.size);
+    return;
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    const char* base = in + static_cast<std::ptrdiff_t>(i) * t.extent;
+    for (const Block& b : t.blocks) {
+      std::memcpy(out, base + b.offset, b.length);
+      out += b.length;
+    }
+  }
+}
+
+void unpack(const void* src, std::size_t nbytes, std::size_t count, const Datatype& t, void* buf) {
+  const auto* in = static_cast<const char*>(src);
+  auto* out = static_cast<char*>(buf);
+  nbytes = std::min(nbytes, count * t.size);
+  if (t.contiguous) {
+    if (nbytes) std::memcpy(out, in, nbytes);
+    return;
+  }
+  for (std::size_t i = 0; i < count && nbytes; ++i) {
+    char* base = out + static_cast<std::ptrdiff_t>(i) * t.extent;
+    for (const Block& b : t.blocks) {
+      std::size_t n = std::min(b.length, nbytes);
+      std::memcpy(base + b.offset, in, n);
+      in += n;
+      nbytes -= n;
+      if (!nbytes) break;
+    }
+  }
+}
+
+void copy_typed(const void* src, std::size_t scount, const Datatype& st, void* dst, std::size_t rcount,
+                const Datatype& rt) {
+  std::size_t bytes = std::min(scount * st.size, rcount * rt.size);
+  if (st.contiguous && rt.contiguous) {
+    if (bytes) std::memmove(dst, src, bytes);
+    return;
+  }
+  std::vector<char> tmp(scount * st.size);
+  pack(src, scount, st, tmp.data());
+  unpack(tmp.data(), bytes, rcount, rt, dst);
+}
+
+}  // namespace tilempi::mpi

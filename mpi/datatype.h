@@ -1,0 +1,64 @@
+// Datatypes: sizes, extents and type maps; packing to and from contiguous bytes.
+// Every type is built from one predefined "basic" type (tilempi has no struct types), which
+// is what reductions operate on.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "mpi.h"
+
+namespace tilempi::mpi {
+
+struct Block {
+  std::ptrdiff_t offset;  ///< from the element's origin, in bytes
+  std::size_t length;     ///< bytes
+};
+
+struct Datatype {
+  const char* name = "";
+  std::size_t size = 0;            ///< bytes of data in one element
+  std::ptrdiff_t lb = 0;           ///< lower bound
+  std::ptrdiff_t extent = 0;       ///< distance between consecutive elements
+  std::ptrdiff_t true_lb = 0;
+  std::ptrdiff_t true_extent = 0;
+  std::vector<Block> blocks;       ///< one element's data, in type-map order, adjacent blocks merged
+  bool contiguous = true;          ///< one block at offset 0 and extent == size: no packing needed
+  MPI_Datatype basic = MPI_DATATYPE_NULL;  ///< predefined type the data is made of
+  std::size_t basic_count = 0;     ///< basic elements in one element
+  bool predefined = false;
+  bool committed = false;
+  int refs = 1;
+};
+
+/// nullptr when h is not a live datatype.
+const Datatype* datatype_get(MPI_Datatype h);
+/// Size in bytes of a predefined type (0 if h is not predefined).
+std::size_t basic_size(MPI_Datatype h);
+
+/// Copy count elements described by t at buf into contiguous dst (count * t.size bytes).
+void pack(const void* buf, std::size_t count, const Datatype& t, void* dst);
+/// Scatter nbytes of contiguous src into count elements of t at buf (nbytes <= count * t.size;
+/// a short message fills a prefix).
+void unpack(const void* src, std::size_t nbytes, std::size_t count, const Datatype& t, void* buf);
+/// Copy count elements between two buffers of possibly different types with the same signature.
+void copy_typed(const void* src, std::size_t scount, const Datatype& st, void* dst, std::size_t rcount,
+                const Datatype& rt);
+
+}  // namespace tilempi::mpi
+
+namespace tilempi::mpi {
+
+/// Make a new derived type live (uncommitted); returns its handle.
+MPI_Datatype datatype_register(Datatype t);
+/// Drop a derived type's handle; requests already using it keep a valid description.
+void datatype_release(MPI_Datatype h);
+/// Mark committed.
+void datatype_commit(MPI_Datatype h);
+
+/// Type constructors (validated by the caller). `displacements` are in bytes.
+Datatype make_hindexed(const Datatype& old, const std::vector<int>& blocklengths,
+                       const std::vector<std::ptrdiff_t>& displacements);
+Datatype make_resized(const Datatype& old, std::ptrdiff_t lb, std::ptrdiff_t extent);
+
+}  // namespace tilempi::mpi

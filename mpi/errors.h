@@ -1,0 +1,19 @@
+// MPI error classes, strings and handlers. Every API entry point checks its arguments and
+// reports through raise(): fatal by default (the job ends with a message naming the call,
+// the class and the culprit), returned to the caller under MPI_ERRORS_RETURN.
+#pragma once
+
+#include <string>
+
+#include "mpi.h"
+
+namespace tilempi::mpi {
+
+/// Apply comm's error handler (MPI_COMM_WORLD's when comm is not a valid communicator).
+/// Returns errclass when the handler returns.
+int raise(MPI_Comm comm, int errclass, const char* function, const std::string& detail);
+
+/// The fixed text of an error class, e.g. "MPI_ERR_RANK: invalid rank".
+const char* error_string(int errclass);
+
+}  // namespace tilempi::mpi

@@ -1,0 +1,58 @@
+// Requests: the state of a pending send or receive, behind an integer handle.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "datatype.h"
+#include "mpi.h"
+#include "tilempi/transport/transport.h"
+
+namespace tilempi::mpi {
+
+struct Request {
+  enum class Kind { Send, Recv };
+  Kind kind = Kind::Send;
+  MPI_Comm comm = MPI_COMM_NULL;   ///< for the error handler
+  bool done = false;
+  bool freed = false;              ///< MPI_Request_free'd while pending: release when it completes
+  int error = MPI_SUCCESS;
+  MPI_Status status{};
+  transport::OpId op = transport::kDone;  ///< pending transport send or fetch
+  std::vector<char> staging;       ///< packed data of a non-contiguous send or receive
+
+  // Receives only.
+  void* buf = nullptr;
+  std::size_t count = 0;
+  const Datatype* type = nullptr;
+  int source = MPI_ANY_SOURCE;
+  int tag = MPI_ANY_TAG;
+  std::uint64_t context = 0;
+  std::size_t received = 0;        ///< bytes that will land in buf
+};
+
+/// nullptr when h is not a live request.
+Request* request_get(MPI_Request h);
+/// Release a completed request's handle.
+void request_release(MPI_Request h);
+/// Cancel a pending receive that has not matched; false if too late (or a send).
+bool request_cancel(MPI_Request h);
+/// Copy a request's status out (no-op for MPI_STATUS_IGNORE).
+void status_set(MPI_Status* out, const MPI_Status& in);
+void status_set_bytes(MPI_Status& s, std::size_t bytes);
+std::size_t status_bytes(const MPI_Status& s);
+/// Sleep in the transport until something may have happened.
+void progress_wait();
+void progress();
+
+/// Block (spin, then sleep in the transport) until pred() holds, running progress.
+template <typename Pred>
+void progress_until(Pred pred) {
+  while (true) {
+    progress();
+    if (pred()) return;
+    progress_wait();
+  }
+}
+
+}  // namespace tilempi::mpi
