@@ -81,6 +81,7 @@ class StaticNetwork {
   std::vector<std::int8_t> source_;  // [tile * kPorts + output] = input or -1
   std::vector<Cycle> ready_;         // per tile
   std::vector<Cycle> link_free_;     // per link slot: first cycle it is free
+  std::vector<LinkStats> link_stats_;
 };
 
 class Chip {

@@ -1,0 +1,79 @@
+#include "tilempi/hwmodel/chip.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "engine.h"
+
+namespace tilempi::hwmodel {
+
+namespace {
+const Config& validated(const Config& c) {
+  c.validate();
+  return c;
+}
+}  // namespace
+
+Chip::Chip(const Config& config)
+    : config_(validated(config)),
+      topo_(config.width, config.height, config.torus),
+      engine_(std::make_unique<Engine>(*this, config_, topo_)),
+      static_(this) {}
+
+Chip::~Chip() = default;
+
+PacketId Chip::inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at,
+                      std::uint64_t user_tag, int vc_class) {
+  return engine_->inject(network, src, dst, payload_flits, at, user_tag, vc_class);
+}
+
+Cycle Chip::next_event_cycle() const { return engine_->next_event_cycle(now_); }
+
+void Chip::run_until(Cycle cycle) { engine_->run_until(cycle); }
+
+Cycle Chip::run_to_idle() {
+  Cycle last = now_ == 0 ? 0 : now_ - 1;
+  for (;;) {
+    Cycle next = engine_->next_event_cycle(now_);
+    if (next == kNever) return last;
+    engine_->run_until(next);
+    last = next;
+  }
+}
+
+std::uint64_t Chip::packets_in_flight() const { return engine_->in_flight(); }
+
+void Chip::hold_ejection(int network, TileId tile, bool hold) { engine_->hold_ejection(network, tile, hold); }
+
+Cycle Chip::zero_load_latency(TileId src, TileId dst, std::uint32_t payload_flits) const {
+  const Config& c = config_;
+  Cycle h = static_cast<Cycle>(topo_.hops(src, dst));
+  Cycle flits = static_cast<Cycle>(c.header_flits) + payload_flits;
+  return static_cast<Cycle>(c.injection_latency) + (h + 1) * static_cast<Cycle>(c.router_delay) +
+         h * static_cast<Cycle>(c.link_latency) + (flits - 1) + static_cast<Cycle>(c.ejection_latency);
+}
+
+Stats Chip::stats() const {
+  Stats s;
+  s.start_cycle = engine_->stats_start_;
+  s.end_cycle = now_;
+  engine_->fill_stats(s);
+  s.static_links = static_.link_stats_;
+  return s;
+}
+
+void Chip::reset_stats() {
+  engine_->reset_stats();
+  engine_->stats_start_ = now_;
+  static_.link_stats_.assign(static_.link_stats_.size(), LinkStats{});
+}
+
+void Chip::set_packet_log(bool on) { engine_->log_packets_ = on; }
+
+RankMap make_rank_map(const Config& config, int nranks) {
+  Topology topo(config.width, config.height, config.torus);
+  return RankMap(topo, nranks, config.mapping);
+}
+
+}  // namespace tilempi::hwmodel

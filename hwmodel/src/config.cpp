@@ -1,0 +1,292 @@
+#include "tilempi/hwmodel/config.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include "tilempi/hwmodel/topology.h"
+
+namespace tilempi::hwmodel {
+
+namespace {
+
+struct Key {
+  const char* name;
+  const char* description;
+  std::function<void(Config&, const std::string&)> set;
+  std::function<std::string(const Config&)> get;
+};
+
+[[noreturn]] void bad(const std::string& key, const std::string& value, const std::string& why) {
+  throw ConfigError(key, "config key '" + key + "': bad value '" + value + "': " + why);
+}
+
+std::string trim(const std::string& s) {
+  std::size_t b = s.find_first_not_of(" \t\r\n");
+  if (b == std::string::npos) return {};
+  std::size_t e = s.find_last_not_of(" \t\r\n");
+  return s.substr(b, e - b + 1);
+}
+
+Key int_key(const char* name, const char* desc, int Config::*field, long lo, long hi) {
+  return Key{name, desc,
+             [=](Config& c, const std::string& v) {
+               long x = 0;
+               auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+               if (v.empty() || ec != std::errc() || p != v.data() + v.size()) bad(name, v, "not an integer");
+               if (x < lo || x > hi)
+                 bad(name, v, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+               c.*field = static_cast<int>(x);
+             },
+             [=](const Config& c) { return std::to_string(c.*field); }};
+}
+
+Key bool_key(const char* name, const char* desc, bool Config::*field) {
+  return Key{name, desc,
+             [=](Config& c, const std::string& v) {
+               if (v == "1" || v == "true" || v == "yes" || v == "on") c.*field = true;
+               else if (v == "0" || v == "false" || v == "no" || v == "off") c.*field = false;
+               else bad(name, v, "not a boolean (true/false/1/0/yes/no/on/off)");
+             },
+             [=](const Config& c) { return std::string(c.*field ? "true" : "false"); }};
+}
+
+std::string format_double(double d) {
+  std::ostringstream os;
+  os.precision(17);
+  os << d;
+  return os.str();
+}
+
+const std::vector<Key>& key_table() {
+  static const std::vector<Key> table = {
+      Key{"preset", "name of the preset the config started from (informational)",
+          [](Config& c, const std::string& v) { c.preset = v; }, [](const Config& c) { return c.preset; }},
+      Key{"clock_hz", "chip clock in Hz (accepts suffixes k, M, G)",
+          [](Config& c, const std::string& v) {
+            std::string s = v;
+            double mult = 1;
+            if (!s.empty()) {
+              char last = s.back();
+              if (last == 'k' || last == 'K') mult = 1e3;
+              else if (last == 'M') mult = 1e6;
+              else if (last == 'G') mult = 1e9;
+              if (mult != 1) s.pop_back();
+            }
+            char* end = nullptr;
+            errno = 0;
+            double d = std::strtod(s.c_str(), &end);
+            if (s.empty() || end != s.c_str() + s.size() || errno != 0 || !std::isfinite(d))
+              bad("clock_hz", v, "not a number");
+            d *= mult;
+            if (d <= 0) bad("clock_hz", v, "must be > 0");
+            c.clock_hz = d;
+          },
+          [](const Config& c) { return format_double(c.clock_hz); }},
+      int_key("width", "mesh columns", &Config::width, 1, 1024),
+      int_key("height", "mesh rows", &Config::height, 1, 1024),
+      bool_key("torus", "wrap-around links in both dimensions", &Config::torus),
+      Key{"mapping", "rank-to-tile mapping: row_major, col_major or list:t0,t1,...",
+          [](Config& c, const std::string& v) {
+            try {
+              RankMap::check_spec(v);
+            } catch (const std::invalid_argument& e) {
+              bad("mapping", v, e.what());
+            }
+            c.mapping = v;
+          },
+          [](const Config& c) { return c.mapping; }},
+      int_key("networks", "number of identical dynamic physical networks", &Config::networks, 1, 16),
+      int_key("vcs", "virtual channels per port (torus: even, used in dateline pairs)", &Config::vcs, 1, 12),
+      int_key("flit_bytes", "link width: bytes per flit", &Config::flit_bytes, 1, 1024),
+      int_key("header_flits", "header flits per packet", &Config::header_flits, 1, 64),
+      int_key("max_packet_flits", "longest packet in flits, header included", &Config::max_packet_flits, 1,
+              1 << 20),
+      int_key("input_buffer_flits", "router input buffer per port and VC, in flits", &Config::input_buffer_flits,
+              1, 1 << 16),
+      int_key("output_buffer_flits", "router output buffer per port and VC, in flits (adds to link credit)",
+              &Config::output_buffer_flits, 0, 1 << 16),
+      int_key("injection_buffer_flits", "core-to-router injection buffer per VC, in flits",
+              &Config::injection_buffer_flits, 1, 1 << 16),
+      int_key("ejection_buffer_flits", "router-to-core ejection (receive) buffer per VC, in flits",
+              &Config::ejection_buffer_flits, 1, 1 << 16),
+      int_key("router_delay", "cycles for a head flit from a router input to the next router input",
+              &Config::router_delay, 1, 1000),
+      int_key("link_latency", "extra wire cycles per hop", &Config::link_latency, 0, 1000),
+      int_key("credit_delay", "cycles for a credit to reach the upstream router", &Config::credit_delay, 1, 1000),
+      int_key("injection_latency", "cycles from the core's write to the flit at the router input",
+              &Config::injection_latency, 1, 1000),
+      int_key("ejection_latency", "cycles from the tail in the ejection buffer to delivery to the core",
+              &Config::ejection_latency, 0, 1000),
+      bool_key("static_network", "the chip has a static network", &Config::static_network),
+      int_key("static_setup_cycles", "cycles to configure one tile's static route", &Config::static_setup_cycles, 0,
+              1 << 24),
+      int_key("static_hop_cycles", "cycles per hop of a static-network word", &Config::static_hop_cycles, 1, 1000),
+  };
+  return table;
+}
+
+const Key* find_key(const std::string& name) {
+  for (const Key& k : key_table())
+    if (name == k.name) return &k;
+  return nullptr;
+}
+
+}  // namespace
+
+void Config::set(const std::string& key_in, const std::string& value_in) {
+  std::string key = trim(key_in);
+  std::string value = trim(value_in);
+  if (key.rfind("adapter.", 0) == 0 && key.size() > 8) {
+    adapter[key] = value;
+    return;
+  }
+  const Key* k = find_key(key);
+  if (!k) throw ConfigError(key, "unknown config key '" + key + "'");
+  k->set(*this, value);
+}
+
+void Config::apply(const std::string& assignment) {
+  std::size_t eq = assignment.find('=');
+  if (eq == std::string::npos)
+    throw ConfigError(trim(assignment), "config setting '" + assignment + "' is not key=value");
+  set(assignment.substr(0, eq), assignment.substr(eq + 1));
+}
+
+void Config::apply_all(const std::vector<std::string>& assignments) {
+  for (const std::string& a : assignments) apply(a);
+}
+
+void Config::apply_text(const std::string& text, const std::string& origin) {
+  std::istringstream in(text);
+  std::string line;
+  int lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    std::size_t hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    if (trim(line).empty()) continue;
+    try {
+      apply(line);
+    } catch (const ConfigError& e) {
+      throw ConfigError(e.key(), origin + ":" + std::to_string(lineno) + ": " + e.what());
+    }
+  }
+}
+
+void Config::apply_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError(path, "cannot read config file '" + path + "'");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  apply_text(ss.str(), path);
+}
+
+void Config::validate() const {
+  if (max_packet_flits <= header_flits)
+    throw ConfigError("max_packet_flits", "config key 'max_packet_flits' (" + std::to_string(max_packet_flits) +
+                                              ") must exceed header_flits (" + std::to_string(header_flits) + ")");
+  if (torus && vcs % 2 != 0)
+    throw ConfigError("vcs", "config key 'vcs' must be even on a torus (dateline pairs), got " +
+                                 std::to_string(vcs));
+  if (static_cast<long>(width) * height > (1L << 20))
+    throw ConfigError("width", "config key 'width' x 'height' exceeds 2^20 tiles");
+  try {
+    RankMap::check_spec(mapping);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError("mapping", std::string("config key 'mapping': ") + e.what());
+  }
+}
+
+std::string Config::get(const std::string& key) const {
+  auto it = adapter.find(key);
+  if (it != adapter.end()) return it->second;
+  const Key* k = find_key(key);
+  if (!k) throw ConfigError(key, "unknown config key '" + key + "'");
+  return k->get(*this);
+}
+
+std::vector<std::string> Config::keys() {
+  std::vector<std::string> out;
+  for (const Key& k : key_table()) out.emplace_back(k.name);
+  return out;
+}
+
+std::string Config::describe(const std::string& key) {
+  if (key.rfind("adapter.", 0) == 0) return "adapter parameter (validated by the adapter model)";
+  const Key* k = find_key(key);
+  if (!k) throw ConfigError(key, "unknown config key '" + key + "'");
+  return k->description;
+}
+
+std::string Config::to_text() const {
+  std::string out;
+  for (const Key& k : key_table()) out += std::string(k.name) + "=" + k.get(*this) + "\n";
+  for (const auto& [key, value] : adapter) out += key + "=" + value + "\n";
+  return out;
+}
+
+std::vector<std::string> Config::preset_names() { return {"default", "tilepro64", "optimsoc", "mmachine"}; }
+
+Config Config::preset_named(const std::string& name) {
+  Config c;
+  c.preset = name;
+  if (name == "default") return c;
+  if (name == "tilepro64") {
+    // Tilera TilePro64, the chip NoCMsg ran on. Seed 003 = Yagna 2013.
+    c.width = 8;                 // 003 §2.1: 8x8 tiles
+    c.height = 8;                // 003 §2.1
+    c.clock_hz = 700e6;          // 003 §2.1: 700 MHz
+    c.torus = false;             // 003 §2.1: no wrap-around links at the mesh edges
+    c.flit_bytes = 4;            // 003 §2.1.2: the networks carry 32-bit data words, one word per flit
+    c.header_flits = 1;          // assumption (not in the seeds): one header word carries the route
+    c.max_packet_flits = 129;    // 003 §2.1.2: 1 to 128 data words per packet, plus the header word
+    c.ejection_buffer_flits = 118;  // 003 §2.1.2: demux FIFO of 118 words at the receiver
+    c.input_buffer_flits = 4;    // assumption (not in the seeds)
+    c.injection_buffer_flits = 4;  // assumption (not in the seeds): cores write words to special registers
+    c.router_delay = 1;          // assumption (not in the seeds): one cycle per hop
+    c.networks = 1;              // 003 §2.1.2: the UDN is the one user dynamic network
+    c.static_network = true;     // 003 §2.1.2: the SN, per-tile routes configured by software
+    c.static_hop_cycles = 1;     // 003 §2.1.2, §3.2.3: single words between neighbours, no routing overhead
+    c.static_setup_cycles = 100; // placeholder: 003 §3.2.3 calls SN route setup costly but gives no number
+    return c;
+  }
+  if (name == "optimsoc") {
+    // OpTiMSoC prototype NoC under the NAMP. Seed 000 = Wallentowitz 2018.
+    c.width = 4;                 // 000 §4.3: 16 tiles in 4 rows and 4 columns
+    c.height = 4;                // 000 §4.3
+    c.clock_hz = 100e6;          // assumption (not in the seeds): a typical FPGA prototype clock
+    c.flit_bytes = 4;            // 000 §3.2.2: 4 bytes per flit
+    c.header_flits = 2;          // 000 §3.2.2: h = 2 header flits
+    c.max_packet_flits = 32;     // 000 §3.2.2.2: packet length l = 32 words from there on
+    c.input_buffer_flits = 4;    // 000 OpTiMSoC router (digest in SEEDS.md): 4-flit input buffers
+    c.output_buffer_flits = 4;   // 000 OpTiMSoC router (digest in SEEDS.md): 4-flit output buffers
+    c.injection_buffer_flits = 4;  // assumption: the adapter buffer matches the router buffers
+    c.ejection_buffer_flits = 4;   // assumption: as above
+    c.router_delay = 1;          // assumption (not in the seeds)
+    c.vcs = 4;                   // 000 §4.2.1: 4 adapter channels (control req/resp, data req/resp);
+                                 // 000 §4.1: carried as VCs of one network (or as physical networks)
+    return c;
+  }
+  if (name == "mmachine") {
+    // MIT M-Machine router. Seed 004 = Lee 1999.
+    c.width = 8;                 // 004 §4.1: 2D mesh of up to 1024 MAP chips; 8x8 for the 64-node runs of ch. 7
+    c.height = 8;
+    c.flit_bytes = 8;            // 004 §4.1: 68 payload bits per flit, i.e. one 64-bit word (plus tag bits)
+    c.vcs = 4;                   // 004 §3.3.3, §4.4: four virtual channels per physical path
+    c.input_buffer_flits = 6;    // 004 §4.4: the virtual channels are 6-entry FIFOs
+    c.credit_delay = 5;          // 004 §4.4.2 note 9: vacancy (credit) information takes up to 5 cycles
+    c.header_flits = 1;          // assumption: one address word leads the message
+    c.max_packet_flits = 10;     // 004 ch. 3: atomic injection of up to 10 words
+    c.router_delay = 1;          // assumption (not in the seeds)
+    return c;
+  }
+  throw ConfigError(name, "unknown preset '" + name + "' (default, tilepro64, optimsoc, mmachine)");
+}
+
+}  // namespace tilempi::hwmodel

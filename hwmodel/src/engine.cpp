@@ -1,0 +1,541 @@
+#include "engine.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+namespace tilempi::hwmodel {
+
+namespace {
+constexpr int kLocal = static_cast<int>(Dir::Local);
+constexpr int kOpposite[kPorts] = {1, 0, 3, 2, 4};
+
+// Signed minimal steps from a to b along a dimension of n positions.
+inline int delta(int a, int b, int n, bool ring) {
+  int d = b - a;
+  if (!ring || d == 0) return d;
+  int fwd = d > 0 ? d : d + n;
+  int back = n - fwd;
+  return fwd <= back ? fwd : -back;
+}
+}  // namespace
+
+Chip::Engine::Engine(Chip& chip, const Config& c, const Topology& topo)
+    : chip_(chip),
+      topo_(topo),
+      tiles_(topo.num_tiles()),
+      vcs_(c.vcs),
+      nets_(c.networks),
+      classes_(c.torus ? c.vcs / 2 : c.vcs),
+      ivcs_(kPorts * c.vcs),
+      torus_(c.torus),
+      hop_(c.router_delay + c.link_latency),
+      eject_delay_(c.router_delay + c.ejection_latency),
+      credit_delay_(c.credit_delay),
+      inj_latency_(c.injection_latency),
+      max_flits_(static_cast<std::uint32_t>(c.max_packet_flits)),
+      header_flits_(c.header_flits) {
+  const int nodes = nets_ * tiles_;
+  nbr_.resize(static_cast<std::size_t>(tiles_) * kMeshDirs);
+  wrap_.resize(nbr_.size());
+  x_.resize(static_cast<std::size_t>(tiles_));
+  y_.resize(static_cast<std::size_t>(tiles_));
+  for (TileId t = 0; t < tiles_; ++t) {
+    Coord co = topo.coord(t);
+    x_[static_cast<std::size_t>(t)] = static_cast<std::int16_t>(co.x);
+    y_[static_cast<std::size_t>(t)] = static_cast<std::int16_t>(co.y);
+    for (int d = 0; d < kMeshDirs; ++d) {
+      TileId nb = topo.neighbor(t, static_cast<Dir>(d));
+      std::size_t i = static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d);
+      nbr_[i] = nb;
+      if (nb != kNoTile) {
+        Coord cn = topo.coord(nb);
+        wrap_[i] = static_cast<std::uint8_t>(std::abs(cn.x - co.x) + std::abs(cn.y - co.y) != 1);
+      }
+    }
+  }
+  for (int p = 0; p < kPorts; ++p)
+    for (int v = 0; v < vcs_; ++v) port_mask_[p] |= std::uint64_t{1} << (p * vcs_ + v);
+
+  const int mesh_cap = c.input_buffer_flits + c.output_buffer_flits;
+  if (mesh_cap > 65535 || c.injection_buffer_flits > 65535 || c.ejection_buffer_flits > 65535)
+    throw ConfigError("input_buffer_flits", "buffers larger than 65535 flits are not supported");
+  in_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(ivcs_));
+  out_.resize(in_.size());
+  ej_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(vcs_));
+  std::size_t flit_total = 0, ret_total = 0;
+  for (int n = 0; n < nodes; ++n) {
+    TileId t = n % tiles_;
+    for (int p = 0; p < kPorts; ++p) {
+      bool exists = p == kLocal || nbr_[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(p)] != kNoTile;
+      for (int v = 0; v < vcs_; ++v) {
+        std::size_t i = static_cast<std::size_t>(n) * static_cast<std::size_t>(ivcs_) +
+                        static_cast<std::size_t>(p * vcs_ + v);
+        Fifo& f = in_[i];
+        f.cap = static_cast<std::uint16_t>(!exists ? 0 : p == kLocal ? c.injection_buffer_flits : mesh_cap);
+        f.off = static_cast<std::uint32_t>(flit_total);
+        flit_total += f.cap;
+        // Output p feeds the neighbour's input (or the ejection buffer).
+        OutVc& o = out_[i];
+        o.credits = !exists ? 0 : p == kLocal ? c.ejection_buffer_flits : mesh_cap;
+        o.rcap = static_cast<std::uint16_t>(o.credits);
+        o.roff = static_cast<std::uint32_t>(ret_total);
+        ret_total += o.rcap;
+      }
+    }
+    for (int v = 0; v < vcs_; ++v) {
+      Fifo& f = ej_[static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_) + static_cast<std::size_t>(v)];
+      f.cap = static_cast<std::uint16_t>(c.ejection_buffer_flits);
+      f.off = static_cast<std::uint32_t>(flit_total);
+      flit_total += f.cap;
+    }
+  }
+  if (flit_total > 0xFFFFFFFFu || ret_total > 0xFFFFFFFFu)
+    throw ConfigError("input_buffer_flits", "total buffer space too large");
+  flits_.resize(flit_total);
+  ret_.resize(ret_total);
+  port_.resize(static_cast<std::size_t>(nodes) * kPorts);
+  inmask_.assign(static_cast<std::size_t>(nodes), 0);
+  ejmask_.assign(static_cast<std::size_t>(nodes), 0);
+  src_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(classes_));
+  src_rr_.assign(static_cast<std::size_t>(nodes), 0);
+  ej_rr_.assign(static_cast<std::size_t>(nodes), 0);
+  held_.assign(static_cast<std::size_t>(nodes), 0);
+  src_pending_.assign(static_cast<std::size_t>(nodes), 0);
+  inj_port_.resize(static_cast<std::size_t>(nodes));
+
+  int maxd = std::max({hop_, eject_delay_, credit_delay_, inj_latency_, 1}) + 2;
+  std::size_t wheel = 1;
+  while (wheel < static_cast<std::size_t>(maxd)) wheel <<= 1;
+  wheel_.resize(wheel);
+  wheel_mask_ = wheel - 1;
+  last_sched_.assign(static_cast<std::size_t>(nodes), kNever);
+  last_proc_.assign(static_cast<std::size_t>(nodes), kNever);
+  counters_.resize(static_cast<std::size_t>(nets_));
+}
+
+std::uint32_t Chip::Engine::alloc_packet() {
+  if (!free_slots_.empty()) {
+    std::uint32_t s = free_slots_.back();
+    free_slots_.pop_back();
+    return s;
+  }
+  if (pkts_.size() >= (std::size_t{1} << 30)) throw std::length_error("too many packets in flight");
+  pkts_.emplace_back();
+  return static_cast<std::uint32_t>(pkts_.size() - 1);
+}
+
+PacketId Chip::Engine::inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at,
+                              std::uint64_t tag, int cls) {
+  if (network < 0 || network >= nets_)
+    throw std::invalid_argument("inject: network " + std::to_string(network) + " out of range [0, " +
+                                std::to_string(nets_) + ")");
+  if (!topo_.valid(src) || !topo_.valid(dst))
+    throw std::invalid_argument("inject: tile " + std::to_string(topo_.valid(src) ? dst : src) +
+                                " is outside the mesh");
+  if (cls < 0 || cls >= classes_)
+    throw std::invalid_argument("inject: vc_class " + std::to_string(cls) + " out of range [0, " +
+                                std::to_string(classes_) + ")");
+  std::uint64_t flits = std::uint64_t{payload_flits} + static_cast<std::uint64_t>(header_flits_);
+  if (flits > max_flits_)
+    throw std::invalid_argument("inject: packet of " + std::to_string(flits) + " flits exceeds max_packet_flits " +
+                                std::to_string(max_flits_));
+  if (at < chip_.now_)
+    throw std::invalid_argument("inject: cycle " + std::to_string(at) + " is before now() " +
+                                std::to_string(chip_.now_));
+  std::uint32_t slot = alloc_packet();
+  Packet& p = pkts_[slot];
+  p = Packet{};
+  p.id = next_id_++;
+  p.tag = tag;
+  p.created = at;
+  p.src = src;
+  p.dst = dst;
+  p.flits = static_cast<std::uint32_t>(flits);
+  p.net = static_cast<std::uint8_t>(network);
+  p.cls = static_cast<std::uint8_t>(cls);
+  pending_.push(Pending{at, seq_++, slot});
+  ++live_packets_;
+  ++counters_[static_cast<std::size_t>(network)].injected;
+  return p.id;
+}
+
+void Chip::Engine::schedule(std::uint32_t n, Cycle c) {
+  if (last_sched_[n] == c) return;
+  last_sched_[n] = c;
+  wheel_[c & wheel_mask_].push_back(n);
+  ++wheel_count_;
+}
+
+Cycle Chip::Engine::next_event_cycle(Cycle from) const {
+  Cycle best = pending_.empty() ? kNever : pending_.top().at;
+  if (wheel_count_ > 0) {
+    for (Cycle c = from; c < from + wheel_.size() && c < best; ++c)
+      if (!wheel_[c & wheel_mask_].empty()) return c;
+  }
+  return best;
+}
+
+void Chip::Engine::hold_ejection(int network, TileId tile, bool hold) {
+  if (network < 0 || network >= nets_ || !topo_.valid(tile))
+    throw std::invalid_argument("hold_ejection: bad network or tile");
+  std::uint32_t n = node(network, tile);
+  held_[n] = hold ? 1 : 0;
+  if (!hold && ejmask_[n]) schedule(n, chip_.now_);
+}
+
+void Chip::Engine::run_until(Cycle c) {
+  for (;;) {
+    Cycle t = next_event_cycle(chip_.now_);
+    if (t == kNever || t > c) break;
+    chip_.now_ = t + 1;  // callbacks of cycle t may inject from t + 1 on
+    while (!pending_.empty() && pending_.top().at == t) {
+      std::uint32_t slot = pending_.top().slot;
+      pending_.pop();
+      Packet& p = pkts_[slot];
+      std::uint32_t n = node(p.net, p.src);
+      Source& s = src_[static_cast<std::size_t>(n) * static_cast<std::size_t>(classes_) + p.cls];
+      if (s.qtail >= 0) pkts_[static_cast<std::size_t>(s.qtail)].next = static_cast<std::int32_t>(slot);
+      else s.qhead = static_cast<std::int32_t>(slot);
+      s.qtail = static_cast<std::int32_t>(slot);
+      ++src_pending_[n];
+      schedule(n, t);
+    }
+    std::vector<std::uint32_t>& bucket = wheel_[t & wheel_mask_];
+    for (std::size_t k = 0; k < bucket.size(); ++k) {
+      std::uint32_t n = bucket[k];
+      if (last_proc_[n] == t) continue;
+      last_proc_[n] = t;
+      process(n, t);
+    }
+    wheel_count_ -= bucket.size();
+    bucket.clear();
+  }
+  if (c != kNever && chip_.now_ < c + 1) chip_.now_ = c + 1;
+}
+
+Dir Chip::Engine::route(TileId at, TileId dst) const {
+  int dx = delta(x_[static_cast<std::size_t>(at)], x_[static_cast<std::size_t>(dst)], topo_.width(), torus_);
+  if (dx > 0) return Dir::East;
+  if (dx < 0) return Dir::West;
+  int dy = delta(y_[static_cast<std::size_t>(at)], y_[static_cast<std::size_t>(dst)], topo_.height(), torus_);
+  if (dy > 0) return Dir::South;
+  if (dy < 0) return Dir::North;
+  return Dir::Local;
+}
+
+bool Chip::Engine::credit_ready(OutVc& ov, Cycle t) {
+  while (ov.rcount > 0 && ret_[ov.roff + ov.rhead] <= t) {
+    ++ov.credits;
+    ov.rhead = static_cast<std::uint16_t>(ov.rhead + 1 == ov.rcap ? 0 : ov.rhead + 1);
+    --ov.rcount;
+  }
+  return ov.credits > 0;
+}
+
+// A slot of the buffer fed by output `out_index` of `up_node` was freed at t.
+void Chip::Engine::return_credit(std::uint32_t up_node, int out_index, Cycle t) {
+  OutVc& ov = out_[static_cast<std::size_t>(up_node) * static_cast<std::size_t>(ivcs_) +
+                   static_cast<std::size_t>(out_index)];
+  // A router that ran out of credit sleeps until this credit comes back; with
+  // credit or earlier returns still pending it wakes (or is awake) anyway.
+  if (ov.credits + ov.rcount == 0) schedule(up_node, t + static_cast<Cycle>(credit_delay_));
+  std::uint32_t pos = ov.rhead + ov.rcount;
+  if (pos >= ov.rcap) pos -= ov.rcap;
+  ret_[ov.roff + pos] = t + static_cast<Cycle>(credit_delay_);
+  ++ov.rcount;
+}
+
+void Chip::Engine::deliver(std::uint32_t slot, Cycle t) {
+  Packet& p = pkts_[slot];
+  NetCounters& nc = counters_[p.net];
+  int h = topo_.hops(p.src, p.dst);
+  nc.latency.add(t - p.created);
+  nc.queueing.add(p.head_in - p.created);
+  nc.network.add(t - p.head_in);
+  nc.hops.add(static_cast<std::uint64_t>(h));
+  ++nc.delivered;
+  nc.flits_delivered += p.flits;
+  if (log_packets_) {
+    PacketRecord r;
+    r.id = p.id;
+    r.tag = p.tag;
+    r.src = p.src;
+    r.dst = p.dst;
+    r.network = p.net;
+    r.flits = static_cast<int>(p.flits);
+    r.hops = h;
+    r.created = p.created;
+    r.head_in = p.head_in;
+    r.tail_out = p.tail_out;
+    r.delivered = t;
+    log_.push_back(r);
+  }
+  PacketEvent ev{p.id, p.tag, p.net, p.src, p.dst, t};
+  free_slots_.push_back(slot);
+  --live_packets_;
+  if (chip_.on_delivered_) chip_.on_delivered_(ev);
+}
+
+void Chip::Engine::process(std::uint32_t n, Cycle t) {
+  ++activations_;
+  const TileId tile = static_cast<TileId>(n % static_cast<std::uint32_t>(tiles_));
+  const std::size_t base = static_cast<std::size_t>(n) * static_cast<std::size_t>(ivcs_);
+  const std::size_t tbase = static_cast<std::size_t>(tile) * kMeshDirs;
+  bool worked = false;
+  Cycle wake = kNever;  // earliest pending credit of a credit-starved output
+
+  // Switch allocation: each output sends at most one flit, each input port
+  // forwards at most one flit per cycle.
+  std::uint64_t cand[kPorts] = {0, 0, 0, 0, 0};
+  std::int8_t want_vc[64];
+  unsigned demand = 0;
+  for (std::uint64_t m = inmask_[n]; m; m &= m - 1) {
+    int i = std::countr_zero(m);
+    Fifo& f = in_[base + static_cast<std::size_t>(i)];
+    const Flit& fl = flits_[f.off + f.head];
+    if (fl.ready > t) continue;
+    int o, ovc;
+    if (f.out >= 0) {
+      o = f.out;
+      ovc = f.ovc;
+      OutVc& ov = out_[base + static_cast<std::size_t>(o * vcs_ + ovc)];
+      demand |= 1u << o;
+      if (credit_ready(ov, t)) cand[o] |= std::uint64_t{1} << i;
+      else if (ov.rcount) wake = std::min(wake, ret_[ov.roff + ov.rhead]);
+    } else {
+      const Packet& p = pkts_[fl.code >> 2];
+      o = static_cast<int>(route(tile, p.dst));
+      if (!torus_) {
+        ovc = p.cls;
+      } else if (o == kLocal) {
+        ovc = 2 * p.cls;
+      } else {
+        // Dateline VCs: a packet starts each dimension on the even VC of its
+        // class and moves to the odd one after crossing the wrap-around link.
+        int in_port = i / vcs_;
+        bool same_dim = in_port != kLocal && (in_port / 2) == (o / 2);
+        int bit = same_dim ? ((i % vcs_) & 1) : 0;
+        if (wrap_[tbase + static_cast<std::size_t>(o)]) bit = 1;
+        ovc = 2 * p.cls + bit;
+      }
+      want_vc[i] = static_cast<std::int8_t>(ovc);
+      OutVc& ov = out_[base + static_cast<std::size_t>(o * vcs_ + ovc)];
+      demand |= 1u << o;
+      if (ov.owner < 0) {
+        if (credit_ready(ov, t)) cand[o] |= std::uint64_t{1} << i;
+        else if (ov.rcount) wake = std::min(wake, ret_[ov.roff + ov.rhead]);
+      }
+    }
+  }
+
+  if (demand) {
+    unsigned used_ports = 0;
+    const int first = static_cast<int>(t % kPorts);
+    for (int k = 0; k < kPorts; ++k) {
+      int o = first + k;
+      if (o >= kPorts) o -= kPorts;
+      if (!(demand & (1u << o))) continue;
+      PortStats& ps = port_[static_cast<std::size_t>(n) * kPorts + static_cast<std::size_t>(o)];
+      std::uint64_t c = cand[o];
+      if (vcs_ > 1)
+        for (int p = 0; p < kPorts; ++p)
+          if (used_ports & (1u << p)) c &= ~port_mask_[p];
+      if (!c) {
+        if (ps.blocked_since == kNever) ps.blocked_since = t;
+        continue;
+      }
+      // Round robin: first candidate at or after the pointer.
+      std::uint64_t hi = ps.rr >= 64 ? 0 : c & (~std::uint64_t{0} << ps.rr);
+      int i = std::countr_zero(hi ? hi : c);
+      ps.rr = static_cast<std::uint16_t>(i + 1);
+      if (ps.blocked_since != kNever) {
+        ps.blocked += t - ps.blocked_since;
+        ps.blocked_since = kNever;
+      }
+      ++ps.flits;
+      const int in_port = i / vcs_;
+      used_ports |= 1u << in_port;
+      worked = true;
+
+      Fifo& f = in_[base + static_cast<std::size_t>(i)];
+      const Flit fl = flits_[f.off + f.head];
+      f.head = static_cast<std::uint16_t>(f.head + 1 == f.cap ? 0 : f.head + 1);
+      if (--f.count == 0) inmask_[n] &= ~(std::uint64_t{1} << i);
+      const bool is_head = fl.code & 1u;
+      const bool is_tail = fl.code & 2u;
+      if (is_head) {
+        f.out = static_cast<std::int8_t>(o);
+        f.ovc = want_vc[i];
+      }
+      const int ovc = f.ovc;
+      OutVc& ov = out_[base + static_cast<std::size_t>(o * vcs_ + ovc)];
+      --ov.credits;
+      ov.owner = is_tail ? -1 : static_cast<std::int16_t>(i);
+      if (is_tail) f.out = f.ovc = -1;
+
+      // The freed slot's credit goes back upstream (the core sees its
+      // injection buffer directly).
+      if (in_port != kLocal) {
+        TileId up = nbr_[tbase + static_cast<std::size_t>(in_port)];
+        return_credit(node(static_cast<int>(n) / tiles_, up), kOpposite[in_port] * vcs_ + (i % vcs_), t);
+      } else if (is_tail) {
+        Packet& p = pkts_[fl.code >> 2];
+        p.tail_out = t;
+        if (chip_.on_injected_) chip_.on_injected_(PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t});
+      }
+
+      if (o != kLocal) {
+        TileId dn = nbr_[tbase + static_cast<std::size_t>(o)];
+        std::uint32_t dnode = node(static_cast<int>(n) / tiles_, dn);
+        int di = kOpposite[o] * vcs_ + ovc;
+        Fifo& d = in_[static_cast<std::size_t>(dnode) * static_cast<std::size_t>(ivcs_) + static_cast<std::size_t>(di)];
+        std::uint32_t pos = d.head + d.count;
+        if (pos >= d.cap) pos -= d.cap;
+        flits_[d.off + pos] = Flit{t + static_cast<Cycle>(hop_), fl.code, 0};
+        ++d.count;
+        inmask_[dnode] |= std::uint64_t{1} << di;
+        schedule(dnode, t + static_cast<Cycle>(hop_));
+        ++counters_[static_cast<std::size_t>(n) / static_cast<std::size_t>(tiles_)].flit_hops;
+      } else {
+        Fifo& d = ej_[static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_) + static_cast<std::size_t>(ovc)];
+        std::uint32_t pos = d.head + d.count;
+        if (pos >= d.cap) pos -= d.cap;
+        flits_[d.off + pos] = Flit{t + static_cast<Cycle>(eject_delay_), fl.code, 0};
+        ++d.count;
+        ejmask_[n] |= 1u << ovc;
+        schedule(n, t + static_cast<Cycle>(eject_delay_));
+      }
+    }
+  }
+
+  // The core reads one flit per cycle from its ejection buffers.
+  if (ejmask_[n] && !held_[n]) {
+    const std::size_t ebase = static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_);
+    for (int k = 0; k < vcs_; ++k) {
+      int v = (ej_rr_[n] + k) % vcs_;
+      if (!(ejmask_[n] & (1u << v))) continue;
+      Fifo& f = ej_[ebase + static_cast<std::size_t>(v)];
+      const Flit fl = flits_[f.off + f.head];
+      if (fl.ready > t) continue;
+      f.head = static_cast<std::uint16_t>(f.head + 1 == f.cap ? 0 : f.head + 1);
+      if (--f.count == 0) ejmask_[n] &= ~(1u << v);
+      ej_rr_[n] = static_cast<std::uint8_t>((v + 1) % vcs_);
+      return_credit(n, kLocal * vcs_ + v, t);
+      worked = true;
+      if (fl.code & 2u) deliver(fl.code >> 2, t);
+      break;
+    }
+  }
+
+  // The core writes one flit per cycle into its injection buffers.
+  if (src_pending_[n]) {
+    const std::size_t sbase = static_cast<std::size_t>(n) * static_cast<std::size_t>(classes_);
+    PortStats& ip = inj_port_[n];
+    bool wrote = false;
+    for (int k = 0; k < classes_; ++k) {
+      int c = (src_rr_[n] + k) % classes_;
+      Source& s = src_[sbase + static_cast<std::size_t>(c)];
+      if (s.qhead < 0) continue;
+      int lvc = torus_ ? 2 * c : c;
+      int li = kLocal * vcs_ + lvc;
+      Fifo& f = in_[base + static_cast<std::size_t>(li)];
+      if (f.count >= f.cap) continue;
+      std::uint32_t slot = static_cast<std::uint32_t>(s.qhead);
+      Packet& p = pkts_[slot];
+      std::uint32_t code = slot << 2;
+      if (p.written == 0) {
+        code |= 1u;
+        p.head_in = t;
+      }
+      if (++p.written == p.flits) {
+        code |= 2u;
+        s.qhead = p.next;
+        if (s.qhead < 0) s.qtail = -1;
+        --src_pending_[n];
+      }
+      std::uint32_t pos = f.head + f.count;
+      if (pos >= f.cap) pos -= f.cap;
+      flits_[f.off + pos] = Flit{t + static_cast<Cycle>(inj_latency_), code, 0};
+      ++f.count;
+      inmask_[n] |= std::uint64_t{1} << li;
+      schedule(n, t + static_cast<Cycle>(inj_latency_));
+      src_rr_[n] = static_cast<std::uint8_t>((c + 1) % classes_);
+      wrote = true;
+      worked = true;
+      break;
+    }
+    if (wrote) {
+      ++ip.flits;
+      if (ip.blocked_since != kNever) {
+        ip.blocked += t - ip.blocked_since;
+        ip.blocked_since = kNever;
+      }
+    } else if (ip.blocked_since == kNever) {
+      ip.blocked_since = t;
+    }
+  }
+
+  if (worked) {
+    if (inmask_[n] || ejmask_[n] || src_pending_[n]) schedule(n, t + 1);
+  } else if (wake != kNever) {
+    schedule(n, wake);
+  }
+}
+
+void Chip::Engine::fill_stats(Stats& s) const {
+  const Cycle now = chip_.now_;
+  auto blocked = [now](const PortStats& p) {
+    return p.blocked + (p.blocked_since != kNever && p.blocked_since < now ? now - p.blocked_since : 0);
+  };
+  s.router_cycles = activations_;
+  s.networks.resize(static_cast<std::size_t>(nets_));
+  for (int net = 0; net < nets_; ++net) {
+    NetworkStats& ns = s.networks[static_cast<std::size_t>(net)];
+    ns.links.assign(static_cast<std::size_t>(tiles_) * kMeshDirs, LinkStats{});
+    ns.injection.assign(static_cast<std::size_t>(tiles_), LinkStats{});
+    ns.ejection.assign(static_cast<std::size_t>(tiles_), LinkStats{});
+    for (TileId t = 0; t < tiles_; ++t) {
+      std::uint32_t n = node(net, t);
+      for (int d = 0; d < kMeshDirs; ++d) {
+        const PortStats& p = port_[static_cast<std::size_t>(n) * kPorts + static_cast<std::size_t>(d)];
+        LinkStats& l = ns.links[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d)];
+        l.flits = p.flits;
+        l.busy_cycles = p.flits;
+        l.blocked_cycles = blocked(p);
+      }
+      const PortStats& e = port_[static_cast<std::size_t>(n) * kPorts + kLocal];
+      ns.ejection[static_cast<std::size_t>(t)] = LinkStats{e.flits, e.flits, blocked(e)};
+      const PortStats& i = inj_port_[n];
+      ns.injection[static_cast<std::size_t>(t)] = LinkStats{i.flits, i.flits, blocked(i)};
+    }
+    const NetCounters& nc = counters_[static_cast<std::size_t>(net)];
+    ns.latency = nc.latency;
+    ns.queueing = nc.queueing;
+    ns.network = nc.network;
+    ns.hops = nc.hops;
+    ns.packets_injected = nc.injected;
+    ns.packets_delivered = nc.delivered;
+    ns.flits_delivered = nc.flits_delivered;
+    ns.flit_hops = nc.flit_hops;
+  }
+  s.packets = log_;
+}
+
+void Chip::Engine::reset_stats() {
+  const Cycle now = chip_.now_;
+  auto reset = [now](PortStats& p) {
+    p.flits = 0;
+    p.blocked = 0;
+    if (p.blocked_since != kNever) p.blocked_since = now;
+  };
+  for (PortStats& p : port_) reset(p);
+  for (PortStats& p : inj_port_) reset(p);
+  for (NetCounters& nc : counters_) nc = NetCounters{};
+  activations_ = 0;
+  log_.clear();
+}
+
+}  // namespace tilempi::hwmodel

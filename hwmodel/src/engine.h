@@ -1,0 +1,146 @@
+// The dynamic-network cycle engine behind Chip (private header).
+//
+// Flit-level wormhole routers with credit flow control, advanced by a timing
+// wheel of router wake-ups: a router is processed in a cycle only when a flit
+// or credit reaches it, when it moved a flit in the previous cycle, or when
+// its core has something to inject or consume. Every interaction between two
+// routers takes at least one cycle, so the order in which the routers of one
+// cycle are processed cannot change any result.
+#pragma once
+
+#include <cstdint>
+#include <queue>
+#include <vector>
+
+#include "tilempi/hwmodel/chip.h"
+
+namespace tilempi::hwmodel {
+
+struct Chip::Engine {
+  Engine(Chip& chip, const Config& c, const Topology& topo);
+
+  // A flit in a buffer: the cycle it becomes visible there and its packet.
+  struct Flit {
+    Cycle ready;
+    std::uint32_t code;  // packet slot << 2 | tail << 1 | head
+    std::uint32_t unused;
+  };
+  // A FIFO of flits (router input VC or ejection buffer) inside `flits_`.
+  struct Fifo {
+    std::uint32_t off = 0;
+    std::uint16_t cap = 0;
+    std::uint16_t head = 0;
+    std::uint16_t count = 0;
+    std::int8_t out = -1;  // output port held by the worm at the front (-1: none)
+    std::int8_t ovc = -1;  // its output VC
+  };
+  // Output VC: which input VC owns it, credits, credits still on their way back.
+  struct OutVc {
+    std::int16_t owner = -1;
+    std::int32_t credits = 0;
+    std::uint32_t roff = 0;
+    std::uint16_t rcap = 0;
+    std::uint16_t rhead = 0;
+    std::uint16_t rcount = 0;
+  };
+  struct PortStats {
+    std::uint64_t flits = 0;
+    std::uint64_t blocked = 0;
+    Cycle blocked_since = kNever;
+    std::uint16_t rr = 0;  // round-robin position among input VCs
+  };
+  struct Source {
+    std::int32_t qhead = -1;  // packet slots, linked through Packet::next
+    std::int32_t qtail = -1;
+  };
+  struct Packet {
+    PacketId id = 0;
+    std::uint64_t tag = 0;
+    Cycle created = 0;
+    Cycle head_in = 0;
+    Cycle tail_out = 0;
+    TileId src = 0;
+    TileId dst = 0;
+    std::int32_t next = -1;
+    std::uint32_t flits = 0;
+    std::uint32_t written = 0;
+    std::uint8_t net = 0;
+    std::uint8_t cls = 0;
+  };
+  struct Pending {
+    Cycle at;
+    std::uint64_t seq;
+    std::uint32_t slot;
+    bool operator>(const Pending& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
+  struct NetCounters {
+    Summary latency, queueing, network, hops;
+    std::uint64_t injected = 0, delivered = 0, flits_delivered = 0, flit_hops = 0;
+  };
+
+  PacketId inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at, std::uint64_t tag,
+                  int cls);
+  Cycle next_event_cycle(Cycle from) const;
+  void run_until(Cycle c);
+  void hold_ejection(int network, TileId tile, bool hold);
+  std::uint64_t in_flight() const { return live_packets_; }
+  void fill_stats(Stats& s) const;
+  void reset_stats();
+
+ private:
+  std::uint32_t node(int net, TileId t) const { return static_cast<std::uint32_t>(net * tiles_ + t); }
+  void schedule(std::uint32_t n, Cycle c);
+  void process(std::uint32_t n, Cycle t);
+  bool credit_ready(OutVc& ov, Cycle t);
+  void return_credit(std::uint32_t up_node, int out_index, Cycle t);
+  Dir route(TileId at, TileId dst) const;
+  void deliver(std::uint32_t slot, Cycle t);
+  std::uint32_t alloc_packet();
+
+  Chip& chip_;
+  const Topology& topo_;
+  int tiles_, vcs_, nets_, classes_, ivcs_;  // ivcs_ = kPorts * vcs_ per node
+  bool torus_;
+  int hop_, eject_delay_, credit_delay_, inj_latency_;
+  std::uint32_t max_flits_;
+  int header_flits_;
+  std::vector<std::int32_t> nbr_;  // [tile * 4 + dir]
+  std::vector<std::uint8_t> wrap_; // [tile * 4 + dir]: the link wraps around
+  std::vector<std::int16_t> x_, y_;
+
+  std::vector<Flit> flits_;
+  std::vector<Fifo> in_;    // [node * ivcs_ + port * vcs_ + vc]
+  std::vector<OutVc> out_;  // [node * ivcs_ + port * vcs_ + vc]
+  std::vector<Cycle> ret_;  // credit return rings
+  std::vector<PortStats> port_;  // [node * kPorts + port]
+  std::vector<Fifo> ej_;    // [node * vcs_ + vc]
+  std::vector<std::uint64_t> inmask_;  // per node: non-empty input VCs
+  std::vector<std::uint32_t> ejmask_;  // per node: non-empty ejection VCs
+  std::vector<Source> src_;            // [node * classes_ + class]
+  std::vector<std::uint8_t> src_rr_, ej_rr_, held_;
+  std::vector<std::uint32_t> src_pending_;  // per node: packets queued at the core
+  std::vector<PortStats> inj_port_;         // per node: core -> router
+  std::uint64_t port_mask_[kPorts] = {};    // input VC bits of each port
+
+  std::vector<Packet> pkts_;
+  std::vector<std::uint32_t> free_slots_;
+  PacketId next_id_ = 1;
+  std::uint64_t seq_ = 0;
+  std::uint64_t live_packets_ = 0;
+  std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
+
+  std::vector<std::vector<std::uint32_t>> wheel_;
+  Cycle wheel_mask_ = 0;
+  std::uint64_t wheel_count_ = 0;
+  std::vector<Cycle> last_sched_, last_proc_;
+
+  std::vector<NetCounters> counters_;
+  std::uint64_t activations_ = 0;
+  Cycle stats_start_ = 0;
+  bool log_packets_ = false;
+  std::vector<PacketRecord> log_;
+
+  friend class Chip;
+};
+
+}  // namespace tilempi::hwmodel

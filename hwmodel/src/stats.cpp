@@ -1,0 +1,121 @@
+#include "tilempi/hwmodel/stats.h"
+
+#include <ostream>
+
+namespace tilempi::hwmodel {
+
+nlohmann::json Summary::to_json() const {
+  nlohmann::json j;
+  j["count"] = count;
+  j["mean"] = mean();
+  j["min"] = count ? min : 0;
+  j["max"] = max;
+  return j;
+}
+
+double Stats::utilization(int network, int link_index) const {
+  const Cycle c = cycles();
+  if (c == 0) return 0.0;
+  const LinkStats& l = network < 0 ? static_links.at(static_cast<std::size_t>(link_index))
+                                   : networks.at(static_cast<std::size_t>(network)).links.at(static_cast<std::size_t>(link_index));
+  return static_cast<double>(l.busy_cycles) / static_cast<double>(c);
+}
+
+namespace {
+nlohmann::json link_json(const LinkStats& l) {
+  return nlohmann::json{{"flits", l.flits}, {"busy", l.busy_cycles}, {"blocked", l.blocked_cycles}};
+}
+
+nlohmann::json links_json(const std::vector<LinkStats>& links, const Topology& topo, double cycles) {
+  nlohmann::json arr = nlohmann::json::array();
+  for (int i = 0; i < static_cast<int>(links.size()); ++i) {
+    Link l = Topology::link_at(i);
+    if (!topo.link_exists(l)) continue;
+    const LinkStats& s = links[static_cast<std::size_t>(i)];
+    Coord c = topo.coord(l.tile);
+    nlohmann::json j = link_json(s);
+    j["tile"] = l.tile;
+    j["x"] = c.x;
+    j["y"] = c.y;
+    j["dir"] = dir_name(l.dir);
+    j["utilization"] = cycles > 0 ? static_cast<double>(s.busy_cycles) / cycles : 0.0;
+    arr.push_back(std::move(j));
+  }
+  return arr;
+}
+}  // namespace
+
+nlohmann::json Stats::to_json(const Topology& topo) const {
+  const double cyc = static_cast<double>(cycles());
+  nlohmann::json j;
+  j["start_cycle"] = start_cycle;
+  j["end_cycle"] = end_cycle;
+  j["cycles"] = cycles();
+  j["router_activations"] = router_cycles;
+  j["mesh"] = {{"width", topo.width()}, {"height", topo.height()}, {"torus", topo.torus()}};
+  nlohmann::json nets = nlohmann::json::array();
+  for (std::size_t n = 0; n < networks.size(); ++n) {
+    const NetworkStats& ns = networks[n];
+    nlohmann::json jn;
+    jn["network"] = n;
+    jn["packets_injected"] = ns.packets_injected;
+    jn["packets_delivered"] = ns.packets_delivered;
+    jn["flits_delivered"] = ns.flits_delivered;
+    jn["flit_hops"] = ns.flit_hops;
+    jn["latency"] = ns.latency.to_json();
+    jn["queueing_latency"] = ns.queueing.to_json();
+    jn["network_latency"] = ns.network.to_json();
+    jn["hops"] = ns.hops.to_json();
+    jn["accepted_flits_per_node_cycle"] =
+        cyc > 0 ? static_cast<double>(ns.flits_delivered) / (cyc * topo.num_tiles()) : 0.0;
+    jn["links"] = links_json(ns.links, topo, cyc);
+    nlohmann::json inj = nlohmann::json::array(), ej = nlohmann::json::array();
+    for (std::size_t t = 0; t < ns.injection.size(); ++t) inj.push_back(link_json(ns.injection[t]));
+    for (std::size_t t = 0; t < ns.ejection.size(); ++t) ej.push_back(link_json(ns.ejection[t]));
+    jn["injection"] = std::move(inj);
+    jn["ejection"] = std::move(ej);
+    nets.push_back(std::move(jn));
+  }
+  j["networks"] = std::move(nets);
+  j["static_links"] = links_json(static_links, topo, cyc);
+  if (!packets.empty()) {
+    nlohmann::json pk = nlohmann::json::array();
+    for (const PacketRecord& p : packets)
+      pk.push_back({{"id", p.id}, {"tag", p.tag}, {"src", p.src}, {"dst", p.dst}, {"network", p.network},
+                    {"flits", p.flits}, {"hops", p.hops}, {"created", p.created}, {"head_in", p.head_in},
+                    {"tail_out", p.tail_out}, {"delivered", p.delivered}});
+    j["packets"] = std::move(pk);
+  }
+  return j;
+}
+
+void Stats::write_links_csv(std::ostream& out, const Topology& topo) const {
+  const double cyc = static_cast<double>(cycles());
+  out << "network,tile,x,y,dir,flits,busy,blocked,utilization\n";
+  auto rows = [&](const std::string& net, const std::vector<LinkStats>& links) {
+    for (int i = 0; i < static_cast<int>(links.size()); ++i) {
+      Link l = Topology::link_at(i);
+      if (!topo.link_exists(l)) continue;
+      const LinkStats& s = links[static_cast<std::size_t>(i)];
+      Coord c = topo.coord(l.tile);
+      out << net << ',' << l.tile << ',' << c.x << ',' << c.y << ',' << dir_name(l.dir) << ',' << s.flits << ','
+          << s.busy_cycles << ',' << s.blocked_cycles << ','
+          << (cyc > 0 ? static_cast<double>(s.busy_cycles) / cyc : 0.0) << '\n';
+    }
+  };
+  for (std::size_t n = 0; n < networks.size(); ++n) rows(std::to_string(n), networks[n].links);
+  bool any_static = false;
+  for (const LinkStats& s : static_links) any_static = any_static || s.flits;
+  if (any_static) rows("static", static_links);
+}
+
+void Stats::write_packets_csv(std::ostream& out) const {
+  out << "id,tag,network,src,dst,flits,hops,created,head_in,tail_out,delivered,latency,queueing,network_latency\n";
+  for (const PacketRecord& p : packets)
+    out << p.id << ',' << p.tag << ',' << p.network << ',' << p.src << ',' << p.dst << ',' << p.flits << ','
+        << p.hops << ',' << p.created << ',' << p.head_in << ',' << p.tail_out << ',' << p.delivered << ','
+        << (p.delivered - p.created) << ',' << (p.head_in - p.created) << ',' << (p.delivered - p.head_in)
+        << '\n';
+}
+
+}  // namespace tilempi::hwmodel
