@@ -1,0 +1,435 @@
+// The host transport through its interface, with real forked ranks of a real job.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <deque>
+#include <vector>
+
+#include "rank_harness.h"
+
+namespace tilempi::transport::testing {
+namespace {
+
+// Arena streaming (no cross-memory attach) or the default.
+RunOptions mode_options(bool cma, RunOptions o = {}) {
+  if (!cma) o.env["TILEMPI_HOST_CMA"] = "0";
+  return o;
+}
+
+TEST(HostTransport, PerSourceOrderAndContent) {
+  constexpr int kMsgs = 1500;
+  auto res = run_ranks(4, [](Transport& t) {
+    if (t.rank() != 0) {
+      std::vector<unsigned char> buf(300);
+      for (int i = 0; i < kMsgs; ++i) {
+        std::size_t len = static_cast<std::size_t>(i * 7) % 300;
+        fill(buf.data(), len, t.rank(), i);
+        send_blocking(t, 0, env_of(i, t.rank()), buf.data(), len);
+      }
+      return 0;
+    }
+    std::vector<int> next(t.size(), 0);
+    std::vector<unsigned char> buf(300);
+    for (int got = 0; got < kMsgs * (t.size() - 1); ++got) {
+      Arrival a = next_arrival(t);
+      RANK_CHECK(a.source > 0 && a.source < t.size());
+      RANK_CHECK(a.envelope.word[0] == static_cast<std::uint64_t>(next[a.source]));
+      RANK_CHECK(a.envelope.word[1] == static_cast<std::uint64_t>(a.source));
+      RANK_CHECK(a.envelope.word[2] == ~a.envelope.word[0] && a.envelope.word[3] == 0x5eed);
+      RANK_CHECK(a.size == static_cast<std::size_t>(next[a.source] * 7) % 300);
+      RANK_CHECK(a.buffered);
+      fetch_blocking(t, a, buf.data(), a.size);
+      RANK_CHECK(check(buf.data(), a.size, a.source, next[a.source]));
+      ++next[a.source];
+    }
+    return 0;
+  });
+  EXPECT_TRUE(res.all_exited_zero()) << res.describe();
+}
+
+class HostTransportModes : public ::testing::TestWithParam<bool> {};
+
+TEST_P(HostTransportModes, PayloadsFromZeroBytesTo64MiB) {
+  const std::vector<std::size_t> sizes = {0,     1,     7,       8,       15,          16,         17,
+                                          47,    48,    63,      64,      65,          1000,       4095,
+                                          4096,  8191,  16384,   16385,   65536 + 13,  1 << 20,    (3 << 20) + 5,
+                                          64u << 20};
+  auto res = run_ranks(
+      2,
+      [&](Transport& t) {
+        if (t.rank() == 0) {
+          std::vector<unsigned char> buf;
+          for (std::size_t i = 0; i < sizes.size(); ++i) {
+            buf.resize(sizes[i]);
+            fill(buf, 0, i);
+            send_blocking(t, 1, env_of(i), buf.data(), buf.size());
+          }
+          // and back, so both directions carry every size
+          for (std::size_t i = 0; i < sizes.size(); ++i) {
+            Arrival a = next_arrival(t);
+            RANK_CHECK(a.size == sizes[i] && a.envelope.word[0] == i);
+            std::vector<unsigned char> in(a.size);
+            fetch_blocking(t, a, in.data(), in.size());
+            RANK_CHECK(check(in.data(), in.size(), 1, i));
+          }
+          return 0;
+        }
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+          Arrival a = next_arrival(t);
+          RANK_CHECK(a.source == 0 && a.size == sizes[i] && a.envelope.word[0] == i);
+          std::vector<unsigned char> in(a.size + 1, 0xa5);
+          fetch_blocking(t, a, in.data(), a.size);
+          RANK_CHECK(check(in.data(), a.size, 0, i));
+          RANK_CHECK(in[a.size] == 0xa5);
+        }
+        std::vector<unsigned char> buf;
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+          buf.resize(sizes[i]);
+          fill(buf, 1, i);
+          send_blocking(t, 0, env_of(i), buf.data(), buf.size());
+        }
+        return 0;
+      },
+      mode_options(GetParam()));
+  EXPECT_TRUE(res.all_exited_zero()) << res.describe();
+}
+
+TEST_P(HostTransportModes, TruncatingFetchDiscardsTheRest) {
+  auto res = run_ranks(
+      2,
+      [](Transport& t) {
+        const std::vector<std::size_t> sizes = {100, 5000, 1 << 20, (1 << 20) + 77};
+        if (t.rank() == 0) {
+          for (std::size_t i = 0; i < sizes.size(); ++i) {
+            std::vector<unsigned char> buf(sizes[i]);
+            fill(buf, 0, i);
+            send_blocking(t, 1, env_of(i), buf.data(), buf.size());
+          }
+          std::vector<unsigned char> tail(33);
+          fill(tail, 0, 99);
+          send_blocking(t, 1, env_of(99), tail.data(), tail.size());
+          return 0;
+        }
+        for (std::size_t i = 0; i < sizes.size(); ++i) {
+          Arrival a = next_arrival(t);
+          RANK_CHECK(a.size == sizes[i]);
+          const std::size_t keep = sizes[i] / 3 + 1;
+          std::vector<unsigned char> in(keep + 8, 0x5a);
+          fetch_blocking(t, a, in.data(), keep);
+          RANK_CHECK(check(in.data(), keep, 0, i));
+          for (std::size_t k = keep; k < in.size(); ++k) RANK_CHECK(in[k] == 0x5a);
+        }
+        Arrival a = next_arrival(t);
+        RANK_CHECK(a.envelope.word[0] == 99 && a.size == 33);
+        std::vector<unsigned char> in(33);
+        fetch_blocking(t, a, in.data(), in.size());
+        RANK_CHECK(check(in.data(), in.size(), 0, 99));
+        return 0;
+      },
+      mode_options(GetParam()));
+  EXPECT_TRUE(res.all_exited_zero()) << res.describe();
+}
+
+// Rank 1 sees the synchronous send arrive but does not fetch it; it asks rank 0 whether the
+// send is complete (it must not be), then fetches, and rank 0's send completes.
+TEST_P(HostTransportModes, SynchronousCompletesOnlyAfterFetch) {
+  auto res = run_ranks(
+      2,
+      [](Transport& t) {
+        for (std::size_t len : {std::size_t{0}, std::size_t{8}, std::size_t{200000}}) {
+          std::vector<unsigned char> buf(len);
+          fill(buf, 0, len);
+          if (t.rank() == 0) {
+            OpId id = t.send(1, env_of(1), buf.data(), len, SendMode::Synchronous);
+            Arrival q = next_arrival(t);  // "are you done?"
+            RANK_CHECK(q.envelope.word[0] == 2);
+            t.fetch(q, nullptr, 0);
+            bool done_early = id == kDone || t.send_done(id);
+            std::uint8_t answer = done_early ? 1 : 0;
+            send_blocking(t, 1, env_of(3), &answer, 1);
+            wait_send(t, id);
+          } else {
+            Arrival a = next_arrival(t);
+            RANK_CHECK(a.envelope.word[0] == 1 && a.size == len && !a.buffered);
+            send_blocking(t, 0, env_of(2), nullptr, 0);
+            Arrival ans = next_arrival(t);
+            RANK_CHECK(ans.envelope.word[0] == 3 && ans.size == 1);
+            std::uint8_t done_early = 9;
+            fetch_blocking(t, ans, &done_early, 1);
+            RANK_CHECK(done_early == 0);
+            std::vector<unsigned char> in(len);
+            fetch_blocking(t, a, in.data(), len);
+            RANK_CHECK(check(in.data(), len, 0, len));
+          }
+        }
+        return 0;
+      },
+      mode_options(GetParam()));
+  EXPECT_TRUE(res.all_exited_zero()) << res.describe();
+}
+
+// Far more eager messages than a ring holds, all unexpected: the receiver buffers them (as the
+// MPI layer does) until the last one, which it consumes first. Then two rendezvous messages and
+// an eager one, fetched in reverse order.
+TEST_P(HostTransportModes, UnexpectedFloodThenOutOfOrderConsumption) {
+  auto res = run_ranks(
+      2,
+      [](Transport& t) {
+        constexpr int kFlood = 6000;
+        constexpr std::size_t kLen = 150;
+        constexpr std::size_t kBig = (2 << 20) + 3;
+        if (t.rank() == 0) {
+          std::vector<OpId> ids;
+          std::vector<std::vector<unsigned char>> bufs(kFlood + 1, std::vector<unsigned char>(kLen));
+          for (int i = 0; i <= kFlood; ++i) {
+            fill(bufs[i], 0, i);
+            ids.push_back(t.send(1, env_of(i), bufs[i].data(), kLen, SendMode::Standard));
+          }
+          std::vector<unsigned char> big1(kBig), big2(kBig), small(40);
+          fill(big1, 0, 100001);
+          fill(big2, 0, 100002);
+          fill(small, 0, 100003);
+          ids.push_back(t.send(1, env_of(100001), big1.data(), big1.size(), SendMode::Standard));
+          ids.push_back(t.send(1, env_of(100002), big2.data(), big2.size(), SendMode::Standard));
+          ids.push_back(t.send(1, env_of(100003), small.data(), small.size(), SendMode::Standard));
+          for (OpId id : ids) wait_send(t, id);
+          return 0;
+        }
+        std::deque<std::pair<Arrival, std::vector<unsigned char>>> unexpected;
+        for (;;) {
+          Arrival a = next_arrival(t);
+          if (a.envelope.word[0] == static_cast<std::uint64_t>(kFlood)) {
+            std::vector<unsigned char> in(kLen);
+            fetch_blocking(t, a, in.data(), kLen);
+            RANK_CHECK(check(in.data(), kLen, 0, kFlood));
+            break;
+          }
+          std::vector<unsigned char> in(a.size);
+          fetch_blocking(t, a, in.data(), a.size);
+          unexpected.emplace_back(a, std::move(in));
+        }
+        RANK_CHECK(unexpected.size() == static_cast<std::size_t>(kFlood));
+        for (int i = 0; i < kFlood; ++i) {
+          RANK_CHECK(unexpected[i].first.envelope.word[0] == static_cast<std::uint64_t>(i));
+          RANK_CHECK(check(unexpected[i].second.data(), kLen, 0, i));
+        }
+        Arrival b1 = next_arrival(t), b2 = next_arrival(t), s = next_arrival(t);
+        RANK_CHECK(b1.envelope.word[0] == 100001 && b2.envelope.word[0] == 100002 && s.envelope.word[0] == 100003);
+        std::vector<unsigned char> in(kBig);
+        fetch_blocking(t, s, in.data(), s.size);
+        RANK_CHECK(check(in.data(), s.size, 0, 100003));
+        fetch_blocking(t, b2, in.data(), kBig);
+        RANK_CHECK(check(in.data(), kBig, 0, 100002));
+        fetch_blocking(t, b1, in.data(), kBig);
+        RANK_CHECK(check(in.data(), kBig, 0, 100001));
+        return 0;
+      },
+      mode_options(GetParam()));
+  EXPECT_TRUE(res.all_exited_zero()) << res.describe();
+}
+
+// Every rank sends to every rank (itself included) at once, without blocking, and serves its
+// arrivals as they come: 16 ranks pinned round-robin onto this machine's cores.
+void all_to_all(int n, bool cma) {
+  RunOptions o = mode_options(cma);
+  o.bind = true;
+  auto res = run_ranks(
+      n,
+      [](Transport& t) {
+        const std::vector<std::size_t> sizes = {0, 64, 3000, 40000, 300000};
+        const int n = t.size();
+        std::vector<std::vector<unsigned char>> out;
+        std::vector<OpId> sends;
+        for (int k = 0; k < n; ++k) {
+          int dst = (t.rank() + k) % n;
+          for (std::size_t i = 0; i < sizes.size(); ++i) {
+            out.emplace_back(sizes[i]);
+            fill(out.back(), t.rank(), dst * 100 + i);
+            sends.push_back(t.send(dst, env_of(i, dst), out.back().data(), sizes[i], SendMode::Standard));
+          }
+        }
+        const std::size_t expected = static_cast<std::size_t>(n) * sizes.size();
+        std::size_t got = 0, checked = 0;
+        std::vector<std::size_t> next(n, 0);
+        struct Pending {
+          OpId id;
+          Arrival a;
+          std::vector<unsigned char> buf;
+        };
+        std::deque<Pending> fetching;
+        while (checked < expected || !sends.empty()) {
+          bool busy = false;
+          Arrival a;
+          while (got < expected && t.poll(a)) {
+            busy = true;
+            ++got;
+            RANK_CHECK(a.envelope.word[0] == next[a.source]);
+            RANK_CHECK(a.envelope.word[1] == static_cast<std::uint64_t>(t.rank()));
+            ++next[a.source];
+            Pending p{0, a, std::vector<unsigned char>(a.size)};
+            p.id = t.fetch(a, p.buf.data(), a.size);
+            fetching.push_back(std::move(p));
+          }
+          for (auto it = fetching.begin(); it != fetching.end();) {
+            if (t.fetch_done(it->id)) {
+              RANK_CHECK(check(it->buf.data(), it->a.size, it->a.source, t.rank() * 100 + it->a.envelope.word[0]));
+              ++checked;
+              it = fetching.erase(it);
+              busy = true;
+            } else {
+              ++it;
+            }
+          }
+          for (auto it = sends.begin(); it != sends.end();) {
+            if (t.send_done(*it)) {
+              it = sends.erase(it);
+              busy = true;
+            } else {
+              ++it;
+            }
+          }
+          t.progress();
+          if (!busy) t.wait(1000000);
+        }
+        return 0;
+      },
+      o);
+  EXPECT_TRUE(res.all_exited_zero()) << res.describe();
+}
+
+TEST_P(HostTransportModes, AllToAll16RanksPinnedOversubscribed) { all_to_all(16, GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Copy, HostTransportModes, ::testing::Values(true, false),
+                         [](const ::testing::TestParamInfo<bool>& i) {
+                           return i.param ? std::string("CrossMemoryAttach") : std::string("Arena");
+                         });
+
+TEST(HostTransport, AbortWritesTheRecordAndExitsWithTheCode) {
+  auto res = run_ranks(3, [](Transport& t) {
+    if (t.rank() == 1) t.abort(7, "rank one gives up");
+    return 0;
+  });
+  ASSERT_EQ(res.status.size(), 3u);
+  EXPECT_TRUE(WIFEXITED(res.status[1]) && WEXITSTATUS(res.status[1]) == 7) << res.describe();
+  ASSERT_TRUE(res.aborted);
+  EXPECT_EQ(res.abort.rank, 1);
+  EXPECT_EQ(res.abort.code, 7);
+  EXPECT_EQ(res.abort.why, "rank one gives up");
+  EXPECT_FALSE(res.shm_left_after_job);
+}
+
+TEST(HostTransport, NoAbortRecordWithoutAbort) {
+  auto res = run_ranks(2, [](Transport&) { return 0; });
+  EXPECT_TRUE(res.all_exited_zero()) << res.describe();
+  EXPECT_FALSE(res.aborted);
+}
+
+// The name goes away as soon as every rank attached, so a crash (or a killed launcher) leaves
+// nothing behind.
+TEST(HostTransport, SegfaultingRankLeavesNoSharedMemory) {
+  auto res = run_ranks(3, [](Transport& t) {
+    if (t.rank() == 2) {
+      std::signal(SIGSEGV, SIG_DFL);
+      std::raise(SIGSEGV);
+    }
+    return 0;
+  });
+  EXPECT_FALSE(res.all_exited_zero());
+  EXPECT_FALSE(res.shm_left_after_ranks) << res.shm_name;
+  EXPECT_FALSE(res.shm_left_after_job) << res.shm_name;
+}
+
+TEST(HostTransport, JobDestructorRemovesSharedMemoryWhenARankNeverAttached) {
+  JobSpec spec;
+  spec.nranks = 4;
+  auto job = Job::create(spec);
+  std::string name;
+  for (auto& [k, v] : job->environment())
+    if (k == kEnvJob) name = v;
+  ASSERT_FALSE(name.empty());
+  EXPECT_TRUE(shm_exists(name));
+  job.reset();
+  EXPECT_FALSE(shm_exists(name));
+}
+
+TEST(HostTransport, EnvironmentDescribesTheJob) {
+  JobSpec spec;
+  spec.nranks = 6;
+  spec.bind = false;
+  spec.mesh_width = 3;
+  spec.mesh_height = 2;
+  auto job = Job::create(spec);
+  std::map<std::string, std::string> env;
+  for (auto& [k, v] : job->environment()) env[k] = v;
+  EXPECT_EQ(env[kEnvTransport], "host");
+  EXPECT_EQ(env[kEnvSize], "6");
+  EXPECT_EQ(env[kEnvBind], "none");
+  EXPECT_EQ(env[kEnvMesh], "3x2");
+  EXPECT_EQ(env[kEnvJob].rfind("/tilempi-", 0), 0u);
+}
+
+TEST(HostTransport, TopologyTimeAndSelfMessages) {
+  RunOptions o;
+  o.mesh_width = 4;
+  o.mesh_height = 2;
+  auto res = run_ranks(
+      8,
+      [](Transport& t) {
+        const Topology& topo = t.topology();
+        RANK_CHECK(topo.width == 4 && topo.height == 2);
+        RANK_CHECK(topo.coord[t.rank()] == (Coord{t.rank() % 4, t.rank() / 4}));
+        RANK_CHECK(std::string(t.name()) == "host");
+        double t0 = t.wtime();
+        RANK_CHECK(t.wtick() > 0 && t.wtick() < 1e-3);
+        // to itself: eager and rendezvous
+        std::vector<unsigned char> small(100), big(1 << 20), in(1 << 20);
+        fill(small, t.rank(), 1);
+        fill(big, t.rank(), 2);
+        OpId s1 = t.send(t.rank(), env_of(1), small.data(), small.size(), SendMode::Standard);
+        OpId s2 = t.send(t.rank(), env_of(2), big.data(), big.size(), SendMode::Standard);
+        Arrival a = next_arrival(t);
+        RANK_CHECK(a.source == t.rank() && a.envelope.word[0] == 1);
+        fetch_blocking(t, a, in.data(), a.size);
+        RANK_CHECK(check(in.data(), a.size, t.rank(), 1));
+        Arrival b = next_arrival(t);
+        RANK_CHECK(b.source == t.rank() && b.envelope.word[0] == 2 && b.size == big.size());
+        fetch_blocking(t, b, in.data(), b.size);
+        RANK_CHECK(check(in.data(), b.size, t.rank(), 2));
+        wait_send(t, s1);
+        wait_send(t, s2);
+        RANK_CHECK(t.wtime() >= t0);
+        return 0;
+      },
+      o);
+  EXPECT_TRUE(res.all_exited_zero()) << res.describe();
+}
+
+// Without a launcher a process is a job of one rank (singleton init).
+TEST(HostTransport, SingletonWithoutLauncher) {
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::unsetenv(kEnvJob);
+    ::unsetenv(kEnvRank);
+    ::unsetenv(kEnvSize);
+    ::unsetenv(kEnvTransport);
+    auto t = connect_from_environment();
+    RANK_CHECK(t->rank() == 0 && t->size() == 1);
+    std::vector<unsigned char> buf(5000), in(5000);
+    fill(buf, 0, 5);
+    OpId id = t->send(0, env_of(5), buf.data(), buf.size(), SendMode::Synchronous);
+    Arrival a = next_arrival(*t);
+    fetch_blocking(*t, a, in.data(), in.size());
+    wait_send(*t, id);
+    RANK_CHECK(check(in.data(), in.size(), 0, 5));
+    t->finalize();
+    ::_exit(0);
+  }
+  int st = 0;
+  ASSERT_EQ(::waitpid(pid, &st, 0), pid);
+  EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+}  // namespace
+}  // namespace tilempi::transport::testing

@@ -1,0 +1,117 @@
+// The launcher's side of a host-transport job: create the segment, describe it to the ranks,
+// read the abort record, remove the name.
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <string>
+
+#include "backends.h"
+#include "host/shm_layout.h"
+
+namespace tilempi::transport::host {
+
+bool record_abort(Header* h, int rank, int code, const char* why) {
+  std::uint32_t expected = 0;
+  if (!shared(h->abort_state).compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) return false;
+  h->abort_rank = rank;
+  h->abort_code = code;
+  std::snprintf(h->abort_why, sizeof h->abort_why, "%s", why ? why : "");
+  shared(h->abort_state).store(2, std::memory_order_release);
+  return true;
+}
+
+namespace {
+
+class HostJob final : public Job {
+ public:
+  explicit HostJob(const JobSpec& spec) : spec_(spec) {
+    std::random_device rd;
+    char name[96];
+    std::snprintf(name, sizeof name, "/tilempi-%d-%08x%08x", static_cast<int>(::getpid()), rd(), rd());
+    name_ = name;
+    std::snprintf(path_, sizeof path_, "/dev/shm%s", name);
+
+    const Geometry g = make_geometry(spec.nranks);
+    int fd = ::shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
+    if (fd < 0) throw std::runtime_error(std::string("tilempi: cannot create shared memory ") + name + ": " + std::strerror(errno));
+    if (::ftruncate(fd, static_cast<off_t>(g.total_bytes)) != 0) {
+      int e = errno;
+      ::close(fd);
+      ::shm_unlink(name);
+      throw std::runtime_error(std::string("tilempi: cannot size shared memory ") + name + ": " + std::strerror(e));
+    }
+    void* p = ::mmap(nullptr, g.header_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    ::close(fd);
+    if (p == MAP_FAILED) {
+      int e = errno;
+      ::shm_unlink(name);
+      throw std::runtime_error(std::string("tilempi: cannot map shared memory: ") + std::strerror(e));
+    }
+    header_ = static_cast<Header*>(p);
+    header_->version = kLayoutVersion;
+    header_->nranks = spec.nranks;
+    header_->geometry = g;
+    header_->launcher_pid = static_cast<int>(::getpid());
+    std::snprintf(header_->name, sizeof header_->name, "%s", name);
+    // Ranks check the magic last: it publishes the fields above.
+    shared(header_->magic).store(kMagic, std::memory_order_release);
+  }
+
+  ~HostJob() override {
+    unlink();
+    if (header_) ::munmap(header_, header_->geometry.header_bytes);
+  }
+
+  std::vector<std::pair<std::string, std::string>> environment() const override {
+    std::vector<std::pair<std::string, std::string>> env;
+    env.emplace_back(kEnvJob, name_);
+    env.emplace_back(kEnvSize, std::to_string(spec_.nranks));
+    env.emplace_back(kEnvTransport, "host");
+    env.emplace_back(kEnvBind, spec_.bind ? "core" : "none");
+    if (spec_.mesh_width > 0 || spec_.mesh_height > 0) {
+      Topology t = default_topology(spec_.nranks, spec_.mesh_width, spec_.mesh_height);
+      env.emplace_back(kEnvMesh, std::to_string(t.width) + "x" + std::to_string(t.height));
+    }
+    return env;
+  }
+
+  bool abort_record(AbortRecord& out) const override {
+    if (shared(header_->abort_state).load(std::memory_order_acquire) != 2) return false;
+    out.rank = header_->abort_rank;
+    out.code = header_->abort_code;
+    out.why.assign(header_->abort_why, strnlen(header_->abort_why, sizeof header_->abort_why));
+    return true;
+  }
+
+  // Only async-signal-safe calls: the launcher may call this from a signal handler.
+  void unlink() override {
+    if (!unlinked_.exchange(true)) ::unlink(path_);
+  }
+
+ private:
+  JobSpec spec_;
+  std::string name_;
+  char path_[160] = {};
+  Header* header_ = nullptr;
+  std::atomic<bool> unlinked_{false};
+};
+
+}  // namespace
+
+std::unique_ptr<Job> create_job(const JobSpec& spec) {
+  if (spec.nranks < 1) throw std::runtime_error("tilempi: a job needs at least one rank");
+  if (spec.mesh_width > 0 && spec.mesh_height > 0 && spec.mesh_width * spec.mesh_height < spec.nranks)
+    throw std::runtime_error("tilempi: a " + std::to_string(spec.mesh_width) + "x" +
+                             std::to_string(spec.mesh_height) + " mesh cannot hold " +
+                             std::to_string(spec.nranks) + " ranks");
+  return std::make_unique<HostJob>(spec);
+}
+
+}  // namespace tilempi::transport::host

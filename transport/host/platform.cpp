@@ -1,0 +1,97 @@
+#include "host/platform.h"
+
+#include <hwloc.h>
+#include <linux/futex.h>
+#include <numa.h>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+
+namespace tilempi::transport::host {
+
+void futex_wait(std::uint32_t* word, std::uint32_t expected, std::uint64_t timeout_ns) {
+  if (timeout_ns == 0) return;
+  timespec ts;
+  ts.tv_sec = static_cast<time_t>(timeout_ns / 1000000000ull);
+  ts.tv_nsec = static_cast<long>(timeout_ns % 1000000000ull);
+  ::syscall(SYS_futex, word, FUTEX_WAIT, expected, &ts, nullptr, 0);
+}
+
+void futex_wake_all(std::uint32_t* word) { ::syscall(SYS_futex, word, FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0); }
+
+Placement place_rank(int rank, bool bind) {
+  Placement p;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0) p.cores = CPU_COUNT(&set);
+  if (p.cores < 1) p.cores = 1;
+  // Let peers of the same user read our buffers with process_vm_readv even under Yama.
+#ifdef PR_SET_PTRACER
+  ::prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+#endif
+  if (!bind) return p;
+
+  hwloc_topology_t topo;
+  if (hwloc_topology_init(&topo) != 0) return p;
+  if (hwloc_topology_load(topo) != 0) {
+    hwloc_topology_destroy(topo);
+    return p;
+  }
+  hwloc_obj_type_t type = HWLOC_OBJ_CORE;
+  int n = hwloc_get_nbobjs_by_type(topo, type);
+  if (n <= 0) {
+    type = HWLOC_OBJ_PU;
+    n = hwloc_get_nbobjs_by_type(topo, type);
+  }
+  if (n > 0) {
+    p.cores = n;
+    hwloc_obj_t obj = hwloc_get_obj_by_type(topo, type, static_cast<unsigned>(rank % n));
+    if (obj && obj->cpuset) {
+      hwloc_bitmap_t cpus = hwloc_bitmap_dup(obj->cpuset);
+      hwloc_bitmap_singlify(cpus);
+      if (hwloc_set_cpubind(topo, cpus, HWLOC_CPUBIND_PROCESS) == 0) {
+        p.bound_core = rank % n;
+        int pu = hwloc_bitmap_first(cpus);
+        if (pu >= 0 && numa_available() >= 0) p.numa_node = numa_node_of_cpu(pu);
+      }
+      hwloc_bitmap_free(cpus);
+    }
+  }
+  hwloc_topology_destroy(topo);
+  return p;
+}
+
+void bind_memory(void* addr, std::size_t len, int node) {
+  if (node < 0 || len == 0 || numa_available() < 0) return;
+  if (numa_num_configured_nodes() <= 1) return;  // nothing to choose
+  numa_tonode_memory(addr, len, node);
+}
+
+CmaResult cma_read(pid_t pid, void* dst, std::uint64_t remote_addr, std::size_t len, int* err) {
+  auto* out = static_cast<unsigned char*>(dst);
+  std::size_t done = 0;
+  while (done < len) {
+    iovec local{out + done, len - done};
+    iovec remote{reinterpret_cast<void*>(remote_addr + done), len - done};
+    ssize_t n = ::process_vm_readv(pid, &local, 1, &remote, 1, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (err) *err = errno;
+      return (errno == EPERM || errno == ENOSYS || errno == EACCES) ? CmaResult::Unsupported : CmaResult::Failed;
+    }
+    if (n == 0) {
+      if (err) *err = EFAULT;
+      return CmaResult::Failed;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return CmaResult::Ok;
+}
+
+}  // namespace tilempi::transport::host

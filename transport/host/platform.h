@@ -1,0 +1,33 @@
+// Operating-system services of the host transport: futex sleep/wake on shared words, pinning
+// with hwloc, NUMA placement with libnuma, cross-memory attach.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tilempi::transport::host {
+
+/// Sleep while *word == expected, at most timeout_ns (0: do not sleep). Shared (not private) futex.
+void futex_wait(std::uint32_t* word, std::uint32_t expected, std::uint64_t timeout_ns);
+void futex_wake_all(std::uint32_t* word);
+
+struct Placement {
+  int cores = 1;          ///< cores this process may run on (before binding)
+  int bound_core = -1;    ///< logical index of the core the rank was bound to, -1 if not bound
+  int numa_node = -1;     ///< node of that core, -1 if unknown
+};
+
+/// Binds the calling process to core (rank mod cores) when bind is true.
+Placement place_rank(int rank, bool bind);
+
+/// Prefer node for the pages of [addr, addr+len) (no-op without NUMA support or node < 0).
+void bind_memory(void* addr, std::size_t len, int node);
+
+enum class CmaResult { Ok, Unsupported, Failed };
+/// Copies len bytes from remote_addr in process pid to dst; Unsupported when the kernel or
+/// its policy forbids cross-memory attach (EPERM, ENOSYS).
+CmaResult cma_read(pid_t pid, void* dst, std::uint64_t remote_addr, std::size_t len, int* err);
+
+}  // namespace tilempi::transport::host

@@ -1,0 +1,169 @@
+// The host transport's shared-memory segment: one POSIX shm object per job, laid out the same
+// way by the launcher (which creates it) and by every rank (which attach to it).
+//
+//   [Header][RankSlot x N]                       page-aligned, the launcher maps only this part
+//   [Block of receiver 0][Block of receiver 1]... one page-aligned block per receiving rank
+//   Block r = Channel(0->r) Channel(1->r) ... Channel(N-1->r)
+//   Channel s->r = [control lines][data ring][ctrl ring][arena]
+//
+// Everything a receiver reads in its hot loop lives in its own block, so the block can be bound
+// to the receiver's NUMA node. Shared words are plain integers accessed through std::atomic_ref.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "tilempi/transport/transport.h"
+
+namespace tilempi::transport::host {
+
+inline constexpr std::uint64_t kMagic = 0x74696c656d706931ull;  // "tilempi1"
+inline constexpr std::uint32_t kLayoutVersion = 1;
+inline constexpr std::size_t kLine = 64;
+inline constexpr std::size_t kPage = 4096;
+
+template <class T>
+inline std::atomic_ref<T> shared(T& word) {
+  return std::atomic_ref<T>(word);
+}
+
+/// Sizes derived from the number of ranks; stored in the header so ranks never disagree.
+struct Geometry {
+  std::uint64_t ring_bytes = 0;     ///< eager data ring per channel (power of two, multiple of kLine)
+  std::uint64_t ctrl_slots = 0;     ///< control ring entries per channel (one line each)
+  std::uint64_t arena_chunk = 0;    ///< bytes per arena chunk (copy-through fallback for large messages)
+  std::uint64_t arena_chunks = 0;   ///< chunks per channel arena
+  std::uint64_t eager_max = 0;      ///< largest payload sent eagerly
+  std::uint64_t channel_bytes = 0;  ///< one channel, page-aligned
+  std::uint64_t block_bytes = 0;    ///< one receiver's block (nranks channels)
+  std::uint64_t header_bytes = 0;   ///< header + rank slots, page-aligned
+  std::uint64_t total_bytes = 0;
+};
+
+inline constexpr std::uint64_t kChannelCtlBytes = 8 * kLine;
+
+inline std::uint64_t pow2_floor(std::uint64_t v) {
+  std::uint64_t p = 1;
+  while (p * 2 <= v) p *= 2;
+  return p;
+}
+inline std::uint64_t clamp_u64(std::uint64_t v, std::uint64_t lo, std::uint64_t hi) {
+  return v < lo ? lo : (v > hi ? hi : v);
+}
+inline std::uint64_t round_up(std::uint64_t v, std::uint64_t to) { return (v + to - 1) / to * to; }
+
+struct alignas(kLine) RankSlot {
+  std::uint32_t bell;      ///< futex word: bumped by whoever wakes this rank
+  std::uint32_t sleeping;  ///< 1 while the rank is (about to be) asleep on bell
+  std::int32_t pid;        ///< set when the rank attaches (cross-memory attach needs it)
+  std::uint32_t attached;
+  std::uint8_t pad_[kLine - 16];
+};
+static_assert(sizeof(RankSlot) == kLine);
+
+struct alignas(kPage) Header {
+  std::uint64_t magic;
+  std::uint32_t version;
+  std::int32_t nranks;
+  Geometry geometry;
+  std::int32_t launcher_pid;
+  std::uint32_t attached;      ///< ranks attached so far; the last one unlinks the name
+  std::uint32_t unlinked;
+  // Abort record: first writer wins (state 0 -> 1 writing -> 2 complete).
+  std::uint32_t abort_state;
+  std::int32_t abort_rank;
+  std::int32_t abort_code;
+  char abort_why[1024];
+  char name[128];
+};
+
+/// The first line of every eager-ring record. The payload starts right after the header fields
+/// (kSlotPayloadOffset) and runs on into the following lines, so one memcpy writes it.
+struct alignas(kLine) SlotHeader {
+  std::uint64_t seq;         ///< absolute line position + 1; written last (release), polled by the receiver
+  std::uint32_t kind_lines;  ///< kind in the low 8 bits, record length in lines above
+  std::uint32_t len;         ///< payload bytes of this record
+  Envelope envelope;
+};
+inline constexpr std::size_t kSlotPayloadOffset = offsetof(SlotHeader, envelope) + sizeof(Envelope);
+static_assert(kSlotPayloadOffset == 48);
+
+enum SlotKind : std::uint32_t {
+  kSlotPad = 1,    ///< skip to the ring's start
+  kSlotEager = 2,  ///< payload follows
+  kSlotRts = 3,    ///< rendezvous request: RtsBody follows
+};
+
+struct RtsBody {
+  std::uint64_t size;     ///< message bytes
+  std::uint64_t addr;     ///< sender's buffer (in the sender's address space)
+  std::uint64_t send_id;  ///< sender's operation, echoed in CTS/FIN
+};
+
+/// A control-ring entry (receiver -> sender answers to rendezvous requests).
+struct alignas(kLine) CtrlSlot {
+  std::uint64_t seq;  ///< position + 1, written last
+  std::uint32_t kind;
+  std::uint32_t pad_;
+  std::uint64_t send_id;
+  std::uint64_t bytes;
+};
+enum CtrlKind : std::uint32_t {
+  kCtrlFin = 1,  ///< receiver pulled the data itself: the send is complete
+  kCtrlCts = 2,  ///< receiver matched: stream `bytes` through the arena
+};
+
+/// Per-channel words, each on its own line (written by different sides).
+struct ChannelCtl {
+  alignas(kLine) std::uint64_t tail;        ///< receiver: data-ring lines released
+  alignas(kLine) std::uint64_t ctrl_tail;   ///< receiver of ctrl entries: entries released
+  alignas(kLine) std::uint32_t space_wait;  ///< sender: waiting for ring space, wake me
+  alignas(kLine) std::uint64_t produced;    ///< sender: arena chunks filled
+  alignas(kLine) std::uint64_t consumed;    ///< receiver: arena chunks emptied
+};
+static_assert(sizeof(ChannelCtl) <= kChannelCtlBytes);
+
+inline Geometry make_geometry(int nranks) {
+  Geometry g;
+  const std::uint64_t n = static_cast<std::uint64_t>(nranks);
+  const std::uint64_t pairs = n * n;
+  // Budgets are virtual: tmpfs only backs the pages a job actually touches.
+  g.ring_bytes = clamp_u64(pow2_floor((64ull << 20) / pairs), 16ull << 10, 256ull << 10);
+  g.ctrl_slots = 64;
+  g.arena_chunk = 64ull << 10;
+  const std::uint64_t arena = clamp_u64(pow2_floor((256ull << 20) / pairs), 128ull << 10, 1ull << 20);
+  g.arena_chunks = arena / g.arena_chunk;
+  g.eager_max = clamp_u64(g.ring_bytes / 4 - kSlotPayloadOffset, 1024, 16ull << 10);
+  g.channel_bytes =
+      round_up(kChannelCtlBytes + g.ring_bytes + g.ctrl_slots * kLine + arena, kPage);
+  g.block_bytes = g.channel_bytes * n;
+  g.header_bytes = round_up(sizeof(Header) + n * sizeof(RankSlot), kPage);
+  g.total_bytes = g.header_bytes + g.block_bytes * n;
+  return g;
+}
+
+/// Pointers into a mapped segment.
+struct Segment {
+  unsigned char* base = nullptr;
+  std::size_t bytes = 0;
+
+  Header* header() const { return reinterpret_cast<Header*>(base); }
+  RankSlot* rank_slot(int r) const {
+    return reinterpret_cast<RankSlot*>(base + sizeof(Header)) + r;
+  }
+  unsigned char* channel(int sender, int receiver) const {
+    const Geometry& g = header()->geometry;
+    return base + g.header_bytes + g.block_bytes * static_cast<std::uint64_t>(receiver) +
+           g.channel_bytes * static_cast<std::uint64_t>(sender);
+  }
+  unsigned char* block(int receiver) const {
+    const Geometry& g = header()->geometry;
+    return base + g.header_bytes + g.block_bytes * static_cast<std::uint64_t>(receiver);
+  }
+};
+
+/// Records the first abort of the job; returns false when another rank got there first.
+bool record_abort(Header* h, int rank, int code, const char* why);
+
+}  // namespace tilempi::transport::host
