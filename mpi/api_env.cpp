@@ -33,6 +33,7 @@ int init(int required) {
   }
   rt.thread_level = required > MPI_THREAD_FUNNELED ? MPI_THREAD_FUNNELED : (required < 0 ? 0 : required);
   comms_init(rt.transport->rank(), rt.transport->size());
+  rt.transport->set_describer(describe_pending);
   rt.initialized = true;
   int rc = coll_initialize();
   if (rc != MPI_SUCCESS) return raise(MPI_COMM_WORLD, rc, "MPI_Init", "collective algorithm selection failed");

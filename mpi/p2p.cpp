@@ -6,6 +6,7 @@
 #include <cstring>
 #include <list>
 #include <memory>
+#include <string>
 
 #include "request.h"
 #include "runtime.h"
@@ -226,6 +227,26 @@ void progress() {
 }
 
 void progress_wait() { transport_of_job().wait(1'000'000); }
+
+std::string describe_pending() {
+  Engine& e = engine();
+  std::string out;
+  auto who = [](int r) { return r == MPI_ANY_SOURCE ? std::string("MPI_ANY_SOURCE") : std::to_string(r); };
+  auto tag_of = [](int t) { return t == MPI_ANY_TAG ? std::string("MPI_ANY_TAG") : std::to_string(t); };
+  for (MPI_Request h : e.posted) {
+    const Request& r = *e.requests[h];
+    bool coll = r.context & 1;
+    out += std::string(coll ? "collective " : "") + "receive from " + who(r.source) + " tag " + tag_of(r.tag) +
+           " on communicator " + std::to_string(r.comm) + "; ";
+  }
+  for (MPI_Request h : e.in_flight) {
+    const Request& r = *e.requests[h];
+    if (r.kind == Request::Kind::Send)
+      out += "send on communicator " + std::to_string(r.comm) + " not yet taken by its receiver; ";
+  }
+  if (!out.empty()) out.resize(out.size() - 2);
+  return out.empty() ? "nothing pending" : out;
+}
 
 int isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, Comm& comm, Lane lane,
           bool synchronous, MPI_Request* request) {

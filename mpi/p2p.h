@@ -3,6 +3,8 @@
 // checking and no error handlers here: callers check, these return MPI error codes.
 #pragma once
 
+#include <string>
+
 #include "comm.h"
 #include "mpi.h"
 
@@ -23,6 +25,8 @@ int waitall(int count, MPI_Request* requests, MPI_Status* statuses);
 bool iprobe(int source, int tag, Comm& comm, Lane lane, MPI_Status* status);
 /// Run the progress engine once.
 void progress();
+/// A one-line list of this rank's posted receives and unfinished sends (for deadlock reports).
+std::string describe_pending();
 
 // Shorthands for collective algorithms (Lane::Coll, blocking).
 int coll_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, Comm& comm);

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -78,6 +79,10 @@ class Transport {
 
   /// End the whole job: the launcher is told which rank and code, the other ranks are stopped.
   [[noreturn]] virtual void abort(int code, const std::string& why) = 0;
+
+  /// The layer above registers a function that lists what this rank is waiting for (posted
+  /// receives, pending sends), so that a backend that detects a deadlock can say why.
+  virtual void set_describer(std::function<std::string()> describe) { (void)describe; }
 
   /// Called once at MPI_Finalize: flush what is pending, say goodbye to the launcher/engine.
   virtual void finalize() = 0;
