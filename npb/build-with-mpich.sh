@@ -4,6 +4,7 @@
 # check that the kernels are honest MPI codes using only mpi.h.
 #
 # usage: npb/build-with-mpich.sh [--check] [--ranks "1 2 4"] [--class S] [BUILD_DIR]
+# (default BUILD_DIR: build-npb-mpich next to the source checkout)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 check=0
@@ -15,15 +16,24 @@ while [ $# -gt 0 ]; do
     --check) check=1 ;;
     --ranks) shift; ranks=$1 ;;
     --class) shift; class=$1 ;;
-    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
     *) build=$1 ;;
   esac
   shift
 done
 [ -n "$build" ] || build="$here/../../build-npb-mpich"
-mpirun=${MPIRUN:-mpirun}
+# Debian's MPICH names: mpicc.mpich and mpirun.mpich (mpicc/mpirun may point
+# at another MPI through the alternatives system). Override with MPICC/MPIRUN.
+if [ -z "${MPICC:-}" ]; then
+  if command -v mpicc.mpich >/dev/null 2>&1; then MPICC=$(command -v mpicc.mpich); else MPICC=$(command -v mpicc); fi
+fi
+if [ -z "${MPIRUN:-}" ]; then
+  if command -v mpirun.mpich >/dev/null 2>&1; then MPIRUN=$(command -v mpirun.mpich); else MPIRUN=$(command -v mpirun); fi
+fi
+mpirun=$MPIRUN
 
-cmake -S "$here" -B "$build" -DNPB_WITH_SYSTEM_MPI=ON -DNPB_WERROR=ON -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S "$here" -B "$build" -DNPB_WITH_SYSTEM_MPI=ON -DNPB_WERROR=ON -DCMAKE_BUILD_TYPE=Release \
+  -DMPI_C_COMPILER="$MPICC" >/dev/null
 cmake --build "$build" -j 2
 
 [ "$check" -eq 1 ] || exit 0
