@@ -1,0 +1,190 @@
+// Communication schedules of the collective algorithms, as pure functions of the mesh shape and
+// the members' tile coordinates: rounds of (source, destination) messages between members
+// (communicator ranks). The runtime algorithms in mpi/coll/ take their partners from these
+// generators, and tilempi-coll-check analyses the same schedules, so what is checked is what runs.
+//
+// Mesh conventions: x grows east, y grows south; dimension-ordered XY routing (X first, then Y),
+// no wrap-around.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilempi::coll::schedule {
+
+struct Point {
+  int x = 0;
+  int y = 0;
+  bool operator==(const Point&) const = default;
+};
+
+struct Mesh {
+  int width = 1;
+  int height = 1;
+};
+
+struct Msg {
+  int src = 0;
+  int dst = 0;
+  bool operator==(const Msg&) const = default;
+};
+
+/// Messages that may be in flight at the same time. A round of an exchange schedule lists both
+/// directions of each exchange.
+using Round = std::vector<Msg>;
+
+struct Schedule {
+  std::vector<Round> rounds;
+  std::size_t messages() const;
+};
+
+inline int hops(Point a, Point b) { return std::abs(a.x - b.x) + std::abs(a.y - b.y); }
+
+// ---- directed links and XY paths --------------------------------------------------------------
+
+enum class Dir : std::uint8_t { North = 0, East = 1, South = 2, West = 3, Inject = 4, Eject = 5 };
+const char* dir_name(Dir d);
+
+/// A directed link: leaves tile (x, y) in direction d (Inject: core -> own router; Eject:
+/// router -> own core).
+struct Link {
+  int x = 0;
+  int y = 0;
+  Dir dir = Dir::North;
+  bool operator==(const Link&) const = default;
+  bool is_mesh() const { return dir != Dir::Inject && dir != Dir::Eject; }
+  int id(const Mesh& m) const { return ((y * m.width) + x) * 6 + static_cast<int>(dir); }
+  std::string str() const;
+};
+
+/// Mesh links of the XY route from a to b (X first, then Y), in order.
+std::vector<Link> xy_path(Point a, Point b);
+
+// ---- trees ------------------------------------------------------------------------------------
+
+struct Tree {
+  int root = 0;
+  std::vector<int> parent;                 ///< -1 at the root
+  std::vector<std::vector<int>> children;  ///< in the order the parent serves them
+  std::vector<int> depth;
+  int height() const;
+};
+
+/// The barrier tree of seed 003 §3.2.2: rooted at the member nearest the centre of the members'
+/// bounding box; members join in order of hop distance from the root, each under the nearest
+/// member already in the tree that has room (k children, k + 1 at the root), preferring a parent
+/// in the same row, then in the same column. On a full mesh and k = 3 this is the seed's tree:
+/// the root's column are secondary roots with 3 children, the rows hang off the column.
+Tree ktree(const Mesh& mesh, const std::vector<Point>& members, int k);
+
+/// The static-route broadcast tree of seed 003 §3.2.3: the root's column is the trunk (members
+/// chained up and down from the root), every row hangs off the trunk and is chained outwards east
+/// and west. A row with no member in the root's column hangs off the trunk member nearest to it.
+Tree static_route_tree(const Mesh& mesh, const std::vector<Point>& members, int root);
+
+/// The two-level reduce tree of seed 003 §3.2.4: each column's head is its member in the root's
+/// row (or, if it has none, the member nearest that row); the heads are the root's children and
+/// every other member is a child of its column's head. Children are listed nearest first
+/// (ties: north before south, west before east).
+Tree mesh_reduce_tree(const Mesh& mesh, const std::vector<Point>& members, int root);
+
+/// Rounds of a tree: children to parents, deepest level first, and within a parent one child per
+/// round in the parent's order (up) ...
+Schedule tree_gather_rounds(const Tree& t, const std::vector<Point>& members);
+/// ... and parents to children, root first (down). One round per level of the tree.
+Schedule tree_scatter_rounds(const Tree& t);
+
+// ---- the contention-free alltoall -------------------------------------------------------------
+
+/// Unordered exchanges {a, b} grouped in rounds; each member is in at most one exchange per
+/// round and no directed link (mesh, injection or ejection) is used twice in a round; every pair
+/// of distinct members is in exactly one round. See docs/COLLECTIVES.md for the design.
+struct Exchange {
+  int a = 0;
+  int b = 0;
+};
+std::vector<std::vector<Exchange>> mesh_rounds_exchanges(const Mesh& mesh, const std::vector<Point>& members);
+Schedule mesh_rounds(const Mesh& mesh, const std::vector<Point>& members);
+/// Rounds any schedule of the full exchange needs on these members: the largest number of
+/// messages that must cross one directed link, or n - 1, whichever is larger.
+int alltoall_round_lower_bound(const Mesh& mesh, const std::vector<Point>& members);
+
+// ---- classic schedules (partners depend on ranks only) ------------------------------------------
+
+/// pairwise: round k = 1..n-1, rank r sends to (r + k) mod n and receives from (r - k) mod n.
+inline int pairwise_send_to(int n, int r, int k) { return (r + k) % n; }
+inline int pairwise_recv_from(int n, int r, int k) { return (r - k + n) % n; }
+Schedule pairwise(int n);
+/// xor_direct (Thakur & Choudhary): rounds k = 1..2^ceil(log2 n)-1, partner r xor k (skipped when
+/// it is >= n).
+Schedule xor_direct(int n);
+int pow2_ceil(int n);
+/// bruck: ceil(log2 n) rounds, rank r sends to (r + 2^i) mod n.
+Schedule bruck(int n);
+/// linear (seed 003 §2.2, OperaMPI): the tasks take turns; in turn s task s sends to every other.
+Schedule linear_turns(int n);
+/// scattered: every message posted at once.
+Schedule scattered(int n);
+/// binomial tree over ranks relative to root: round i, relative rank r < 2^i sends to r + 2^i.
+Schedule binomial_bcast(int n, int root);
+Schedule binomial_reduce(int n, int root);
+/// linear: root to every other (bcast) / every other to root (reduce), one round.
+Schedule linear_bcast(int n, int root);
+Schedule linear_reduce(int n, int root);
+/// dissemination barrier: round i, r sends to (r + 2^i) mod n.
+Schedule dissemination(int n);
+/// recursive doubling over the largest power of two p <= n (the rest fold in before, out after).
+Schedule recursive_doubling(int n);
+/// ring: n - 1 rounds, r sends to r + 1.
+Schedule ring(int n, int rounds);
+
+// ---- analysis ---------------------------------------------------------------------------------
+
+struct Conflict {
+  int round = 0;
+  Link link;
+  std::vector<Msg> msgs;  ///< the messages that share the link
+};
+
+struct RoundReport {
+  int messages = 0;
+  int max_link_load = 0;
+};
+
+struct Report {
+  int rounds = 0;
+  std::size_t messages = 0;
+  int max_link_load = 0;      ///< most messages on one directed mesh link in one round
+  int max_endpoint_load = 0;  ///< most messages leaving or entering one tile in one round
+  std::vector<RoundReport> per_round;
+  std::vector<Conflict> conflicts;  ///< mesh links used by more than one message of a round
+};
+
+Report analyse(const Mesh& mesh, const std::vector<Point>& members, const Schedule& s);
+
+/// Every ordered pair of distinct members exactly once (the alltoall property).
+bool covers_all_pairs_once(const Schedule& s, int n);
+
+/// The first n tiles of a W x H mesh in row-major order (how ranks are placed by default).
+std::vector<Point> row_major(const Mesh& mesh, int n);
+
+// ---- by name (what tilempi-coll-check and the tests analyse) ------------------------------------
+
+struct Named {
+  std::string collective;  ///< "alltoall", "barrier", ...
+  std::string algorithm;   ///< "mesh_rounds", "ktree", ...
+  int param = 0;           ///< ktree arity
+  Schedule schedule;
+};
+/// spec: "algorithm", "algorithm:param" or "collective=algorithm[:param]". A bare algorithm name
+/// is looked up in the order alltoall, barrier, bcast, reduce, allreduce, allgather. Returns
+/// nullopt (and a message listing what is known) when there is no schedule of that name.
+std::optional<Named> named_schedule(const std::string& spec, const Mesh& mesh, const std::vector<Point>& members,
+                                    int root, std::string* error);
+/// Lines "collective=algorithm" of every schedule named_schedule knows.
+std::vector<std::string> known_schedules();
+
+}  // namespace tilempi::coll::schedule

@@ -1,0 +1,217 @@
+// Mesh-mapped trees of seed 003 §3.2.2-3.2.4 (barrier, static-route broadcast, two-level reduce),
+// built from the members' coordinates so that partly filled meshes and split communicators work.
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "schedule.h"
+
+namespace tilempi::coll::schedule {
+
+namespace {
+
+Tree empty_tree(int n, int root) {
+  Tree t;
+  t.root = root;
+  t.parent.assign(static_cast<std::size_t>(n), -1);
+  t.children.assign(static_cast<std::size_t>(n), {});
+  t.depth.assign(static_cast<std::size_t>(n), 0);
+  return t;
+}
+
+void link_child(Tree& t, int parent, int child) {
+  t.parent[static_cast<std::size_t>(child)] = parent;
+  t.children[static_cast<std::size_t>(parent)].push_back(child);
+}
+
+void fill_depths(Tree& t) {
+  // Parents are always linked before their children are used as parents; walk until stable.
+  const std::size_t n = t.parent.size();
+  std::vector<int> order;
+  order.push_back(t.root);
+  t.depth[static_cast<std::size_t>(t.root)] = 0;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    for (int c : t.children[static_cast<std::size_t>(order[i])]) {
+      t.depth[static_cast<std::size_t>(c)] = t.depth[static_cast<std::size_t>(order[i])] + 1;
+      order.push_back(c);
+    }
+  (void)n;
+}
+
+}  // namespace
+
+Tree ktree(const Mesh&, const std::vector<Point>& members, int k) {
+  const int n = static_cast<int>(members.size());
+  if (n == 0) return Tree{};
+  if (k < 1) k = 1;
+  int minx = members[0].x, maxx = minx, miny = members[0].y, maxy = miny;
+  for (const Point& p : members) {
+    minx = std::min(minx, p.x);
+    maxx = std::max(maxx, p.x);
+    miny = std::min(miny, p.y);
+    maxy = std::max(maxy, p.y);
+  }
+  // Root: the member nearest the centre of the bounding box (doubled coordinates keep it integral).
+  auto centre_dist = [&](const Point& p) { return std::abs(2 * p.x - (minx + maxx)) + std::abs(2 * p.y - (miny + maxy)); };
+  int root = 0;
+  for (int i = 1; i < n; ++i)
+    if (centre_dist(members[static_cast<std::size_t>(i)]) < centre_dist(members[static_cast<std::size_t>(root)])) root = i;
+  Tree t = empty_tree(n, root);
+  const Point rp = members[static_cast<std::size_t>(root)];
+
+  std::vector<int> order;
+  for (int i = 0; i < n; ++i)
+    if (i != root) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+    return hops(members[static_cast<std::size_t>(a)], rp) < hops(members[static_cast<std::size_t>(b)], rp);
+  });
+  std::vector<int> in_tree{root};
+  for (int m : order) {
+    const Point mp = members[static_cast<std::size_t>(m)];
+    int best = -1;
+    std::tuple<int, int, int, int, int> best_key{};
+    for (int c : in_tree) {
+      const int cap = c == root ? k + 1 : k;
+      if (static_cast<int>(t.children[static_cast<std::size_t>(c)].size()) >= cap) continue;
+      const Point cp = members[static_cast<std::size_t>(c)];
+      auto key = std::make_tuple(hops(mp, cp), cp.y == mp.y ? 0 : 1, cp.x == mp.x ? 0 : 1, hops(cp, rp), c);
+      if (best < 0 || key < best_key) {
+        best = c;
+        best_key = key;
+      }
+    }
+    link_child(t, best, m);
+    in_tree.push_back(m);
+  }
+  for (auto& ch : t.children) std::sort(ch.begin(), ch.end());
+  fill_depths(t);
+  return t;
+}
+
+Tree static_route_tree(const Mesh&, const std::vector<Point>& members, int root) {
+  const int n = static_cast<int>(members.size());
+  Tree t = empty_tree(n, root);
+  if (n == 0) return t;
+  const Point rp = members[static_cast<std::size_t>(root)];
+  auto pt = [&](int i) { return members[static_cast<std::size_t>(i)]; };
+
+  // Trunk: the root's column, chained north and south from the root.
+  std::vector<int> north, south;
+  std::map<int, int> trunk_at;  // row -> trunk member
+  trunk_at[rp.y] = root;
+  for (int i = 0; i < n; ++i) {
+    if (i == root || pt(i).x != rp.x) continue;
+    if (trunk_at.count(pt(i).y)) continue;  // a second member on one tile: handled with the rows
+    trunk_at[pt(i).y] = i;
+    (pt(i).y < rp.y ? north : south).push_back(i);
+  }
+  std::sort(north.begin(), north.end(), [&](int a, int b) { return pt(a).y > pt(b).y; });
+  std::sort(south.begin(), south.end(), [&](int a, int b) { return pt(a).y < pt(b).y; });
+  for (auto* chain : {&north, &south}) {
+    int prev = root;
+    for (int m : *chain) {
+      link_child(t, prev, m);
+      prev = m;
+    }
+  }
+  // Rows: chained west and east from the trunk member of the row (or the nearest one).
+  std::map<int, std::pair<std::vector<int>, std::vector<int>>> rows;  // y -> (west, east)
+  for (int i = 0; i < n; ++i) {
+    if (t.parent[static_cast<std::size_t>(i)] >= 0 || i == root) continue;
+    (pt(i).x < rp.x ? rows[pt(i).y].first : rows[pt(i).y].second).push_back(i);
+  }
+  for (auto& [y, we] : rows) {
+    int attach = root;
+    if (auto it = trunk_at.find(y); it != trunk_at.end()) {
+      attach = it->second;
+    } else {
+      int bestd = -1;
+      for (auto& [ty, m] : trunk_at) {
+        int d = std::abs(ty - y);
+        if (bestd < 0 || d < bestd) {
+          bestd = d;
+          attach = m;
+        }
+      }
+    }
+    auto& [west, east] = we;
+    std::sort(west.begin(), west.end(), [&](int a, int b) { return std::make_pair(-pt(a).x, a) < std::make_pair(-pt(b).x, b); });
+    std::sort(east.begin(), east.end(), [&](int a, int b) { return std::make_pair(pt(a).x, a) < std::make_pair(pt(b).x, b); });
+    for (auto* chain : {&west, &east}) {
+      int prev = attach;
+      for (int m : *chain) {
+        link_child(t, prev, m);
+        prev = m;
+      }
+    }
+  }
+  fill_depths(t);
+  return t;
+}
+
+Tree mesh_reduce_tree(const Mesh&, const std::vector<Point>& members, int root) {
+  const int n = static_cast<int>(members.size());
+  Tree t = empty_tree(n, root);
+  if (n == 0) return t;
+  const Point rp = members[static_cast<std::size_t>(root)];
+  auto pt = [&](int i) { return members[static_cast<std::size_t>(i)]; };
+  std::map<int, int> head;  // column -> head member
+  head[rp.x] = root;
+  for (int i = 0; i < n; ++i) {
+    auto it = head.find(pt(i).x);
+    if (it == head.end()) {
+      head[pt(i).x] = i;
+      continue;
+    }
+    if (it->second == root) continue;
+    auto key = [&](int m) { return std::make_tuple(std::abs(pt(m).y - rp.y), pt(m).y, m); };
+    if (key(i) < key(it->second)) it->second = i;
+  }
+  for (int i = 0; i < n; ++i) {
+    if (i == root) continue;
+    int h = head[pt(i).x];
+    link_child(t, h == i ? root : h, i);
+  }
+  for (int p = 0; p < n; ++p) {
+    auto& ch = t.children[static_cast<std::size_t>(p)];
+    const Point pp = pt(p);
+    std::sort(ch.begin(), ch.end(), [&](int a, int b) {
+      auto key = [&](int m) {
+        const Point q = pt(m);
+        return std::make_tuple(hops(q, pp), q.y < pp.y ? 0 : (q.y > pp.y ? 1 : 2), q.x < pp.x ? 0 : 1, m);
+      };
+      return key(a) < key(b);
+    });
+  }
+  fill_depths(t);
+  return t;
+}
+
+Schedule tree_gather_rounds(const Tree& t, const std::vector<Point>& members) {
+  Schedule s;
+  const int h = t.height();
+  for (int d = h; d >= 1; --d) {
+    std::map<int, Round> by_hops;
+    for (std::size_t c = 0; c < t.parent.size(); ++c) {
+      if (t.depth[c] != d || t.parent[c] < 0) continue;
+      const int p = t.parent[c];
+      by_hops[hops(members[c], members[static_cast<std::size_t>(p)])].push_back({static_cast<int>(c), p});
+    }
+    for (auto& [hop, round] : by_hops) s.rounds.push_back(std::move(round));
+  }
+  return s;
+}
+
+Schedule tree_scatter_rounds(const Tree& t) {
+  Schedule s;
+  const int h = t.height();
+  for (int d = 1; d <= h; ++d) {
+    Round round;
+    for (std::size_t c = 0; c < t.parent.size(); ++c)
+      if (t.depth[c] == d && t.parent[c] >= 0) round.push_back({t.parent[c], static_cast<int>(c)});
+    s.rounds.push_back(std::move(round));
+  }
+  return s;
+}
+
+}  // namespace tilempi::coll::schedule
