@@ -13,7 +13,7 @@ namespace {
 
 // Arena streaming (no cross-memory attach) or the default.
 RunOptions mode_options(bool cma, RunOptions o = {}) {
-  if (!cma) o.env["TILEMPI_HOST_CMA"] = "0";
+  o.env["TILEMPI_HOST_CMA"] = cma ? "1" : "0";
   return o;
 }
 

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <stdexcept>
@@ -38,7 +39,16 @@ class HostJob final : public Job {
     name_ = name;
     std::snprintf(path_, sizeof path_, "/dev/shm%s", name);
 
-    const Geometry g = make_geometry(spec.nranks);
+    Geometry g = make_geometry(spec.nranks);
+    // Tuning knob for measurements: the arena's chunk size (a power of two, at most half the arena).
+    if (const char* c = std::getenv("TILEMPI_HOST_CHUNK")) {
+      const std::uint64_t arena = g.arena_chunk * g.arena_chunks;
+      const std::uint64_t v = pow2_floor(std::strtoull(c, nullptr, 10));
+      if (v >= 4096 && v <= arena / 2) {
+        g.arena_chunk = v;
+        g.arena_chunks = arena / v;
+      }
+    }
     int fd = ::shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
     if (fd < 0) throw std::runtime_error(std::string("tilempi: cannot create shared memory ") + name + ": " + std::strerror(errno));
     if (::ftruncate(fd, static_cast<off_t>(g.total_bytes)) != 0) {
