@@ -201,34 +201,35 @@ int full_verify(State& s) {
     int k = s.recv_keys[i];
     sorted[size_t(--cnt[k - s.min_key])] = k;
   }
-  long errors = 0;
+  int errors = 0;
 #pragma omp parallel for reduction(+ : errors)
   for (int i = 1; i < s.received; ++i)
     if (sorted[size_t(i - 1)] > sorted[size_t(i)]) errors++;
   // The largest key of the left neighbour must not exceed our smallest one.
   // A rank without keys forwards what it received.
   int left_max = INT_MIN;
-  MPI_Request req = MPI_REQUEST_NULL;
-  if (s.rank > 0) MPI_Irecv(&left_max, 1, MPI_INT, s.rank - 1, 1000, MPI_COMM_WORLD, &req);
+  MPI_Request req;
+  const bool has_left = s.rank > 0, has_right = s.rank < s.nprocs - 1;
+  if (has_left) MPI_Irecv(&left_max, 1, MPI_INT, s.rank - 1, 1000, MPI_COMM_WORLD, &req);
   if (s.received > 0) {
-    if (s.rank < s.nprocs - 1) MPI_Send(&sorted[size_t(s.received - 1)], 1, MPI_INT, s.rank + 1, 1000, MPI_COMM_WORLD);
-    MPI_Wait(&req, MPI_STATUS_IGNORE);
-    if (s.rank > 0 && left_max != INT_MIN && left_max > sorted[0]) errors++;
+    if (has_right) MPI_Send(&sorted[size_t(s.received - 1)], 1, MPI_INT, s.rank + 1, 1000, MPI_COMM_WORLD);
+    if (has_left) MPI_Wait(&req, MPI_STATUS_IGNORE);
+    if (has_left && left_max != INT_MIN && left_max > sorted[0]) errors++;
   } else {
-    MPI_Wait(&req, MPI_STATUS_IGNORE);
-    if (s.rank < s.nprocs - 1) MPI_Send(&left_max, 1, MPI_INT, s.rank + 1, 1000, MPI_COMM_WORLD);
+    if (has_left) MPI_Wait(&req, MPI_STATUS_IGNORE);
+    if (has_right) MPI_Send(&left_max, 1, MPI_INT, s.rank + 1, 1000, MPI_COMM_WORLD);
   }
-  // Every key must have arrived.
-  long mine = s.received, all = 0;
-  MPI_Reduce(&mine, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-  long all_errors = 0;
-  MPI_Reduce(&errors, &all_errors, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  // Every key must have arrived (the total fits an int: checked at start).
+  int mine = s.received, all = 0;
+  MPI_Reduce(&mine, &all, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+  int all_errors = 0;
+  MPI_Reduce(&errors, &all_errors, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
   if (s.rank == 0) {
     if (all != s.total_keys) {
-      std::printf(" Full verification: %ld keys after the exchange, expected %ld\n", all, s.total_keys);
+      std::printf(" Full verification: %d keys after the exchange, expected %ld\n", all, s.total_keys);
       return 0;
     }
-    if (all_errors) std::printf(" Full verification: %ld keys out of order\n", all_errors);
+    if (all_errors) std::printf(" Full verification: %d keys out of order\n", all_errors);
     return all_errors == 0 ? 1 : 0;
   }
   return 0;
