@@ -1,0 +1,621 @@
+#include "launcher.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdarg>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "output.h"
+#include "tilempi/transport/job.h"
+#include "tilempi/transport/topology.h"
+
+extern char** environ;
+
+namespace tilempirun {
+
+static_assert(kAbortNotifySignal == SIGUSR1);
+
+namespace tt = tilempi::transport;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+// Without --tag-output, a partial line (a prompt) is shown after this long; with tags it waits
+// for its newline, so that tagged lines stay whole.
+constexpr auto kPartialLineWait = std::chrono::milliseconds(200);
+constexpr std::size_t kReadChunk = 64 * 1024;
+
+void say(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+void say(const char* fmt, ...) {
+  char line[2048];
+  int n = std::snprintf(line, sizeof line, "tilempirun: ");
+  va_list ap;
+  va_start(ap, fmt);
+  int m = std::vsnprintf(line + n, sizeof line - static_cast<std::size_t>(n) - 1, fmt, ap);
+  va_end(ap);
+  std::size_t len = std::min(sizeof line - 2, static_cast<std::size_t>(n + std::max(m, 0)));
+  line[len++] = '\n';
+  write_all(STDERR_FILENO, line, len);
+}
+
+/// The file execve() will run, found as a shell would (PATH search when there is no '/').
+/// On failure returns the launcher's exit status after printing why.
+std::optional<std::string> resolve_program(const std::string& program, int& status) {
+  auto check = [&](const std::string& path, bool report) -> int {
+    struct stat st{};
+    if (::stat(path.c_str(), &st) != 0) {
+      if (report) say("%s: no such file", path.c_str());
+      return kExitNotFound;
+    }
+    if (S_ISDIR(st.st_mode)) {
+      if (report) say("%s: is a directory, not a program", path.c_str());
+      return kExitNotExecutable;
+    }
+    if (::access(path.c_str(), X_OK) != 0) {
+      if (report) say("%s: not executable (%s)", path.c_str(), std::strerror(errno));
+      return kExitNotExecutable;
+    }
+    return 0;
+  };
+  if (program.empty()) {
+    say("empty program name");
+    status = kExitNotFound;
+    return std::nullopt;
+  }
+  if (program.find('/') != std::string::npos) {
+    status = check(program, true);
+    if (status != 0) return std::nullopt;
+    return program;
+  }
+  const char* path_env = std::getenv("PATH");
+  std::string path = path_env ? path_env : "/usr/local/bin:/usr/bin:/bin";
+  int best = kExitNotFound;
+  std::string not_executable;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t colon = path.find(':', start);
+    if (colon == std::string::npos) colon = path.size();
+    std::string dir = path.substr(start, colon - start);
+    if (dir.empty()) dir = ".";
+    std::string candidate = dir + "/" + program;
+    int r = check(candidate, false);
+    if (r == 0) return candidate;
+    if (r == kExitNotExecutable && not_executable.empty()) {
+      best = r;
+      not_executable = candidate;
+    }
+    start = colon + 1;
+  }
+  status = best;
+  if (best == kExitNotExecutable) {
+    say("%s: not executable", not_executable.c_str());
+  } else {
+    say("%s: program not found (not a path, and not in PATH)", program.c_str());
+  }
+  return std::nullopt;
+}
+
+std::string describe_signal(int sig) {
+  const char* name = sigabbrev_np(sig);
+  const char* text = sigdescr_np(sig);
+  std::string s = std::to_string(sig);
+  if (name || text) {
+    s += " (";
+    if (name) s += std::string("SIG") + name;
+    if (name && text) s += ": ";
+    if (text) s += text;
+    s += ")";
+  }
+  return s;
+}
+
+/// Shell-style status of a finished process: its exit code, or 128+N for signal N.
+int shell_status(int wait_status) {
+  if (WIFEXITED(wait_status)) return WEXITSTATUS(wait_status);
+  if (WIFSIGNALED(wait_status)) return 128 + WTERMSIG(wait_status);
+  return 1;
+}
+
+struct RankProc {
+  pid_t pid = -1;
+  bool running = false;
+  int fd[2] = {-1, -1};  // stdout, stderr read ends
+  std::unique_ptr<LineForwarder> fwd[2];
+};
+
+/// One string per environment entry plus the pointer array execve() wants, built before fork
+/// so that the child only calls async-signal-safe functions.
+struct Environment {
+  std::vector<std::string> entries;
+  std::vector<char*> envp;
+
+  void set(const std::string& name, const std::string& value) {
+    std::string prefix = name + "=";
+    for (auto& e : entries) {
+      if (e.rfind(prefix, 0) == 0) {
+        e = prefix + value;
+        return;
+      }
+    }
+    entries.push_back(prefix + value);
+  }
+  void erase(const std::string& name) {
+    std::string prefix = name + "=";
+    std::erase_if(entries, [&](const std::string& e) { return e.rfind(prefix, 0) == 0; });
+  }
+  void finalize() {
+    envp.clear();
+    for (auto& e : entries) envp.push_back(e.data());
+    envp.push_back(nullptr);
+  }
+};
+
+class JobRunner {
+ public:
+  explicit JobRunner(const Options& o) : o_(o) {}
+  ~JobRunner();
+  int run();
+
+ private:
+  bool setup_signals();
+  bool spawn(int rank, const std::string& path, std::vector<char*>& argv, Environment& env, int devnull);
+  void loop();
+  void read_rank(int rank, int stream);
+  void drain_rank(int rank);
+  void reap();
+  void rank_failed(int rank, int wait_status);
+  bool report_abort();
+  void begin_ending(int sig);
+  void signal_running(int sig);
+  void handle_signals();
+  int running_count() const;
+
+  const Options& o_;
+  std::unique_ptr<tt::Job> job_;
+  std::vector<RankProc> ranks_;
+  sigset_t blocked_{}, old_mask_{};
+  bool mask_set_ = false;
+  int sigfd_ = -1;
+  pid_t self_ = -1;
+  std::optional<int> exit_status_;
+  bool ending_ = false;
+  bool interrupted_ = false;
+  bool abort_reported_ = false;
+  std::optional<Clock::time_point> deadline_;
+  std::optional<Clock::time_point> kill_at_;
+  std::vector<char> buf_ = std::vector<char>(kReadChunk);
+};
+
+JobRunner::~JobRunner() {
+  for (auto& r : ranks_)
+    for (int& fd : r.fd)
+      if (fd >= 0) ::close(fd);
+  if (sigfd_ >= 0) ::close(sigfd_);
+  if (mask_set_) ::sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
+}
+
+bool JobRunner::setup_signals() {
+  // Signals arrive through a signalfd in the poll loop; they are blocked before the job starts
+  // any thread (the sim engine), so that every thread leaves them to the fd.
+  sigemptyset(&blocked_);
+  for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1}) sigaddset(&blocked_, s);
+  if (::sigprocmask(SIG_BLOCK, &blocked_, &old_mask_) != 0) return false;
+  mask_set_ = true;
+  sigfd_ = ::signalfd(-1, &blocked_, SFD_NONBLOCK | SFD_CLOEXEC);
+  // A reader of our output that goes away must not kill the launcher before it cleans up.
+  ::signal(SIGPIPE, SIG_IGN);
+  return sigfd_ >= 0;
+}
+
+bool JobRunner::spawn(int rank, const std::string& path, std::vector<char*>& argv, Environment& env,
+                      int devnull) {
+  int out[2], err[2];
+  if (::pipe2(out, O_CLOEXEC) != 0) return false;
+  if (::pipe2(err, O_CLOEXEC) != 0) {
+    ::close(out[0]);
+    ::close(out[1]);
+    return false;
+  }
+  env.set(tt::kEnvRank, std::to_string(rank));
+  env.finalize();
+  const char* file = path.c_str();
+  char* const* envp = env.envp.data();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    // Child: async-signal-safe calls only until execve.
+    ::sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
+    struct sigaction dfl{};
+    dfl.sa_handler = SIG_DFL;
+    ::sigaction(SIGPIPE, &dfl, nullptr);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != self_) ::_exit(kExitLaunchFailed);
+    if (rank != 0) ::dup2(devnull, STDIN_FILENO);
+    ::dup2(out[1], STDOUT_FILENO);
+    ::dup2(err[1], STDERR_FILENO);
+    ::execve(file, argv.data(), envp);
+    int e = errno;
+    const char msg[] = "tilempirun: cannot execute the program: ";
+    ::write(STDERR_FILENO, msg, sizeof msg - 1);
+    const char* why = e == ENOENT ? "no such file\n" : e == EACCES ? "permission denied\n"
+                    : e == ENOEXEC ? "not an executable format\n" : "exec failed\n";
+    ::write(STDERR_FILENO, why, std::strlen(why));
+    ::_exit(e == ENOENT ? kExitNotFound : kExitNotExecutable);
+  }
+  ::close(out[1]);
+  ::close(err[1]);
+  if (pid < 0) {
+    int e = errno;
+    ::close(out[0]);
+    ::close(err[0]);
+    errno = e;
+    return false;
+  }
+  RankProc& r = ranks_[static_cast<std::size_t>(rank)];
+  r.pid = pid;
+  r.running = true;
+  r.fd[0] = out[0];
+  r.fd[1] = err[0];
+  for (int s = 0; s < 2; ++s) {
+    ::fcntl(r.fd[s], F_SETFL, ::fcntl(r.fd[s], F_GETFL) | O_NONBLOCK);
+    std::string prefix = o_.tag_output ? "[" + std::to_string(rank) + "] " : "";
+    r.fwd[s] = std::make_unique<LineForwarder>(s == 0 ? STDOUT_FILENO : STDERR_FILENO, prefix);
+  }
+  if (o_.verbose) say("rank %d started as pid %d", rank, static_cast<int>(pid));
+  return true;
+}
+
+int JobRunner::running_count() const {
+  int n = 0;
+  for (const auto& r : ranks_) n += r.running ? 1 : 0;
+  return n;
+}
+
+void JobRunner::signal_running(int sig) {
+  for (auto& r : ranks_)
+    if (r.running) ::kill(r.pid, sig);
+}
+
+void JobRunner::begin_ending(int sig) {
+  if (ending_) return;
+  ending_ = true;
+  if (o_.verbose && running_count() > 0)
+    say("sending %s to %d running rank(s)", describe_signal(sig).c_str(), running_count());
+  signal_running(sig);
+  kill_at_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                std::chrono::duration<double>(kKillGraceSeconds));
+}
+
+bool JobRunner::report_abort() {
+  if (abort_reported_ || !job_) return abort_reported_;
+  tt::AbortRecord rec;
+  bool have = false;
+  try {
+    have = job_->abort_record(rec);
+  } catch (const std::exception& e) {
+    say("cannot read the job's abort record: %s", e.what());
+  }
+  if (!have) return false;
+  abort_reported_ = true;
+  std::string where = rec.rank >= 0 ? "rank " + std::to_string(rec.rank) : "a rank";
+  if (rec.why.empty() || rec.why.rfind("MPI_Abort", 0) == 0) {
+    say("%s called MPI_Abort with code %d; ending the job", where.c_str(), rec.code);
+  } else {
+    // A fatal MPI error (MPI_ERRORS_ARE_FATAL) ends the job the same way.
+    say("%s aborted with code %d: %s; ending the job", where.c_str(), rec.code, rec.why.c_str());
+  }
+  if (!interrupted_) exit_status_ = rec.code & 0xff;
+  return true;
+}
+
+void JobRunner::rank_failed(int rank, int wait_status) {
+  drain_rank(rank);  // its last words come before our message
+  if (report_abort()) {
+    begin_ending(SIGTERM);
+    return;
+  }
+  pid_t pid = ranks_[static_cast<std::size_t>(rank)].pid;
+  if (WIFSIGNALED(wait_status)) {
+    say("rank %d (pid %d) killed by signal %s%s; ending the job", rank, static_cast<int>(pid),
+        describe_signal(WTERMSIG(wait_status)).c_str(), WCOREDUMP(wait_status) ? ", core dumped" : "");
+  } else {
+    say("rank %d (pid %d) exited with status %d; ending the job", rank, static_cast<int>(pid),
+        WEXITSTATUS(wait_status));
+  }
+  exit_status_ = shell_status(wait_status);
+  begin_ending(SIGTERM);
+}
+
+void JobRunner::reap() {
+  for (;;) {
+    int st = 0;
+    pid_t pid = ::waitpid(-1, &st, WNOHANG);
+    if (pid <= 0) return;
+    auto it = std::find_if(ranks_.begin(), ranks_.end(),
+                           [&](const RankProc& r) { return r.pid == pid && r.running; });
+    if (it == ranks_.end()) continue;  // not one of ours (nothing else is forked here)
+    it->running = false;
+    int rank = static_cast<int>(it - ranks_.begin());
+    try {
+      if (job_) job_->rank_exited(rank, st);
+    } catch (const std::exception& e) {
+      say("job backend: %s", e.what());
+    }
+    bool ok = WIFEXITED(st) && WEXITSTATUS(st) == 0;
+    if (o_.verbose) {
+      if (WIFSIGNALED(st)) {
+        say("rank %d (pid %d) ended by signal %s", rank, static_cast<int>(pid), describe_signal(WTERMSIG(st)).c_str());
+      } else {
+        say("rank %d (pid %d) exited with status %d", rank, static_cast<int>(pid), WEXITSTATUS(st));
+      }
+    }
+    if (!ok && !ending_) rank_failed(rank, st);
+  }
+}
+
+void JobRunner::read_rank(int rank, int stream) {
+  RankProc& r = ranks_[static_cast<std::size_t>(rank)];
+  int& fd = r.fd[stream];
+  if (fd < 0) return;
+  ssize_t n = ::read(fd, buf_.data(), buf_.size());
+  if (n > 0) {
+    r.fwd[stream]->feed(buf_.data(), static_cast<std::size_t>(n));
+    return;
+  }
+  if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) return;
+  r.fwd[stream]->flush_partial(true);
+  ::close(fd);
+  fd = -1;
+}
+
+void JobRunner::drain_rank(int rank) {
+  RankProc& r = ranks_[static_cast<std::size_t>(rank)];
+  for (int s = 0; s < 2; ++s) {
+    // Whatever a finished rank wrote is in the pipe already; read until empty (bounded, in case
+    // a child of the rank keeps writing).
+    for (int i = 0; i < 1024 && r.fd[s] >= 0; ++i) {
+      ssize_t n = ::read(r.fd[s], buf_.data(), buf_.size());
+      if (n > 0) {
+        r.fwd[s]->feed(buf_.data(), static_cast<std::size_t>(n));
+        continue;
+      }
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        if (!r.running) r.fwd[s]->flush_partial(true);
+        break;
+      }
+      r.fwd[s]->flush_partial(true);
+      ::close(r.fd[s]);
+      r.fd[s] = -1;
+    }
+  }
+}
+
+void JobRunner::handle_signals() {
+  signalfd_siginfo info[16];
+  for (;;) {
+    ssize_t n = ::read(sigfd_, info, sizeof info);
+    if (n <= 0) return;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(n) / sizeof info[0]; ++i) {
+      int sig = static_cast<int>(info[i].ssi_signo);
+      if (sig == SIGCHLD) {
+        reap();
+      } else if (sig == SIGUSR1) {
+        if (!ending_ && report_abort()) begin_ending(SIGTERM);
+      } else if (!interrupted_) {
+        interrupted_ = true;
+        exit_status_ = 128 + sig;
+        const char* name = sigabbrev_np(sig);
+        say("interrupted by SIG%s; ending the job", name ? name : "?");
+        if (ending_) {
+          signal_running(sig);
+        } else {
+          begin_ending(sig);  // the ranks get the same signal, as from a terminal
+        }
+      } else {
+        // A second interrupt: no more grace.
+        signal_running(SIGKILL);
+      }
+    }
+  }
+}
+
+void JobRunner::loop() {
+  std::vector<pollfd> fds;
+  std::vector<std::pair<int, int>> who;  // (rank, stream) of fds[i], i >= 1
+  while (running_count() > 0) {
+    fds.clear();
+    who.clear();
+    fds.push_back({sigfd_, POLLIN, 0});
+    bool holding = false;
+    for (std::size_t r = 0; r < ranks_.size(); ++r) {
+      for (int s = 0; s < 2; ++s) {
+        if (ranks_[r].fd[s] < 0) continue;
+        fds.push_back({ranks_[r].fd[s], POLLIN, 0});
+        who.emplace_back(static_cast<int>(r), s);
+        holding = holding || (!o_.tag_output && ranks_[r].fwd[s]->holding());
+      }
+    }
+    auto now = Clock::now();
+    auto wait = std::chrono::milliseconds(60'000);
+    auto until = [&](Clock::time_point t) {
+      auto d = std::chrono::duration_cast<std::chrono::milliseconds>(t - now) + std::chrono::milliseconds(1);
+      wait = std::min(wait, std::max(d, std::chrono::milliseconds(0)));
+    };
+    if (deadline_ && !ending_) until(*deadline_);
+    if (kill_at_) until(*kill_at_);
+    if (holding) wait = std::min<std::chrono::milliseconds>(wait, kPartialLineWait);
+    int n = ::poll(fds.data(), fds.size(), static_cast<int>(wait.count()));
+    if (n < 0 && errno != EINTR) {
+      say("poll failed: %s", std::strerror(errno));
+      if (!exit_status_) exit_status_ = kExitLaunchFailed;
+      begin_ending(SIGKILL);
+    }
+    if (n > 0) {
+      for (std::size_t i = 1; i < fds.size(); ++i) {
+        if (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) read_rank(who[i - 1].first, who[i - 1].second);
+      }
+      if (fds[0].revents & POLLIN) handle_signals();
+    }
+    now = Clock::now();
+    if (deadline_ && !ending_ && now >= *deadline_) {
+      say("timeout: the job ran longer than %g s (--timeout); ending it", o_.timeout_s);
+      exit_status_ = kExitTimeout;
+      begin_ending(SIGTERM);
+    }
+    if (kill_at_ && now >= *kill_at_) {
+      if (o_.verbose && running_count() > 0)
+        say("%d rank(s) still running after %g s; sending SIGKILL", running_count(), kKillGraceSeconds);
+      signal_running(SIGKILL);
+      kill_at_.reset();
+    }
+    for (auto& r : ranks_)
+      for (auto& f : r.fwd)
+        if (f && f->holding() && !o_.tag_output && now - f->holding_since() >= kPartialLineWait)
+          f->flush_partial(false);
+  }
+  // Every rank has ended: take what is left in the pipes.
+  for (std::size_t r = 0; r < ranks_.size(); ++r) drain_rank(static_cast<int>(r));
+  for (auto& r : ranks_) {
+    for (int s = 0; s < 2; ++s) {
+      if (r.fwd[s]) r.fwd[s]->flush_partial(true);
+      if (r.fd[s] >= 0) {
+        ::close(r.fd[s]);
+        r.fd[s] = -1;
+      }
+    }
+  }
+}
+
+int JobRunner::run() {
+  int status = 0;
+  auto path = resolve_program(o_.program, status);
+  if (!path) return status;
+
+  self_ = ::getpid();
+  if (!setup_signals()) {
+    say("cannot set up signal handling: %s", std::strerror(errno));
+    return kExitLaunchFailed;
+  }
+
+  tt::JobSpec spec;
+  spec.nranks = o_.nranks;
+  spec.transport = o_.transport;
+  spec.mesh_width = o_.mesh_width;
+  spec.mesh_height = o_.mesh_height;
+  spec.bind = o_.bind;
+  spec.options = o_.backend;
+  if (o_.transport == "host" && !o_.backend.empty() && o_.verbose)
+    say("note: the sim options (--preset, --set, ...) have no effect on the host transport");
+  try {
+    job_ = tt::Job::create(spec);
+  } catch (const std::exception& e) {
+    say("cannot create the job: %s", e.what());
+    return kExitLaunchFailed;
+  }
+  auto topo = tt::default_topology(o_.nranks, o_.mesh_width, o_.mesh_height);
+  if (o_.verbose)
+    say("job of %d rank(s) created: transport %s, mesh %dx%d, bind %s", o_.nranks, o_.transport.c_str(),
+        topo.width, topo.height, o_.bind ? "core" : "none");
+
+  Environment env;
+  for (char** e = environ; e && *e; ++e) env.entries.emplace_back(*e);
+  // A launcher run from inside a rank starts a job of its own.
+  for (const char* v : {tt::kEnvRank, tt::kEnvSize, tt::kEnvJob, tt::kEnvTransport, tt::kEnvBind,
+                        tt::kEnvMesh, tt::kEnvLauncherPid})
+    env.erase(v);
+  env.set(tt::kEnvSize, std::to_string(o_.nranks));
+  env.set(tt::kEnvTransport, o_.transport);
+  env.set(tt::kEnvBind, o_.bind ? "core" : "none");
+  env.set(tt::kEnvMesh, std::to_string(topo.width) + "x" + std::to_string(topo.height));
+  try {
+    for (const auto& [k, v] : job_->environment()) env.set(k, v);
+  } catch (const std::exception& e) {
+    say("job backend: %s", e.what());
+    return kExitLaunchFailed;
+  }
+  env.set(tt::kEnvLauncherPid, std::to_string(self_));
+  if (!o_.coll.empty()) env.set("TILEMPI_COLL", o_.coll);
+  for (const auto& [k, v] : o_.env) env.set(k, v);
+  if (o_.verbose) {
+    for (const auto& [k, v] : job_->environment()) say("rank environment: %s=%s", k.c_str(), v.c_str());
+    if (!o_.coll.empty()) say("rank environment: TILEMPI_COLL=%s", o_.coll.c_str());
+  }
+
+  std::vector<std::string> arg_store;
+  arg_store.push_back(o_.program);
+  for (const auto& a : o_.args) arg_store.push_back(a);
+  std::vector<char*> argv;
+  for (auto& a : arg_store) argv.push_back(a.data());
+  argv.push_back(nullptr);
+
+  try {
+    job_->start();
+  } catch (const std::exception& e) {
+    say("cannot start the job: %s", e.what());
+    job_->unlink();
+    return kExitLaunchFailed;
+  }
+
+  int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (devnull < 0) {
+    say("cannot open /dev/null: %s", std::strerror(errno));
+    job_->unlink();
+    return kExitLaunchFailed;
+  }
+  ranks_.resize(static_cast<std::size_t>(o_.nranks));
+  if (o_.timeout_s > 0)
+    deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.timeout_s));
+  for (int r = 0; r < o_.nranks; ++r) {
+    if (!spawn(r, *path, argv, env, devnull)) {
+      say("cannot start rank %d: %s; ending the job", r, std::strerror(errno));
+      exit_status_ = kExitLaunchFailed;
+      begin_ending(SIGKILL);
+      break;
+    }
+  }
+  ::close(devnull);
+
+  loop();
+
+  report_abort();  // an abort whose rank ended without a failing status still fails the job
+  std::string failure;
+  try {
+    failure = job_->finish();
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  if (!failure.empty()) {
+    say("%s", failure.c_str());
+    if (!exit_status_ || *exit_status_ == 0) exit_status_ = kExitLaunchFailed;
+  }
+  job_->unlink();
+  job_.reset();
+  if (o_.verbose) say("job finished; exit status %d", exit_status_.value_or(0));
+  return exit_status_.value_or(0);
+}
+
+}  // namespace
+
+int run_job(const Options& options) {
+  JobRunner runner(options);
+  return runner.run();
+}
+
+}  // namespace tilempirun

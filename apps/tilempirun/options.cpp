@@ -1,0 +1,360 @@
+#include "options.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string_view>
+
+#ifdef TILEMPIRUN_HAVE_MPI
+#include <mpi.h>
+#include <tilempi_ext.h>
+// Weak, so that the launcher also links against a library whose collective registry has not
+// landed yet; --coll then goes unchecked to the ranks.
+#pragma weak TILEMPIX_Coll_validate
+#pragma weak TILEMPIX_Coll_help
+#endif
+
+#ifndef TILEMPI_VERSION_STRING
+#define TILEMPI_VERSION_STRING "unknown"
+#endif
+
+namespace tilempirun {
+
+namespace {
+
+int usage_error(const std::string& message) {
+  std::cerr << "tilempirun: " << message << "\nRun 'tilempirun --help' for the options.\n";
+  return kExitUsage;
+}
+
+bool parse_positive_int(const std::string& text, int& out) {
+  if (text.empty() || text.size() > 9) return false;
+  for (char c : text)
+    if (c < '0' || c > '9') return false;
+  out = std::atoi(text.c_str());
+  return out > 0;
+}
+
+/// "WxH" with positive integers.
+bool parse_mesh(const std::string& text, int& w, int& h) {
+  auto x = text.find_first_of("xX");
+  if (x == std::string::npos) return false;
+  return parse_positive_int(text.substr(0, x), w) && parse_positive_int(text.substr(x + 1), h);
+}
+
+bool valid_env_name(std::string_view name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+  for (char c : name)
+    if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
+      return false;
+  return true;
+}
+
+/// The mesh size a chip config file gives (its width and height keys), so that
+/// `tilempirun --config chip.cfg ./prog` runs one rank per tile without -n.
+bool mesh_from_config(const std::string& path, int& w, int& h) {
+  std::ifstream in(path);
+  if (!in) return false;
+  w = h = 0;
+  std::string line;
+  auto trim = [](std::string s) {
+    auto b = s.find_first_not_of(" \t\r");
+    auto e = s.find_last_not_of(" \t\r");
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+  };
+  while (std::getline(in, line)) {
+    auto hash = line.find('#');
+    if (hash != std::string::npos) line.resize(hash);
+    auto eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    std::string key = trim(line.substr(0, eq));
+    std::string value = trim(line.substr(eq + 1));
+    if (key == "width") parse_positive_int(value, w);
+    if (key == "height") parse_positive_int(value, h);
+  }
+  return w > 0 && h > 0;
+}
+
+bool valid_compute(const std::string& spec) {
+  if (spec == "none") return true;
+  if (spec.rfind("scale:", 0) != 0) return false;
+  std::string f = spec.substr(6);
+  if (f.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  double v = std::strtod(f.c_str(), &end);
+  return errno == 0 && end && *end == '\0' && v >= 0;
+}
+
+int coll_help() {
+#ifdef TILEMPIRUN_HAVE_MPI
+  if (&TILEMPIX_Coll_help != nullptr) {
+    std::string text(1 << 16, '\0');
+    TILEMPIX_Coll_help(text.data(), static_cast<int>(text.size()));
+    text.resize(std::char_traits<char>::length(text.c_str()));
+    std::cout << text;
+    if (!text.empty() && text.back() != '\n') std::cout << '\n';
+    return 0;
+  }
+#endif
+  std::cerr << "tilempirun: this launcher was built without the MPI library's collective "
+               "registry; no algorithm table is available\n";
+  return kExitLaunchFailed;
+}
+
+bool coll_valid(const std::string& spec) {
+#ifdef TILEMPIRUN_HAVE_MPI
+  if (&TILEMPIX_Coll_validate == nullptr) return true;
+  char message[1024] = {0};
+  if (TILEMPIX_Coll_validate(spec.c_str(), message, sizeof message) == MPI_SUCCESS) return true;
+  usage_error(std::string("--coll ") + spec + ": " + message);
+  return false;
+#else
+  (void)spec;
+  return true;
+#endif
+}
+
+class Formatter : public CLI::Formatter {
+ public:
+  std::string make_usage(const CLI::App*, std::string) const override {
+    return "Usage: tilempirun [OPTIONS] PROGRAM [PROGRAM ARGS...]\n";
+  }
+};
+
+}  // namespace
+
+ParseResult parse_command_line(int argc, const char* const* argv) {
+  Options o;
+  ParseResult result;
+
+  CLI::App app{
+      "tilempirun: start an MPI program as N ranks (OS processes) on host cores or on the "
+      "modeled tiled chip, forward their output, and end the whole job when one fails.",
+      "tilempirun"};
+  app.formatter(std::make_shared<Formatter>());
+  app.set_version_flag("--version", "tilempirun (tilempi) " TILEMPI_VERSION_STRING);
+  app.footer(
+      "Everything after PROGRAM is passed to it untouched ('--' may stand before PROGRAM).\n\n"
+      "Exit status: 0 when every rank succeeded; else the first failing rank's status "
+      "(128+N for a rank killed by signal N), the code a rank gave MPI_Abort, 124 when "
+      "--timeout expired, 130/143 when tilempirun was interrupted (SIGINT/SIGTERM), "
+      "2 for a bad option, 126/127 for a program that is not executable / not found.\n");
+
+  std::string nranks_text, mesh_text, bind = "core", timeout_text, compute;
+  std::string preset, adapter, report, trace, config;
+  std::vector<std::string> sets, exports;
+  app.add_option("-n,--np", nranks_text,
+                 "number of ranks (also -np); required unless --config gives the mesh size")
+      ->type_name("N");
+  app.add_option("--transport", o.transport, "host: real cores, shared memory; sim: the modeled chip")
+      ->type_name("host|sim")
+      ->check(CLI::IsMember({"host", "sim"}).description(""))
+      ->capture_default_str();
+  app.add_option("--bind", bind, "pin each rank to a core (core) or not (none)")
+      ->check(CLI::IsMember({"core", "none"}).description(""))
+      ->capture_default_str()
+      ->type_name("core|none");
+  app.add_flag("--tag-output", o.tag_output, "prefix each output line with [rank]");
+  app.add_option("--timeout", timeout_text, "end the whole job after SECONDS (default: none)")
+      ->type_name("SECONDS");
+  app.add_option("--mesh", mesh_text,
+                 "rank grid WxH (default: width ceil(sqrt(N)), rows as needed)")
+      ->type_name("WxH");
+  app.add_option("--coll", o.coll,
+                 "collective algorithms, e.g. alltoall=mesh_rounds,barrier=ktree:4 "
+                 "(default: the library's selector); 'help' lists them")
+      ->type_name("SPEC");
+  app.add_option("--preset", preset, "sim: chip parameter preset (default: default)")
+      ->type_name("NAME");
+  app.add_option("--adapter", adapter, "sim: network adapter model (default: the preset's)")
+      ->type_name("NAME");
+  app.add_option("--compute", compute,
+                 "sim: charge compute time as measured CPU time x F (scale:F) or not at all "
+                 "(none) (default: the backend's)")
+      ->type_name("none|scale:F");
+  app.add_option("--report", report, "sim: write statistics to FILE (default: none)")
+      ->type_name("FILE");
+  app.add_option("--trace", trace, "sim: write a Chrome/Perfetto trace to FILE (default: none)")
+      ->type_name("FILE");
+  app.add_option("--set", sets, "sim: override one chip parameter key=value (repeatable)")
+      ->allow_extra_args(false)
+      ->type_name("key=value");
+  app.add_option("--config", config, "sim: chip parameters from FILE of key=value lines")
+      ->type_name("FILE");
+  app.add_option("-x", exports, "VAR[=value]: set VAR in every rank's environment (repeatable)")
+      ->allow_extra_args(false)
+      ->type_name("VAR[=value]");
+  app.add_flag("--verbose", o.verbose, "say what the launcher does");
+
+  // Split argv into the launcher's part and the program's: the program starts at the first
+  // argument that is neither an option nor an option's value (or after "--").
+  std::vector<std::string> own;
+  own.emplace_back(argc > 0 ? argv[0] : "tilempirun");
+  int program_at = argc;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") {
+      program_at = i + 1;
+      break;
+    }
+    if (a == "-np") a = "--np";
+    if (a.size() < 2 || a[0] != '-') {
+      program_at = i;
+      break;
+    }
+    own.push_back(a);
+    bool has_inline_value = false;
+    std::string name = a;
+    if (a.rfind("--", 0) == 0) {
+      auto eq = a.find('=');
+      if (eq != std::string::npos) {
+        name = a.substr(0, eq);
+        has_inline_value = true;
+      }
+    } else if (a.size() > 2) {
+      name = a.substr(0, 2);  // -n4
+      has_inline_value = true;
+    }
+    const CLI::Option* opt = app.get_option_no_throw(name);
+    if (opt && opt->get_expected_min() > 0 && !has_inline_value && i + 1 < argc) {
+      own.emplace_back(argv[++i]);
+    }
+  }
+
+  std::vector<const char*> own_argv;
+  for (auto& s : own) own_argv.push_back(s.c_str());
+  try {
+    app.parse(static_cast<int>(own_argv.size()), own_argv.data());
+  } catch (const CLI::CallForHelp&) {
+    std::cout << app.help();
+    result.exit_status = 0;
+    return result;
+  } catch (const CLI::CallForVersion& e) {
+    std::cout << e.what() << '\n';
+    result.exit_status = 0;
+    return result;
+  } catch (const CLI::ExtrasError&) {
+    std::string unknown;
+    for (const auto& a : app.remaining()) unknown += (unknown.empty() ? "" : " ") + a;
+    result.exit_status = usage_error("unknown option: " + unknown);
+    return result;
+  } catch (const CLI::ParseError& e) {
+    result.exit_status = usage_error(e.what());
+    return result;
+  }
+
+  if (o.coll == "help") {
+    result.exit_status = coll_help();
+    return result;
+  }
+
+  o.bind = bind == "core";
+  if (!preset.empty()) o.backend["preset"] = preset;
+  if (!adapter.empty()) o.backend["adapter"] = adapter;
+  if (!report.empty()) o.backend["report"] = report;
+  if (!trace.empty()) o.backend["trace"] = trace;
+  if (!compute.empty()) {
+    if (!valid_compute(compute)) {
+      result.exit_status = usage_error("--compute " + compute + ": expected none or scale:F (F >= 0)");
+      return result;
+    }
+    o.backend["compute"] = compute;
+  }
+  for (const auto& s : sets) {
+    auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      result.exit_status = usage_error("--set " + s + ": expected key=value");
+      return result;
+    }
+    o.backend["set." + s.substr(0, eq)] = s.substr(eq + 1);
+  }
+  int config_w = 0, config_h = 0;
+  if (!config.empty()) {
+    const std::string& path = config;
+    std::ifstream probe(path);
+    if (!probe) {
+      result.exit_status = usage_error("--config " + path + ": cannot read the file");
+      return result;
+    }
+    o.backend["config"] = path;
+    mesh_from_config(path, config_w, config_h);
+  }
+  for (const auto& x : exports) {
+    auto eq = x.find('=');
+    std::string name = x.substr(0, eq);
+    if (!valid_env_name(name)) {
+      result.exit_status = usage_error("-x " + x + ": not a valid variable name");
+      return result;
+    }
+    if (eq != std::string::npos) {
+      o.env.emplace_back(name, x.substr(eq + 1));
+    } else if (const char* v = std::getenv(name.c_str())) {
+      o.env.emplace_back(name, v);
+    } else {
+      result.exit_status = usage_error("-x " + name + ": the variable is not set here; use -x " + name + "=value");
+      return result;
+    }
+  }
+
+  if (!nranks_text.empty()) {
+    if (!parse_positive_int(nranks_text, o.nranks)) {
+      result.exit_status = usage_error("-n " + nranks_text + ": expected a positive number of ranks");
+      return result;
+    }
+  } else if (config_w > 0) {
+    o.nranks = config_w * config_h;
+  }
+
+  if (!mesh_text.empty()) {
+    if (!parse_mesh(mesh_text, o.mesh_width, o.mesh_height)) {
+      result.exit_status = usage_error("--mesh " + mesh_text + ": expected WxH, e.g. 7x7");
+      return result;
+    }
+  } else if (config_w > 0) {
+    o.mesh_width = config_w;
+    o.mesh_height = config_h;
+  }
+
+  if (!timeout_text.empty()) {
+    char* end = nullptr;
+    errno = 0;
+    o.timeout_s = std::strtod(timeout_text.c_str(), &end);
+    if (errno != 0 || !end || *end != '\0' || !(o.timeout_s > 0) || o.timeout_s > 1e7) {
+      result.exit_status = usage_error("--timeout " + timeout_text + ": expected a positive number of seconds");
+      return result;
+    }
+  }
+
+  if (!o.coll.empty() && !coll_valid(o.coll)) {
+    result.exit_status = kExitUsage;
+    return result;
+  }
+
+  if (program_at >= argc) {
+    result.exit_status = usage_error("no program to run");
+    return result;
+  }
+  if (o.nranks == 0) {
+    result.exit_status = usage_error("-n/-np N is required (the number of ranks)");
+    return result;
+  }
+  if (o.mesh_width > 0 && static_cast<long>(o.mesh_width) * o.mesh_height < o.nranks) {
+    result.exit_status = usage_error("--mesh " + std::to_string(o.mesh_width) + "x" +
+                                     std::to_string(o.mesh_height) + " has fewer tiles than the " +
+                                     std::to_string(o.nranks) + " ranks");
+    return result;
+  }
+
+  o.program = argv[program_at];
+  for (int i = program_at + 1; i < argc; ++i) o.args.emplace_back(argv[i]);
+  result.options = std::move(o);
+  return result;
+}
+
+}  // namespace tilempirun

@@ -1,0 +1,47 @@
+// tilempirun's command line: what the user asked for, parsed and checked before anything starts.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tilempirun {
+
+/// Exit statuses of the launcher itself (a rank's own status is passed through unchanged).
+inline constexpr int kExitUsage = 2;         ///< bad option or value
+inline constexpr int kExitLaunchFailed = 1;  ///< the job could not be created or started
+inline constexpr int kExitNotExecutable = 126;
+inline constexpr int kExitNotFound = 127;
+inline constexpr int kExitTimeout = 124;     ///< --timeout expired (as timeout(1))
+
+struct Options {
+  int nranks = 0;
+  std::string transport = "host";
+  bool bind = true;
+  bool tag_output = false;
+  double timeout_s = 0;  ///< 0: none
+  int mesh_width = 0;    ///< 0: the default grid for nranks
+  int mesh_height = 0;
+  std::string coll;      ///< passed to ranks as TILEMPI_COLL
+  bool verbose = false;
+  /// Backend options for JobSpec::options: "preset", "adapter", "compute", "report", "trace",
+  /// "config", and "set.<key>" for each --set key=value.
+  std::map<std::string, std::string> backend;
+  /// -x: variables added to (or, without '=', copied into) every rank's environment.
+  std::vector<std::pair<std::string, std::string>> env;
+  std::string program;             ///< as given
+  std::vector<std::string> args;   ///< the program's arguments, untouched
+};
+
+/// The result of parsing: either options to run, or a status to exit with right away
+/// (--help, --version, --coll help, or a usage error that has already been printed).
+struct ParseResult {
+  std::optional<Options> options;
+  int exit_status = 0;
+};
+
+ParseResult parse_command_line(int argc, const char* const* argv);
+
+}  // namespace tilempirun
