@@ -134,7 +134,7 @@ int alltoall_round_lower_bound(const Mesh& mesh, const std::vector<Point>& membe
   if (n < 2) return 0;
   const Space sp = space_of(mesh, members);
   std::vector<int> load(static_cast<std::size_t>(sp.links()), 0);
-  int best = n - 1;
+  int best = n % 2 ? n : n - 1;
   for (int a = 0; a < n; ++a)
     for (int b = 0; b < n; ++b) {
       if (a == b) continue;

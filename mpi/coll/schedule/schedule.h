@@ -70,6 +70,9 @@ struct Tree {
   std::vector<int> parent;                 ///< -1 at the root
   std::vector<std::vector<int>> children;  ///< in the order the parent serves them
   std::vector<int> depth;
+  /// Gather step: in a reduction children of level 1 send first, then level 2, ... Deepest first
+  /// for the k-ary and broadcast trees; the two steps of seed 003 §3.2.4 for the reduce tree.
+  std::vector<int> level;
   int height() const;
 };
 
@@ -91,8 +94,8 @@ Tree static_route_tree(const Mesh& mesh, const std::vector<Point>& members, int 
 /// (ties: north before south, west before east).
 Tree mesh_reduce_tree(const Mesh& mesh, const std::vector<Point>& members, int root);
 
-/// Rounds of a tree: children to parents, deepest level first, and within a parent one child per
-/// round in the parent's order (up) ...
+/// Rounds of a tree: children to parents by level, and within a level by hop distance (so that
+/// children converging on a parent along one line do not share a link) (up) ...
 Schedule tree_gather_rounds(const Tree& t, const std::vector<Point>& members);
 /// ... and parents to children, root first (down). One round per level of the tree.
 Schedule tree_scatter_rounds(const Tree& t);
@@ -109,7 +112,8 @@ struct Exchange {
 std::vector<std::vector<Exchange>> mesh_rounds_exchanges(const Mesh& mesh, const std::vector<Point>& members);
 Schedule mesh_rounds(const Mesh& mesh, const std::vector<Point>& members);
 /// Rounds any schedule of the full exchange needs on these members: the largest number of
-/// messages that must cross one directed link, or n - 1, whichever is larger.
+/// messages that must cross one directed link, or, as a member exchanges with one partner per
+/// round, the edge-chromatic number of the complete graph (n - 1, or n for odd n).
 int alltoall_round_lower_bound(const Mesh& mesh, const std::vector<Point>& members);
 
 // ---- classic schedules (partners depend on ranks only) ------------------------------------------

@@ -24,6 +24,12 @@ void link_child(Tree& t, int parent, int child) {
   t.children[static_cast<std::size_t>(parent)].push_back(child);
 }
 
+void fill_levels_by_depth(Tree& t) {
+  const int h = t.height();
+  t.level.assign(t.parent.size(), 0);
+  for (std::size_t i = 0; i < t.parent.size(); ++i) t.level[i] = h - t.depth[i] + 1;
+}
+
 void fill_depths(Tree& t) {
   // Parents are always linked before their children are used as parents; walk until stable.
   const std::size_t n = t.parent.size();
@@ -36,6 +42,7 @@ void fill_depths(Tree& t) {
       order.push_back(c);
     }
   (void)n;
+  fill_levels_by_depth(t);
 }
 
 }  // namespace
@@ -114,33 +121,48 @@ Tree static_route_tree(const Mesh&, const std::vector<Point>& members, int root)
       prev = m;
     }
   }
-  // Rows: chained west and east from the trunk member of the row (or the nearest one).
-  std::map<int, std::pair<std::vector<int>, std::vector<int>>> rows;  // y -> (west, east)
-  for (int i = 0; i < n; ++i) {
-    if (t.parent[static_cast<std::size_t>(i)] >= 0 || i == root) continue;
-    (pt(i).x < rp.x ? rows[pt(i).y].first : rows[pt(i).y].second).push_back(i);
-  }
-  for (auto& [y, we] : rows) {
-    int attach = root;
+  // Rows, nearest to the root's row first: chained west and east from the row's trunk member. A
+  // row without one (a partly filled mesh, a split communicator) starts at its member nearest
+  // the trunk column, which hangs off the nearest member already in the tree (same column first).
+  std::map<int, std::vector<int>> rows;  // y -> members not yet placed
+  for (int i = 0; i < n; ++i)
+    if (t.parent[static_cast<std::size_t>(i)] < 0 && i != root) rows[pt(i).y].push_back(i);
+  std::vector<int> row_order;
+  for (auto& [y, v] : rows) row_order.push_back(y);
+  std::stable_sort(row_order.begin(), row_order.end(),
+                   [&](int a, int b) { return std::abs(a - rp.y) < std::abs(b - rp.y); });
+  std::vector<int> placed{root};
+  for (auto& [y, m] : trunk_at)
+    if (m != root) placed.push_back(m);
+  for (int y : row_order) {
+    std::vector<int>& row = rows[y];
+    int attach;
     if (auto it = trunk_at.find(y); it != trunk_at.end()) {
       attach = it->second;
     } else {
-      int bestd = -1;
-      for (auto& [ty, m] : trunk_at) {
-        int d = std::abs(ty - y);
-        if (bestd < 0 || d < bestd) {
-          bestd = d;
-          attach = m;
-        }
-      }
+      // The row's member nearest the trunk column becomes its head.
+      int head = row[0];
+      for (int m : row)
+        if (std::make_pair(std::abs(pt(m).x - rp.x), m) < std::make_pair(std::abs(pt(head).x - rp.x), head)) head = m;
+      int best = root;
+      auto key = [&](int c) { return std::make_tuple(hops(pt(c), pt(head)), pt(c).x == pt(head).x ? 0 : 1, c); };
+      for (int c : placed)
+        if (key(c) < key(best)) best = c;
+      link_child(t, best, head);
+      placed.push_back(head);
+      row.erase(std::find(row.begin(), row.end(), head));
+      attach = head;
     }
-    auto& [west, east] = we;
+    const int ax = pt(attach).x;
+    std::vector<int> west, east;
+    for (int m : row) (pt(m).x < ax || (pt(m).x == ax && m < attach) ? west : east).push_back(m);
     std::sort(west.begin(), west.end(), [&](int a, int b) { return std::make_pair(-pt(a).x, a) < std::make_pair(-pt(b).x, b); });
     std::sort(east.begin(), east.end(), [&](int a, int b) { return std::make_pair(pt(a).x, a) < std::make_pair(pt(b).x, b); });
     for (auto* chain : {&west, &east}) {
       int prev = attach;
       for (int m : *chain) {
         link_child(t, prev, m);
+        placed.push_back(m);
         prev = m;
       }
     }
@@ -167,10 +189,12 @@ Tree mesh_reduce_tree(const Mesh&, const std::vector<Point>& members, int root) 
     auto key = [&](int m) { return std::make_tuple(std::abs(pt(m).y - rp.y), pt(m).y, m); };
     if (key(i) < key(it->second)) it->second = i;
   }
+  std::vector<int> level(static_cast<std::size_t>(n), 1);
   for (int i = 0; i < n; ++i) {
     if (i == root) continue;
     int h = head[pt(i).x];
     link_child(t, h == i ? root : h, i);
+    if (h == i) level[static_cast<std::size_t>(i)] = 2;  // step 2: heads to the root
   }
   for (int p = 0; p < n; ++p) {
     auto& ch = t.children[static_cast<std::size_t>(p)];
@@ -178,27 +202,27 @@ Tree mesh_reduce_tree(const Mesh&, const std::vector<Point>& members, int root) 
     std::sort(ch.begin(), ch.end(), [&](int a, int b) {
       auto key = [&](int m) {
         const Point q = pt(m);
-        return std::make_tuple(hops(q, pp), q.y < pp.y ? 0 : (q.y > pp.y ? 1 : 2), q.x < pp.x ? 0 : 1, m);
+        return std::make_tuple(level[static_cast<std::size_t>(m)], hops(q, pp), q.y < pp.y ? 0 : (q.y > pp.y ? 1 : 2),
+                               q.x < pp.x ? 0 : 1, m);
       };
       return key(a) < key(b);
     });
   }
   fill_depths(t);
+  t.level = level;
   return t;
 }
 
 Schedule tree_gather_rounds(const Tree& t, const std::vector<Point>& members) {
-  Schedule s;
-  const int h = t.height();
-  for (int d = h; d >= 1; --d) {
-    std::map<int, Round> by_hops;
-    for (std::size_t c = 0; c < t.parent.size(); ++c) {
-      if (t.depth[c] != d || t.parent[c] < 0) continue;
-      const int p = t.parent[c];
-      by_hops[hops(members[c], members[static_cast<std::size_t>(p)])].push_back({static_cast<int>(c), p});
-    }
-    for (auto& [hop, round] : by_hops) s.rounds.push_back(std::move(round));
+  // Grouped by (level, hop distance to the parent): level 1 sends first.
+  std::map<std::pair<int, int>, Round> by_key;
+  for (std::size_t c = 0; c < t.parent.size(); ++c) {
+    if (t.parent[c] < 0) continue;
+    const int p = t.parent[c];
+    by_key[{t.level[c], hops(members[c], members[static_cast<std::size_t>(p)])}].push_back({static_cast<int>(c), p});
   }
+  Schedule s;
+  for (auto& [key, round] : by_key) s.rounds.push_back(std::move(round));
   return s;
 }
 
