@@ -281,6 +281,8 @@ Config Config::preset_named(const std::string& name) {
     c.vcs = 4;                   // 004 §3.3.3, §4.4: four virtual channels per physical path
     c.input_buffer_flits = 6;    // 004 §4.4: the virtual channels are 6-entry FIFOs
     c.credit_delay = 5;          // 004 §4.4.2 note 9: vacancy (credit) information takes up to 5 cycles
+    c.injection_buffer_flits = 6;  // assumption: sized like a VC FIFO so that injection runs at full rate
+    c.ejection_buffer_flits = 6;   // assumption: as above (covers the 5-cycle credit loop)
     c.header_flits = 1;          // assumption: one address word leads the message
     c.max_packet_flits = 10;     // 004 ch. 3: atomic injection of up to 10 words
     c.router_delay = 1;          // assumption (not in the seeds)

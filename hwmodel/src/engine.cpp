@@ -273,7 +273,7 @@ void Chip::Engine::deliver(std::uint32_t slot, Cycle t) {
     r.delivered = t;
     log_.push_back(r);
   }
-  PacketEvent ev{p.id, p.tag, p.net, p.src, p.dst, t};
+  PacketEvent ev{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits};
   free_slots_.push_back(slot);
   --live_packets_;
   if (chip_.on_delivered_) chip_.on_delivered_(ev);
@@ -384,7 +384,7 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       } else if (is_tail) {
         Packet& p = pkts_[fl.code >> 2];
         p.tail_out = t;
-        if (chip_.on_injected_) chip_.on_injected_(PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t});
+        if (chip_.on_injected_) chip_.on_injected_(PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits});
       }
 
       if (o != kLocal) {

@@ -28,6 +28,9 @@ struct PacketEvent {
   TileId src = kNoTile;
   TileId dst = kNoTile;
   Cycle cycle = 0;  // when the event happened
+  Cycle created = 0;       // the inject() cycle
+  Cycle head_in = 0;       // head written into the source injection buffer
+  std::uint32_t flits = 0;  // header included
 };
 
 using PacketCallback = std::function<void(const PacketEvent&)>;
@@ -98,7 +101,7 @@ class Chip {
   // Queues a packet of header_flits + payload_flits at `src`'s core at cycle
   // `at` on dynamic network `network`, in virtual-channel class `vc_class`
   // (0 .. vcs-1; 0 .. vcs/2-1 on a torus). Packets of one source and class
-  // leave in injection order. Throws std::invalid_argument for a bad network,
+  // leave in order of `at`, then of inject() calls. Throws std::invalid_argument for a bad network,
   // tile, class, a packet longer than max_packet_flits or at < now().
   PacketId inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at,
                   std::uint64_t user_tag, int vc_class = 0);

@@ -1,0 +1,78 @@
+#include "tilempi/hwmodel/adapter.h"
+
+#include <charconv>
+
+namespace tilempi::hwmodel::adapter {
+
+std::unique_ptr<Adapter> make_udn(const Config& c);
+std::unique_ptr<Adapter> make_namp(const Config& c, bool offloaded);
+
+std::vector<std::string> Adapter::names() { return {"udn", "namp", "rdma"}; }
+
+std::unique_ptr<Adapter> Adapter::create(const std::string& name, const Config& config) {
+  std::unique_ptr<Adapter> a;
+  if (name == "udn") a = make_udn(config);
+  else if (name == "namp") a = make_namp(config, true);
+  else if (name == "rdma") a = make_namp(config, false);
+  else throw ConfigError("adapter", "unknown adapter '" + name + "' (udn, namp, rdma)");
+  a->check_unknown();
+  return a;
+}
+
+std::uint64_t Adapter::param(const std::string& name, std::uint64_t def, const std::string& source) {
+  const std::string key = "adapter." + adapter_name_ + "." + name;
+  std::uint64_t v = def;
+  auto it = config_.adapter.find(key);
+  if (it != config_.adapter.end()) {
+    const std::string& s = it->second;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || ec != std::errc() || p != s.data() + s.size() || v > (1ull << 40))
+      throw ConfigError(key, "config key '" + key + "': bad value '" + s + "': not a cycle or size count");
+  }
+  params_.push_back(Param{name, v, source});
+  return v;
+}
+
+void Adapter::check_unknown() const {
+  const std::string prefix = "adapter." + adapter_name_ + ".";
+  for (const auto& [key, value] : config_.adapter) {
+    if (key.rfind(prefix, 0) != 0) continue;
+    const std::string n = key.substr(prefix.size());
+    bool known = false;
+    for (const Param& p : params_) known = known || p.name == n;
+    if (!known) {
+      std::string list;
+      for (const Param& p : params_) list += (list.empty() ? "" : ", ") + p.name;
+      throw ConfigError(key, "unknown config key '" + key + "' (adapter " + adapter_name_ + " knows: " + list + ")");
+    }
+  }
+}
+
+void Adapter::channel_of(int c, int& network, int& vc) const {
+  const int classes = config_.torus ? config_.vcs / 2 : config_.vcs;
+  const int nets = config_.networks;
+  // Separate networks first (as the TilePro64's several physical networks), then VC classes.
+  network = c % nets;
+  vc = (c / nets) % classes;
+}
+
+std::uint32_t Adapter::inject_stream(int channel, TileId src, TileId dst, std::uint64_t flits, Cycle at,
+                                     std::uint64_t tag) {
+  int net = 0, vc = 0;
+  channel_of(channel, net, vc);
+  const std::uint64_t per = static_cast<std::uint64_t>(config_.max_payload_flits());
+  std::uint32_t n = 0;
+  if (flits == 0) {
+    chip_->inject(net, src, dst, 0, at, tag, vc);
+    return 1;
+  }
+  while (flits > 0) {
+    const std::uint64_t f = flits < per ? flits : per;
+    chip_->inject(net, src, dst, static_cast<std::uint32_t>(f), at, tag, vc);
+    flits -= f;
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace tilempi::hwmodel::adapter

@@ -1,0 +1,135 @@
+// Network-adapter models: how a message becomes protocol packets on the modeled chip, and
+// what the cores pay for sending and receiving it.
+//
+// An adapter has two halves. The core side is a set of pure cost functions of the config
+// (the ranks of the sim transport call them without a chip). The network side injects the
+// protocol's packets into a Chip and reports, through a Listener, when a message becomes
+// visible at its receiver, when the sender's send completes and, for rendezvous messages,
+// when the data has reached the receiver.
+//
+// Timing rule shared with the simulation engine: a core call made at cycle t affects the
+// network no earlier than t + lookahead(); the engine calls start() and accept() with that
+// call time once the chip has reached t + lookahead().
+//
+// Adapters know nothing of MPI: a message is (id, source tile, destination tile, bytes).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tilempi/hwmodel/chip.h"
+#include "tilempi/hwmodel/config.h"
+
+namespace tilempi::hwmodel::adapter {
+
+using MsgId = std::uint64_t;
+
+struct Message {
+  MsgId id = 0;
+  TileId src = kNoTile;
+  TileId dst = kNoTile;
+  std::uint64_t bytes = 0;
+  bool synchronous = false;  ///< completes only once the receiver took it
+};
+
+/// Where an adapter reports protocol progress (the simulation engine implements it).
+/// core_cycles: cycles that interrupt or handler code took from that core for this step.
+class Listener {
+ public:
+  virtual ~Listener() = default;
+  /// The receiver's core can now see the message (eager: data in its buffer; rendezvous: the request).
+  virtual void arrived(MsgId id, Cycle at, Cycle core_cycles) = 0;
+  /// The sender's send has completed.
+  virtual void send_done(MsgId id, Cycle at, Cycle core_cycles) = 0;
+  /// Rendezvous only: the data has reached the receiver (its fetch can complete).
+  virtual void data_done(MsgId id, Cycle at, Cycle core_cycles) = 0;
+};
+
+/// A documented tunable of an adapter: config key "adapter.<adapter>.<name>".
+struct Param {
+  std::string name;
+  std::uint64_t value = 0;
+  std::string source;  ///< where the default comes from (seed section or calibration note)
+};
+
+class Adapter {
+ public:
+  /// "udn", "namp" or "rdma"; parameters from config.adapter. Throws ConfigError naming a bad
+  /// key (unknown parameter of this adapter, malformed value) or an unknown adapter.
+  static std::unique_ptr<Adapter> create(const std::string& name, const Config& config);
+  static std::vector<std::string> names();
+  virtual ~Adapter() = default;
+
+  virtual const char* name() const = 0;
+  const std::vector<Param>& params() const { return params_; }
+
+  // ---- core side (pure functions of the config)
+  /// Does the data wait for the receiver's accept()?
+  virtual bool rendezvous(std::uint64_t bytes, bool synchronous) const = 0;
+  /// Cycles the sender's core spends inside the send call.
+  virtual Cycle send_cost(std::uint64_t bytes, bool rendezvous) const = 0;
+  /// True when the send is complete as soon as the call returns (no send_done follows).
+  virtual bool send_completes_at_once(std::uint64_t bytes, bool rendezvous) const = 0;
+  /// Cycles the receiver's core spends taking a message. Eager: charged in the fetch call.
+  /// Rendezvous: the fetch completes at max(data_done, fetch call + recv_cost) (the core reads
+  /// the data as it arrives).
+  virtual Cycle recv_cost(std::uint64_t bytes, bool rendezvous) const = 0;
+  /// Cycles of the fetch call of a rendezvous message (sending the go-ahead).
+  virtual Cycle accept_cost() const = 0;
+  /// Cycles of a poll that finds nothing.
+  virtual Cycle poll_cost() const = 0;
+  /// Minimum cycles from a core call to its first effect on the network (>= 1).
+  virtual Cycle lookahead() const = 0;
+
+  // ---- network side
+  void attach(Chip& chip, Listener& listener) {
+    chip_ = &chip;
+    out_ = &listener;
+  }
+  /// The sender's core called send at `at` (chip.now() <= at + lookahead()).
+  virtual void start(const Message& m, Cycle at) = 0;
+  /// The receiver's core took the message at `at` (rendezvous: go ahead; eager: buffer freed).
+  virtual void accept(MsgId id, Cycle at) = 0;
+  virtual void delivered(const PacketEvent& e) = 0;
+  virtual void injected(const PacketEvent& e) = 0;
+  /// Protocol counters (retries, NACKs, ...).
+  virtual nlohmann::json stats() const { return nlohmann::json::object(); }
+  /// Messages the adapter still tracks (for the engine's idle test).
+  virtual std::size_t active() const = 0;
+
+ protected:
+  Adapter(std::string name, const Config& config) : config_(config), adapter_name_(std::move(name)) {}
+  /// Declares a parameter with its default and source, reading an override from the config.
+  std::uint64_t param(const std::string& name, std::uint64_t def, const std::string& source);
+  /// Throws ConfigError if the config names a parameter of this adapter that was not declared.
+  void check_unknown() const;
+
+  /// Payload flits of a message of `bytes` bytes.
+  std::uint64_t flits_of(std::uint64_t bytes) const {
+    const std::uint64_t fb = static_cast<std::uint64_t>(config_.flit_bytes);
+    return (bytes + fb - 1) / fb;
+  }
+  /// Splits `flits` payload flits into packets and injects them; returns how many.
+  std::uint32_t inject_stream(int channel, TileId src, TileId dst, std::uint64_t flits, Cycle at,
+                              std::uint64_t tag);
+  /// Channel c (a protocol's class of traffic) -> (network, vc class) of the chip.
+  void channel_of(int c, int& network, int& vc) const;
+
+  Config config_;
+  std::string adapter_name_;
+  std::vector<Param> params_;
+  Chip* chip_ = nullptr;
+  Listener* out_ = nullptr;
+};
+
+/// Tag layout shared by the adapters: message id in the high bits, packet kind in the low 4.
+inline std::uint64_t make_tag(MsgId id, unsigned kind) { return (id << 4) | (kind & 0xF); }
+inline MsgId tag_msg(std::uint64_t tag) { return tag >> 4; }
+inline unsigned tag_kind(std::uint64_t tag) { return static_cast<unsigned>(tag & 0xF); }
+
+}  // namespace tilempi::hwmodel::adapter
