@@ -57,7 +57,11 @@ Chip::Engine::Engine(Chip& chip, const Config& c, const Topology& topo)
     }
   }
   for (int p = 0; p < kPorts; ++p)
-    for (int v = 0; v < vcs_; ++v) port_mask_[p] |= std::uint64_t{1} << (p * vcs_ + v);
+    for (int v = 0; v < vcs_; ++v) {
+      port_mask_[p] |= std::uint64_t{1} << (p * vcs_ + v);
+      port_of_[p * vcs_ + v] = static_cast<std::uint8_t>(p);
+      vc_of_[p * vcs_ + v] = static_cast<std::uint8_t>(v);
+    }
 
   const int mesh_cap = c.input_buffer_flits + c.output_buffer_flits;
   if (mesh_cap > 65535 || c.injection_buffer_flits > 65535 || c.ejection_buffer_flits > 65535)
@@ -281,7 +285,9 @@ void Chip::Engine::deliver(std::uint32_t slot, Cycle t) {
 
 void Chip::Engine::process(std::uint32_t n, Cycle t) {
   ++activations_;
-  const TileId tile = static_cast<TileId>(n % static_cast<std::uint32_t>(tiles_));
+  const std::size_t net = n / static_cast<std::uint32_t>(tiles_);
+  const std::uint32_t net_base = static_cast<std::uint32_t>(net) * static_cast<std::uint32_t>(tiles_);
+  const TileId tile = static_cast<TileId>(n - net_base);
   const std::size_t base = static_cast<std::size_t>(n) * static_cast<std::size_t>(ivcs_);
   const std::size_t tbase = static_cast<std::size_t>(tile) * kMeshDirs;
   bool worked = false;
@@ -290,7 +296,6 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
   // Switch allocation: each output sends at most one flit, each input port
   // forwards at most one flit per cycle.
   std::uint64_t cand[kPorts] = {0, 0, 0, 0, 0};
-  std::int8_t want_vc[64];
   unsigned demand = 0;
   for (std::uint64_t m = inmask_[n]; m; m &= m - 1) {
     int i = std::countr_zero(m);
@@ -306,22 +311,28 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       if (credit_ready(ov, t)) cand[o] |= std::uint64_t{1} << i;
       else if (ov.rcount) wake = std::min(wake, ret_[ov.roff + ov.rhead]);
     } else {
-      const Packet& p = pkts_[fl.code >> 2];
-      o = static_cast<int>(route(tile, p.dst));
-      if (!torus_) {
-        ovc = p.cls;
-      } else if (o == kLocal) {
-        ovc = 2 * p.cls;
-      } else {
-        // Dateline VCs: a packet starts each dimension on the even VC of its
-        // class and moves to the odd one after crossing the wrap-around link.
-        int in_port = i / vcs_;
-        bool same_dim = in_port != kLocal && (in_port / 2) == (o / 2);
-        int bit = same_dim ? ((i % vcs_) & 1) : 0;
-        if (wrap_[tbase + static_cast<std::size_t>(o)]) bit = 1;
-        ovc = 2 * p.cls + bit;
+      if (f.want < 0) {
+        // First look at this head: route it once.
+        const Packet& p = pkts_[fl.code >> 2];
+        o = static_cast<int>(route(tile, p.dst));
+        if (!torus_) {
+          ovc = p.cls;
+        } else if (o == kLocal) {
+          ovc = 2 * p.cls;
+        } else {
+          // Dateline VCs: a packet starts each dimension on the even VC of its
+          // class and moves to the odd one after crossing the wrap-around link.
+          int in_port = port_of_[i];
+          bool same_dim = in_port != kLocal && (in_port / 2) == (o / 2);
+          int bit = same_dim ? (vc_of_[i] & 1) : 0;
+          if (wrap_[tbase + static_cast<std::size_t>(o)]) bit = 1;
+          ovc = 2 * p.cls + bit;
+        }
+        f.want = static_cast<std::int8_t>(o);
+        f.want_vc = static_cast<std::int8_t>(ovc);
       }
-      want_vc[i] = static_cast<std::int8_t>(ovc);
+      o = f.want;
+      ovc = f.want_vc;
       OutVc& ov = out_[base + static_cast<std::size_t>(o * vcs_ + ovc)];
       demand |= 1u << o;
       if (ov.owner < 0) {
@@ -356,7 +367,7 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
         ps.blocked_since = kNever;
       }
       ++ps.flits;
-      const int in_port = i / vcs_;
+      const int in_port = port_of_[i];
       used_ports |= 1u << in_port;
       worked = true;
 
@@ -368,7 +379,8 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       const bool is_tail = fl.code & 2u;
       if (is_head) {
         f.out = static_cast<std::int8_t>(o);
-        f.ovc = want_vc[i];
+        f.ovc = f.want_vc;
+        f.want = f.want_vc = -1;
       }
       const int ovc = f.ovc;
       OutVc& ov = out_[base + static_cast<std::size_t>(o * vcs_ + ovc)];
@@ -380,7 +392,7 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       // injection buffer directly).
       if (in_port != kLocal) {
         TileId up = nbr_[tbase + static_cast<std::size_t>(in_port)];
-        return_credit(node(static_cast<int>(n) / tiles_, up), kOpposite[in_port] * vcs_ + (i % vcs_), t);
+        return_credit(net_base + static_cast<std::uint32_t>(up), kOpposite[in_port] * vcs_ + vc_of_[i], t);
       } else if (is_tail) {
         Packet& p = pkts_[fl.code >> 2];
         p.tail_out = t;
@@ -389,7 +401,7 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
 
       if (o != kLocal) {
         TileId dn = nbr_[tbase + static_cast<std::size_t>(o)];
-        std::uint32_t dnode = node(static_cast<int>(n) / tiles_, dn);
+        std::uint32_t dnode = net_base + static_cast<std::uint32_t>(dn);
         int di = kOpposite[o] * vcs_ + ovc;
         Fifo& d = in_[static_cast<std::size_t>(dnode) * static_cast<std::size_t>(ivcs_) + static_cast<std::size_t>(di)];
         std::uint32_t pos = d.head + d.count;
@@ -398,7 +410,7 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
         ++d.count;
         inmask_[dnode] |= std::uint64_t{1} << di;
         schedule(dnode, t + static_cast<Cycle>(hop_));
-        ++counters_[static_cast<std::size_t>(n) / static_cast<std::size_t>(tiles_)].flit_hops;
+        ++counters_[net].flit_hops;
       } else {
         Fifo& d = ej_[static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_) + static_cast<std::size_t>(ovc)];
         std::uint32_t pos = d.head + d.count;
@@ -415,14 +427,15 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
   if (ejmask_[n] && !held_[n]) {
     const std::size_t ebase = static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_);
     for (int k = 0; k < vcs_; ++k) {
-      int v = (ej_rr_[n] + k) % vcs_;
+      int v = ej_rr_[n] + k;
+      if (v >= vcs_) v -= vcs_;
       if (!(ejmask_[n] & (1u << v))) continue;
       Fifo& f = ej_[ebase + static_cast<std::size_t>(v)];
       const Flit fl = flits_[f.off + f.head];
       if (fl.ready > t) continue;
       f.head = static_cast<std::uint16_t>(f.head + 1 == f.cap ? 0 : f.head + 1);
       if (--f.count == 0) ejmask_[n] &= ~(1u << v);
-      ej_rr_[n] = static_cast<std::uint8_t>((v + 1) % vcs_);
+      ej_rr_[n] = static_cast<std::uint8_t>(v + 1 == vcs_ ? 0 : v + 1);
       return_credit(n, kLocal * vcs_ + v, t);
       worked = true;
       if (fl.code & 2u) deliver(fl.code >> 2, t);
@@ -436,7 +449,8 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
     PortStats& ip = inj_port_[n];
     bool wrote = false;
     for (int k = 0; k < classes_; ++k) {
-      int c = (src_rr_[n] + k) % classes_;
+      int c = src_rr_[n] + k;
+      if (c >= classes_) c -= classes_;
       Source& s = src_[sbase + static_cast<std::size_t>(c)];
       if (s.qhead < 0) continue;
       int lvc = torus_ ? 2 * c : c;
@@ -462,7 +476,7 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       ++f.count;
       inmask_[n] |= std::uint64_t{1} << li;
       schedule(n, t + static_cast<Cycle>(inj_latency_));
-      src_rr_[n] = static_cast<std::uint8_t>((c + 1) % classes_);
+      src_rr_[n] = static_cast<std::uint8_t>(c + 1 == classes_ ? 0 : c + 1);
       wrote = true;
       worked = true;
       break;

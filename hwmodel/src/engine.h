@@ -33,6 +33,8 @@ struct Chip::Engine {
     std::uint16_t count = 0;
     std::int8_t out = -1;  // output port held by the worm at the front (-1: none)
     std::int8_t ovc = -1;  // its output VC
+    std::int8_t want = -1;      // route of the waiting head at the front (-1: not computed)
+    std::int8_t want_vc = -1;   // and its output VC
   };
   // Output VC: which input VC owns it, credits, credits still on their way back.
   struct OutVc {
@@ -121,6 +123,8 @@ struct Chip::Engine {
   std::vector<std::uint32_t> src_pending_;  // per node: packets queued at the core
   std::vector<PortStats> inj_port_;         // per node: core -> router
   std::uint64_t port_mask_[kPorts] = {};    // input VC bits of each port
+  std::uint8_t port_of_[64] = {};           // input VC index -> port
+  std::uint8_t vc_of_[64] = {};             // input VC index -> VC
 
   std::vector<Packet> pkts_;
   std::vector<std::uint32_t> free_slots_;
