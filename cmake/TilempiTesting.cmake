@@ -1,15 +1,71 @@
-# tilempi_add_mpi_test(NAME <name> NP <n> [TRANSPORT host|sim] COMMAND <exe> [args...] [LAUNCHER_ARGS ...])
-# Runs an MPI program through tilempirun under CTest. Defined for real once apps/ provides tilempirun.
+# tilempi_add_mpi_test: run an MPI program through tilempirun under CTest.
+#
+#   tilempi_add_mpi_test(NAME <name> NP <n> COMMAND <exe> [args...]
+#                        [TRANSPORT host|sim]          default host
+#                        [LAUNCHER_ARGS <arg>...]      more tilempirun options, before the program
+#                        [LABELS <label>...]           added to "mpi;<transport>"
+#                        [TIMEOUT <seconds>]           default 120
+#                        [WILL_FAIL]                   the job must fail (nonzero exit status)
+#                        [PASS_REGULAR_EXPRESSION <re>...]   output must match one of them
+#                        [FAIL_REGULAR_EXPRESSION <re>...]   output must match none of them
+#                        [ENVIRONMENT <VAR=value>...]  for the launcher and so for every rank
+#                        [PROCESSORS <n>]              CTest's PROCESSORS (default 1)
+#                        [RUN_SERIAL])
+#
+# The launcher gets --timeout TIMEOUT and CTest a little more, so that a hung job is ended by
+# the launcher, which removes the job's processes and shared memory, not killed by CTest.
+# A test for a transport that is not built is registered but disabled (CTest lists it as
+# "Not Run (Disabled)").
+set(TILEMPI_TEST_TIMEOUT_MARGIN 30 CACHE STRING "Seconds CTest waits beyond the launcher's --timeout")
+mark_as_advanced(TILEMPI_TEST_TIMEOUT_MARGIN)
+
 function(tilempi_add_mpi_test)
-  cmake_parse_arguments(T "" "NAME;NP;TRANSPORT;TIMEOUT" "COMMAND;LAUNCHER_ARGS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "WILL_FAIL;RUN_SERIAL" "NAME;NP;TRANSPORT;TIMEOUT;PROCESSORS"
+                        "COMMAND;LAUNCHER_ARGS;LABELS;PASS_REGULAR_EXPRESSION;FAIL_REGULAR_EXPRESSION;ENVIRONMENT"
+                        ${ARGN})
+  if(NOT T_NAME OR NOT T_NP OR NOT T_COMMAND)
+    message(FATAL_ERROR "tilempi_add_mpi_test: NAME, NP and COMMAND are required")
+  endif()
+  if(T_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "tilempi_add_mpi_test(${T_NAME}): unknown arguments ${T_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT TARGET tilempirun)
+    message(VERBOSE "tilempi_add_mpi_test(${T_NAME}): no tilempirun target; test not added")
+    return()
+  endif()
   if(NOT T_TRANSPORT)
     set(T_TRANSPORT host)
   endif()
   if(NOT T_TIMEOUT)
     set(T_TIMEOUT 120)
   endif()
+  math(EXPR _ctest_timeout "${T_TIMEOUT} + ${TILEMPI_TEST_TIMEOUT_MARGIN}")
+
   add_test(NAME ${T_NAME}
     COMMAND $<TARGET_FILE:tilempirun> -n ${T_NP} --transport ${T_TRANSPORT}
             --timeout ${T_TIMEOUT} ${T_LAUNCHER_ARGS} ${T_COMMAND})
-  set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS "mpi;${T_TRANSPORT};${T_LABELS}")
+  set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${_ctest_timeout}
+                       LABELS "mpi;${T_TRANSPORT};${T_LABELS}")
+  if(T_WILL_FAIL)
+    set_tests_properties(${T_NAME} PROPERTIES WILL_FAIL TRUE)
+  endif()
+  if(T_PASS_REGULAR_EXPRESSION)
+    set_tests_properties(${T_NAME} PROPERTIES PASS_REGULAR_EXPRESSION "${T_PASS_REGULAR_EXPRESSION}")
+  endif()
+  if(T_FAIL_REGULAR_EXPRESSION)
+    set_tests_properties(${T_NAME} PROPERTIES FAIL_REGULAR_EXPRESSION "${T_FAIL_REGULAR_EXPRESSION}")
+  endif()
+  if(T_ENVIRONMENT)
+    set_tests_properties(${T_NAME} PROPERTIES ENVIRONMENT "${T_ENVIRONMENT}")
+  endif()
+  if(T_PROCESSORS)
+    set_tests_properties(${T_NAME} PROPERTIES PROCESSORS ${T_PROCESSORS})
+  endif()
+  if(T_RUN_SERIAL)
+    set_tests_properties(${T_NAME} PROPERTIES RUN_SERIAL TRUE)
+  endif()
+  string(TOUPPER "${T_TRANSPORT}" _tr)
+  if(NOT TILEMPI_HAVE_${_tr})
+    set_tests_properties(${T_NAME} PROPERTIES DISABLED TRUE)
+  endif()
 endfunction()

@@ -214,8 +214,15 @@ JobRunner::~JobRunner() {
 bool JobRunner::setup_signals() {
   // Signals arrive through a signalfd in the poll loop; they are blocked before the job starts
   // any thread (the sim engine), so that every thread leaves them to the fd.
+  // A shell starts background jobs with SIGINT and SIGQUIT ignored, and an ignored signal never
+  // reaches the fd; the launcher always wants them, to end the job cleanly.
   sigemptyset(&blocked_);
-  for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1}) sigaddset(&blocked_, s);
+  struct sigaction dfl{};
+  dfl.sa_handler = SIG_DFL;
+  for (int s : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1}) {
+    sigaddset(&blocked_, s);
+    ::sigaction(s, &dfl, nullptr);
+  }
   if (::sigprocmask(SIG_BLOCK, &blocked_, &old_mask_) != 0) return false;
   mask_set_ = true;
   sigfd_ = ::signalfd(-1, &blocked_, SFD_NONBLOCK | SFD_CLOEXEC);

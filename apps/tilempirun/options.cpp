@@ -112,7 +112,8 @@ bool coll_valid(const std::string& spec) {
   if (&TILEMPIX_Coll_validate == nullptr) return true;
   char message[1024] = {0};
   if (TILEMPIX_Coll_validate(spec.c_str(), message, sizeof message) == MPI_SUCCESS) return true;
-  usage_error(std::string("--coll ") + spec + ": " + message);
+  usage_error(std::string("--coll ") + spec + ": " +
+              (message[0] ? message : "not accepted by the MPI library's collective registry"));
   return false;
 #else
   (void)spec;

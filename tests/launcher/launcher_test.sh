@@ -1,0 +1,330 @@
+#!/usr/bin/env bash
+# Tests of tilempirun, one case per CTest test:
+#   launcher_test.sh CASE TILEMPIRUN PROBE [more...]
+# PROBE is launcher_probe (see launcher_probe.c). Some cases take more arguments (see below).
+# Every case checks what the launcher printed and returned, and for jobs that end early that
+# no rank process and no shared-memory object of the job is left.
+set -u
+
+case_name=$1
+run=$2
+probe=$3
+shift 3
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/tilempirun-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# A word no other process has on its command line: given to the ranks as a last, unused
+# argument, so that pgrep finds exactly this test's ranks.
+token="tilempirun-test-$$-$RANDOM$RANDOM"
+failures=0
+
+fail() {
+  echo "FAIL [$case_name]: $*"
+  failures=$((failures + 1))
+}
+
+# launch ARGS...: runs the launcher; sets status, and leaves stdout and stderr in files.
+launch() {
+  "$run" "$@" >"$work/out" 2>"$work/err" </dev/null
+  status=$?
+}
+
+expect_status() {
+  [ "$status" -eq "$1" ] || fail "exit status $status, expected $1"
+}
+
+expect_out() {  # expect_out FILE ERE
+  grep -Eq -- "$2" "$work/$1" || fail "$1 does not match: $2"
+}
+
+expect_no_out() {
+  ! grep -Eq -- "$2" "$work/$1" || fail "$1 should not match: $2"
+}
+
+# No rank of this test may still run, and the job's shared memory must be gone.
+expect_clean() {
+  local left
+  left=$(pgrep -f -- "$token" || true)
+  [ -z "$left" ] || fail "rank processes left behind: $(ps -o pid=,stat=,args= -p "$(echo $left | tr ' ' ',')")"
+  local job
+  job=$(grep -Eo 'job=/[^ ]+' "$work/out" | head -n 1 | cut -d= -f2)
+  if [ -z "$job" ]; then
+    fail "no rank reported its job name"
+  elif [ "$job" != "(none)" ]; then
+    local shm="/dev/shm/${job#/}"
+    if compgen -G "$shm*" >/dev/null; then fail "shared memory left behind: $(ls "$shm"*)"; fi
+  fi
+}
+
+show_output() {
+  echo "---- stdout"; cat "$work/out"
+  echo "---- stderr"; cat "$work/err"
+}
+
+# Waits (bounded) until FILE has N lines matching ERE.
+wait_for_lines() {
+  local file=$1 n=$2 ere=$3 i
+  for i in $(seq 1 600); do
+    [ "$(grep -Ec -- "$ere" "$file" 2>/dev/null || true)" -ge "$n" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+case $case_name in
+  help)
+    launch --help
+    expect_status 0
+    for opt in -np --transport --bind --tag-output --timeout --mesh --coll --preset --adapter \
+               --compute --report --trace --set --config -x --verbose --version; do
+      expect_out out "(^|[ ,(])$opt([ ,)]|$)"
+    done
+    expect_out out "Usage: tilempirun"
+    expect_out out "--transport host\|sim=host"
+    expect_out out "--bind core\|none=core"
+    launch --version
+    expect_status 0
+    expect_out out "^tilempirun .*[0-9]+\.[0-9]+"
+    ;;
+
+  bad-options)
+    launch --no-such-option -n 2 "$probe" args
+    expect_status 2
+    expect_out err "--no-such-option"
+    launch --transport carrier-pigeon -n 2 "$probe" args
+    expect_status 2
+    expect_out err "transport.*carrier-pigeon|carrier-pigeon.*transport"
+    launch -n two "$probe" args
+    expect_status 2
+    expect_out err "-n two"
+    launch -n 0 "$probe" args
+    expect_status 2
+    launch -n 5 --mesh 2x2 "$probe" args
+    expect_status 2
+    expect_out err "mesh 2x2"
+    launch -n 2 --mesh 3by3 "$probe" args
+    expect_status 2
+    expect_out err "mesh 3by3"
+    launch -n 2 --timeout soon "$probe" args
+    expect_status 2
+    expect_out err "timeout soon"
+    launch -n 2 --compute fast "$probe" args
+    expect_status 2
+    expect_out err "compute fast"
+    launch -n 2 --set nokey "$probe" args
+    expect_status 2
+    expect_out err "set nokey"
+    launch -n 2 --bind sometimes "$probe" args
+    expect_status 2
+    expect_out err "bind"
+    launch "$probe" args
+    expect_status 2
+    expect_out err "-n"
+    launch -n 2
+    expect_status 2
+    expect_out err "no program"
+    ;;
+
+  bad-program)
+    launch -n 2 "$work/does-not-exist"
+    expect_status 127
+    expect_out err "does-not-exist"
+    launch -n 2 no-such-program-in-path-$token
+    expect_status 127
+    expect_out err "no-such-program-in-path"
+    printf 'not a program\n' >"$work/plain.txt"
+    launch -n 2 "$work/plain.txt"
+    expect_status 126
+    expect_out err "plain.txt.*not executable"
+    ;;
+
+  args)
+    # Everything after the program is the program's, even options the launcher also has.
+    launch -n 2 "$probe" args -n 5 --foo --help -- --timeout 1
+    expect_status 0
+    for r in 0 1; do
+      expect_out out "^rank $r argc=9$"
+      expect_out out "^rank $r arg2=-n$"
+      expect_out out "^rank $r arg3=5$"
+      expect_out out "^rank $r arg4=--foo$"
+      expect_out out "^rank $r arg5=--help$"
+      expect_out out "^rank $r arg6=--$"
+      expect_out out "^rank $r arg7=--timeout$"
+      expect_out out "^rank $r arg8=1$"
+    done
+    # The -np spelling, and "--" before the program.
+    launch -np 3 --transport host -- "$probe" args 'two words' ''
+    expect_status 0
+    expect_out out "^rank 2 arg2=two words$"
+    expect_out out "^rank 2 arg3=$"
+    [ "$(grep -c 'argc=4' "$work/out")" -eq 3 ] || fail "expected 3 ranks with argc=4"
+    ;;
+
+  env)
+    export TILEMPIRUN_TEST_INHERITED=yes
+    launch -n 3 -x TILEMPIRUN_TEST_X=set-by-x -x TILEMPIRUN_TEST_INHERITED --mesh 3x1 \
+      "$probe" env TILEMPI_RANK TILEMPI_SIZE TILEMPI_MESH TILEMPI_LAUNCHER_PID TILEMPI_JOB \
+      TILEMPIRUN_TEST_X TILEMPIRUN_TEST_INHERITED
+    expect_status 0
+    for r in 0 1 2; do
+      expect_out out "^rank $r TILEMPI_RANK=$r$"
+      expect_out out "^rank $r TILEMPI_SIZE=3$"
+      expect_out out "^rank $r TILEMPI_MESH=3x1$"
+      expect_out out "^rank $r TILEMPI_LAUNCHER_PID=[0-9]+$"
+      expect_out out "^rank $r TILEMPI_JOB=."
+      expect_out out "^rank $r TILEMPIRUN_TEST_X=set-by-x$"
+      expect_out out "^rank $r TILEMPIRUN_TEST_INHERITED=yes$"
+    done
+    # Rank 0 reads the launcher's stdin; the others read /dev/null.
+    echo "hello rank zero" | "$run" -n 2 "$probe" stdin >"$work/out" 2>"$work/err"
+    status=$?
+    expect_status 0
+    expect_out out "^rank 0 stdin=hello rank zero$"
+    expect_out out "^rank 1 stdin=<eof>$"
+    # A chip config file that gives the mesh size also gives the number of ranks.
+    printf '# a 2x3 chip\nwidth = 2\nheight=3\n' >"$work/chip.cfg"
+    launch --config "$work/chip.cfg" "$probe" env TILEMPI_SIZE
+    expect_status 0
+    [ "$(grep -c 'TILEMPI_SIZE=6' "$work/out")" -eq 6 ] || fail "--config with a 2x3 mesh: expected 6 ranks"
+    ;;
+
+  status)
+    launch -n 4 "$probe" exit -1 0
+    expect_status 0
+    expect_no_out err "tilempirun:"
+    # Every rank fails with the same status: that status, said once.
+    launch -n 2 "$probe" exit -1 5 "$token"
+    expect_status 5
+    [ "$(grep -c 'ending the job' "$work/err")" -eq 1 ] || fail "expected one message for the failed job"
+    expect_clean
+    ;;
+
+  exit-others-killed)
+    # Rank 1 exits with 3 while the others wait forever: the launcher must end them.
+    launch -n 4 "$probe" exit 1 3 "$token"
+    expect_status 3
+    expect_out err "^tilempirun: rank 1 \(pid [0-9]+\) exited with status 3; ending the job$"
+    expect_out err "^rank 1 exits with 3$"
+    expect_clean
+    ;;
+
+  segv)
+    launch -n 3 "$probe" segv 2 "$token"
+    expect_status 139
+    expect_out err "^tilempirun: rank 2 \(pid [0-9]+\) killed by signal 11 \(SIGSEGV[^)]*\).*; ending the job$"
+    expect_out err "^rank 2 about to crash$"
+    # The crashing rank's last words come before the launcher's message.
+    [ "$(grep -n 'about to crash' "$work/err" | cut -d: -f1)" -lt \
+      "$(grep -n 'killed by signal' "$work/err" | cut -d: -f1)" ] || fail "message order"
+    expect_clean
+    ;;
+
+  timeout)
+    launch --timeout 1 -n 2 "$probe" sleep 600 "$token"
+    expect_status 124
+    expect_out err "^tilempirun: timeout"
+    expect_clean
+    ;;
+
+  tag-output)
+    launch --tag-output -n 3 "$probe" lines 400
+    expect_status 0
+    total=$(wc -l <"$work/out")
+    [ "$total" -eq 1200 ] || fail "expected 1200 lines, got $total"
+    bad=$(grep -Evc '^\[([0-2])\] rank \1 line [0-9]+ of 400: some text to make it longer$' "$work/out")
+    [ "$bad" -eq 0 ] || fail "$bad lines are not whole, tagged lines of one rank"
+    # Without tags the lines are whole too.
+    launch -n 3 "$probe" lines 400
+    bad=$(grep -Evc '^rank [0-2] line [0-9]+ of 400: some text to make it longer$' "$work/out")
+    [ "$bad" -eq 0 ] || fail "$bad untagged lines are not whole"
+    # stderr is tagged as well.
+    launch --tag-output -n 2 "$probe" exit 1 4 "$token"
+    expect_status 4
+    expect_out err "^\[1\] rank 1 exits with 4$"
+    expect_out out "^\[0\] rank 0 ready job="
+    expect_clean
+    ;;
+
+  signal)
+    # SIGINT (Ctrl-C) and SIGTERM to the launcher end the whole job: exit 130 / 143.
+    for sig in INT TERM; do
+      "$run" -n 3 "$probe" sleep 600 "$token" >"$work/out" 2>"$work/err" </dev/null &
+      pid=$!
+      if ! wait_for_lines "$work/out" 3 "ready"; then
+        fail "the ranks did not start"
+        kill -KILL "$pid" 2>/dev/null
+      fi
+      kill -"$sig" "$pid"
+      wait "$pid"
+      status=$?
+      if [ "$sig" = INT ]; then expect_status 130; else expect_status 143; fi
+      expect_out err "^tilempirun: interrupted by SIG$sig; ending the job$"
+      expect_clean
+    done
+    ;;
+
+  many-ranks)
+    # Far more ranks than cores.
+    launch -n 24 "$probe" exit -1 0
+    expect_status 0
+    launch -n 24 "$probe" segv 17 "$token"
+    expect_status 139
+    expect_out err "rank 17 .*signal 11"
+    expect_clean
+    ;;
+
+  wrapper-show)
+    # launcher_test.sh wrapper-show - - TILEMPICC
+    cc=$1
+    out=$("$cc" -show hello.c -o hello)
+    echo "$out" | grep -Eq -- '-I[^ ]*include' || fail "-show: no include flag: $out"
+    echo "$out" | grep -Eq -- ' hello\.c -o hello ' || fail "-show: arguments not passed in order: $out"
+    echo "$out" | grep -Eq -- '-ltilempi' || fail "-show: library not linked: $out"
+    echo "$out" | grep -Eq -- '-Wl,-rpath,' || fail "-show: no rpath: $out"
+    out=$("$cc" -show -c hello.c)
+    echo "$out" | grep -Eq -- '-ltilempi' && fail "-show -c must not link: $out"
+    out=$("$cc" -show -DNAME='a b' x.c)
+    echo "$out" | grep -Fq -- "'-DNAME=a b'" || fail "-show must quote arguments with spaces: $out"
+    ;;
+
+  wrapper-hello)
+    # launcher_test.sh wrapper-hello TILEMPIRUN - WRAPPER [FLAGS...] SOURCE
+    # Compile SOURCE with WRAPPER, run it through the launcher on 3 ranks and alone (singleton).
+    wrapper=$1
+    shift
+    cd "$work" || exit 1
+    if ! "$wrapper" "$@" -o hello >"$work/build.log" 2>&1; then
+      cat "$work/build.log"
+      fail "$wrapper $* failed"
+    else
+      launch --timeout 60 -n 3 ./hello
+      expect_status 0
+      for r in 0 1 2; do expect_out out "hello from rank $r of 3"; done
+      ./hello >"$work/out" 2>"$work/err" </dev/null
+      status=$?
+      expect_status 0
+      expect_out out "hello from rank 0 of 1"
+    fi
+    ;;
+
+  mpi-abort)
+    # launcher_test.sh mpi-abort TILEMPIRUN PROGRAM: rank 1 calls MPI_Abort(MPI_COMM_WORLD, 7)
+    # while the others wait in MPI_Recv.
+    launch --timeout 60 -n 3 "$probe" 7 "$token"
+    expect_status 7
+    expect_out err "^tilempirun: rank 1 called MPI_Abort with code 7"
+    expect_clean
+    ;;
+
+  *)
+    echo "launcher_test.sh: unknown case $case_name"
+    exit 2
+    ;;
+esac
+
+if [ "$failures" -ne 0 ]; then
+  show_output
+  exit 1
+fi
+echo "PASS [$case_name]"
+exit 0
