@@ -367,7 +367,7 @@ subroutine tuserop(rank, np)
   call check(ierr == MPI_SUCCESS, 'op_create')
   call mpi_op_commutative(op, commute, ierr)
   call check(commute, 'op_commutative true')
-  iv = [-rank, rank - np]
+  iv = [-rank, rank + 1]
   call mpi_allreduce(iv, ir, 2, MPI_INTEGER, op, MPI_COMM_WORLD, ierr)
   call check(ir(1) == np - 1 .and. ir(2) == np, 'user op allreduce')
   call mpi_op_free(op, ierr)
