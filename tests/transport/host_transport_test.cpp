@@ -1,6 +1,8 @@
 // The host transport through its interface, with real forked ranks of a real job.
 #include <gtest/gtest.h>
 
+#include <sched.h>
+
 #include <csignal>
 #include <cstdlib>
 #include <deque>
@@ -42,6 +44,46 @@ TEST(HostTransport, PerSourceOrderAndContent) {
       fetch_blocking(t, a, buf.data(), a.size);
       RANK_CHECK(check(buf.data(), a.size, a.source, next[a.source]));
       ++next[a.source];
+    }
+    return 0;
+  });
+  EXPECT_TRUE(res.all_exited_zero()) << res.describe();
+}
+
+// Payload lines of one lap become header lines of the next. Fill them with exactly the sequence
+// words the next lap's headers will carry (a 2-rank job's ring has 4096 lines; 208-byte payloads
+// make 4-line records), then send 1-line records over them: a receiver that trusted stale
+// payload would see messages that were never sent.
+TEST(HostTransport, StalePayloadNeverLooksLikeANewRecord) {
+  constexpr std::uint64_t kRing = 4096, kRecord = 4, kPayload = kRecord * 64 - 48;
+  auto res = run_ranks(2, [](Transport& t) {
+    if (t.rank() == 0) {
+      std::vector<std::uint64_t> words(kPayload / 8);
+      for (std::uint64_t i = 0; i < kRing / kRecord; ++i) {
+        for (std::uint64_t j = 0; j < words.size(); ++j) {
+          const std::uint64_t line = i * kRecord + (48 + 8 * j) / 64;
+          words[j] = (48 + 8 * j) % 64 == 0 ? line + kRing + 1 : j;
+        }
+        send_blocking(t, 1, env_of(i), words.data(), kPayload);
+      }
+      for (std::uint64_t m = 0; m < kRing; ++m) {
+        if (m % 16 == 0) sched_yield();
+        send_blocking(t, 1, env_of(100000 + m), &m, sizeof m);
+      }
+      return 0;
+    }
+    std::vector<std::uint64_t> in(kPayload / 8);
+    for (std::uint64_t i = 0; i < kRing / kRecord; ++i) {
+      Arrival a = next_arrival(t);
+      RANK_CHECK(a.envelope.word[0] == i && a.size == kPayload);
+      fetch_blocking(t, a, in.data(), kPayload);
+    }
+    for (std::uint64_t m = 0; m < kRing; ++m) {
+      Arrival a = next_arrival(t);
+      RANK_CHECK(a.envelope.word[0] == 100000 + m && a.size == sizeof m);
+      std::uint64_t v = ~m;
+      fetch_blocking(t, a, &v, sizeof v);
+      RANK_CHECK(v == m);
     }
     return 0;
   });

@@ -442,8 +442,7 @@ class HostTransport final : public Transport {
     std::uint64_t pos = p.head;
     const std::uint64_t off = pos % ring_lines_;
     const std::uint64_t pad = off + lines > ring_lines_ ? ring_lines_ - off : 0;
-    // +1: the line after the record must be released too, so we can clear its sequence word.
-    const std::uint64_t need = pad + lines + 1;
+    const std::uint64_t need = pad + lines;
     if (pos + need - p.tail_seen > ring_lines_) {
       p.tail_seen = shared(p.tx.ctl->tail).load(std::memory_order_acquire);
       if (pos + need - p.tail_seen > ring_lines_) return false;
@@ -452,17 +451,12 @@ class HostTransport final : public Transport {
       auto* h = reinterpret_cast<SlotHeader*>(p.tx.ring + off * kLine);
       h->kind_lines = kSlotPad | static_cast<std::uint32_t>(pad << 8);
       h->len = 0;
-      shared(reinterpret_cast<SlotHeader*>(p.tx.ring)->seq).store(0, std::memory_order_relaxed);
       shared(h->seq).store(pos + 1, std::memory_order_release);
       pos += pad;
     }
     auto* h = reinterpret_cast<SlotHeader*>(p.tx.ring + (pos % ring_lines_) * kLine);
     fill(h);
     h->kind_lines = kind | static_cast<std::uint32_t>(lines << 8);
-    // A payload line of an earlier lap may hold anything, also a valid-looking sequence word:
-    // clear the one line the receiver will poll next.
-    auto* next = reinterpret_cast<SlotHeader*>(p.tx.ring + ((pos + lines) % ring_lines_) * kLine);
-    shared(next->seq).store(0, std::memory_order_relaxed);
     shared(h->seq).store(pos + 1, std::memory_order_seq_cst);
     p.head = pos + lines;
     return true;
@@ -663,6 +657,9 @@ class HostTransport final : public Transport {
   bool poll_source(int s, Arrival& out) {
     Peer& p = peers_[s];
     for (;;) {
+      // The line still belongs to a record of the previous lap we have not released: the
+      // sender cannot have written here yet (and the word may be that record's payload).
+      if (p.read_pos >= p.released + ring_lines_) return false;
       auto* h = reinterpret_cast<const SlotHeader*>(p.rx.ring + (p.read_pos % ring_lines_) * kLine);
       if (shared(const_cast<SlotHeader*>(h)->seq).load(std::memory_order_acquire) != p.read_pos + 1) return false;
       const std::uint32_t kind = h->kind_lines & 0xff;
@@ -685,6 +682,7 @@ class HostTransport final : public Transport {
       }
       RtsBody body;
       std::memcpy(&body, reinterpret_cast<const unsigned char*>(h) + kSlotPayloadOffset, sizeof body);
+      scrub(p, pos, pos + lines);
       p.inflight.push_back(InFlight{pos, pos + lines, true});
       release(s);
       const std::uint64_t key = next_rdv_++;
@@ -700,11 +698,22 @@ class HostTransport final : public Transport {
     Peer& p = peers_[s];
     for (InFlight& f : p.inflight) {
       if (f.start == pos) {
+        scrub(p, f.start, f.end);
         f.consumed = true;
         break;
       }
     }
     release(s);
+  }
+
+  // A payload line may hold anything, also what looks like a valid sequence word for a later
+  // lap: zero the first word of each payload line of a record before releasing it. Header
+  // lines keep their old sequence numbers, which never match again. (The receiver does this,
+  // not the sender, to keep an extra cache miss off the sender's critical path.)
+  void scrub(Peer& p, std::uint64_t start, std::uint64_t end) {
+    for (std::uint64_t pos = start + 1; pos < end; ++pos)
+      shared(reinterpret_cast<SlotHeader*>(p.rx.ring + (pos % ring_lines_) * kLine)->seq)
+          .store(0, std::memory_order_relaxed);
   }
 
   void release(int s) {
@@ -725,6 +734,7 @@ class HostTransport final : public Transport {
   bool has_work() {
     for (int s = 0; s < size_; ++s) {
       const Peer& p = peers_[s];
+      if (p.read_pos >= p.released + ring_lines_) continue;
       auto* h = reinterpret_cast<SlotHeader*>(p.rx.ring + (p.read_pos % ring_lines_) * kLine);
       if (shared(h->seq).load(std::memory_order_acquire) == p.read_pos + 1) return true;
     }
