@@ -243,7 +243,8 @@ class HostTransport final : public Transport {
     f.dst = static_cast<unsigned char*>(dst);
     f.len = len;
     f.send_id = r.send_id;
-    f.chunks = (len + chunk_ - 1) / chunk_;
+    f.csize = piece(len);
+    f.chunks = (len + f.csize - 1) / f.csize;
     Peer& p = peers_[r.source];
     p.arena_rx.push_back(id);
     ++arena_rx_total_;
@@ -373,6 +374,7 @@ class HostTransport final : public Transport {
   struct ArenaTx {
     OpId id;
     std::uint64_t bytes;
+    std::uint64_t csize;
     std::uint64_t chunks;
     std::uint64_t next = 0;
   };
@@ -409,6 +411,7 @@ class HostTransport final : public Transport {
     unsigned char* dst = nullptr;
     std::uint64_t len = 0;
     std::uint64_t send_id = 0;
+    std::uint64_t csize = 0;
     std::uint64_t chunks = 0;
     std::uint64_t got = 0;
     bool done = false;
@@ -580,7 +583,8 @@ class HostTransport final : public Transport {
             it->second.done = true;
           } else {
             if (p.arena_tx.empty()) ++arena_tx_total_;
-            p.arena_tx.push_back(ArenaTx{m.send_id, bytes, (bytes + chunk_ - 1) / chunk_, 0});
+            const std::uint64_t csize = piece(bytes);
+            p.arena_tx.push_back(ArenaTx{m.send_id, bytes, csize, (bytes + csize - 1) / csize, 0});
           }
         }
       }
@@ -598,6 +602,13 @@ class HostTransport final : public Transport {
 
   // ---- arena streaming (fallback when cross-memory attach is not allowed)
 
+  // Bytes per piece of a transfer through the arena: about an eighth of the message, so that
+  // even mid-sized messages overlap the two copies, within [4 KiB, the arena's slot size].
+  // Both sides derive it from the byte count in the CTS.
+  std::uint64_t piece(std::uint64_t bytes) const {
+    return clamp_u64(pow2_floor(std::max<std::uint64_t>(bytes / 8, 1)), std::min<std::uint64_t>(4096, chunk_), chunk_);
+  }
+
   void produce(int dst) {
     Peer& p = peers_[dst];
     bool wrote = false;
@@ -608,8 +619,8 @@ class HostTransport final : public Transport {
       while (t.next < t.chunks) {
         const std::uint64_t consumed = shared(p.tx.ctl->consumed).load(std::memory_order_acquire);
         if (p.produced - consumed >= chunks_) break;
-        const std::uint64_t off = t.next * chunk_;
-        const std::uint64_t n = std::min<std::uint64_t>(chunk_, t.bytes - off);
+        const std::uint64_t off = t.next * t.csize;
+        const std::uint64_t n = std::min<std::uint64_t>(t.csize, t.bytes - off);
         if (src) std::memcpy(p.tx.arena + (p.produced % chunks_) * chunk_, src + off, n);
         ++p.produced;
         ++t.next;
@@ -632,8 +643,8 @@ class HostTransport final : public Transport {
       while (f.got < f.chunks) {
         const std::uint64_t produced = shared(p.rx.ctl->produced).load(std::memory_order_acquire);
         if (produced <= p.consumed) break;
-        const std::uint64_t off = f.got * chunk_;
-        const std::uint64_t n = std::min<std::uint64_t>(chunk_, f.len - off);
+        const std::uint64_t off = f.got * f.csize;
+        const std::uint64_t n = std::min<std::uint64_t>(f.csize, f.len - off);
         std::memcpy(f.dst + off, p.rx.arena + (p.consumed % chunks_) * chunk_, n);
         ++p.consumed;
         ++f.got;
