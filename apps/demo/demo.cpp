@@ -1,0 +1,112 @@
+// tilempi-demo: what an MPI code costs on the mesh it runs on. Prints the rank grid, a
+// ping-pong to the nearest and the farthest tile, and the time of the main collectives with
+// the algorithms selected for this communicator. On the sim transport all times are virtual.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+int rank, size;
+
+double pingpong(int a, int b, int bytes, int reps) {
+  std::vector<char> buf(bytes, 1);
+  MPI_Barrier(MPI_COMM_WORLD);
+  double t0 = MPI_Wtime();
+  for (int i = 0; i < reps; ++i) {
+    if (rank == a) {
+      MPI_Send(buf.data(), bytes, MPI_CHAR, b, 0, MPI_COMM_WORLD);
+      MPI_Recv(buf.data(), bytes, MPI_CHAR, b, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (rank == b) {
+      MPI_Recv(buf.data(), bytes, MPI_CHAR, a, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Send(buf.data(), bytes, MPI_CHAR, a, 0, MPI_COMM_WORLD);
+    }
+  }
+  double t = (MPI_Wtime() - t0) / reps / 2;  // one way
+  MPI_Bcast(&t, 1, MPI_DOUBLE, a, MPI_COMM_WORLD);
+  return t;
+}
+
+// Mean time of one collective over `reps`, barrier first (seed 003 §4.1's microbenchmark).
+template <typename F>
+double timed(F&& collective, int reps) {
+  double sum = 0;
+  for (int i = 0; i < reps; ++i) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime();
+    collective();
+    double t = MPI_Wtime() - t0, slowest;
+    MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    sum += slowest;
+  }
+  return sum / reps;
+}
+
+void row(const char* what, const char* collective, double seconds) {
+  char algo[64] = "";
+  if (collective) TILEMPIX_Coll_selected(MPI_COMM_WORLD, collective, algo, sizeof algo);
+  if (rank == 0) std::printf("  %-34s %-18s %12.2f us\n", what, algo, seconds * 1e6);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int bytes = argc > 1 ? std::atoi(argv[1]) : 64;
+  const int reps = 5;
+
+  char transport[32];
+  TILEMPIX_Transport_name(transport, sizeof transport);
+  int w, h;
+  TILEMPIX_Mesh_shape(&w, &h);
+  if (rank == 0) {
+    std::printf("tilempi-demo: %d ranks on a %dx%d mesh, transport %s, %d-byte messages\n", size, w, h, transport,
+                bytes);
+    std::printf("  rank grid (row-major, rank at tile x,y):\n");
+    for (int y = 0; y < h; ++y) {
+      std::printf("   ");
+      for (int x = 0; x < w && y * w + x < size; ++x) std::printf(" %3d", y * w + x);
+      std::printf("\n");
+    }
+    std::printf("  %-34s %-18s %15s\n", "measurement", "algorithm", "time");
+  }
+
+  // The farthest rank from 0 by hop count.
+  int far = 0, best = -1;
+  for (int r = 0; r < size; ++r) {
+    int x, y;
+    TILEMPIX_Rank_coords(MPI_COMM_WORLD, r, &x, &y);
+    if (x + y > best) best = x + y, far = r;
+  }
+  if (size > 1) {
+    row("ping-pong 0 <-> 1 (one way)", nullptr, pingpong(0, 1, bytes, reps));
+    char what[64];
+    std::snprintf(what, sizeof what, "ping-pong 0 <-> %d, %d hops", far, best);
+    row(what, nullptr, pingpong(0, far, bytes, reps));
+  }
+
+  std::vector<char> sbuf(static_cast<size_t>(bytes) * size, 1), rbuf(sbuf.size());
+  row("barrier", "barrier", timed([] { MPI_Barrier(MPI_COMM_WORLD); }, reps));
+  row("bcast", "bcast", timed([&] { MPI_Bcast(sbuf.data(), bytes, MPI_CHAR, 0, MPI_COMM_WORLD); }, reps));
+  int count = std::max(1, bytes / 8);
+  std::vector<double> x(count, rank), y(count);
+  row("reduce (sum of doubles)", "reduce",
+      timed([&] { MPI_Reduce(x.data(), y.data(), count, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD); }, reps));
+  row("allreduce (sum of doubles)", "allreduce",
+      timed([&] { MPI_Allreduce(x.data(), y.data(), count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); }, reps));
+  row("alltoall", "alltoall",
+      timed([&] { MPI_Alltoall(sbuf.data(), bytes, MPI_CHAR, rbuf.data(), bytes, MPI_CHAR, MPI_COMM_WORLD); }, reps));
+
+  // Check the allreduce result, so the demo is also a smoke test.
+  double expect = 0.5 * size * (size - 1);
+  int ok = y[0] == expect, all;
+  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+  if (rank == 0) std::printf("  result check: %s\n", all ? "ok" : "WRONG");
+  MPI_Finalize();
+  return all ? 0 : 1;
+}

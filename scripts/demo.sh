@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds tilempi and runs the main job: MPI programs on the modeled 7x7 tilepro64 mesh.
+#   scripts/demo.sh [BUILD_DIR]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+bash "$root/scripts/install-deps.sh"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DTILEMPI_BUILD_TESTS=OFF
+cmake --build "$build" -j"$(nproc)"
+bin=$build/bin
+mkdir -p "$root/out"
+echo
+echo "== tilempi demo: 49 ranks on the modeled TilePro64 mesh (7x7 tiles, 700 MHz, UDN adapter)"
+"$bin/tilempirun" -n 49 --transport sim --preset tilepro64 --compute none \
+  --report "$root/out/demo-report.json" "$bin/tilempi-demo"
+if [ -x "$bin/tilempi-bench" ]; then
+  echo
+  echo "== Collective algorithms on the same mesh (virtual microseconds)"
+  "$bin/tilempi-bench" --quick --plot "$root/out/demo-bench.png"
+fi
+echo
+echo "Run report: $root/out/demo-report.json"
