@@ -179,6 +179,7 @@ class JobRunner {
   void loop();
   void read_rank(int rank, int stream);
   void drain_rank(int rank);
+  void stop_reading(int stream);
   void reap();
   void rank_failed(int rank, int wait_status);
   bool report_abort();
@@ -383,12 +384,24 @@ void JobRunner::read_rank(int rank, int stream) {
   ssize_t n = ::read(fd, buf_.data(), buf_.size());
   if (n > 0) {
     r.fwd[stream]->feed(buf_.data(), static_cast<std::size_t>(n));
+    if (sink_broken(stream + 1)) stop_reading(stream);
     return;
   }
   if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) return;
   r.fwd[stream]->flush_partial(true);
   ::close(fd);
   fd = -1;
+}
+
+// The reader of our stdout or stderr went away (tilempirun ... | head): stop reading that
+// stream of every rank, so that ranks that go on writing get SIGPIPE, as in a shell pipeline.
+void JobRunner::stop_reading(int stream) {
+  for (auto& r : ranks_) {
+    if (r.fd[stream] >= 0) {
+      ::close(r.fd[stream]);
+      r.fd[stream] = -1;
+    }
+  }
 }
 
 void JobRunner::drain_rank(int rank) {

@@ -10,13 +10,15 @@ namespace tilempirun {
 
 namespace {
 // Fds whose reader has gone; at most the launcher's stdout and stderr.
-bool sink_broken[3] = {false, false, false};
+bool sink_broken_flag[3] = {false, false, false};
 // A line longer than this is written in pieces rather than held without bound.
 constexpr std::size_t kMaxHeld = 64 * 1024;
 }  // namespace
 
+bool sink_broken(int fd) { return fd >= 0 && fd < 3 && sink_broken_flag[fd]; }
+
 bool write_all(int fd, const char* buf, std::size_t len) {
-  if (fd >= 0 && fd < 3 && sink_broken[fd]) return false;
+  if (fd >= 0 && fd < 3 && sink_broken_flag[fd]) return false;
   while (len > 0) {
     ssize_t n = ::write(fd, buf, len);
     if (n > 0) {
@@ -30,7 +32,7 @@ bool write_all(int fd, const char* buf, std::size_t len) {
       ::poll(&p, 1, 100);
       continue;
     }
-    if (fd >= 0 && fd < 3) sink_broken[fd] = true;
+    if (fd >= 0 && fd < 3) sink_broken_flag[fd] = true;
     return false;
   }
   return true;

@@ -11,6 +11,8 @@ namespace tilempirun {
 /// Writes all of buf to fd, retrying on EINTR and waiting on EAGAIN. Returns false once the
 /// reader has gone (EPIPE); later writes to that fd are then dropped.
 bool write_all(int fd, const char* buf, std::size_t len);
+/// Whether the reader of the launcher's stdout (1) or stderr (2) has gone.
+bool sink_broken(int fd);
 
 class LineForwarder {
  public:
