@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -328,7 +329,11 @@ bool JobRunner::report_abort() {
     // A fatal MPI error (MPI_ERRORS_ARE_FATAL) ends the job the same way.
     say("%s aborted with code %d: %s; ending the job", where.c_str(), rec.code, rec.why.c_str());
   }
-  if (!interrupted_) exit_status_ = rec.code & 0xff;
+  if (!interrupted_) {
+    // As the rank's own exit status would be: a nonzero code never becomes success.
+    int st = rec.code & 0xff;
+    exit_status_ = st == 0 && rec.code != 0 ? 1 : st;
+  }
   return true;
 }
 
@@ -351,15 +356,15 @@ void JobRunner::rank_failed(int rank, int wait_status) {
 }
 
 void JobRunner::reap() {
-  for (;;) {
+  // Only our ranks' pids: the job's backend may have children of its own to wait for.
+  for (std::size_t i = 0; i < ranks_.size(); ++i) {
+    RankProc& r = ranks_[i];
+    if (!r.running) continue;
     int st = 0;
-    pid_t pid = ::waitpid(-1, &st, WNOHANG);
-    if (pid <= 0) return;
-    auto it = std::find_if(ranks_.begin(), ranks_.end(),
-                           [&](const RankProc& r) { return r.pid == pid && r.running; });
-    if (it == ranks_.end()) continue;  // not one of ours (nothing else is forked here)
-    it->running = false;
-    int rank = static_cast<int>(it - ranks_.begin());
+    pid_t pid = ::waitpid(r.pid, &st, WNOHANG);
+    if (pid != r.pid) continue;
+    r.running = false;
+    int rank = static_cast<int>(i);
     try {
       if (job_) job_->rank_exited(rank, st);
     } catch (const std::exception& e) {
@@ -529,6 +534,13 @@ int JobRunner::run() {
   if (!path) return status;
 
   self_ = ::getpid();
+  // Two pipes per rank: many ranks need more descriptors than the usual soft limit.
+  rlimit files{};
+  if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max &&
+      files.rlim_cur < static_cast<rlim_t>(4 * o_.nranks + 64)) {
+    files.rlim_cur = files.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &files);
+  }
   if (!setup_signals()) {
     say("cannot set up signal handling: %s", std::strerror(errno));
     return kExitLaunchFailed;
