@@ -156,24 +156,25 @@ bool logical_op(MPI_Op op, const void* in, void* io, std::size_t n) {
   }
 }
 
-// MAXLOC / MINLOC over (value, index) pairs stored value first, index right after the value.
-// Ties keep the lower index (MPI-3.1 §5.9.4).
+// MAXLOC / MINLOC over (value, index) pairs laid out as the C struct {V value; I index;} (the
+// pair types' size includes the struct's padding). Ties keep the lower index (MPI-3.1 §5.9.4).
 template <class V, class I>
 bool loc_op(MPI_Op op, const void* in, void* io, std::size_t n, std::size_t stride) {
   if (op != MPI_MAXLOC && op != MPI_MINLOC) return false;
   const bool max = op == MPI_MAXLOC;
+  constexpr std::size_t off = (sizeof(V) + alignof(I) - 1) / alignof(I) * alignof(I);
   auto* a = static_cast<const unsigned char*>(in);
   auto* b = static_cast<unsigned char*>(io);
   for (std::size_t i = 0; i < n; ++i) {
     const unsigned char* pa = a + i * stride;
     unsigned char* pb = b + i * stride;
     V va = load<V>(pa), vb = load<V>(pb);
-    I ia = load<I>(pa + sizeof(V)), ib = load<I>(pb + sizeof(V));
+    I ia = load<I>(pa + off), ib = load<I>(pb + off);
     if (max ? va > vb : va < vb) {
       store<V>(pb, va);
-      store<I>(pb + sizeof(V), ia);
+      store<I>(pb + off, ia);
     } else if (va == vb && ia < ib) {
-      store<I>(pb + sizeof(V), ia);
+      store<I>(pb + off, ia);
     }
   }
   return true;

@@ -7,7 +7,15 @@ set(TILEMPI_COLL_SCHEDULE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/schedule/trees.cpp)
 
 list(APPEND TILEMPI_MPI_SOURCES
+  ${CMAKE_CURRENT_LIST_DIR}/alltoall.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/api_coll.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/barrier.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/bcast.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/gather.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/mesh.cpp
   ${CMAKE_CURRENT_LIST_DIR}/op.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/reduce.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/registry.cpp
   ${TILEMPI_COLL_SCHEDULE_SOURCES})
 
 # The schedule generators alone (pure C++, no MPI): the runtime algorithms compile the same

@@ -1,0 +1,707 @@
+// MPI_ collective entry points: argument checks (with the MPI error class a user expects), then
+// the typed buffers become packed bytes (in place for contiguous datatypes) and the selected
+// algorithm runs.
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "coll/coll.h"
+#include "coll/op.h"
+#include "errors.h"
+
+using namespace tilempi::mpi;
+using coll::Bytes;
+using coll::Kind;
+
+namespace {
+
+/// Packed view of count elements of t at buf: buf itself for a contiguous type.
+const void* in_view(const void* buf, std::size_t count, const Datatype& t, Bytes& tmp) {
+  if (t.contiguous || count == 0) return buf;
+  tmp.resize(count * t.size);
+  pack(buf, count, t, tmp.data());
+  return tmp.data();
+}
+/// Where the algorithm writes count packed elements destined for buf.
+void* out_view(void* buf, std::size_t count, const Datatype& t, Bytes& tmp) {
+  if (t.contiguous) return buf;
+  tmp.resize(count * t.size);
+  return tmp.data();
+}
+void out_finish(void* buf, std::size_t count, const Datatype& t, const Bytes& tmp) {
+  if (!t.contiguous && count > 0) unpack(tmp.data(), count * t.size, count, t, buf);
+}
+/// A fresh packed copy of count elements at buf (for MPI_IN_PLACE, where input and output share buf).
+Bytes packed_copy(const void* buf, std::size_t count, const Datatype& t) {
+  Bytes b(count * t.size);
+  if (count == 0) return b;
+  if (t.contiguous) std::memcpy(b.data(), buf, b.size());
+  else pack(buf, count, t, b.data());
+  return b;
+}
+
+std::size_t uz(int v) { return static_cast<std::size_t>(v); }
+
+struct Guard {
+  const char* fn;
+  int rc = MPI_SUCCESS;
+};
+
+bool root_ok(const Comm& c, int root, const char* fn, int* rc) {
+  if (root >= 0 && root < c.size) return true;
+  *rc = raise(c.handle, MPI_ERR_ROOT, fn, "root " + std::to_string(root) + " is not a rank of the communicator (size " + std::to_string(c.size) + ")");
+  return false;
+}
+
+bool op_ok(const Comm& c, MPI_Op op, MPI_Datatype t, const char* fn, int* rc) {
+  std::string why;
+  int e = coll::op_check(op, t, &why);
+  if (e == MPI_SUCCESS) return true;
+  *rc = raise(c.handle, e, fn, why);
+  return false;
+}
+
+bool array_ok(const Comm& c, const void* a, const char* what, const char* fn, int* rc) {
+  if (a) return true;
+  *rc = raise(c.handle, MPI_ERR_ARG, fn, std::string(what) + " is NULL");
+  return false;
+}
+
+bool counts_ok(const Comm& c, const int* counts, const char* fn, int* rc) {
+  for (int i = 0; i < c.size; ++i)
+    if (counts[i] < 0) {
+      *rc = raise(c.handle, MPI_ERR_COUNT, fn, "count[" + std::to_string(i) + "] = " + std::to_string(counts[i]) + " is negative");
+      return false;
+    }
+  return true;
+}
+
+bool not_in_place(const Comm& c, const void* buf, const char* what, const char* fn, int* rc) {
+  if (buf != MPI_IN_PLACE) return true;
+  *rc = raise(c.handle, MPI_ERR_BUFFER, fn, std::string("MPI_IN_PLACE is not allowed as ") + what);
+  return false;
+}
+
+bool buf_ok(const Comm& c, const void* buf, std::size_t count, const Datatype& t, const char* fn, int* rc) {
+  if (buf || count == 0 || t.size == 0) return true;
+  *rc = raise(c.handle, MPI_ERR_BUFFER, fn, "buffer is NULL but count is " + std::to_string(count));
+  return false;
+}
+
+bool same_size(const Comm& c, std::size_t sbytes, std::size_t rbytes, const char* fn, int* rc) {
+  if (sbytes == rbytes) return true;
+  *rc = raise(c.handle, MPI_ERR_TRUNCATE, fn,
+              "send block is " + std::to_string(sbytes) + " bytes but receive block is " + std::to_string(rbytes) + " bytes");
+  return false;
+}
+
+int finish(Comm& c, int rc, const char* fn) {
+  if (rc == MPI_SUCCESS) return rc;
+  return raise(c.handle, rc, fn, "communication failed inside the collective");
+}
+
+template <class F>
+F pick(Kind k, Comm& c, int* param) {
+  coll::Selected s = coll::select(k, c);
+  *param = s.param;
+  return coll::as<F>(s.algorithm->fn);
+}
+
+/// Byte counts and displacements of a v-collective's buffer, in packed form. For a contiguous
+/// datatype they address the user's buffer directly; otherwise a packed scratch buffer.
+struct VLayout {
+  std::vector<std::size_t> counts, displs;
+  std::size_t total = 0;
+};
+VLayout vlayout(const int* counts, const int* displs, int n, const Datatype& t) {
+  VLayout v;
+  v.counts.resize(uz(n));
+  v.displs.resize(uz(n));
+  for (int i = 0; i < n; ++i) {
+    v.counts[uz(i)] = uz(counts[i]) * t.size;
+    if (t.contiguous) {
+      v.displs[uz(i)] = static_cast<std::size_t>(static_cast<MPI_Aint>(displs[i]) * t.extent);
+      v.total = std::max(v.total, v.displs[uz(i)] + v.counts[uz(i)]);
+    } else {
+      v.displs[uz(i)] = v.total;
+      v.total += v.counts[uz(i)];
+    }
+  }
+  return v;
+}
+void vpack(const void* buf, const int* counts, const int* displs, int n, const Datatype& t, unsigned char* dst) {
+  std::size_t off = 0;
+  for (int i = 0; i < n; ++i) {
+    if (counts[i] > 0) pack(coll::at(buf, static_cast<std::size_t>(displs[i] * t.extent)), uz(counts[i]), t, dst + off);
+    off += uz(counts[i]) * t.size;
+  }
+}
+void vunpack(const unsigned char* src, const int* counts, const int* displs, int n, const Datatype& t, void* buf) {
+  std::size_t off = 0;
+  for (int i = 0; i < n; ++i) {
+    if (counts[i] > 0) unpack(src + off, uz(counts[i]) * t.size, uz(counts[i]), t, coll::at(buf, static_cast<std::size_t>(displs[i] * t.extent)));
+    off += uz(counts[i]) * t.size;
+  }
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Barrier(MPI_Comm comm) {
+  const char* fn = "MPI_Barrier";
+  int rc = MPI_SUCCESS;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c) return rc;
+  if (c->size == 1) return MPI_SUCCESS;
+  int p;
+  auto f = pick<coll::BarrierFn>(Kind::Barrier, *c, &p);
+  return finish(*c, f(*c, p), fn);
+}
+
+int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  const char* fn = "MPI_Bcast";
+  int rc = MPI_SUCCESS;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c) return rc;
+  if (!check::count(*c, count, fn, &rc)) return rc;
+  const Datatype* t = check::type(*c, datatype, fn, &rc);
+  if (!t || !root_ok(*c, root, fn, &rc) || !not_in_place(*c, buffer, "the buffer", fn, &rc) ||
+      !buf_ok(*c, buffer, uz(count), *t, fn, &rc))
+    return rc;
+  const std::size_t bytes = uz(count) * t->size;
+  if (c->size == 1 || bytes == 0) return MPI_SUCCESS;
+  int p;
+  auto f = pick<coll::BcastFn>(Kind::Bcast, *c, &p);
+  if (t->contiguous) return finish(*c, f(buffer, bytes, root, *c, p), fn);
+  Bytes tmp(bytes);
+  if (c->rank == root) pack(buffer, uz(count), *t, tmp.data());
+  rc = f(tmp.data(), bytes, root, *c, p);
+  if (rc == MPI_SUCCESS && c->rank != root) unpack(tmp.data(), bytes, uz(count), *t, buffer);
+  return finish(*c, rc, fn);
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+               MPI_Comm comm) {
+  const char* fn = "MPI_Reduce";
+  int rc = MPI_SUCCESS;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c) return rc;
+  if (!check::count(*c, count, fn, &rc)) return rc;
+  const Datatype* t = check::type(*c, datatype, fn, &rc);
+  if (!t || !root_ok(*c, root, fn, &rc) || !op_ok(*c, op, datatype, fn, &rc)) return rc;
+  const bool is_root = c->rank == root;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (in_place && !is_root) {
+    return raise(c->handle, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE as sendbuf is allowed only at the root");
+  }
+  if (is_root && !not_in_place(*c, recvbuf, "recvbuf", fn, &rc)) return rc;
+  if (!in_place && !buf_ok(*c, sendbuf, uz(count), *t, fn, &rc)) return rc;
+  if (is_root && !buf_ok(*c, recvbuf, uz(count), *t, fn, &rc)) return rc;
+  const std::size_t n = uz(count);
+  if (n == 0 || t->size == 0) return MPI_SUCCESS;
+  coll::Reducer red(op, datatype);
+  Bytes in_tmp, out_tmp;
+  const void* in = in_place ? (in_tmp = packed_copy(recvbuf, n, *t), in_tmp.data()) : in_view(sendbuf, n, *t, in_tmp);
+  if (c->size == 1) {
+    if (!in_place) copy_typed(sendbuf, n, *t, recvbuf, n, *t);
+    return MPI_SUCCESS;
+  }
+  void* out = is_root ? out_view(recvbuf, n, *t, out_tmp) : nullptr;
+  int p;
+  auto f = pick<coll::ReduceFn>(Kind::Reduce, *c, &p);
+  rc = f(in, out, n, red, root, *c, p);
+  if (rc == MPI_SUCCESS && is_root) out_finish(recvbuf, n, *t, out_tmp);
+  return finish(*c, rc, fn);
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  const char* fn = "MPI_Allreduce";
+  int rc = MPI_SUCCESS;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c) return rc;
+  if (!check::count(*c, count, fn, &rc)) return rc;
+  const Datatype* t = check::type(*c, datatype, fn, &rc);
+  if (!t || !op_ok(*c, op, datatype, fn, &rc) || !not_in_place(*c, recvbuf, "recvbuf", fn, &rc)) return rc;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const std::size_t n = uz(count);
+  if ((!in_place && !buf_ok(*c, sendbuf, n, *t, fn, &rc)) || !buf_ok(*c, recvbuf, n, *t, fn, &rc)) return rc;
+  if (n == 0 || t->size == 0) return MPI_SUCCESS;
+  if (c->size == 1) {
+    if (!in_place) copy_typed(sendbuf, n, *t, recvbuf, n, *t);
+    return MPI_SUCCESS;
+  }
+  coll::Reducer red(op, datatype);
+  Bytes in_tmp, out_tmp;
+  const void* in = in_place ? (in_tmp = packed_copy(recvbuf, n, *t), in_tmp.data()) : in_view(sendbuf, n, *t, in_tmp);
+  void* out = out_view(recvbuf, n, *t, out_tmp);
+  int p;
+  auto f = pick<coll::AllreduceFn>(Kind::Allreduce, *c, &p);
+  rc = f(in, out, n, red, *c, p);
+  if (rc == MPI_SUCCESS) out_finish(recvbuf, n, *t, out_tmp);
+  return finish(*c, rc, fn);
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm) {
+  const char* fn = "MPI_Alltoall";
+  int rc = MPI_SUCCESS;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c) return rc;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (!check::count(*c, recvcount, fn, &rc)) return rc;
+  const Datatype* rt = check::type(*c, recvtype, fn, &rc);
+  if (!rt || !not_in_place(*c, recvbuf, "recvbuf", fn, &rc)) return rc;
+  const std::size_t n = uz(c->size);
+  const std::size_t rblock = uz(recvcount) * rt->size;
+  std::size_t sblock = rblock;
+  const Datatype* st = rt;
+  if (!in_place) {
+    if (!check::count(*c, sendcount, fn, &rc)) return rc;
+    st = check::type(*c, sendtype, fn, &rc);
+    if (!st) return rc;
+    sblock = uz(sendcount) * st->size;
+    if (!buf_ok(*c, sendbuf, uz(sendcount), *st, fn, &rc)) return rc;
+  }
+  if (!buf_ok(*c, recvbuf, uz(recvcount), *rt, fn, &rc) || !same_size(*c, sblock, rblock, fn, &rc)) return rc;
+  if (rblock == 0) return MPI_SUCCESS;
+  Bytes in_tmp, out_tmp;
+  const void* in = in_place ? (in_tmp = packed_copy(recvbuf, n * uz(recvcount), *rt), in_tmp.data())
+                            : in_view(sendbuf, n * uz(sendcount), *st, in_tmp);
+  void* out = out_view(recvbuf, n * uz(recvcount), *rt, out_tmp);
+  if (c->size == 1) {
+    std::memmove(out, in, rblock);
+  } else {
+    int p;
+    auto f = pick<coll::AlltoallFn>(Kind::Alltoall, *c, &p);
+    rc = f(in, out, rblock, *c, p);
+  }
+  if (rc == MPI_SUCCESS) out_finish(recvbuf, n * uz(recvcount), *rt, out_tmp);
+  return finish(*c, rc, fn);
+}
+
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                  void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  const char* fn = "MPI_Alltoallv";
+  int rc = MPI_SUCCESS;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c) return rc;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (!array_ok(*c, recvcounts, "recvcounts", fn, &rc) || !array_ok(*c, rdispls, "rdispls", fn, &rc) ||
+      !counts_ok(*c, recvcounts, fn, &rc))
+    return rc;
+  const Datatype* rt = check::type(*c, recvtype, fn, &rc);
+  if (!rt || !not_in_place(*c, recvbuf, "recvbuf", fn, &rc)) return rc;
+  const Datatype* st = rt;
+  if (!in_place) {
+    if (!array_ok(*c, sendcounts, "sendcounts", fn, &rc) || !array_ok(*c, sdispls, "sdispls", fn, &rc) ||
+        !counts_ok(*c, sendcounts, fn, &rc))
+      return rc;
+    st = check::type(*c, sendtype, fn, &rc);
+    if (!st) return rc;
+  } else {
+    sendcounts = recvcounts;
+    sdispls = rdispls;
+  }
+  const int n = c->size;
+  VLayout sl = vlayout(sendcounts, sdispls, n, *st), rl = vlayout(recvcounts, rdispls, n, *rt);
+  if ((!in_place && sl.total > 0 && !sendbuf) || (rl.total > 0 && !recvbuf))
+    return raise(c->handle, MPI_ERR_BUFFER, fn, "buffer is NULL but counts are not zero");
+  if (!same_size(*c, sl.counts[uz(c->rank)], rl.counts[uz(c->rank)], fn, &rc)) return rc;
+  Bytes in_tmp, out_tmp;
+  const void* in = sendbuf;
+  if (in_place) {
+    // The send data is the receive buffer's old content: take a packed copy first.
+    VLayout pl = vlayout(recvcounts, rdispls, n, *rt);
+    in_tmp.resize(pl.total);
+    if (rt->contiguous) {
+      if (pl.total) std::memcpy(in_tmp.data(), recvbuf, pl.total);
+    } else {
+      vpack(recvbuf, recvcounts, rdispls, n, *rt, in_tmp.data());
+    }
+    in = in_tmp.data();
+  } else if (!st->contiguous) {
+    in_tmp.resize(sl.total);
+    vpack(sendbuf, sendcounts, sdispls, n, *st, in_tmp.data());
+    in = in_tmp.data();
+  }
+  void* out = recvbuf;
+  if (!rt->contiguous) {
+    out_tmp.resize(rl.total);
+    out = out_tmp.data();
+  }
+  if (n == 1) {
+    if (rl.counts[0]) std::memmove(coll::at(out, rl.displs[0]), coll::at(in, sl.displs[0]), rl.counts[0]);
+  } else {
+    int p;
+    auto f = pick<coll::AlltoallvFn>(Kind::Alltoallv, *c, &p);
+    rc = f(in, sl.counts.data(), sl.displs.data(), out, rl.counts.data(), rl.displs.data(), *c, p);
+  }
+  if (rc == MPI_SUCCESS && !rt->contiguous) vunpack(out_tmp.data(), recvcounts, rdispls, n, *rt, recvbuf);
+  return finish(*c, rc, fn);
+}
+
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const char* fn = "MPI_Gather";
+  int rc = MPI_SUCCESS;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c || !root_ok(*c, root, fn, &rc)) return rc;
+  const bool is_root = c->rank == root, in_place = sendbuf == MPI_IN_PLACE;
+  if (in_place && !is_root) return raise(c->handle, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE as sendbuf is allowed only at the root");
+  const Datatype* st = nullptr;
+  const Datatype* rt = nullptr;
+  if (!in_place) {
+    if (!check::count(*c, sendcount, fn, &rc) || !(st = check::type(*c, sendtype, fn, &rc)) ||
+        !buf_ok(*c, sendbuf, uz(sendcount), *st, fn, &rc))
+      return rc;
+  }
+  if (is_root) {
+    if (!check::count(*c, recvcount, fn, &rc) || !(rt = check::type(*c, recvtype, fn, &rc)) ||
+        !not_in_place(*c, recvbuf, "recvbuf", fn, &rc) || !buf_ok(*c, recvbuf, uz(recvcount), *rt, fn, &rc))
+      return rc;
+  }
+  const std::size_t block = is_root ? uz(recvcount) * rt->size : uz(sendcount) * st->size;
+  if (is_root && !in_place && !same_size(*c, uz(sendcount) * st->size, block, fn, &rc)) return rc;
+  const std::size_t n = uz(c->size);
+  Bytes in_tmp, out_tmp;
+  void* out = nullptr;
+  const void* in = nullptr;
+  if (is_root) {
+    out = out_view(recvbuf, n * uz(recvcount), *rt, out_tmp);
+    if (in_place) {
+      if (!rt->contiguous && block) pack(coll::at(recvbuf, uz(root) * uz(recvcount) * static_cast<std::size_t>(rt->extent)), uz(recvcount), *rt, coll::at(out, uz(root) * block));
+      in = coll::at(out, uz(root) * block);
+    } else {
+      in = in_view(sendbuf, uz(sendcount), *st, in_tmp);
+    }
+  } else {
+    in = in_view(sendbuf, uz(sendcount), *st, in_tmp);
+  }
+  if (c->size == 1) {
+    if (block && in != out) std::memmove(out, in, block);
+  } else if (block) {
+    int p;
+    auto f = pick<coll::GatherFn>(Kind::Gather, *c, &p);
+    rc = f(in, out, block, root, *c, p);
+  }
+  if (rc == MPI_SUCCESS && is_root) out_finish(recvbuf, n * uz(recvcount), *rt, out_tmp);
+  return finish(*c, rc, fn);
+}
+
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const char* fn = "MPI_Gatherv";
+  int rc = MPI_SUCCESS;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c || !root_ok(*c, root, fn, &rc)) return rc;
+  const bool is_root = c->rank == root, in_place = sendbuf == MPI_IN_PLACE;
+  if (in_place && !is_root) return raise(c->handle, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE as sendbuf is allowed only at the root");
+  const Datatype* st = nullptr;
+  const Datatype* rt = nullptr;
+  if (!in_place) {
+    if (!check::count(*c, sendcount, fn, &rc) || !(st = check::type(*c, sendtype, fn, &rc)) ||
+        !buf_ok(*c, sendbuf, uz(sendcount), *st, fn, &rc))
+      return rc;
+  }
+  VLayout rl;
+  if (is_root) {
+    if (!array_ok(*c, recvcounts, "recvcounts", fn, &rc) || !array_ok(*c, displs, "displs", fn, &rc) ||
+        !counts_ok(*c, recvcounts, fn, &rc) || !(rt = check::type(*c, recvtype, fn, &rc)) ||
+        !not_in_place(*c, recvbuf, "recvbuf", fn, &rc))
+      return rc;
+    rl = vlayout(recvcounts, displs, c->size, *rt);
+    if (rl.total > 0 && !recvbuf) return raise(c->handle, MPI_ERR_BUFFER, fn, "recvbuf is NULL but counts are not zero");
+    if (!in_place && !same_size(*c, uz(sendcount) * st->size, rl.counts[uz(root)], fn, &rc)) return rc;
+  }
+  Bytes in_tmp, out_tmp;
+  void* out = nullptr;
+  const void* in = nullptr;
+  std::size_t sbytes = in_place ? rl.counts[uz(root)] : uz(sendcount) * st->size;
+  if (is_root) {
+    out = recvbuf;
+    if (!rt->contiguous) {
+      out_tmp.resize(rl.total);
+      out = out_tmp.data();
+    }
+    if (in_place) {
+      if (!rt->contiguous && recvcounts[root] > 0)
+        pack(coll::at(recvbuf, static_cast<std::size_t>(displs[root] * rt->extent)), uz(recvcounts[root]), *rt, coll::at(out, rl.displs[uz(root)]));
+      in = coll::at(out, rl.displs[uz(root)]);
+    } else {
+      in = in_view(sendbuf, uz(sendcount), *st, in_tmp);
+    }
+  } else {
+    in = in_view(sendbuf, uz(sendcount), *st, in_tmp);
+  }
+  if (c->size == 1) {
+    if (sbytes && in != coll::at(out, rl.displs[0])) std::memmove(coll::at(out, rl.displs[0]), in, sbytes);
+  } else {
+    int p;
+    auto f = pick<coll::GathervFn>(Kind::Gatherv, *c, &p);
+    rc = f(in, sbytes, out, is_root ? rl.counts.data() : nullptr, is_root ? rl.displs.data() : nullptr, root, *c, p);
+  }
+  if (rc == MPI_SUCCESS && is_root && !rt->contiguous) vunpack(out_tmp.data(), recvcounts, displs, c->size, *rt, recvbuf);
+  return finish(*c, rc, fn);
+}
+
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const char* fn = "MPI_Scatter";
+  int rc = MPI_SUCCESS;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c || !root_ok(*c, root, fn, &rc)) return rc;
+  const bool is_root = c->rank == root, in_place = recvbuf == MPI_IN_PLACE;
+  if (in_place && !is_root) return raise(c->handle, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE as recvbuf is allowed only at the root");
+  const Datatype* st = nullptr;
+  const Datatype* rt = nullptr;
+  if (!in_place) {
+    if (!check::count(*c, recvcount, fn, &rc) || !(rt = check::type(*c, recvtype, fn, &rc)) ||
+        !buf_ok(*c, recvbuf, uz(recvcount), *rt, fn, &rc))
+      return rc;
+  }
+  if (is_root) {
+    if (!check::count(*c, sendcount, fn, &rc) || !(st = check::type(*c, sendtype, fn, &rc)) ||
+        !not_in_place(*c, sendbuf, "sendbuf", fn, &rc) || !buf_ok(*c, sendbuf, uz(sendcount), *st, fn, &rc))
+      return rc;
+  }
+  const std::size_t block = is_root ? uz(sendcount) * st->size : uz(recvcount) * rt->size;
+  if (is_root && !in_place && !same_size(*c, block, uz(recvcount) * rt->size, fn, &rc)) return rc;
+  const std::size_t n = uz(c->size);
+  Bytes in_tmp, out_tmp;
+  const void* in = is_root ? in_view(sendbuf, n * uz(sendcount), *st, in_tmp) : nullptr;
+  void* out = in_place ? const_cast<void*>(static_cast<const void*>(coll::at(in, uz(root) * block)))
+                       : out_view(recvbuf, uz(recvcount), *rt, out_tmp);
+  if (c->size == 1) {
+    if (block && in != out) std::memmove(out, in, block);
+  } else if (block) {
+    int p;
+    auto f = pick<coll::ScatterFn>(Kind::Scatter, *c, &p);
+    rc = f(in, out, block, root, *c, p);
+  }
+  if (rc == MPI_SUCCESS && !in_place) out_finish(recvbuf, uz(recvcount), *rt, out_tmp);
+  return finish(*c, rc, fn);
+}
+
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const char* fn = "MPI_Scatterv";
+  int rc = MPI_SUCCESS;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c || !root_ok(*c, root, fn, &rc)) return rc;
+  const bool is_root = c->rank == root, in_place = recvbuf == MPI_IN_PLACE;
+  if (in_place && !is_root) return raise(c->handle, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE as recvbuf is allowed only at the root");
+  const Datatype* st = nullptr;
+  const Datatype* rt = nullptr;
+  if (!in_place) {
+    if (!check::count(*c, recvcount, fn, &rc) || !(rt = check::type(*c, recvtype, fn, &rc)) ||
+        !buf_ok(*c, recvbuf, uz(recvcount), *rt, fn, &rc))
+      return rc;
+  }
+  VLayout sl;
+  if (is_root) {
+    if (!array_ok(*c, sendcounts, "sendcounts", fn, &rc) || !array_ok(*c, displs, "displs", fn, &rc) ||
+        !counts_ok(*c, sendcounts, fn, &rc) || !(st = check::type(*c, sendtype, fn, &rc)) ||
+        !not_in_place(*c, sendbuf, "sendbuf", fn, &rc))
+      return rc;
+    sl = vlayout(sendcounts, displs, c->size, *st);
+    if (sl.total > 0 && !sendbuf) return raise(c->handle, MPI_ERR_BUFFER, fn, "sendbuf is NULL but counts are not zero");
+    if (!in_place && !same_size(*c, sl.counts[uz(root)], uz(recvcount) * rt->size, fn, &rc)) return rc;
+  }
+  Bytes in_tmp, out_tmp;
+  const void* in = nullptr;
+  if (is_root) {
+    in = sendbuf;
+    if (!st->contiguous) {
+      in_tmp.resize(sl.total);
+      vpack(sendbuf, sendcounts, displs, c->size, *st, in_tmp.data());
+      in = in_tmp.data();
+    }
+  }
+  const std::size_t rbytes = in_place ? sl.counts[uz(root)] : uz(recvcount) * rt->size;
+  void* out = in_place ? const_cast<void*>(static_cast<const void*>(coll::at(in, sl.displs[uz(root)])))
+                       : out_view(recvbuf, uz(recvcount), *rt, out_tmp);
+  if (c->size == 1) {
+    if (rbytes && coll::at(in, sl.displs[0]) != out) std::memmove(out, coll::at(in, sl.displs[0]), rbytes);
+  } else {
+    int p;
+    auto f = pick<coll::ScattervFn>(Kind::Scatterv, *c, &p);
+    rc = f(in, is_root ? sl.counts.data() : nullptr, is_root ? sl.displs.data() : nullptr, out, rbytes, root, *c, p);
+  }
+  if (rc == MPI_SUCCESS && !in_place) out_finish(recvbuf, uz(recvcount), *rt, out_tmp);
+  return finish(*c, rc, fn);
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  const char* fn = "MPI_Allgather";
+  int rc = MPI_SUCCESS;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c) return rc;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const Datatype* rt = nullptr;
+  const Datatype* st = nullptr;
+  if (!check::count(*c, recvcount, fn, &rc) || !(rt = check::type(*c, recvtype, fn, &rc)) ||
+      !not_in_place(*c, recvbuf, "recvbuf", fn, &rc) || !buf_ok(*c, recvbuf, uz(recvcount), *rt, fn, &rc))
+    return rc;
+  const std::size_t block = uz(recvcount) * rt->size, n = uz(c->size), me = uz(c->rank);
+  if (!in_place) {
+    if (!check::count(*c, sendcount, fn, &rc) || !(st = check::type(*c, sendtype, fn, &rc)) ||
+        !buf_ok(*c, sendbuf, uz(sendcount), *st, fn, &rc) || !same_size(*c, uz(sendcount) * st->size, block, fn, &rc))
+      return rc;
+  }
+  if (block == 0) return MPI_SUCCESS;
+  Bytes out_tmp;
+  void* out = out_view(recvbuf, n * uz(recvcount), *rt, out_tmp);
+  if (in_place) {
+    if (!rt->contiguous) pack(coll::at(recvbuf, me * uz(recvcount) * static_cast<std::size_t>(rt->extent)), uz(recvcount), *rt, coll::at(out, me * block));
+  } else if (st->contiguous) {
+    std::memmove(coll::at(out, me * block), sendbuf, block);
+  } else {
+    pack(sendbuf, uz(sendcount), *st, coll::at(out, me * block));
+  }
+  if (c->size > 1) {
+    int p;
+    auto f = pick<coll::AllgatherFn>(Kind::Allgather, *c, &p);
+    rc = f(out, block, *c, p);
+  }
+  if (rc == MPI_SUCCESS) out_finish(recvbuf, n * uz(recvcount), *rt, out_tmp);
+  return finish(*c, rc, fn);
+}
+
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                   const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  const char* fn = "MPI_Allgatherv";
+  int rc = MPI_SUCCESS;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c) return rc;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const Datatype* rt = nullptr;
+  const Datatype* st = nullptr;
+  if (!array_ok(*c, recvcounts, "recvcounts", fn, &rc) || !array_ok(*c, displs, "displs", fn, &rc) ||
+      !counts_ok(*c, recvcounts, fn, &rc) || !(rt = check::type(*c, recvtype, fn, &rc)) ||
+      !not_in_place(*c, recvbuf, "recvbuf", fn, &rc))
+    return rc;
+  const int me = c->rank;
+  VLayout rl = vlayout(recvcounts, displs, c->size, *rt);
+  if (rl.total > 0 && !recvbuf) return raise(c->handle, MPI_ERR_BUFFER, fn, "recvbuf is NULL but counts are not zero");
+  if (!in_place) {
+    if (!check::count(*c, sendcount, fn, &rc) || !(st = check::type(*c, sendtype, fn, &rc)) ||
+        !buf_ok(*c, sendbuf, uz(sendcount), *st, fn, &rc) ||
+        !same_size(*c, uz(sendcount) * st->size, rl.counts[uz(me)], fn, &rc))
+      return rc;
+  }
+  Bytes out_tmp;
+  void* out = recvbuf;
+  if (!rt->contiguous) {
+    out_tmp.resize(rl.total);
+    out = out_tmp.data();
+    if (in_place && recvcounts[me] > 0)
+      pack(coll::at(recvbuf, static_cast<std::size_t>(displs[me] * rt->extent)), uz(recvcounts[me]), *rt, coll::at(out, rl.displs[uz(me)]));
+  }
+  if (!in_place && rl.counts[uz(me)] > 0) {
+    if (st->contiguous) std::memmove(coll::at(out, rl.displs[uz(me)]), sendbuf, rl.counts[uz(me)]);
+    else pack(sendbuf, uz(sendcount), *st, coll::at(out, rl.displs[uz(me)]));
+  }
+  if (c->size > 1) {
+    int p;
+    auto f = pick<coll::AllgathervFn>(Kind::Allgatherv, *c, &p);
+    rc = f(out, rl.counts.data(), rl.displs.data(), *c, p);
+  }
+  if (rc == MPI_SUCCESS && !rt->contiguous) vunpack(out_tmp.data(), recvcounts, displs, c->size, *rt, recvbuf);
+  return finish(*c, rc, fn);
+}
+
+static int reduce_scatter_common(const char* fn, Kind kind, const void* sendbuf, void* recvbuf, const int* recvcounts,
+                                 int block_count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  int rc = MPI_SUCCESS;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c) return rc;
+  std::vector<int> counts;
+  if (kind == Kind::ReduceScatterBlock) {
+    if (!check::count(*c, block_count, fn, &rc)) return rc;
+    counts.assign(uz(c->size), block_count);
+  } else {
+    if (!array_ok(*c, recvcounts, "recvcounts", fn, &rc) || !counts_ok(*c, recvcounts, fn, &rc)) return rc;
+    counts.assign(recvcounts, recvcounts + c->size);
+  }
+  const Datatype* t = check::type(*c, datatype, fn, &rc);
+  if (!t || !op_ok(*c, op, datatype, fn, &rc) || !not_in_place(*c, recvbuf, "recvbuf", fn, &rc)) return rc;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  std::size_t total = 0;
+  for (int v : counts) total += uz(v);
+  const std::size_t mine = uz(counts[uz(c->rank)]);
+  if ((!in_place && !buf_ok(*c, sendbuf, total, *t, fn, &rc)) ||
+      !buf_ok(*c, recvbuf, in_place ? total : mine, *t, fn, &rc))
+    return rc;
+  if (total == 0 || t->size == 0) return MPI_SUCCESS;
+  coll::Reducer red(op, datatype);
+  Bytes in_tmp, out_tmp;
+  const void* in = in_place ? (in_tmp = packed_copy(recvbuf, total, *t), in_tmp.data()) : in_view(sendbuf, total, *t, in_tmp);
+  void* out = out_view(recvbuf, mine, *t, out_tmp);
+  std::vector<std::size_t> ucounts(counts.begin(), counts.end());
+  if (c->size == 1) {
+    if (mine) std::memmove(out, in, mine * t->size);
+  } else {
+    int p;
+    auto f = pick<coll::ReduceScatterFn>(kind, *c, &p);
+    rc = f(in, out, ucounts.data(), red, *c, p);
+  }
+  if (rc == MPI_SUCCESS) out_finish(recvbuf, mine, *t, out_tmp);
+  return finish(*c, rc, fn);
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
+                       MPI_Comm comm) {
+  return reduce_scatter_common("MPI_Reduce_scatter", Kind::ReduceScatter, sendbuf, recvbuf, recvcounts, 0, datatype,
+                               op, comm);
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm) {
+  return reduce_scatter_common("MPI_Reduce_scatter_block", Kind::ReduceScatterBlock, sendbuf, recvbuf, nullptr,
+                               recvcount, datatype, op, comm);
+}
+
+static int scan_common(const char* fn, Kind kind, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm) {
+  int rc = MPI_SUCCESS;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c) return rc;
+  if (!check::count(*c, count, fn, &rc)) return rc;
+  const Datatype* t = check::type(*c, datatype, fn, &rc);
+  if (!t || !op_ok(*c, op, datatype, fn, &rc) || !not_in_place(*c, recvbuf, "recvbuf", fn, &rc)) return rc;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  const std::size_t n = uz(count);
+  if ((!in_place && !buf_ok(*c, sendbuf, n, *t, fn, &rc)) || !buf_ok(*c, recvbuf, n, *t, fn, &rc)) return rc;
+  if (n == 0 || t->size == 0) return MPI_SUCCESS;
+  Bytes in_tmp, out_tmp;
+  const void* in = in_place ? (in_tmp = packed_copy(recvbuf, n, *t), in_tmp.data()) : in_view(sendbuf, n, *t, in_tmp);
+  if (c->size == 1) {
+    if (kind == Kind::Scan && !in_place) copy_typed(sendbuf, n, *t, recvbuf, n, *t);
+    return MPI_SUCCESS;
+  }
+  // Exscan leaves rank 0's recvbuf untouched: the algorithm writes a scratch copy of it.
+  if (kind == Kind::Exscan && c->rank == 0) {
+    out_tmp = packed_copy(recvbuf, n, *t);
+  }
+  void* out = (kind == Kind::Exscan && c->rank == 0) ? out_tmp.data() : out_view(recvbuf, n, *t, out_tmp);
+  coll::Reducer red(op, datatype);
+  int p;
+  auto f = pick<coll::ScanFn>(kind, *c, &p);
+  rc = f(in, out, n, red, *c, p);
+  if (rc == MPI_SUCCESS && !(kind == Kind::Exscan && c->rank == 0)) out_finish(recvbuf, n, *t, out_tmp);
+  return finish(*c, rc, fn);
+}
+
+int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return scan_common("MPI_Scan", Kind::Scan, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  return scan_common("MPI_Exscan", Kind::Exscan, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+}  // extern "C"

@@ -1,0 +1,67 @@
+// Classic broadcasts: linear, binomial, scatter + ring allgather (van de Geijn).
+#include <algorithm>
+
+#include "coll/coll.h"
+
+namespace tilempi::mpi::coll {
+
+int bcast_linear(void* buf, std::size_t bytes, int root, Comm& c, int) {
+  if (c.rank != root) return recv_bytes(buf, bytes, root, kTagBcast, c);
+  std::vector<MPI_Request> reqs;
+  for (int i = 0; i < c.size; ++i) {
+    if (i == root) continue;
+    reqs.emplace_back();
+    if (int rc = isend_bytes(buf, bytes, i, kTagBcast, c, &reqs.back())) return rc;
+  }
+  return waitall(reqs);
+}
+
+int bcast_binomial(void* buf, std::size_t bytes, int root, Comm& c, int) {
+  const int n = c.size, rel = (c.rank - root + n) % n;
+  int mask = 1;
+  while (mask < n) {
+    if (rel & mask) {
+      if (int rc = recv_bytes(buf, bytes, (rel - mask + root) % n, kTagBcast, c)) return rc;
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (rel + mask < n)
+      if (int rc = send_bytes(buf, bytes, (rel + mask + root) % n, kTagBcast, c)) return rc;
+  return MPI_SUCCESS;
+}
+
+int bcast_scatter_allgather(void* buf, std::size_t bytes, int root, Comm& c, int) {
+  const int n = c.size, rel = (c.rank - root + n) % n;
+  const std::size_t piece = (bytes + static_cast<std::size_t>(n) - 1) / static_cast<std::size_t>(n);
+  // Bytes of pieces [a, b) (relative ranks): clipped to the message.
+  auto off = [&](int k) { return std::min(bytes, static_cast<std::size_t>(k) * piece); };
+  auto abs = [&](int k) { return (k + root) % n; };
+  // Binomial scatter: relative rank k ends up holding piece k.
+  int mask = 1;
+  while (mask < n) {
+    if (rel & mask) {
+      const int hi = std::min(rel + mask, n);
+      if (int rc = recv_bytes(at(buf, off(rel)), off(hi) - off(rel), abs(rel - mask), kTagBcast, c)) return rc;
+      break;
+    }
+    mask <<= 1;
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (rel + mask < n) {
+      const int hi = std::min(rel + 2 * mask, n);
+      if (int rc = send_bytes(at(buf, off(rel + mask)), off(hi) - off(rel + mask), abs(rel + mask), kTagBcast, c)) return rc;
+    }
+  // Ring allgather of the pieces.
+  const int right = abs((rel + 1) % n), left = abs((rel - 1 + n) % n);
+  for (int s = 0; s < n - 1; ++s) {
+    const int sp = (rel - s + n) % n, rp = (rel - s - 1 + n) % n;
+    if (int rc = sendrecv_bytes(at(buf, off(sp)), off(sp + 1) - off(sp), right, at(buf, off(rp)), off(rp + 1) - off(rp),
+                                left, kTagBcast, c))
+      return rc;
+  }
+  return MPI_SUCCESS;
+}
+
+}  // namespace tilempi::mpi::coll

@@ -1,0 +1,225 @@
+// The NoCMsg mesh collectives of seed 003 chapter 3: contention-free alltoall rounds (§3.2.1),
+// the k-ary tree barrier (§3.2.2), the static-route broadcast (§3.2.3), the two-level reduce tree
+// (§3.2.4) and allreduce as reduce + broadcast (Algorithm 3). The communication partners come
+// from the schedule generators in schedule/, the same ones tilempi-coll-check analyses.
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "coll/coll.h"
+#include "runtime.h"
+
+namespace tilempi::mpi::coll {
+
+namespace {
+
+namespace sch = schedule;
+
+/// Communicators larger than this use pairwise instead of mesh_rounds: the first-fit schedule
+/// costs O(N^2 * rounds / 64) word operations to build.
+constexpr int kMeshRoundsMaxRanks = 256;
+
+const std::vector<int>& round_partners(Comm& c) {
+  CollState& st = state(c);
+  if (st.rounds_ready) return st.round_partner;
+  const CollState& g = geometry(c);
+  auto rounds = sch::mesh_rounds_exchanges(g.mesh, g.members);
+  st.round_partner.assign(rounds.size(), -1);
+  for (std::size_t i = 0; i < rounds.size(); ++i)
+    for (const sch::Exchange& e : rounds[i]) {
+      if (e.a == c.rank) st.round_partner[i] = e.b;
+      if (e.b == c.rank) st.round_partner[i] = e.a;
+    }
+  st.rounds_ready = true;
+  return st.round_partner;
+}
+
+const sch::Tree& bcast_tree(Comm& c, int root) {
+  CollState& st = state(c);
+  auto it = st.bcast_trees.find(root);
+  if (it != st.bcast_trees.end()) return it->second;
+  const CollState& g = geometry(c);
+  return st.bcast_trees.emplace(root, sch::static_route_tree(g.mesh, g.members, root)).first->second;
+}
+
+const sch::Tree& reduce_tree(Comm& c, int root) {
+  CollState& st = state(c);
+  auto it = st.reduce_trees.find(root);
+  if (it != st.reduce_trees.end()) return it->second;
+  const CollState& g = geometry(c);
+  return st.reduce_trees.emplace(root, sch::mesh_reduce_tree(g.mesh, g.members, root)).first->second;
+}
+
+unsigned port_of(sch::Dir d) {
+  switch (d) {
+    case sch::Dir::North: return transport::kPortNorth;
+    case sch::Dir::East: return transport::kPortEast;
+    case sch::Dir::South: return transport::kPortSouth;
+    case sch::Dir::West: return transport::kPortWest;
+    default: return transport::kPortLocal;
+  }
+}
+unsigned opposite(unsigned p) {
+  switch (p) {
+    case transport::kPortNorth: return transport::kPortSouth;
+    case transport::kPortSouth: return transport::kPortNorth;
+    case transport::kPortEast: return transport::kPortWest;
+    case transport::kPortWest: return transport::kPortEast;
+    default: return transport::kPortLocal;
+  }
+}
+
+/// One switch setting per tile for the broadcast tree: each edge's XY route through the mesh,
+/// delivering to the core at every member. Empty when the tree cannot be expressed as static
+/// routes (a tile on a route hosts no rank, or would need two input ports).
+std::vector<transport::StaticRouteHop> static_routes(Comm& c, const sch::Tree& t) {
+  const auto& topo = transport_of_job().topology();
+  const CollState& g = geometry(c);
+  std::map<std::pair<int, int>, int> tile_rank;  // (x, y) -> a world rank on that tile
+  for (std::size_t w = 0; w < topo.coord.size(); ++w) tile_rank.emplace(std::make_pair(topo.coord[w].x, topo.coord[w].y), static_cast<int>(w));
+  std::map<std::pair<int, int>, transport::StaticRouteHop> hops;
+  auto hop_at = [&](int x, int y, bool* ok) -> transport::StaticRouteHop* {
+    auto tr = tile_rank.find({x, y});
+    if (tr == tile_rank.end()) {
+      *ok = false;
+      return nullptr;
+    }
+    auto [it, fresh] = hops.try_emplace({x, y}, transport::StaticRouteHop{tr->second, 0u, 0u});
+    return &it->second;
+  };
+  bool ok = true;
+  const sch::Point rp = g.members[static_cast<std::size_t>(t.root)];
+  if (auto* h = hop_at(rp.x, rp.y, &ok)) h->in_port = transport::kPortLocal;
+  for (std::size_t child = 0; child < t.parent.size() && ok; ++child) {
+    const int parent = t.parent[child];
+    if (parent < 0) continue;
+    const sch::Point a = g.members[static_cast<std::size_t>(parent)], b = g.members[child];
+    for (const sch::Link& l : sch::xy_path(a, b)) {
+      auto* from = hop_at(l.x, l.y, &ok);
+      if (!ok) break;
+      const unsigned out = port_of(l.dir);
+      from->out_mask |= out;
+      int nx = l.x + (l.dir == sch::Dir::East) - (l.dir == sch::Dir::West);
+      int ny = l.y + (l.dir == sch::Dir::South) - (l.dir == sch::Dir::North);
+      auto* to = hop_at(nx, ny, &ok);
+      if (!ok) break;
+      if (to->in_port != 0 && to->in_port != opposite(out)) ok = false;
+      to->in_port = opposite(out);
+    }
+    if (!ok) break;
+    if (auto* h = hop_at(b.x, b.y, &ok)) h->out_mask |= transport::kPortLocal;
+  }
+  std::vector<transport::StaticRouteHop> routes;
+  if (!ok) return routes;
+  for (auto& [xy, h] : hops) routes.push_back(h);
+  return routes;
+}
+
+}  // namespace
+
+int barrier_ktree(Comm& c, int k) {
+  const sch::Tree& t = cached_ktree(c, k > 0 ? k : 3);
+  const auto& kids = t.children[static_cast<std::size_t>(c.rank)];
+  std::vector<MPI_Request> reqs(kids.size());
+  for (std::size_t i = 0; i < kids.size(); ++i)
+    if (int rc = irecv_bytes(nullptr, 0, kids[i], kTagBarrier, c, &reqs[i])) return rc;
+  if (int rc = waitall(reqs)) return rc;
+  const int parent = t.parent[static_cast<std::size_t>(c.rank)];
+  if (parent >= 0) {
+    if (int rc = send_bytes(nullptr, 0, parent, kTagBarrier, c)) return rc;
+    if (int rc = recv_bytes(nullptr, 0, parent, kTagBarrier, c)) return rc;
+  }
+  for (int kid : kids)
+    if (int rc = send_bytes(nullptr, 0, kid, kTagBarrier, c)) return rc;
+  return MPI_SUCCESS;
+}
+
+int bcast_static_route(void* buf, std::size_t bytes, int root, Comm& c, int) {
+  const sch::Tree& t = bcast_tree(c, root);
+  if (transport::StaticNetwork* sn = transport_of_job().static_network()) {
+    auto routes = static_routes(c, t);
+    if (!routes.empty()) {
+      CollState& st = state(c);
+      const std::uint64_t id = (c.context << 32) ^ st.static_seq++;
+      sn->bcast(id, routes, c.world[static_cast<std::size_t>(root)], buf, bytes);
+      return MPI_SUCCESS;
+    }
+  }
+  // The same tree over point-to-point: receive from the parent, forward to the children.
+  const int parent = t.parent[static_cast<std::size_t>(c.rank)];
+  if (parent >= 0)
+    if (int rc = recv_bytes(buf, bytes, parent, kTagBcast, c)) return rc;
+  const auto& kids = t.children[static_cast<std::size_t>(c.rank)];
+  std::vector<MPI_Request> reqs(kids.size());
+  for (std::size_t i = 0; i < kids.size(); ++i)
+    if (int rc = isend_bytes(buf, bytes, kids[i], kTagBcast, c, &reqs[i])) return rc;
+  return waitall(reqs);
+}
+
+int reduce_mesh_tree(const void* sbuf, void* rbuf, std::size_t n, const Reducer& red, int root, Comm& c, int) {
+  // The tree combines in mesh order, not rank order: non-commutative ops take the rank-ordered
+  // binomial tree instead.
+  if (!red.commutative()) return reduce_binomial(sbuf, rbuf, n, red, root, c, 0);
+  const std::size_t bytes = n * red.elem_size();
+  const sch::Tree& t = reduce_tree(c, root);
+  const auto& kids = t.children[static_cast<std::size_t>(c.rank)];
+  Bytes acc_store;
+  void* acc = rbuf;
+  if (c.rank != root) {
+    acc_store.resize(bytes);
+    acc = acc_store.data();
+  }
+  std::memcpy(acc, sbuf, bytes);
+  if (!kids.empty()) {
+    Bytes in(kids.size() * bytes);
+    std::vector<MPI_Request> reqs(kids.size());
+    for (std::size_t i = 0; i < kids.size(); ++i)
+      if (int rc = irecv_bytes(in.data() + i * bytes, bytes, kids[i], kTagReduce, c, &reqs[i])) return rc;
+    if (int rc = waitall(reqs)) return rc;
+    // Children in the tree's fixed order (column first, nearest first): deterministic bits.
+    for (std::size_t i = 0; i < kids.size(); ++i) red.apply(in.data() + i * bytes, acc, n);
+  }
+  const int parent = t.parent[static_cast<std::size_t>(c.rank)];
+  if (parent >= 0) return send_bytes(acc, bytes, parent, kTagReduce, c);
+  return MPI_SUCCESS;
+}
+
+int allreduce_mesh_reduce_bcast(const void* sbuf, void* rbuf, std::size_t n, const Reducer& red, Comm& c, int) {
+  if (int rc = reduce_mesh_tree(sbuf, rbuf, n, red, 0, c, 0)) return rc;
+  return bcast_static_route(rbuf, n * red.elem_size(), 0, c, 0);
+}
+
+namespace {
+int mesh_rounds_run(const void* s, const std::size_t* sc, const std::size_t* sd, void* r, const std::size_t* rc,
+                    const std::size_t* rd, std::size_t block, Comm& c) {
+  auto scount = [&](int i) { return sc ? sc[i] : block; };
+  auto sdispl = [&](int i) { return sd ? sd[i] : block * static_cast<std::size_t>(i); };
+  auto rcount = [&](int i) { return rc ? rc[i] : block; };
+  auto rdispl = [&](int i) { return rd ? rd[i] : block * static_cast<std::size_t>(i); };
+  const int me = c.rank;
+  if (rcount(me)) std::memmove(at(r, rdispl(me)), at(s, sdispl(me)), rcount(me));
+  const auto& partner = round_partners(c);
+  const int tag = sc ? kTagAlltoallv : kTagAlltoall;
+  for (std::size_t i = 0; i < partner.size(); ++i) {
+    if (i > 0)  // rounds are separated by a barrier (seed 003 §3.2.1)
+      if (int e = barrier_ktree(c, 3)) return e;
+    const int p = partner[i];
+    if (p < 0) continue;
+    if (int e = sendrecv_bytes(at(s, sdispl(p)), scount(p), p, at(r, rdispl(p)), rcount(p), p, tag, c)) return e;
+  }
+  return MPI_SUCCESS;
+}
+}  // namespace
+
+int alltoall_mesh_rounds(const void* s, void* r, std::size_t block, Comm& c, int) {
+  if (c.size > kMeshRoundsMaxRanks) return alltoall_pairwise(s, r, block, c, 0);
+  return mesh_rounds_run(s, nullptr, nullptr, r, nullptr, nullptr, block, c);
+}
+
+int alltoallv_mesh_rounds(const void* s, const std::size_t* sc, const std::size_t* sd, void* r, const std::size_t* rc,
+                          const std::size_t* rd, Comm& c, int) {
+  if (c.size > kMeshRoundsMaxRanks) return alltoallv_pairwise(s, sc, sd, r, rc, rd, c, 0);
+  return mesh_rounds_run(s, sc, sd, r, rc, rd, 0, c);
+}
+
+}  // namespace tilempi::mpi::coll
