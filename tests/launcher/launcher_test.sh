@@ -47,7 +47,8 @@ expect_clean() {
   left=$(pgrep -f -- "$token" || true)
   [ -z "$left" ] || fail "rank processes left behind: $(ps -o pid=,stat=,args= -p "$(echo $left | tr ' ' ',')")"
   local job
-  job=$(grep -Eo 'job=/[^ ]+' "$work/out" | head -n 1 | cut -d= -f2)
+  # The ranks print job=NAME; with --verbose the launcher says TILEMPI_JOB=NAME itself.
+  job=$(grep -Eoh '(job|TILEMPI_JOB)=/[^ ]+' "$work/out" "$work/err" | head -n 1 | cut -d= -f2)
   if [ -z "$job" ]; then
     fail "no rank reported its job name"
   elif [ "$job" != "(none)" ]; then
@@ -220,7 +221,7 @@ case $case_name in
     ;;
 
   timeout)
-    launch --timeout 1 -n 2 "$probe" sleep 600 "$token"
+    launch --verbose --timeout 2 -n 2 "$probe" sleep 600 "$token"
     expect_status 124
     expect_out err "^tilempirun: timeout"
     expect_clean
