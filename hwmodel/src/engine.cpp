@@ -166,7 +166,7 @@ PacketId Chip::Engine::inject(int network, TileId src, TileId dst, std::uint32_t
   return p.id;
 }
 
-void Chip::Engine::schedule(std::uint32_t n, Cycle c) {
+inline void Chip::Engine::schedule(std::uint32_t n, Cycle c) {
   if (last_sched_[n] == c) return;
   last_sched_[n] = c;
   wheel_[c & wheel_mask_].push_back(n);
@@ -230,7 +230,7 @@ Dir Chip::Engine::route(TileId at, TileId dst) const {
   return Dir::Local;
 }
 
-bool Chip::Engine::credit_ready(OutVc& ov, Cycle t) {
+inline bool Chip::Engine::credit_ready(OutVc& ov, Cycle t) {
   while (ov.rcount > 0 && ret_[ov.roff + ov.rhead] <= t) {
     ++ov.credits;
     ov.rhead = static_cast<std::uint16_t>(ov.rhead + 1 == ov.rcap ? 0 : ov.rhead + 1);
@@ -240,7 +240,7 @@ bool Chip::Engine::credit_ready(OutVc& ov, Cycle t) {
 }
 
 // A slot of the buffer fed by output `out_index` of `up_node` was freed at t.
-void Chip::Engine::return_credit(std::uint32_t up_node, int out_index, Cycle t) {
+inline void Chip::Engine::return_credit(std::uint32_t up_node, int out_index, Cycle t) {
   OutVc& ov = out_[static_cast<std::size_t>(up_node) * static_cast<std::size_t>(ivcs_) +
                    static_cast<std::size_t>(out_index)];
   // A router that ran out of credit sleeps until this credit comes back; with
@@ -343,17 +343,14 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
   }
 
   if (demand) {
-    unsigned used_ports = 0;
+    std::uint64_t excluded = 0;  // input VCs of ports that already sent this cycle
     const int first = static_cast<int>(t % kPorts);
     for (int k = 0; k < kPorts; ++k) {
       int o = first + k;
       if (o >= kPorts) o -= kPorts;
       if (!(demand & (1u << o))) continue;
       PortStats& ps = port_[static_cast<std::size_t>(n) * kPorts + static_cast<std::size_t>(o)];
-      std::uint64_t c = cand[o];
-      if (vcs_ > 1)
-        for (int p = 0; p < kPorts; ++p)
-          if (used_ports & (1u << p)) c &= ~port_mask_[p];
+      const std::uint64_t c = cand[o] & ~excluded;
       if (!c) {
         if (ps.blocked_since == kNever) ps.blocked_since = t;
         continue;
@@ -368,7 +365,7 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       }
       ++ps.flits;
       const int in_port = port_of_[i];
-      used_ports |= 1u << in_port;
+      excluded |= port_mask_[in_port];
       worked = true;
 
       Fifo& f = in_[base + static_cast<std::size_t>(i)];
@@ -493,7 +490,22 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
   }
 
   if (worked) {
-    if (inmask_[n] || ejmask_[n] || src_pending_[n]) schedule(n, t + 1);
+    // Come back next cycle only if something here can move then; flits still
+    // on their way schedule this router when they arrive.
+    bool again = src_pending_[n] != 0;
+    for (std::uint64_t m = inmask_[n]; m && !again; m &= m - 1) {
+      const Fifo& f = in_[base + static_cast<std::size_t>(std::countr_zero(m))];
+      again = flits_[f.off + f.head].ready <= t + 1;
+    }
+    if (!again && ejmask_[n] && !held_[n]) {
+      const std::size_t ebase = static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_);
+      for (int v = 0; v < vcs_ && !again; ++v) {
+        const Fifo& f = ej_[ebase + static_cast<std::size_t>(v)];
+        again = f.count && flits_[f.off + f.head].ready <= t + 1;
+      }
+    }
+    if (again) schedule(n, t + 1);
+    else if (wake != kNever) schedule(n, wake);
   } else if (wake != kNever) {
     schedule(n, wake);
   }

@@ -91,10 +91,10 @@ struct Chip::Engine {
 
  private:
   std::uint32_t node(int net, TileId t) const { return static_cast<std::uint32_t>(net * tiles_ + t); }
-  void schedule(std::uint32_t n, Cycle c);
+  [[gnu::always_inline]] inline void schedule(std::uint32_t n, Cycle c);
   void process(std::uint32_t n, Cycle t);
-  bool credit_ready(OutVc& ov, Cycle t);
-  void return_credit(std::uint32_t up_node, int out_index, Cycle t);
+  [[gnu::always_inline]] inline bool credit_ready(OutVc& ov, Cycle t);
+  [[gnu::always_inline]] inline void return_credit(std::uint32_t up_node, int out_index, Cycle t);
   Dir route(TileId at, TileId dst) const;
   void deliver(std::uint32_t slot, Cycle t);
   std::uint32_t alloc_packet();
