@@ -382,6 +382,26 @@ TEST(HostTransport, SegfaultingRankLeavesNoSharedMemory) {
   EXPECT_FALSE(res.shm_left_after_job) << res.shm_name;
 }
 
+// A rank waiting for a message that will never come ends itself once its launcher is gone.
+TEST(HostTransport, RankEndsWhenTheLauncherIsGone) {
+  pid_t gone = ::fork();
+  if (gone == 0) ::_exit(0);
+  ASSERT_EQ(::waitpid(gone, nullptr, 0), gone);
+  RunOptions o;
+  o.env[kEnvLauncherPid] = std::to_string(gone);
+  o.timeout_s = 30;
+  auto res = run_ranks(
+      2,
+      [](Transport& t) {
+        if (t.rank() == 0) next_arrival(t);  // never sent
+        return 0;
+      },
+      o);
+  ASSERT_EQ(res.status.size(), 2u);
+  EXPECT_FALSE(res.timed_out);
+  EXPECT_TRUE(WIFEXITED(res.status[0]) && WEXITSTATUS(res.status[0]) == 1) << res.describe();
+}
+
 TEST(HostTransport, JobDestructorRemovesSharedMemoryWhenARankNeverAttached) {
   JobSpec spec;
   spec.nranks = 4;

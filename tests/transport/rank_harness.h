@@ -94,10 +94,10 @@ inline RunResult run_ranks(int n, const RankBody& body, const RunOptions& opt = 
   for (int r = 0; r < n; ++r) {
     pid_t pid = ::fork();
     if (pid == 0) {
+      ::unsetenv(kEnvLauncherPid);
       for (auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
       for (auto& [k, v] : opt.env) ::setenv(k.c_str(), v.c_str(), 1);
       ::setenv(kEnvRank, std::to_string(r).c_str(), 1);
-      ::unsetenv(kEnvLauncherPid);
       int rc = 0;
       try {
         auto t = connect_from_environment();

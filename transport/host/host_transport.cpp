@@ -323,6 +323,7 @@ class HostTransport final : public Transport {
     std::atomic_thread_fence(std::memory_order_seq_cst);
     if (!has_work()) futex_wait(&me_->bell, bell, nap);
     shared(me_->sleeping).store(0, std::memory_order_relaxed);
+    check_launcher();
   }
 
   double wtime() override {
@@ -422,6 +423,21 @@ class HostTransport final : public Transport {
     std::uint64_t addr;
     std::uint64_t send_id;
   };
+
+  // A rank whose launcher died (SIGKILL leaves no one to end the job) must not sleep forever.
+  void check_launcher() {
+    if (launcher_pid_ <= 1) return;
+    const std::uint64_t t = now_ns();
+    if (t - launcher_checked_ns_ < 1000000000ull) return;
+    launcher_checked_ns_ = t;
+    if (::kill(launcher_pid_, 0) != 0 && errno == ESRCH) {
+      std::fprintf(stderr, "tilempi: rank %d: the launcher (pid %d) is gone, ending this rank\n", rank_,
+                   launcher_pid_);
+      record_abort(seg_.header(), rank_, 1, "the launcher is gone");
+      std::fflush(nullptr);
+      ::_exit(1);
+    }
+  }
 
   bool work_pending() const {
     return (expect_ctrl_total_ | backlog_peers_ | ctrl_backlog_peers_ | arena_tx_total_ | arena_rx_total_) != 0;
@@ -779,6 +795,7 @@ class HostTransport final : public Transport {
   bool oversubscribed_ = false;
   bool cma_ok_ = true;
   int launcher_pid_ = 0;
+  std::uint64_t launcher_checked_ns_ = 0;
   std::uint64_t ring_lines_ = 0;
   std::uint64_t ctrl_slots_ = 0;
   std::uint64_t chunk_ = 0;
