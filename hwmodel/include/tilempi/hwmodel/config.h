@@ -89,6 +89,11 @@ struct Config {
   std::string to_text() const;  // key=value lines, loadable by apply_text
 
   int max_payload_flits() const { return max_packet_flits - header_flits; }
+  // Flits needed for `bytes` of payload at flit_bytes per flit (rounded up).
+  std::uint64_t flits_for_bytes(std::uint64_t bytes) const {
+    const auto fb = static_cast<std::uint64_t>(flit_bytes);
+    return (bytes + fb - 1) / fb;
+  }
   int num_tiles() const { return width * height; }
 };
 
