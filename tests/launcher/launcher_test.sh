@@ -308,6 +308,20 @@ case $case_name in
     fi
     ;;
 
+  coll)
+    # --coll needs the MPI library's collective registry.
+    launch --coll help
+    expect_status 0
+    expect_out out "alltoall"
+    expect_out out "barrier"
+    launch --coll alltoall=no-such-algorithm -n 2 "$probe" args
+    expect_status 2
+    expect_out err "no-such-algorithm"
+    launch --coll barrier=linear -n 2 "$probe" env TILEMPI_COLL
+    expect_status 0
+    expect_out out "^rank 1 TILEMPI_COLL=barrier=linear$"
+    ;;
+
   mpi-abort)
     # launcher_test.sh mpi-abort TILEMPIRUN PROGRAM: rank 1 calls MPI_Abort(MPI_COMM_WORLD, 7)
     # while the others wait in MPI_Recv.
