@@ -1,0 +1,602 @@
+#include "sim/sim_engine.h"
+
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+namespace tilempi::transport::sim {
+
+namespace hw = tilempi::hwmodel;
+namespace ad = tilempi::hwmodel::adapter;
+
+void futex_wait(std::uint32_t* word, std::uint32_t expected, std::uint64_t timeout_ns) {
+  timespec ts{static_cast<time_t>(timeout_ns / 1000000000ull), static_cast<long>(timeout_ns % 1000000000ull)};
+  ::syscall(SYS_futex, word, FUTEX_WAIT, expected, &ts, nullptr, 0);
+}
+
+void futex_wake(std::uint32_t* word) { ::syscall(SYS_futex, word, FUTEX_WAKE, INT32_MAX, nullptr, nullptr, 0); }
+
+bool record_abort(Header* h, int rank, int code, const char* why) {
+  std::uint32_t expected = 0;
+  if (!shared(h->abort_state).compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) return false;
+  h->abort_rank = rank;
+  h->abort_code = code;
+  std::snprintf(h->abort_why, sizeof h->abort_why, "%s", why ? why : "");
+  shared(h->abort_state).store(2, std::memory_order_release);
+  return true;
+}
+
+namespace {
+
+hw::Dir dir_of_port(unsigned port) {
+  switch (port) {
+    case kPortNorth: return hw::Dir::North;
+    case kPortEast: return hw::Dir::East;
+    case kPortSouth: return hw::Dir::South;
+    case kPortWest: return hw::Dir::West;
+    default: return hw::Dir::Local;
+  }
+}
+
+hw::PortMask mask_of_ports(unsigned mask) {
+  hw::PortMask m = 0;
+  if (mask & kPortNorth) m |= hw::port_bit(hw::Dir::North);
+  if (mask & kPortEast) m |= hw::port_bit(hw::Dir::East);
+  if (mask & kPortSouth) m |= hw::port_bit(hw::Dir::South);
+  if (mask & kPortWest) m |= hw::port_bit(hw::Dir::West);
+  if (mask & kPortLocal) m |= hw::port_bit(hw::Dir::Local);
+  return m;
+}
+
+}  // namespace
+
+Engine::Engine(Segment seg, int nranks, const hw::Config& config, const std::string& adapter,
+               std::vector<hw::TileId> tiles, EngineOptions options)
+    : seg_(seg), n_(nranks), config_(config), adapter_name_(adapter), tiles_(std::move(tiles)),
+      opt_(std::move(options)) {
+  chip_ = std::make_unique<hw::Chip>(config_);
+  adapter_ = ad::Adapter::create(adapter_name_, config_);
+  adapter_->attach(*chip_, *this);
+  lookahead_ = std::max<std::uint64_t>(1, adapter_->lookahead());
+  ranks_.resize(static_cast<std::size_t>(n_));
+  tracing_ = !opt_.trace_path.empty();
+  chip_->on_delivered([this](const hw::PacketEvent& e) { on_delivered(e); });
+  chip_->on_injected([this](const hw::PacketEvent& e) { adapter_->injected(e); });
+}
+
+Engine::~Engine() {
+  if (thread_.joinable()) {
+    stop_.store(true, std::memory_order_release);
+    Header* h = seg_.header();
+    shared(h->engine_bell).fetch_add(1, std::memory_order_seq_cst);
+    futex_wake(&h->engine_bell);
+    thread_.join();
+  }
+}
+
+void Engine::start() {
+  thread_ = std::thread([this] {
+    auto t0 = std::chrono::steady_clock::now();
+    try {
+      run();
+    } catch (const std::exception& e) {
+      failure_ = std::string("sim engine: ") + e.what();
+      shared(seg_.header()->dead).store(1, std::memory_order_seq_cst);
+      for (int r = 0; r < n_; ++r) ring_rank(r);
+    }
+    wall_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  });
+}
+
+void Engine::rank_exited(int rank) {
+  if (rank < 0 || rank >= n_) return;
+  shared(seg_.ctl(rank)->exited).store(1, std::memory_order_seq_cst);
+  exited_any_.store(true, std::memory_order_release);
+  Header* h = seg_.header();
+  shared(h->engine_bell).fetch_add(1, std::memory_order_seq_cst);
+  futex_wake(&h->engine_bell);
+}
+
+void Engine::ring_rank(int r) {
+  RankCtl* c = seg_.ctl(r);
+  shared(c->bell).fetch_add(1, std::memory_order_seq_cst);
+  futex_wake(&c->bell);
+}
+
+// ------------------------------------------------------------------ requests
+
+bool Engine::drain_requests() {
+  bool any = false;
+  for (int r = 0; r < n_; ++r) {
+    RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+    RankCtl* c = seg_.ctl(r);
+    if (!ri.finished && shared(c->exited).load(std::memory_order_acquire)) {
+      // The process ended without saying goodbye (or after it): it posts nothing more.
+      ri.finished = true;
+      ri.state = kFinished;
+      if (ri.end == 0) ri.end = shared(c->clock).load(std::memory_order_acquire);
+      shared(c->state).store(kFinished, std::memory_order_seq_cst);
+      any = true;
+    }
+    const std::uint64_t head = shared(c->req_head).load(std::memory_order_acquire);
+    if (head == ri.req_tail) continue;
+    Request* ring = seg_.req(r);
+    while (ri.req_tail != head) {
+      const Request q = ring[ri.req_tail % kRing];
+      take_request(r, q, ri.req_tail);
+      ++ri.req_tail;
+    }
+    shared(c->req_tail).store(ri.req_tail, std::memory_order_release);
+    any = true;
+  }
+  return any;
+}
+
+void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
+  RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+  RankCtl* c = seg_.ctl(r);
+  switch (q.kind) {
+    case kReqBlock: {
+      ri.blocked_at = q.time;
+      ++ri.blocks;
+      // b: the earliest event the rank holds but may not look at yet (its time lies beyond the
+      // horizon it saw); it must be woken then even though nothing new is published.
+      if (q.b != hw::kNever) timers_.push({q.b, r, ri.blocks});
+      if (ri.evt_head > q.a || !ri.overflow.empty()) {
+        // Something was published after the rank last looked: it need not sleep.
+        shared(c->wake_clock).store(q.time, std::memory_order_relaxed);
+        shared(c->state).store(kRunning, std::memory_order_seq_cst);
+        ring_rank(r);
+      } else {
+        ri.state = kBlocked;
+        shared(c->state).store(kBlocked, std::memory_order_seq_cst);
+      }
+      return;
+    }
+    case kReqFinish:
+      ri.finished = true;
+      ri.state = kFinished;
+      ri.end = q.time;
+      ri.comm = q.b;
+      ri.compute = q.c;
+      shared(c->state).store(kFinished, std::memory_order_seq_cst);
+      return;
+    default:
+      queue_.push(Queued{q.time + lookahead_, r, seq, q});
+      return;
+  }
+}
+
+void Engine::apply(const Queued& qq, std::uint64_t now) {
+  const Request& q = qq.req;
+  const int r = qq.rank;
+  RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+  switch (q.kind) {
+    case kReqSend: {
+      Msg& m = msgs_[q.msg];
+      m.src = r;
+      m.dst = static_cast<int>(q.a);
+      m.bytes = q.b;
+      m.arena_off = q.c;
+      m.sync = (q.d & 1) != 0;
+      m.rdv = (q.d & 2) != 0;
+      m.send_op = q.op;
+      m.sent = q.op == 0;
+      m.env = q.env;
+      ++messages_;
+      ++ri.sends;
+      ri.bytes_sent += q.b;
+      msg_start_[q.msg] = q.time;
+      if (tracing_) spans_.push_back(Span{r, "send", q.time, q.time + adapter_->send_cost(q.b, m.rdv)});
+      adapter_->start(ad::Message{q.msg, tiles_[static_cast<std::size_t>(r)],
+                                  tiles_[static_cast<std::size_t>(m.dst)], q.b, m.sync},
+                      q.time);
+      break;
+    }
+    case kReqFetch: {
+      auto it = msgs_.find(q.msg);
+      if (it == msgs_.end()) break;
+      Msg& m = it->second;
+      ++ri.recvs;
+      m.fetched = true;
+      m.fetch_op = q.op;
+      if (tracing_) spans_.push_back(Span{r, "recv", q.time, q.time + (m.rdv ? adapter_->accept_cost() : adapter_->recv_cost(m.bytes, false))});
+      adapter_->accept(q.msg, q.time);
+      // The receiver copied the payload out of the sender's arena inside its fetch call.
+      Event e{};
+      e.kind = kEvRelease;
+      e.time = now;
+      e.a = m.arena_off;
+      publish(m.src, e);
+      if (m.sent && (!m.rdv || m.data)) msgs_.erase(it);
+      break;
+    }
+    case kReqStatic: {
+      Static& s = statics_[q.msg];
+      s.expected = static_cast<int>(q.env.word[0]);
+      if (r == static_cast<int>(q.a)) {
+        s.root = r;
+        s.root_off = q.c;
+        s.root_time = q.time;
+      }
+      s.bytes = q.b;
+      s.parts.emplace_back(r, q);
+      if (static_cast<int>(s.parts.size()) == s.expected && s.root >= 0) {
+        apply_static(s, now);
+        statics_.erase(q.msg);
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+void Engine::apply_static(Static& s, std::uint64_t now) {
+  ++static_bcasts_;
+  hw::StaticNetwork& sn = chip_->static_network();
+  // The route list sits in the root's arena ahead of the data: [count][hops...][data].
+  const unsigned char* base = seg_.arena(s.root) + s.root_off;
+  std::uint64_t count = 0;
+  std::memcpy(&count, base, sizeof count);
+  std::vector<StaticRouteHop> hops(count);
+  if (count) std::memcpy(hops.data(), base + 8, count * sizeof(StaticRouteHop));
+  std::vector<std::uint64_t> when(static_cast<std::size_t>(n_), s.root_time);
+  for (auto& [rank, q] : s.parts) when[static_cast<std::size_t>(rank)] = q.time;
+  sn.clear_all();
+  for (const StaticRouteHop& h : hops) {
+    if (h.tile < 0 || h.tile >= n_) continue;
+    const hw::TileId tile = tiles_[static_cast<std::size_t>(h.tile)];
+    sn.configure(tile, dir_of_port(h.in_port), mask_of_ports(h.out_mask),
+                 when[static_cast<std::size_t>(h.tile)] + lookahead_);
+  }
+  const std::uint64_t fb = static_cast<std::uint64_t>(config_.flit_bytes);
+  const std::uint32_t words = static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (s.bytes + fb - 1) / fb));
+  const std::uint64_t at = std::max<std::uint64_t>(s.root_time + lookahead_, chip_->now());
+  std::vector<hw::StaticArrival> arr = sn.send_words(tiles_[static_cast<std::size_t>(s.root)], words, at);
+  std::vector<std::uint64_t> done(static_cast<std::size_t>(n_), 0);
+  for (const hw::StaticArrival& a : arr) {
+    for (int r = 0; r < n_; ++r)
+      if (tiles_[static_cast<std::size_t>(r)] == a.tile) done[static_cast<std::size_t>(r)] = a.last_word;
+  }
+  for (auto& [rank, q] : s.parts) {
+    std::uint64_t t = rank == s.root ? at + words : done[static_cast<std::size_t>(rank)];
+    t = std::max(t, now);
+    Event e{};
+    e.kind = kEvStatic;
+    e.time = t;
+    e.op = q.op;
+    e.a = static_cast<std::uint64_t>(s.root);
+    e.c = s.root_off;
+    publish(rank, e);
+    if (tracing_) spans_.push_back(Span{rank, "static_bcast", q.time, t});
+  }
+  // The root's arena space is released when the last participant copied out (all at once here:
+  // participants copy inside their completion, before their next call).
+  Event rel{};
+  rel.kind = kEvRelease;
+  std::uint64_t last = now;
+  for (auto& [rank, q] : s.parts) last = std::max(last, rank == s.root ? at + words : done[static_cast<std::size_t>(rank)]);
+  rel.time = last;
+  rel.a = s.root_off;
+  publish(s.root, rel);
+}
+
+// ------------------------------------------------------------------ events
+
+void Engine::publish(int r, const Event& e0) {
+  RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+  Event e = e0;
+  if (!ri.overflow.empty()) {
+    ri.overflow.push_back(e);
+    flush_overflow(r);
+  } else {
+    RankCtl* c = seg_.ctl(r);
+    const std::uint64_t tail = shared(c->evt_tail).load(std::memory_order_acquire);
+    if (ri.evt_head - tail >= kRing) {
+      ri.overflow.push_back(e);
+    } else {
+      seg_.evt(r)[ri.evt_head % kRing] = e;
+      ++ri.evt_head;
+      shared(c->evt_head).store(ri.evt_head, std::memory_order_release);
+    }
+  }
+  if (ri.state == kBlocked) {
+    if (e.time <= processing_) {
+      wake(r, e.time > ri.blocked_at ? e.time : ri.blocked_at);
+    } else {
+      timers_.push({e.time, r, ri.blocks});
+    }
+  }
+}
+
+void Engine::flush_overflow(int r) {
+  RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+  RankCtl* c = seg_.ctl(r);
+  const std::uint64_t tail = shared(c->evt_tail).load(std::memory_order_acquire);
+  bool moved = false;
+  while (!ri.overflow.empty() && ri.evt_head - tail < kRing) {
+    seg_.evt(r)[ri.evt_head % kRing] = ri.overflow.front();
+    ri.overflow.pop_front();
+    ++ri.evt_head;
+    moved = true;
+  }
+  if (moved) {
+    shared(c->evt_head).store(ri.evt_head, std::memory_order_release);
+    ring_rank(r);
+  }
+}
+
+void Engine::wake(int r, std::uint64_t at) {
+  RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+  if (ri.state != kBlocked) return;
+  RankCtl* c = seg_.ctl(r);
+  if (tracing_ && at > ri.blocked_at) spans_.push_back(Span{r, "wait", ri.blocked_at, at});
+  ri.blocked_cycles += at > ri.blocked_at ? at - ri.blocked_at : 0;
+  ri.state = kRunning;
+  shared(c->wake_clock).store(at, std::memory_order_relaxed);
+  shared(c->clock).store(at, std::memory_order_seq_cst);
+  shared(c->state).store(kRunning, std::memory_order_seq_cst);
+  ring_rank(r);
+  bound_ = std::min(bound_, at + lookahead_ - 1);
+}
+
+void Engine::arrived(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
+  auto it = msgs_.find(id);
+  if (it == msgs_.end()) return;
+  Msg& m = it->second;
+  auto st = msg_start_.find(id);
+  if (st != msg_start_.end()) {
+    msg_latency_.add(at - st->second);
+    msg_start_.erase(st);
+  }
+  Event e{};
+  e.kind = kEvArrival;
+  e.time = at;
+  e.core_cycles = core_cycles;
+  e.msg = id;
+  e.a = static_cast<std::uint64_t>(m.src);
+  e.b = m.bytes;
+  e.c = m.arena_off;
+  e.d = m.rdv ? 1 : 0;
+  e.env = m.env;
+  publish(m.dst, e);
+}
+
+void Engine::send_done(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
+  auto it = msgs_.find(id);
+  if (it == msgs_.end()) return;
+  Msg& m = it->second;
+  m.sent = true;
+  if (m.send_op != 0) {
+    Event e{};
+    e.kind = kEvSendDone;
+    e.time = at;
+    e.core_cycles = core_cycles;
+    e.op = m.send_op;
+    publish(m.src, e);
+  }
+  if (m.fetched && (!m.rdv || m.data)) msgs_.erase(it);
+}
+
+void Engine::data_done(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
+  auto it = msgs_.find(id);
+  if (it == msgs_.end()) return;
+  Msg& m = it->second;
+  m.data = true;
+  Event e{};
+  e.kind = kEvDataDone;
+  e.time = at;
+  e.core_cycles = core_cycles;
+  e.op = m.fetch_op;
+  publish(m.dst, e);
+  if (m.sent && m.fetched) msgs_.erase(it);
+}
+
+void Engine::on_delivered(const hw::PacketEvent& e) {
+  ++packets_;
+  // Contention: the packet took longer in the network than it would have alone.
+  const std::uint32_t payload = e.flits > static_cast<std::uint32_t>(config_.header_flits)
+                                    ? e.flits - static_cast<std::uint32_t>(config_.header_flits)
+                                    : 0;
+  // head_in is when the head entered the source's injection buffer: waiting behind the
+  // source's own earlier packets is serialization, not a link conflict.
+  const hw::Cycle alone = chip_->zero_load_latency(e.src, e.dst, payload);
+  const hw::Cycle took = e.cycle - e.head_in;
+  if (took > alone) {
+    ++conflicts_;
+    conflict_cycles_ += took - alone;
+  }
+  if (tracing_ && e.src != e.dst) {
+    const hw::Topology& topo = chip_->topology();
+    std::vector<hw::Link> path = topo.xy_path(e.src, e.dst);
+    const hw::Cycle hop = static_cast<hw::Cycle>(config_.router_delay + config_.link_latency);
+    // Approximate busy span per link: the worm's head reaches hop i after i hops at the
+    // observed pace, and the body follows for `flits` cycles.
+    const double pace = path.empty() ? 0.0 : static_cast<double>(took > e.flits ? took - e.flits : 0) / path.size();
+    for (std::size_t i = 0; i < path.size(); ++i) {
+      const std::uint64_t b = e.head_in + static_cast<std::uint64_t>(pace * static_cast<double>(i)) + hop;
+      link_spans_.push_back(LinkSpan{hw::Topology::link_index(path[i]) + e.network * 1000000, b, b + e.flits});
+    }
+  }
+  adapter_->delivered(e);
+}
+
+// ------------------------------------------------------------------ main loop
+
+void Engine::run() {
+  Header* h = seg_.header();
+  std::uint64_t last_bound = 0;
+  bool first = true;
+  for (;;) {
+    if (stop_.load(std::memory_order_acquire)) return;
+    bool progress = drain_requests();
+    for (int r = 0; r < n_; ++r)
+      if (!ranks_[static_cast<std::size_t>(r)].overflow.empty()) flush_overflow(r);
+
+    // The bound: every running rank's future requests touch the network at >= clock + L.
+    std::uint64_t bound = hw::kNever;
+    int running = 0, blocked = 0;
+    for (int r = 0; r < n_; ++r) {
+      RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+      if (ri.state == kRunning) {
+        ++running;
+        const std::uint64_t c = shared(seg_.ctl(r)->clock).load(std::memory_order_acquire);
+        bound = std::min(bound, c + lookahead_ - 1);
+      } else if (ri.state == kBlocked) {
+        ++blocked;
+      }
+    }
+    bound_ = bound;
+    std::uint64_t processed = 0;
+    bool did = false;
+    for (;;) {
+      std::uint64_t next = chip_->next_event_cycle();
+      if (!queue_.empty()) next = std::min(next, queue_.top().eff);
+      if (!timers_.empty()) next = std::min(next, std::get<0>(timers_.top()));
+      if (next == hw::kNever || next > bound_) break;
+      processing_ = next;
+      while (!queue_.empty() && queue_.top().eff == next) {
+        Queued q = queue_.top();
+        queue_.pop();
+        apply(q, next);
+      }
+      if (chip_->next_event_cycle() == next) chip_->run_until(next);
+      while (!timers_.empty() && std::get<0>(timers_.top()) <= next) {
+        const auto [t, r, block] = timers_.top();
+        timers_.pop();
+        const RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+        if (ri.blocks == block) wake(r, std::max(next, ri.blocked_at));
+      }
+      processed = next;
+      did = true;
+    }
+    (void)processed;
+    if (bound_ != hw::kNever && bound_ > horizon_) {
+      horizon_ = bound_;
+      shared(h->horizon).store(horizon_, std::memory_order_seq_cst);
+      for (int r = 0; r < n_; ++r) {
+        RankCtl* c = seg_.ctl(r);
+        const std::uint64_t want = shared(c->want_horizon).load(std::memory_order_seq_cst);
+        if (want != 0 && want <= horizon_) ring_rank(r);
+      }
+      progress = true;
+    }
+    if (bound != hw::kNever) shared(h->bottleneck).store(bound - (lookahead_ - 1), std::memory_order_seq_cst);
+    progress = progress || did || first || bound_ != last_bound;
+    last_bound = bound_;
+    first = false;
+
+    // Every rank finished: nothing more to do until finish() stops us.
+    bool all_done = true;
+    for (const RankInfo& ri : ranks_) all_done = all_done && ri.finished;
+    if (!all_done && running == 0 && !did && queue_.empty() && timers_.empty() &&
+        chip_->next_event_cycle() == hw::kNever && blocked > 0) {
+      if (deadlock_check()) return;
+      continue;
+    }
+    if (progress) continue;
+
+    // Sleep until a rank posts, publishes a clock we wait on, or exits.
+    const std::uint32_t bell = shared(h->engine_bell).load(std::memory_order_seq_cst);
+    shared(h->engine_sleeping).store(1, std::memory_order_seq_cst);
+    bool pending = false;
+    std::uint64_t now_bound = hw::kNever;
+    for (int r = 0; r < n_ && !pending; ++r) {
+      RankCtl* c = seg_.ctl(r);
+      if (shared(c->req_head).load(std::memory_order_seq_cst) != ranks_[static_cast<std::size_t>(r)].req_tail)
+        pending = true;
+      else if (ranks_[static_cast<std::size_t>(r)].state == kRunning)
+        now_bound = std::min(now_bound, shared(c->clock).load(std::memory_order_seq_cst) + lookahead_ - 1);
+    }
+    if (now_bound != bound) pending = true;
+    if (!pending && !exited_any_.exchange(false)) futex_wait(&h->engine_bell, bell, 20'000'000);
+    shared(h->engine_sleeping).store(0, std::memory_order_seq_cst);
+  }
+}
+
+// ------------------------------------------------------------------ deadlock
+
+bool Engine::deadlock_check() {
+  // Late requests or exits may still be on their way: look once more.
+  if (drain_requests()) return false;
+  for (const RankInfo& ri : ranks_)
+    if (ri.state == kRunning) return false;
+  failure_ = describe_deadlock();
+  Header* h = seg_.header();
+  shared(h->dead).store(1, std::memory_order_seq_cst);
+  for (int r = 0; r < n_; ++r) ring_rank(r);
+  return true;
+}
+
+std::string Engine::describe_deadlock() {
+  // Ask every blocked rank for its pending operations; give them a few seconds.
+  std::vector<int> blocked;
+  for (int r = 0; r < n_; ++r) {
+    if (ranks_[static_cast<std::size_t>(r)].state != kBlocked) continue;
+    blocked.push_back(r);
+    RankCtl* c = seg_.ctl(r);
+    shared(c->describe_req).fetch_add(1, std::memory_order_seq_cst);
+    ring_rank(r);
+  }
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+  for (int r : blocked) {
+    RankCtl* c = seg_.ctl(r);
+    while (shared(c->describe_ack).load(std::memory_order_acquire) !=
+               shared(c->describe_req).load(std::memory_order_acquire) &&
+           !shared(c->exited).load(std::memory_order_acquire) && std::chrono::steady_clock::now() < deadline)
+      ::usleep(1000);
+  }
+  std::uint64_t at = 0;
+  for (int r : blocked) at = std::max(at, ranks_[static_cast<std::size_t>(r)].blocked_at);
+  std::string out = "sim: deadlock at virtual cycle " + std::to_string(at) + ": " + std::to_string(blocked.size()) +
+                    " rank(s) wait and nothing is in flight";
+  for (int r : blocked) {
+    RankCtl* c = seg_.ctl(r);
+    std::string what;
+    if (shared(c->describe_ack).load(std::memory_order_acquire) == shared(c->describe_req).load(std::memory_order_acquire)) {
+      c->describe[sizeof c->describe - 1] = 0;
+      what = c->describe;
+    } else {
+      what = "(did not answer)";
+    }
+    out += "\n  rank " + std::to_string(r) + " (blocked since cycle " +
+           std::to_string(ranks_[static_cast<std::size_t>(r)].blocked_at) + "): " + what;
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ end of the job
+
+std::string Engine::finish() {
+  if (thread_.joinable()) {
+    stop_.store(true, std::memory_order_release);
+    Header* h = seg_.header();
+    shared(h->engine_bell).fetch_add(1, std::memory_order_seq_cst);
+    futex_wake(&h->engine_bell);
+    thread_.join();
+  }
+  // Ranks that never said goodbye: take their last published clocks.
+  for (int r = 0; r < n_; ++r) {
+    RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+    if (!ri.finished) ri.end = shared(seg_.ctl(r)->clock).load(std::memory_order_acquire);
+  }
+  try {
+    if (!opt_.report_path.empty()) write_report();
+    if (tracing_) write_trace();
+  } catch (const std::exception& e) {
+    if (failure_.empty()) failure_ = std::string("sim: ") + e.what();
+  }
+  if (opt_.summary) print_summary();
+  return failure_;
+}
+
+}  // namespace tilempi::transport::sim

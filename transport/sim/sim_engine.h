@@ -1,0 +1,159 @@
+// The simulation engine of the sim transport: runs in the launcher process (a thread started by
+// Job::start()), owns the modeled chip and its adapter, and orders every rank's network calls in
+// virtual time.
+//
+// Conservative synchronization. A running rank publishes its clock t: every request it will
+// still post has a time >= t, and a request at time t touches the network no earlier than
+// t + L (L = the adapter's lookahead). So the engine may simulate every cycle up to
+// B = min(running clocks) + L - 1; blocked ranks do not hold it back. It publishes that
+// "horizon": a rank may answer a poll at its clock t once horizon >= t, from the events the
+// engine has published for it. A blocked rank is woken, with its clock moved forward, at the
+// cycle of the first event for it. When no rank runs, no request is queued and the chip is
+// idle while some rank still waits, the job is deadlocked: the engine asks each blocked rank for
+// its pending operations and ends the job.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <queue>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/sim_shm.h"
+#include "tilempi/hwmodel/adapter.h"
+#include "tilempi/hwmodel/chip.h"
+
+namespace tilempi::transport::sim {
+
+struct EngineOptions {
+  std::string report_path;
+  std::string trace_path;
+  std::string compute = "none";
+  bool summary = true;
+};
+
+class Engine final : public hwmodel::adapter::Listener {
+ public:
+  Engine(Segment seg, int nranks, const hwmodel::Config& config, const std::string& adapter,
+         std::vector<hwmodel::TileId> tiles, EngineOptions options);
+  ~Engine() override;
+
+  void start();
+  /// Stops the thread (after every rank ended), writes report and trace; returns a failure message.
+  std::string finish();
+  void rank_exited(int rank);
+
+  // Listener
+  void arrived(hwmodel::adapter::MsgId id, hwmodel::Cycle at, hwmodel::Cycle core_cycles) override;
+  void send_done(hwmodel::adapter::MsgId id, hwmodel::Cycle at, hwmodel::Cycle core_cycles) override;
+  void data_done(hwmodel::adapter::MsgId id, hwmodel::Cycle at, hwmodel::Cycle core_cycles) override;
+
+ private:
+  struct Queued {
+    std::uint64_t eff;
+    int rank;
+    std::uint64_t seq;
+    Request req;
+    bool operator>(const Queued& o) const {
+      if (eff != o.eff) return eff > o.eff;
+      if (rank != o.rank) return rank > o.rank;
+      return seq > o.seq;
+    }
+  };
+  struct Msg {
+    int src = -1, dst = -1;
+    std::uint64_t bytes = 0, arena_off = 0;
+    std::uint64_t send_op = 0, fetch_op = 0;
+    bool rdv = false, sync = false;
+    bool sent = false, fetched = false, data = false;
+    Envelope env{};
+  };
+  struct RankInfo {
+    std::uint32_t state = kRunning;
+    std::uint64_t req_tail = 0;
+    std::uint64_t evt_head = 0;
+    std::deque<Event> overflow;
+    std::uint64_t blocked_at = 0;
+    std::uint64_t blocks = 0;  ///< BLOCK requests taken
+    std::uint64_t blocked_cycles = 0;
+    std::uint64_t end = 0, comm = 0, compute = 0;
+    std::uint64_t sends = 0, bytes_sent = 0, recvs = 0;
+    bool finished = false;
+  };
+  struct Static {
+    int expected = 0;
+    int root = -1;
+    std::uint64_t bytes = 0, root_off = 0;
+    std::uint64_t root_time = 0;
+    std::vector<std::pair<int, Request>> parts;
+  };
+  struct Span {
+    int rank;
+    const char* name;
+    std::uint64_t begin, end;
+  };
+
+  void run();
+  bool drain_requests();
+  void take_request(int r, const Request& q, std::uint64_t seq);
+  void apply(const Queued& q, std::uint64_t now);
+  void apply_static(Static& s, std::uint64_t now);
+  void publish(int r, const Event& e);
+  void flush_overflow(int r);
+  void wake(int r, std::uint64_t at);
+  void on_delivered(const hwmodel::PacketEvent& e);
+  bool deadlock_check();
+  std::string describe_deadlock();
+  void write_report();
+  void write_trace();
+  void print_summary();
+  void ring_rank(int r);
+
+  Segment seg_;
+  int n_;
+  hwmodel::Config config_;
+  std::string adapter_name_;
+  std::vector<hwmodel::TileId> tiles_;
+  EngineOptions opt_;
+  std::unique_ptr<hwmodel::Chip> chip_;
+  std::unique_ptr<hwmodel::adapter::Adapter> adapter_;
+  std::uint64_t lookahead_ = 1;
+
+  std::vector<RankInfo> ranks_;
+  std::priority_queue<Queued, std::vector<Queued>, std::greater<Queued>> queue_;
+  /// (cycle, rank, block number): wake the rank then if it is still in that same block.
+  using Timer = std::tuple<std::uint64_t, int, std::uint64_t>;
+  std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
+  std::unordered_map<std::uint64_t, Msg> msgs_;
+  std::map<std::uint64_t, Static> statics_;
+  std::uint64_t horizon_ = 0;
+  std::uint64_t processing_ = 0;  ///< cycle whose events are being generated
+  std::uint64_t bound_ = 0;
+
+  // statistics
+  std::uint64_t messages_ = 0, packets_ = 0, conflicts_ = 0, conflict_cycles_ = 0;
+  std::uint64_t static_bcasts_ = 0;
+  hwmodel::Summary msg_latency_;
+  std::unordered_map<std::uint64_t, std::uint64_t> msg_start_;
+  std::vector<Span> spans_;
+  struct LinkSpan {
+    int link;
+    std::uint64_t begin, end;
+  };
+  std::vector<LinkSpan> link_spans_;
+  bool tracing_ = false;
+
+  std::thread thread_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> exited_any_{false};
+  std::string failure_;
+  double wall_seconds_ = 0;
+};
+
+}  // namespace tilempi::transport::sim

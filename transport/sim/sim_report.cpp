@@ -1,0 +1,174 @@
+// The run report (JSON), the trace (Chrome trace JSON, opens in Perfetto) and the summary line.
+// Everything in the report is virtual-time data, so two runs with --compute none give the same
+// file byte for byte; wall-clock figures appear only in the printed summary.
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+
+#include "sim/sim_engine.h"
+
+namespace tilempi::transport::sim {
+
+namespace hw = tilempi::hwmodel;
+using nlohmann::json;
+
+namespace {
+
+std::string link_name(const hw::Topology& topo, int index) {
+  const hw::Link l = hw::Topology::link_at(index);
+  const hw::Coord c = topo.coord(l.tile);
+  return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")" + hw::dir_name(l.dir);
+}
+
+}  // namespace
+
+void Engine::write_report() {
+  const hw::Stats st = chip_->stats();
+  const hw::Topology& topo = chip_->topology();
+  std::uint64_t total = 0;
+  for (const RankInfo& ri : ranks_) total = std::max(total, ri.end);
+  json j;
+  j["preset"] = config_.preset;
+  j["adapter"] = adapter_name_;
+  j["compute"] = opt_.compute;
+  j["clock_hz"] = config_.clock_hz;
+  j["chip"] = {{"width", config_.width}, {"height", config_.height}};
+  j["ranks"] = n_;
+  j["total_cycles"] = total;
+  j["total_seconds"] = static_cast<double>(total) / config_.clock_hz;
+  json ranks = json::array();
+  for (int r = 0; r < n_; ++r) {
+    const RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+    const hw::Coord c = topo.coord(tiles_[static_cast<std::size_t>(r)]);
+    ranks.push_back({{"rank", r},
+                     {"tile", tiles_[static_cast<std::size_t>(r)]},
+                     {"x", c.x},
+                     {"y", c.y},
+                     {"end_cycles", ri.end},
+                     {"comm_cycles", ri.comm},
+                     {"compute_cycles", ri.compute},
+                     {"blocked_cycles", ri.blocked_cycles},
+                     {"sends", ri.sends},
+                     {"bytes_sent", ri.bytes_sent},
+                     {"receives", ri.recvs}});
+  }
+  j["rank_stats"] = ranks;
+  const double cycles = static_cast<double>(std::max<std::uint64_t>(1, st.cycles()));
+  json links = json::array();
+  std::uint64_t blocked_total = 0;
+  for (std::size_t net = 0; net < st.networks.size(); ++net) {
+    const hw::NetworkStats& ns = st.networks[net];
+    for (std::size_t i = 0; i < ns.links.size(); ++i) {
+      const hw::LinkStats& ls = ns.links[i];
+      blocked_total += ls.blocked_cycles;
+      if (ls.flits == 0 && ls.blocked_cycles == 0) continue;
+      links.push_back({{"network", net},
+                       {"link", link_name(topo, static_cast<int>(i))},
+                       {"index", i},
+                       {"flits", ls.flits},
+                       {"busy_cycles", ls.busy_cycles},
+                       {"blocked_cycles", ls.blocked_cycles},
+                       {"utilization", static_cast<double>(ls.busy_cycles) / cycles}});
+    }
+  }
+  j["links"] = links;
+  json slinks = json::array();
+  for (std::size_t i = 0; i < st.static_links.size(); ++i) {
+    const hw::LinkStats& ls = st.static_links[i];
+    if (ls.flits == 0) continue;
+    slinks.push_back({{"link", link_name(topo, static_cast<int>(i))}, {"index", i}, {"words", ls.flits}});
+  }
+  j["static_links"] = slinks;
+  std::uint64_t delivered = 0;
+  for (const hw::NetworkStats& ns : st.networks) delivered += ns.packets_delivered;
+  j["network"] = {{"messages", messages_},
+                  {"packets", packets_},
+                  {"packets_delivered", delivered},
+                  {"link_conflicts", conflicts_},
+                  {"conflict_cycles", conflict_cycles_},
+                  {"link_blocked_cycles", blocked_total},
+                  {"static_broadcasts", static_bcasts_},
+                  {"message_latency", msg_latency_.to_json()},
+                  {"packet_latency", st.networks.empty() ? json() : st.networks[0].latency.to_json()}};
+  j["adapter_stats"] = adapter_->stats();
+  json params = json::object();
+  for (const auto& p : adapter_->params()) params[p.name] = p.value;
+  j["adapter_params"] = params;
+  std::ofstream out(opt_.report_path);
+  if (!out) throw std::runtime_error("cannot write the report to " + opt_.report_path);
+  out << j.dump(2) << '\n';
+}
+
+void Engine::write_trace() {
+  // Chrome trace JSON: ts/dur in microseconds of virtual time.
+  const double us = 1e6 / config_.clock_hz;
+  std::ofstream out(opt_.trace_path);
+  if (!out) throw std::runtime_error("cannot write the trace to " + opt_.trace_path);
+  out << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+  bool first = true;
+  auto emit = [&](const std::string& s) {
+    out << (first ? "" : ",\n") << s;
+    first = false;
+  };
+  emit(R"({"name":"process_name","ph":"M","pid":0,"args":{"name":"ranks"}})");
+  emit(R"({"name":"process_name","ph":"M","pid":1,"args":{"name":"links"}})");
+  for (int r = 0; r < n_; ++r)
+    emit("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":" + std::to_string(r) +
+         ",\"args\":{\"name\":\"rank " + std::to_string(r) + "\"}}");
+  char buf[256];
+  for (const Span& s : spans_) {
+    std::snprintf(buf, sizeof buf, "{\"name\":\"%s\",\"ph\":\"X\",\"pid\":0,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f}",
+                  s.name, s.rank, static_cast<double>(s.begin) * us,
+                  static_cast<double>(s.end > s.begin ? s.end - s.begin : 0) * us);
+    emit(buf);
+  }
+  const hw::Topology& topo = chip_->topology();
+  std::vector<int> named;
+  for (const LinkSpan& l : link_spans_) {
+    if (std::find(named.begin(), named.end(), l.link) == named.end()) {
+      named.push_back(l.link);
+      const int net = l.link / 1000000;
+      emit("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + std::to_string(l.link) +
+           ",\"args\":{\"name\":\"net" + std::to_string(net) + " " + link_name(topo, l.link % 1000000) + "\"}}");
+    }
+    std::snprintf(buf, sizeof buf, "{\"name\":\"busy\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,\"ts\":%.4f,\"dur\":%.4f}",
+                  l.link, static_cast<double>(l.begin) * us, static_cast<double>(l.end - l.begin) * us);
+    emit(buf);
+  }
+  out << "\n]}\n";
+}
+
+void Engine::print_summary() {
+  std::uint64_t total = 0, comm = 0, compute = 0;
+  for (const RankInfo& ri : ranks_) {
+    total = std::max(total, ri.end);
+    comm += ri.comm;
+    compute += ri.compute;
+  }
+  const hw::Stats st = chip_->stats();
+  const double cycles = static_cast<double>(std::max<std::uint64_t>(1, st.cycles()));
+  double best = 0;
+  int best_link = -1;
+  for (const hw::NetworkStats& ns : st.networks)
+    for (std::size_t i = 0; i < ns.links.size(); ++i) {
+      const double u = static_cast<double>(ns.links[i].busy_cycles) / cycles;
+      if (u > best) {
+        best = u;
+        best_link = static_cast<int>(i);
+      }
+    }
+  const double sum = static_cast<double>(std::max<std::uint64_t>(1, comm + compute));
+  std::string busiest = best_link >= 0 ? link_name(chip_->topology(), best_link) : std::string("-");
+  std::fprintf(stderr,
+               "tilempirun: sim: %d ranks on %s %dx%d, adapter %s: %llu cycles = %.3f us virtual; "
+               "comm %.0f%% / compute %.0f%% of rank time; %llu messages, %llu packets, %llu link conflicts; "
+               "busiest link %s %.1f%%; wall %.2f s\n",
+               n_, config_.preset.c_str(), config_.width, config_.height, adapter_name_.c_str(),
+               static_cast<unsigned long long>(total), static_cast<double>(total) / config_.clock_hz * 1e6,
+               100.0 * static_cast<double>(comm) / sum, 100.0 * static_cast<double>(compute) / sum,
+               static_cast<unsigned long long>(messages_), static_cast<unsigned long long>(packets_),
+               static_cast<unsigned long long>(conflicts_), busiest.c_str(), 100.0 * best, wall_seconds_);
+}
+
+}  // namespace tilempi::transport::sim

@@ -1,0 +1,169 @@
+// The sim transport's shared-memory segment, laid out the same way by the launcher (engine)
+// and by every rank:
+//
+//   [Header][RankCtl x N][request rings x N][event rings x N][payload arenas x N]
+//
+// Requests go rank -> engine (single producer, single consumer per rank); events go engine ->
+// rank. Payloads never pass through the engine: a sender copies them into its own arena, the
+// receiver copies them out, and the engine only tells, in virtual time, when that may happen.
+// Shared words are plain integers accessed through std::atomic_ref.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "tilempi/transport/transport.h"
+
+namespace tilempi::transport::sim {
+
+inline constexpr std::uint64_t kMagic = 0x74696c656d73696dull;  // "tilemsim"
+inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::size_t kLine = 64;
+inline constexpr std::size_t kPage = 4096;
+inline constexpr std::uint64_t kRing = 4096;  ///< entries per request / event ring (power of two)
+
+template <class T>
+inline std::atomic_ref<T> shared(T& word) {
+  return std::atomic_ref<T>(word);
+}
+
+enum RankState : std::uint32_t {
+  kRunning = 0,   ///< may post requests at times >= clock
+  kBlocked = 1,   ///< waits for an event; the engine wakes it
+  kFinished = 2,  ///< finalized or exited
+};
+
+enum ReqKind : std::uint32_t {
+  kReqSend = 1,    ///< a = dst, b = bytes, c = arena offset, d = flags (1 sync, 2 rendezvous), env
+  kReqFetch = 2,   ///< msg = message id
+  kReqBlock = 3,   ///< a = events seen
+  kReqFinish = 4,  ///< b = comm cycles, c = compute cycles
+  kReqStatic = 5,  ///< a = root, b = bytes, c = in_port, d = out_mask, msg = bcast id, env.word[0] = participants
+};
+
+struct alignas(kLine) Request {
+  std::uint32_t kind;
+  std::uint32_t pad_;
+  std::uint64_t time;   ///< core cycle of the call
+  std::uint64_t msg;    ///< message id (send: assigned by the rank)
+  std::uint64_t a, b, c, d;
+  std::uint64_t op;     ///< the rank's operation id to complete
+  Envelope env;
+  std::uint64_t spare[3];
+};
+static_assert(sizeof(Request) == 2 * kLine);
+
+enum EvtKind : std::uint32_t {
+  kEvArrival = 1,   ///< msg, a = source rank, b = bytes, c = arena offset, d = rendezvous, env
+  kEvSendDone = 2,  ///< op
+  kEvDataDone = 3,  ///< op (a rendezvous fetch)
+  kEvRelease = 4,   ///< a = arena offset: the payload was copied out
+  kEvStatic = 5,    ///< op: the static broadcast completed here; a = root, c = arena offset of the root
+  kEvWake = 6,      ///< no content: the engine woke a blocked rank at `time`
+};
+
+struct alignas(kLine) Event {
+  std::uint32_t kind;
+  std::uint32_t pad_;
+  std::uint64_t time;         ///< cycle at which the rank may see it
+  std::uint64_t core_cycles;  ///< handler cycles taken from the rank's core
+  std::uint64_t msg;
+  std::uint64_t op;
+  std::uint64_t a, b, c;
+  std::uint64_t d;
+  Envelope env;
+  std::uint64_t spare[2];
+};
+static_assert(sizeof(Event) == 2 * kLine);
+
+struct RankCtl {
+  // written by the rank
+  alignas(kLine) std::uint64_t clock;       ///< lower bound of the time of any future request
+  alignas(kLine) std::uint64_t req_head;    ///< requests posted
+  std::uint64_t evt_tail;                   ///< events consumed
+  alignas(kLine) std::uint64_t want_horizon;  ///< sleeping until horizon >= this (0: not)
+  std::uint32_t describe_ack;
+  std::int32_t pid;
+  // written by the engine
+  alignas(kLine) std::uint64_t req_tail;    ///< requests taken
+  std::uint64_t evt_head;                   ///< events published
+  alignas(kLine) std::uint32_t state;       ///< RankState (rank: running->blocked via request; engine: ->running)
+  std::uint32_t bell;                       ///< futex: bumped whenever the engine wants the rank to look
+  std::uint64_t wake_clock;                 ///< the clock a blocked rank resumes at
+  std::uint32_t describe_req;               ///< bumped by the engine: write your pending operations
+  std::uint32_t exited;                     ///< the launcher saw the process end
+  char describe[2048];                      ///< the rank's pending operations (deadlock report)
+};
+
+struct alignas(kPage) Header {
+  std::uint64_t magic;
+  std::uint32_t version;
+  std::int32_t nranks;
+  std::uint64_t arena_bytes;   ///< per rank
+  std::uint64_t total_bytes;
+  std::uint64_t horizon;       ///< every event up to this cycle is published (engine)
+  std::uint32_t engine_bell;   ///< futex: ranks bump it when the engine sleeps
+  std::uint32_t engine_sleeping;
+  std::uint64_t bottleneck;    ///< smallest running clock the engine waits on
+  std::uint32_t dead;          ///< the engine ended the job (deadlock): ranks exit
+  std::uint32_t attached;
+  std::uint32_t unlinked;
+  // Abort record: first writer wins (0 -> 1 writing -> 2 complete).
+  std::uint32_t abort_state;
+  std::int32_t abort_rank;
+  std::int32_t abort_code;
+  char abort_why[1024];
+  char name[128];
+  std::uint32_t config_len;
+  char config[32768];          ///< hwmodel::Config::to_text() of the job
+  char adapter[32];
+  std::uint32_t compute_scaled;  ///< 1: charge measured CPU time
+  double compute_scale;
+  std::int32_t mesh_width, mesh_height;
+  std::int32_t tile_of[4096];  ///< chip tile of each rank (for topology())
+  std::int32_t chip_width;
+};
+
+struct Geometry {
+  std::uint64_t header_bytes, ctl_bytes, req_bytes, evt_bytes, arena_bytes, total_bytes;
+  std::uint64_t ctl_off, req_off, evt_off, arena_off;
+};
+
+inline std::uint64_t round_up(std::uint64_t v, std::uint64_t to) { return (v + to - 1) / to * to; }
+
+inline Geometry make_geometry(int nranks, std::uint64_t arena_bytes) {
+  const std::uint64_t n = static_cast<std::uint64_t>(nranks);
+  Geometry g{};
+  g.header_bytes = round_up(sizeof(Header), kPage);
+  g.ctl_bytes = round_up(sizeof(RankCtl), kLine);
+  g.req_bytes = kRing * sizeof(Request);
+  g.evt_bytes = kRing * sizeof(Event);
+  g.arena_bytes = round_up(arena_bytes, kPage);
+  g.ctl_off = g.header_bytes;
+  g.req_off = round_up(g.ctl_off + n * g.ctl_bytes, kPage);
+  g.evt_off = g.req_off + n * g.req_bytes;
+  g.arena_off = round_up(g.evt_off + n * g.evt_bytes, kPage);
+  g.total_bytes = g.arena_off + n * g.arena_bytes;
+  return g;
+}
+
+struct Segment {
+  unsigned char* base = nullptr;
+  std::size_t bytes = 0;
+  Geometry g{};
+
+  Header* header() const { return reinterpret_cast<Header*>(base); }
+  RankCtl* ctl(int r) const { return reinterpret_cast<RankCtl*>(base + g.ctl_off + g.ctl_bytes * static_cast<std::uint64_t>(r)); }
+  Request* req(int r) const { return reinterpret_cast<Request*>(base + g.req_off + g.req_bytes * static_cast<std::uint64_t>(r)); }
+  Event* evt(int r) const { return reinterpret_cast<Event*>(base + g.evt_off + g.evt_bytes * static_cast<std::uint64_t>(r)); }
+  unsigned char* arena(int r) const { return base + g.arena_off + g.arena_bytes * static_cast<std::uint64_t>(r); }
+};
+
+/// Sleep while *word == expected, at most timeout_ns. Shared futex.
+void futex_wait(std::uint32_t* word, std::uint32_t expected, std::uint64_t timeout_ns);
+void futex_wake(std::uint32_t* word);
+
+bool record_abort(Header* h, int rank, int code, const char* why);
+
+}  // namespace tilempi::transport::sim

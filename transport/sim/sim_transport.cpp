@@ -1,0 +1,674 @@
+// The rank's side of the sim transport: every call that touches the network becomes a request to
+// the simulation engine, stamped with the rank's virtual clock; what the engine publishes back
+// (arrivals, completions) becomes visible once the rank's clock has reached its cycle.
+//
+// Determinism: an answer at clock t (a poll that finds nothing, a send not yet done) is only
+// given once the engine's horizon has reached t, i.e. once every event up to t is known. A rank
+// waiting for something jumps its clock straight to the next event published for it, or, when
+// there is none yet, blocks and lets the engine wake it at the cycle of its next event.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <queue>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "backends.h"
+#include "sim/sim_shm.h"
+#include "tilempi/hwmodel/adapter.h"
+#include "tilempi/hwmodel/config.h"
+
+namespace tilempi::transport::sim {
+
+namespace hw = tilempi::hwmodel;
+
+namespace {
+
+constexpr std::uint64_t kNever = ~0ull;
+constexpr std::uint32_t kEvLocalDone = 100;  // a fetch whose core work ends after its data arrived
+constexpr std::uint64_t kLocalSeq = 1ull << 62;
+
+std::uint64_t cpu_ns() {
+  timespec ts;
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+class SimTransport final : public Transport, public StaticNetwork {
+ public:
+  SimTransport(Segment seg, int rank, int size) : seg_(seg), rank_(rank), size_(size) {
+    h_ = seg_.header();
+    me_ = seg_.ctl(rank_);
+    hw::Config cfg;
+    cfg.apply_text(std::string(h_->config, h_->config_len), "sim job config");
+    hz_ = cfg.clock_hz;
+    static_ok_ = cfg.static_network;
+    flit_bytes_ = static_cast<std::uint64_t>(cfg.flit_bytes);
+    costs_ = hw::adapter::Adapter::create(h_->adapter, cfg);
+    poll_cost_ = costs_->poll_cost();
+    scaled_ = h_->compute_scaled != 0;
+    scale_ = h_->compute_scale;
+    topo_ = default_topology(size_, h_->mesh_width, h_->mesh_height);
+    arena_ = seg_.arena(rank_);
+    arena_cap_ = seg_.g.arena_bytes;
+    if (scaled_) last_cpu_ = cpu_ns();
+    published_ = shared(me_->clock).load(std::memory_order_acquire);
+    clock_ = published_;
+  }
+
+  ~SimTransport() override {
+    if (seg_.base) ::munmap(seg_.base, seg_.bytes);
+  }
+
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  const Topology& topology() const override { return topo_; }
+  const char* name() const override { return "sim"; }
+  StaticNetwork* static_network() override { return static_ok_ ? this : nullptr; }
+  void set_describer(std::function<std::string()> d) override { describer_ = std::move(d); }
+
+  // ------------------------------------------------------------ sending
+
+  OpId send(int dst, const Envelope& envelope, const void* buf, std::size_t len, SendMode mode) override {
+    Call call(*this);
+    const bool sync = mode == SendMode::Synchronous;
+    const bool rdv = costs_->rendezvous(len, sync);
+    const std::uint64_t off = alloc_or_wait(len);
+    if (len) std::memcpy(arena_ + off, buf, len);
+    const bool at_once = costs_->send_completes_at_once(len, rdv);
+    const OpId op = at_once ? 0 : next_op_++;
+    Request q{};
+    q.kind = kReqSend;
+    q.time = clock_;
+    q.msg = (static_cast<std::uint64_t>(rank_) << 40) | ++msg_seq_;
+    q.a = static_cast<std::uint64_t>(dst);
+    q.b = len;
+    q.c = off;
+    q.d = (sync ? 1u : 0u) | (rdv ? 2u : 0u);
+    q.op = op;
+    q.env = envelope;
+    post(q);
+    clock_ += costs_->send_cost(len, rdv);
+    if (op == 0) return kDone;
+    Op o;
+    o.send = true;
+    ops_[op] = o;
+    return op;
+  }
+
+  bool send_done(OpId id) override { return op_done(id); }
+
+  // ------------------------------------------------------------ receiving
+
+  bool poll(Arrival& out) override {
+    Call call(*this);
+    advance();
+    if (ready_.empty()) {
+      sync_to(clock_);
+      advance();
+    }
+    if (ready_.empty()) {
+      clock_ += poll_cost_;
+      return false;
+    }
+    const Event e = ready_.front();
+    ready_.pop_front();
+    out.source = static_cast<int>(e.a);
+    out.envelope = e.env;
+    out.size = e.b;
+    out.buffered = e.d == 0;
+    out.handle = e.msg;
+    incoming_[e.msg] = Incoming{static_cast<int>(e.a), e.b, e.c, e.d != 0};
+    return true;
+  }
+
+  OpId fetch(const Arrival& a, void* dst, std::size_t len) override {
+    Call call(*this);
+    auto it = incoming_.find(a.handle);
+    if (it == incoming_.end()) abort(1, "tilempi sim transport: fetch of an unknown or already fetched message");
+    const Incoming in = it->second;
+    incoming_.erase(it);
+    if (len > in.bytes) len = in.bytes;
+    if (len) std::memcpy(dst, seg_.arena(in.src) + in.off, len);
+    const OpId op = in.rdv ? next_op_++ : 0;
+    Request q{};
+    q.kind = kReqFetch;
+    q.time = clock_;
+    q.msg = a.handle;
+    q.op = op;
+    post(q);
+    if (!in.rdv) {
+      clock_ += costs_->recv_cost(in.bytes, false);
+      return kDone;
+    }
+    Op o;
+    o.min_done = clock_ + costs_->recv_cost(in.bytes, true);
+    ops_[op] = o;
+    clock_ += costs_->accept_cost();
+    return op;
+  }
+
+  bool fetch_done(OpId id) override { return op_done(id); }
+
+  void progress() override {
+    Call call(*this);
+    advance();
+  }
+
+  void wait(std::uint64_t) override {
+    Call call(*this);
+    sync_to(clock_);
+    advance();
+    if (!changed_) jump_or_block();
+    changed_ = false;
+  }
+
+  double wtime() override {
+    Call call(*this);
+    return static_cast<double>(clock_) / hz_;
+  }
+  double wtick() override { return 1.0 / hz_; }
+
+  [[noreturn]] void abort(int code, const std::string& why) override {
+    record_abort(h_, rank_, code, why.c_str());
+    const char* lp = std::getenv(kEnvLauncherPid);
+    if (lp && std::atoi(lp) > 1) ::kill(std::atoi(lp), SIGUSR1);
+    std::fflush(nullptr);
+    int status = code & 0xff;
+    if (status == 0 && code != 0) status = 1;
+    ::_exit(status);
+  }
+
+  void finalize() override {
+    if (finished_) return;
+    {
+      Call call(*this);
+      // Sends still on their way must complete in virtual time before the rank's end.
+      for (auto it = ops_.begin(); it != ops_.end();) {
+        if (it->second.send && !it->second.done) {
+          while (!it->second.done) {
+            advance();
+            if (it->second.done) break;
+            sync_to(clock_);
+            advance();
+            if (!it->second.done) jump_or_block();
+          }
+        }
+        ++it;
+      }
+    }
+    Request q{};
+    q.kind = kReqFinish;
+    q.time = clock_;
+    q.b = comm_;
+    q.c = compute_;
+    post(q);
+    published_ = clock_;
+    shared(me_->clock).store(clock_, std::memory_order_seq_cst);
+    ring_engine();
+    finished_ = true;
+  }
+
+  // ------------------------------------------------------------ static network
+
+  void bcast(std::uint64_t id, std::span<const StaticRouteHop> routes, int root, void* buf,
+             std::size_t len) override {
+    Call call(*this);
+    std::vector<int> parts;
+    for (const StaticRouteHop& h : routes)
+      if ((h.out_mask & kPortLocal) && std::find(parts.begin(), parts.end(), h.tile) == parts.end())
+        parts.push_back(h.tile);
+    if (std::find(parts.begin(), parts.end(), root) == parts.end()) parts.push_back(root);
+    std::uint64_t off = 0;
+    if (rank_ == root) {
+      const std::uint64_t count = routes.size();
+      off = alloc_or_wait(8 + count * sizeof(StaticRouteHop) + len);
+      std::memcpy(arena_ + off, &count, 8);
+      if (count) std::memcpy(arena_ + off + 8, routes.data(), count * sizeof(StaticRouteHop));
+      if (len) std::memcpy(arena_ + off + 8 + count * sizeof(StaticRouteHop), buf, len);
+    }
+    const OpId op = next_op_++;
+    Op o;
+    o.dst = static_cast<unsigned char*>(buf);
+    o.len = len;
+    ops_[op] = o;
+    Request q{};
+    q.kind = kReqStatic;
+    q.time = clock_;
+    q.msg = id;
+    q.a = static_cast<std::uint64_t>(root);
+    q.b = len;
+    q.c = off;
+    q.op = op;
+    q.env.word[0] = parts.size();
+    post(q);
+    Op& mine = ops_[op];
+    while (!mine.done) {
+      advance();
+      if (mine.done) break;
+      sync_to(clock_);
+      advance();
+      if (!mine.done) jump_or_block();
+    }
+    ops_.erase(op);
+  }
+
+ private:
+  struct Op {
+    bool done = false;
+    bool send = false;
+    std::uint64_t min_done = 0;
+    unsigned char* dst = nullptr;  // static broadcast target
+    std::uint64_t len = 0;
+  };
+  struct Incoming {
+    int src;
+    std::uint64_t bytes, off;
+    bool rdv;
+  };
+  struct Pending {
+    std::uint64_t time, seq;
+    Event ev;
+    bool operator>(const Pending& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+  };
+  struct Chunk {
+    std::uint64_t pos, len;
+    bool freed;
+  };
+
+  /// Charges compute time on entry (scale mode) and communication time on exit.
+  struct Call {
+    SimTransport& t;
+    std::uint64_t start;
+    explicit Call(SimTransport& tr) : t(tr) {
+      if (t.depth_++ == 0) {
+        if (t.scaled_) {
+          const std::uint64_t now = cpu_ns();
+          const double cyc = static_cast<double>(now - t.last_cpu_) * 1e-9 * t.scale_ * t.hz_;
+          const std::uint64_t c = static_cast<std::uint64_t>(cyc);
+          t.clock_ += c;
+          t.compute_ += c;
+        }
+      }
+      start = t.clock_;
+    }
+    ~Call() {
+      if (--t.depth_ == 0) {
+        t.comm_ += t.clock_ - start;
+        t.publish_clock();
+        if (t.scaled_) t.last_cpu_ = cpu_ns();
+      }
+    }
+  };
+
+  // ---- engine communication
+
+  void check_dead() {
+    if (shared(h_->dead).load(std::memory_order_acquire)) {
+      // The engine ended the job (deadlock) and reports it; leave quietly.
+      std::fflush(nullptr);
+      ::_exit(0);
+    }
+  }
+
+  void ring_engine() {
+    shared(h_->engine_bell).fetch_add(1, std::memory_order_seq_cst);
+    futex_wake(&h_->engine_bell);
+  }
+
+  void publish_clock() {
+    if (clock_ == published_) return;
+    const std::uint64_t old = published_;
+    published_ = clock_;
+    shared(me_->clock).store(clock_, std::memory_order_seq_cst);
+    if (shared(h_->engine_sleeping).load(std::memory_order_seq_cst) &&
+        old <= shared(h_->bottleneck).load(std::memory_order_relaxed))
+      ring_engine();
+  }
+
+  void post(const Request& q) {
+    const std::uint64_t head = req_head_;
+    int spins = 0;
+    while (head - shared(me_->req_tail).load(std::memory_order_acquire) >= kRing) {
+      check_dead();
+      ring_engine();
+      if (++spins > 100) ::usleep(50);
+    }
+    seg_.req(rank_)[head % kRing] = q;
+    req_head_ = head + 1;
+    shared(me_->req_head).store(req_head_, std::memory_order_seq_cst);
+    if (q.kind == kReqBlock || q.kind == kReqFinish || q.kind == kReqStatic ||
+        req_head_ - shared(me_->req_tail).load(std::memory_order_relaxed) > kRing / 2) {
+      if (shared(h_->engine_sleeping).load(std::memory_order_seq_cst)) ring_engine();
+    }
+  }
+
+  std::uint64_t horizon() const { return shared(h_->horizon).load(std::memory_order_acquire); }
+
+  /// Waits until the engine has published every event up to cycle t.
+  void sync_to(std::uint64_t t) {
+    publish_clock();
+    if (horizon() >= t) return;
+    for (int i = 0; i < 64; ++i) {
+      cpu_relax();
+      if (horizon() >= t) return;
+    }
+    for (;;) {
+      check_dead();
+      const std::uint32_t bell = shared(me_->bell).load(std::memory_order_seq_cst);
+      shared(me_->want_horizon).store(t, std::memory_order_seq_cst);
+      if (horizon() >= t) break;
+      if (shared(h_->engine_sleeping).load(std::memory_order_seq_cst)) ring_engine();
+      futex_wait(&me_->bell, bell, 50'000'000);
+      if (horizon() >= t) break;
+    }
+    shared(me_->want_horizon).store(0, std::memory_order_relaxed);
+  }
+
+  void drain() {
+    const std::uint64_t head = shared(me_->evt_head).load(std::memory_order_acquire);
+    if (head == seen_) return;
+    Event* ring = seg_.evt(rank_);
+    while (seen_ != head) {
+      heap_.push(Pending{ring[seen_ % kRing].time, seen_, ring[seen_ % kRing]});
+      ++seen_;
+    }
+    shared(me_->evt_tail).store(seen_, std::memory_order_release);
+  }
+
+  /// Applies every event whose cycle the clock has reached (and that is final).
+  void advance() {
+    drain();
+    if (heap_.empty()) return;
+    const std::uint64_t p = horizon();
+    while (!heap_.empty() && heap_.top().time <= clock_ && heap_.top().time <= p) {
+      const Event e = heap_.top().ev;
+      heap_.pop();
+      clock_ += e.core_cycles;
+      apply(e);
+    }
+  }
+
+  void apply(const Event& e) {
+    switch (e.kind) {
+      case kEvArrival:
+        ready_.push_back(e);
+        changed_ = true;
+        break;
+      case kEvSendDone: {
+        auto it = ops_.find(e.op);
+        if (it != ops_.end()) it->second.done = true;
+        changed_ = true;
+        break;
+      }
+      case kEvDataDone: {
+        auto it = ops_.find(e.op);
+        if (it == ops_.end()) break;
+        const std::uint64_t at = std::max(e.time, it->second.min_done);
+        if (at <= clock_) {
+          it->second.done = true;
+          changed_ = true;
+        } else {
+          Event l{};
+          l.kind = kEvLocalDone;
+          l.time = at;
+          l.op = e.op;
+          heap_.push(Pending{at, kLocalSeq + local_seq_++, l});
+        }
+        break;
+      }
+      case kEvLocalDone: {
+        auto it = ops_.find(e.op);
+        if (it != ops_.end()) it->second.done = true;
+        changed_ = true;
+        break;
+      }
+      case kEvRelease:
+        release(e.a);
+        changed_ = true;
+        break;
+      case kEvStatic: {
+        auto it = ops_.find(e.op);
+        if (it == ops_.end()) break;
+        Op& o = it->second;
+        const int root = static_cast<int>(e.a);
+        if (root != rank_ && o.len) {
+          const unsigned char* base = seg_.arena(root) + e.c;
+          std::uint64_t count = 0;
+          std::memcpy(&count, base, 8);
+          std::memcpy(o.dst, base + 8 + count * sizeof(StaticRouteHop), o.len);
+        }
+        o.done = true;
+        changed_ = true;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  bool op_done(OpId id) {
+    if (id == kDone) return true;
+    auto it = ops_.find(id);
+    if (it == ops_.end()) return true;
+    Call call(*this);
+    if (!it->second.done) {
+      advance();
+      if (!it->second.done) {
+        sync_to(clock_);
+        advance();
+      }
+    }
+    if (!it->second.done) return false;
+    ops_.erase(it);
+    return true;
+  }
+
+  /// Nothing visible changed at the current clock: move to the next event for this rank.
+  void jump_or_block() {
+    drain();
+    const std::uint64_t p = horizon();
+    if (!heap_.empty() && heap_.top().time <= p) {
+      // Every event up to that cycle is known: jump there.
+      const Event e = heap_.top().ev;
+      heap_.pop();
+      clock_ = std::max(clock_ + e.core_cycles, e.time);
+      apply(e);
+      advance();
+      return;
+    }
+    // Block: the engine wakes us at the cycle of our next event.
+    shared(me_->state).store(kBlocked, std::memory_order_seq_cst);
+    Request q{};
+    q.kind = kReqBlock;
+    q.time = clock_;
+    q.a = seen_;
+    q.b = heap_.empty() ? kNever : heap_.top().time;
+    publish_clock();
+    post(q);
+    ring_engine();
+    for (;;) {
+      check_dead();
+      const std::uint32_t bell = shared(me_->bell).load(std::memory_order_seq_cst);
+      if (shared(me_->state).load(std::memory_order_seq_cst) != kBlocked) break;
+      const std::uint32_t req = shared(me_->describe_req).load(std::memory_order_acquire);
+      if (req != shared(me_->describe_ack).load(std::memory_order_relaxed)) describe(req);
+      futex_wait(&me_->bell, bell, 100'000'000);
+    }
+    const std::uint64_t wake = shared(me_->wake_clock).load(std::memory_order_acquire);
+    if (wake > clock_) clock_ = wake;
+    published_ = shared(me_->clock).load(std::memory_order_acquire);
+    publish_clock();
+    sync_to(clock_);
+    advance();
+    if (!changed_) {
+      // Woken for an event further ahead (already published): go there.
+      drain();
+      const std::uint64_t p2 = horizon();
+      if (!heap_.empty() && heap_.top().time <= p2) {
+        const Event e = heap_.top().ev;
+        heap_.pop();
+        clock_ = std::max(clock_ + e.core_cycles, e.time);
+        apply(e);
+        advance();
+      }
+    }
+  }
+
+  void describe(std::uint32_t req) {
+    std::string s = describer_ ? describer_() : std::string("(no description)");
+    std::size_t n = std::min(s.size(), sizeof me_->describe - 1);
+    std::memcpy(me_->describe, s.data(), n);
+    me_->describe[n] = 0;
+    shared(me_->describe_ack).store(req, std::memory_order_release);
+  }
+
+  // ---- arena: a ring of payload chunks, freed out of order as receivers copy them out
+
+  std::uint64_t alloc_or_wait(std::uint64_t len) {
+    const std::uint64_t n = (std::max<std::uint64_t>(len, 1) + 63) / 64 * 64;
+    if (n > arena_cap_) {
+      abort(1, "tilempi sim transport: a message of " + std::to_string(len) +
+                   " bytes exceeds the payload arena (" + std::to_string(arena_cap_ >> 20) +
+                   " MiB per rank); raise it with --set sim.arena_mib=N");
+    }
+    for (;;) {
+      advance();
+      std::uint64_t off;
+      if (try_alloc(n, off)) return off;
+      // Wait for receivers to take earlier payloads (a modeled stall: the send buffer is full).
+      sync_to(clock_);
+      advance();
+      if (try_alloc(n, off)) return off;
+      jump_or_block();
+    }
+  }
+
+  bool try_alloc(std::uint64_t n, std::uint64_t& off) {
+    std::uint64_t pos = alloc_pos_;
+    const std::uint64_t at = pos % arena_cap_;
+    const std::uint64_t pad = at + n > arena_cap_ ? arena_cap_ - at : 0;
+    if (pos + pad + n - release_pos_ > arena_cap_) return false;
+    if (pad) {
+      chunks_.push_back(Chunk{pos, pad, true});
+      pos += pad;
+    }
+    chunks_.push_back(Chunk{pos, n, false});
+    live_[pos % arena_cap_] = chunks_front_ + chunks_.size() - 1;
+    alloc_pos_ = pos + n;
+    off = pos % arena_cap_;
+    retire();
+    return true;
+  }
+
+  void release(std::uint64_t off) {
+    auto it = live_.find(off);
+    if (it == live_.end()) return;
+    const std::uint64_t idx = it->second - chunks_front_;
+    live_.erase(it);
+    if (idx < chunks_.size()) chunks_[idx].freed = true;
+    retire();
+  }
+
+  void retire() {
+    while (!chunks_.empty() && chunks_.front().freed) {
+      release_pos_ = chunks_.front().pos + chunks_.front().len;
+      chunks_.pop_front();
+      ++chunks_front_;
+    }
+    if (chunks_.empty()) release_pos_ = alloc_pos_;
+  }
+
+  Segment seg_;
+  int rank_, size_;
+  Header* h_ = nullptr;
+  RankCtl* me_ = nullptr;
+  Topology topo_;
+  double hz_ = 1e9;
+  bool static_ok_ = false;
+  std::uint64_t flit_bytes_ = 4;
+  std::unique_ptr<hw::adapter::Adapter> costs_;
+  std::uint64_t poll_cost_ = 1;
+  bool scaled_ = false;
+  double scale_ = 0;
+  std::uint64_t last_cpu_ = 0;
+  int depth_ = 0;
+
+  std::uint64_t clock_ = 0, published_ = 0;
+  std::uint64_t comm_ = 0, compute_ = 0;
+  std::uint64_t req_head_ = 0;
+  std::uint64_t seen_ = 0;
+  std::uint64_t local_seq_ = 0;
+  std::uint64_t msg_seq_ = 0;
+  OpId next_op_ = 1;
+  bool changed_ = false;
+  bool finished_ = false;
+  std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> heap_;
+  std::deque<Event> ready_;
+  std::unordered_map<OpId, Op> ops_;
+  std::unordered_map<std::uint64_t, Incoming> incoming_;
+  std::function<std::string()> describer_;
+
+  unsigned char* arena_ = nullptr;
+  std::uint64_t arena_cap_ = 0;
+  std::uint64_t alloc_pos_ = 0, release_pos_ = 0;
+  std::deque<Chunk> chunks_;
+  std::uint64_t chunks_front_ = 0;
+  std::unordered_map<std::uint64_t, std::uint64_t> live_;
+};
+
+}  // namespace
+
+std::unique_ptr<Transport> connect(int rank, int size) {
+  const char* name = std::getenv(kEnvJob);
+  if (!name || !*name) throw std::runtime_error("tilempi: no job in the environment (TILEMPI_JOB)");
+  if (size < 1 || rank < 0 || rank >= size)
+    throw std::runtime_error("tilempi: bad rank " + std::to_string(rank) + " of " + std::to_string(size));
+  int fd = ::shm_open(name, O_RDWR, 0);
+  if (fd < 0)
+    throw std::runtime_error(std::string("tilempi: cannot open the job's shared memory ") + name + ": " +
+                             std::strerror(errno) + " (was this rank started by tilempirun?)");
+  Header probe{};
+  if (::pread(fd, &probe, sizeof probe, 0) != static_cast<ssize_t>(sizeof probe) || probe.magic != kMagic ||
+      probe.version != kVersion || probe.nranks != size) {
+    ::close(fd);
+    throw std::runtime_error("tilempi: the job's shared memory does not match this rank (size " +
+                             std::to_string(size) + ")");
+  }
+  const Geometry g = make_geometry(size, probe.arena_bytes);
+  void* base = ::mmap(nullptr, g.total_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  int e = errno;
+  ::close(fd);
+  if (base == MAP_FAILED)
+    throw std::runtime_error(std::string("tilempi: cannot map the job's shared memory: ") + std::strerror(e));
+  Segment seg;
+  seg.base = static_cast<unsigned char*>(base);
+  seg.bytes = g.total_bytes;
+  seg.g = g;
+  Header* h = seg.header();
+  shared(seg.ctl(rank)->pid).store(static_cast<std::int32_t>(::getpid()), std::memory_order_release);
+  // The last rank to attach removes the name: from then on nothing can outlive the job.
+  if (shared(h->attached).fetch_add(1, std::memory_order_acq_rel) + 1 == static_cast<std::uint32_t>(size)) {
+    if (shared(h->unlinked).exchange(1) == 0) ::shm_unlink(name);
+  }
+  return std::make_unique<SimTransport>(seg, rank, size);
+}
+
+}  // namespace tilempi::transport::sim
