@@ -83,12 +83,12 @@ void write_heatmap(const Stats& stats, const Topology& topo, int network, const 
   {
     std::ofstream d(dat);
     if (!d) throw std::runtime_error("heatmap: cannot write '" + dat + "'");
-    d << "# link utilization (flits/cycle), 3x3 cells per tile: N above, S below, W left, E right\n";
+    d << "# link utilization (flits/cycle), 3x3 cells per tile: N above, S below, W left, E right; -1: no link\n";
     for (int y = 0; y < rows; ++y) {
       for (int x = 0; x < cols; ++x) {
         double v = grid[static_cast<std::size_t>(y) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(x)];
         if (x) d << ' ';
-        if (std::isnan(v)) d << "NaN";
+        if (std::isnan(v)) d << "-1";  // no link here
         else d << v;
       }
       d << '\n';
@@ -118,7 +118,7 @@ void write_heatmap(const Stats& stats, const Topology& topo, int network, const 
       for (int y = 0; y < h; ++y)
         g << "set object rectangle from " << 3 * x + 0.5 << "," << 3 * y + 0.5 << " to " << 3 * x + 1.5 << ","
           << 3 * y + 1.5 << " fillstyle empty border lc rgb 'gray40' front\n";
-    g << "plot " << quote(dat) << " matrix with image notitle\n";
+    g << "plot " << quote(dat) << " matrix using 1:2:($3 < 0 ? NaN : $3) with image notitle\n";
   }
   std::string exe = gnuplot_executable();
   if (exe.empty()) throw std::runtime_error("heatmap: gnuplot not found (set TILEMPI_GNUPLOT)");
