@@ -134,6 +134,24 @@ int shell_status(int wait_status) {
   return 1;
 }
 
+// If the launcher itself crashes, the job's shared memory must still go (the ranks end with it
+// through PR_SET_PDEATHSIG). Job::unlink() is async-signal-safe.
+tt::Job* volatile crash_job = nullptr;
+
+extern "C" void on_launcher_crash(int sig) {
+  if (tt::Job* job = crash_job) job->unlink();
+  ::raise(sig);  // the handler was reset on entry: this ends the launcher as the signal would
+}
+
+void install_crash_cleanup() {
+#ifndef __SANITIZE_ADDRESS__  // a sanitizer's own report of the crash is worth more
+  struct sigaction sa{};
+  sa.sa_handler = on_launcher_crash;
+  sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+  for (int s : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) ::sigaction(s, &sa, nullptr);
+#endif
+}
+
 struct RankProc {
   pid_t pid = -1;
   bool running = false;
@@ -206,6 +224,7 @@ class JobRunner {
 };
 
 JobRunner::~JobRunner() {
+  crash_job = nullptr;
   for (auto& r : ranks_)
     for (int& fd : r.fd)
       if (fd >= 0) ::close(fd);
@@ -561,6 +580,8 @@ int JobRunner::run() {
     say("cannot create the job: %s", e.what());
     return kExitLaunchFailed;
   }
+  crash_job = job_.get();
+  install_crash_cleanup();
   auto topo = tt::default_topology(o_.nranks, o_.mesh_width, o_.mesh_height);
   if (o_.verbose)
     say("job of %d rank(s) created: transport %s, mesh %dx%d, bind %s", o_.nranks, o_.transport.c_str(),
@@ -638,6 +659,7 @@ int JobRunner::run() {
     if (!exit_status_ || *exit_status_ == 0) exit_status_ = kExitLaunchFailed;
   }
   job_->unlink();
+  crash_job = nullptr;
   job_.reset();
   if (o_.verbose) say("job finished; exit status %d", exit_status_.value_or(0));
   return exit_status_.value_or(0);
