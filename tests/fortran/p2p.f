@@ -316,21 +316,26 @@
       IMPLICIT NONE
       INCLUDE 'mpif.h'
       INTEGER RANK, NP, IERR, DUP, HALF, HR, HN, RES, V, W, REQ, G
-      INTEGER STATUS(MPI_STATUS_SIZE), SUM
+      INTEGER STATUS(MPI_STATUS_SIZE), SUM, SV(2), REQS(2)
       CALL MPI_COMM_DUP(MPI_COMM_WORLD, DUP, IERR)
       CALL CHECK(IERR .EQ. MPI_SUCCESS, 'comm_dup')
       CALL MPI_COMM_COMPARE(DUP, MPI_COMM_WORLD, RES, IERR)
       CALL CHECK(RES .EQ. MPI_CONGRUENT, 'dup is congruent')
-! A message on DUP is not received by a receive on WORLD.
+! A message on DUP is not received by a receive on WORLD. (Sends to
+! self are nonblocking: a blocking one may wait for its receive.)
       CALL MPI_IRECV(V, 1, MPI_INTEGER, RANK, 0, MPI_COMM_WORLD, REQ,
      &     IERR)
-      CALL MPI_SEND(RANK + 1, 1, MPI_INTEGER, RANK, 0, DUP, IERR)
-      CALL MPI_SEND(RANK + 2, 1, MPI_INTEGER, RANK, 0, MPI_COMM_WORLD,
+      SV(1) = RANK + 1
+      SV(2) = RANK + 2
+      CALL MPI_ISEND(SV(1), 1, MPI_INTEGER, RANK, 0, DUP, REQS(1),
      &     IERR)
+      CALL MPI_ISEND(SV(2), 1, MPI_INTEGER, RANK, 0, MPI_COMM_WORLD,
+     &     REQS(2), IERR)
       CALL MPI_WAIT(REQ, STATUS, IERR)
       CALL CHECK(V .EQ. RANK + 2, 'dup context separation')
       CALL MPI_RECV(W, 1, MPI_INTEGER, RANK, 0, DUP, STATUS, IERR)
       CALL CHECK(W .EQ. RANK + 1, 'dup message')
+      CALL MPI_WAITALL(2, REQS, MPI_STATUSES_IGNORE, IERR)
 ! Split into even and odd ranks, reversed order by key.
       CALL MPI_COMM_SPLIT(MPI_COMM_WORLD, MOD(RANK, 2), NP - RANK,
      &     HALF, IERR)
