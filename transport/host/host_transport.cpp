@@ -246,9 +246,11 @@ class HostTransport final : public Transport {
     f.csize = piece(len);
     f.chunks = (len + f.csize - 1) / f.csize;
     Peer& p = peers_[r.source];
+    // The sender streams CTS'd transfers through the arena in CTS order, and we empty them in
+    // the same order, so every matched transfer can be cleared to send at once.
     p.arena_rx.push_back(id);
     ++arena_rx_total_;
-    if (p.arena_rx.size() == 1) send_ctrl(r.source, kCtrlCts, r.send_id, len);
+    send_ctrl(r.source, kCtrlCts, r.send_id, len);
     return id;
   }
 
@@ -671,10 +673,6 @@ class HostTransport final : public Transport {
       f.done = true;
       p.arena_rx.pop_front();
       --arena_rx_total_;
-      if (!p.arena_rx.empty()) {
-        const FetchOp& nf = fetches_[p.arena_rx.front()];
-        send_ctrl(s, kCtrlCts, nf.send_id, nf.len);
-      }
     }
     if (freed) notify(s);
   }
