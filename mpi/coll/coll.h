@@ -101,6 +101,10 @@ struct Selected {
 /// The algorithm that runs for collective k on comm: the user's choice, else the default.
 Selected select(Kind k, Comm& comm);
 const char* default_algorithm(Kind k, Comm& comm);
+/// Replace the user's selection with spec ("alltoall=pairwise,...", "" for the defaults), as if
+/// it had been in TILEMPI_COLL. For tests that run every algorithm in one job; every rank must
+/// make the same calls. Returns MPI_ERR_ARG (and leaves the selection alone) on a bad spec.
+int set_selection(const std::string& spec, std::string* error);
 
 // ---- per-communicator state -------------------------------------------------------------------
 

@@ -285,6 +285,18 @@ const char* default_algorithm(Kind k, Comm& comm) {
   return "linear";
 }
 
+int set_selection(const std::string& spec, std::string* error) {
+  std::array<std::optional<Choice>, kKinds> c;
+  std::string err;
+  if (!parse_spec(spec, &c, &err)) {
+    if (error) *error = err;
+    return MPI_ERR_ARG;
+  }
+  user_choices() = c;
+  g_parsed = true;
+  return MPI_SUCCESS;
+}
+
 Selected select(Kind k, Comm& comm) {
   ensure_parsed();
   const auto& algs = algorithms(k);

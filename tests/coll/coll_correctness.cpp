@@ -1,0 +1,483 @@
+// Every collective x every registered algorithm x datatypes and ops, against a plain reference
+// computed locally (each rank knows what every rank contributes). Runs on MPI_COMM_WORLD and on
+// split communicators scattered over the mesh.
+//
+//   coll_correctness [quick]     quick: fewer datatypes and ops (for large rank counts)
+#include <mpi.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "coll/coll.h"
+
+namespace {
+
+int g_world_rank = 0;
+bool g_quick = false;
+std::string g_where;
+
+#define CHECK(cond)                                                                                       \
+  do {                                                                                                    \
+    if (!(cond)) {                                                                                        \
+      std::fprintf(stderr, "rank %d: %s:%d: check failed: %s [%s]\n", g_world_rank, __FILE__, __LINE__, \
+                   #cond, g_where.c_str());                                                               \
+      std::fflush(stderr);                                                                                \
+      MPI_Abort(MPI_COMM_WORLD, 99);                                                                      \
+    }                                                                                                     \
+  } while (0)
+
+void select_alg(const std::string& spec) {
+  std::string err;
+  int rc = tilempi::mpi::coll::set_selection(spec, &err);
+  if (rc != MPI_SUCCESS) std::fprintf(stderr, "bad spec %s: %s\n", spec.c_str(), err.c_str());
+  CHECK(rc == MPI_SUCCESS);
+}
+
+// Contribution of rank r, element i: small integers so that sums and products are exact.
+int val(int r, int i) { return (r * 7 + i * 3) % 11 + 1; }
+
+// ---- a non-commutative user op: composition of affine maps x -> m x + c (mod P) ----------------
+constexpr long long P = 1000003;
+struct Affine {
+  long long m, c;
+};
+Affine compose(Affine lo, Affine hi) { return {lo.m * hi.m % P, (lo.c * hi.m + hi.c) % P}; }  // hi after lo
+void affine_op(void* in, void* inout, int* len, MPI_Datatype*) {
+  auto* a = static_cast<Affine*>(in);
+  auto* b = static_cast<Affine*>(inout);
+  for (int i = 0; i < *len; ++i) b[i] = compose(a[i], b[i]);
+}
+Affine aff(int r, int i) { return {(r * 5 + i) % 17 + 2, (r * 11 + i * 7) % 23}; }
+bool operator==(Affine a, Affine b) { return a.m == b.m && a.c == b.c; }
+
+struct Ctx {
+  MPI_Comm comm;
+  int rank, size;
+  std::string name;
+  MPI_Datatype affine_t, vec_t;  // vec_t: 2 ints out of every 3 (non-contiguous)
+  MPI_Op affine_op;
+};
+
+// ---- reductions ---------------------------------------------------------------------------------
+
+struct IntOp {
+  MPI_Op op;
+  const char* name;
+  int (*f)(int, int);
+};
+const IntOp kIntOps[] = {
+    {MPI_SUM, "sum", [](int a, int b) { return a + b; }},
+    {MPI_PROD, "prod", [](int a, int b) { return (int)((unsigned)a * (unsigned)b); }},
+    {MPI_MAX, "max", [](int a, int b) { return a > b ? a : b; }},
+    {MPI_MIN, "min", [](int a, int b) { return a < b ? a : b; }},
+    {MPI_BAND, "band", [](int a, int b) { return a & b; }},
+    {MPI_BOR, "bor", [](int a, int b) { return a | b; }},
+    {MPI_BXOR, "bxor", [](int a, int b) { return a ^ b; }},
+    {MPI_LAND, "land", [](int a, int b) { return (int)(a && b); }},
+    {MPI_LOR, "lor", [](int a, int b) { return (int)(a || b); }},
+    {MPI_LXOR, "lxor", [](int a, int b) { return (int)(!a != !b); }},
+};
+
+int ref_int(const IntOp& op, int n, int i, int upto /* exclusive rank bound */, int (*v)(int, int) = val) {
+  int acc = v(0, i);
+  for (int r = 1; r < upto; ++r) acc = op.f(acc, v(r, i));
+  (void)n;
+  return acc;
+}
+int val_logical(int r, int i) { return (r + i) % 4 != 0 ? 1 : 0; }
+
+struct DI {
+  double v;
+  int i;
+};
+
+// Reduce-like collectives share one driver: which = reduce(root) / allreduce / scan / exscan.
+enum class Red { Reduce, Allreduce, Scan, Exscan };
+
+void check_reductions(Ctx& c, Red which, int root, bool in_place) {
+  const int n = 6;
+  auto want_rank = [&](int r) { return which == Red::Reduce ? r == root : (which == Red::Exscan ? r > 0 : true); };
+  auto upto = [&](int r) { return which == Red::Scan ? r + 1 : (which == Red::Exscan ? r : c.size); };
+  auto run = [&](const void* sb, void* rb, int count, MPI_Datatype t, MPI_Op op) {
+    const void* s = in_place && (which != Red::Reduce || c.rank == root) ? MPI_IN_PLACE : sb;
+    switch (which) {
+      case Red::Reduce: return MPI_Reduce(s, rb, count, t, op, root, c.comm);
+      case Red::Allreduce: return MPI_Allreduce(s, rb, count, t, op, c.comm);
+      case Red::Scan: return MPI_Scan(s, rb, count, t, op, c.comm);
+      case Red::Exscan: return MPI_Exscan(s, rb, count, t, op, c.comm);
+    }
+    return MPI_ERR_OTHER;
+  };
+  // Integer ops.
+  for (const IntOp& op : kIntOps) {
+    if (g_quick && op.op != MPI_SUM && op.op != MPI_MAX && op.op != MPI_LXOR) continue;
+    const bool logical = op.op == MPI_LAND || op.op == MPI_LOR || op.op == MPI_LXOR;
+    auto v = logical ? val_logical : val;
+    std::vector<int> s(n), r(n, -777);
+    for (int i = 0; i < n; ++i) s[i] = v(c.rank, i);
+    if (in_place) r = s;
+    g_where = c.name + " int " + op.name;
+    CHECK(run(s.data(), r.data(), n, MPI_INT, op.op) == MPI_SUCCESS);
+    if (want_rank(c.rank))
+      for (int i = 0; i < n; ++i) CHECK(r[i] == ref_int(op, c.size, i, upto(c.rank), v));
+  }
+  // Doubles (integer-valued: exact in any order).
+  {
+    std::vector<double> s(n), r(n, -1);
+    for (int i = 0; i < n; ++i) s[i] = val(c.rank, i) * 0.5;
+    if (in_place) r = s;
+    g_where = c.name + " double sum";
+    CHECK(run(s.data(), r.data(), n, MPI_DOUBLE, MPI_SUM) == MPI_SUCCESS);
+    if (want_rank(c.rank))
+      for (int i = 0; i < n; ++i) {
+        double acc = 0;
+        for (int q = 0; q < upto(c.rank); ++q) acc += val(q, i) * 0.5;
+        CHECK(r[i] == acc);
+      }
+  }
+  // MAXLOC / MINLOC with ties (the lowest index wins).
+  for (MPI_Op op : {MPI_MAXLOC, MPI_MINLOC}) {
+    if (g_quick && op == MPI_MINLOC) continue;
+    std::vector<DI> s(n), r(n, DI{-1, -1});
+    for (int i = 0; i < n; ++i) s[i] = {double((c.rank * 3 + i) % 4), c.rank};
+    if (in_place) r = s;
+    g_where = c.name + (op == MPI_MAXLOC ? " maxloc" : " minloc");
+    CHECK(run(s.data(), r.data(), n, MPI_DOUBLE_INT, op) == MPI_SUCCESS);
+    if (want_rank(c.rank))
+      for (int i = 0; i < n; ++i) {
+        DI best{double((0 * 3 + i) % 4), 0};
+        for (int q = 1; q < upto(c.rank); ++q) {
+          double v = double((q * 3 + i) % 4);
+          if (op == MPI_MAXLOC ? v > best.v : v < best.v) best = {v, q};
+        }
+        CHECK(r[i].v == best.v && r[i].i == best.i);
+      }
+  }
+  // The non-commutative user op: rank order matters.
+  {
+    std::vector<Affine> s(n), r(n, Affine{0, 0});
+    for (int i = 0; i < n; ++i) s[i] = aff(c.rank, i);
+    if (in_place) r = s;
+    g_where = c.name + " user noncommutative";
+    CHECK(run(s.data(), r.data(), n, c.affine_t, c.affine_op) == MPI_SUCCESS);
+    if (want_rank(c.rank))
+      for (int i = 0; i < n; ++i) {
+        Affine acc = aff(0, i);
+        for (int q = 1; q < upto(c.rank); ++q) acc = compose(acc, aff(q, i));
+        CHECK(r[i] == acc);
+      }
+  }
+  // A non-contiguous derived type: SUM over 2 of every 3 ints.
+  if (!g_quick) {
+    std::vector<int> s(3 * n), r(3 * n, -5);
+    for (int i = 0; i < 3 * n; ++i) s[i] = val(c.rank, i);
+    if (in_place) r = s;
+    g_where = c.name + " vector sum";
+    CHECK(run(s.data(), r.data(), n, c.vec_t, MPI_SUM) == MPI_SUCCESS);
+    if (want_rank(c.rank))
+      for (int i = 0; i < 3 * n; ++i) {
+        if (i % 3 == 2) {
+          if (!in_place) CHECK(r[i] == -5);  // the gap is left alone
+          continue;
+        }
+        int acc = 0;
+        for (int q = 0; q < upto(c.rank); ++q) acc += val(q, i);
+        CHECK(r[i] == acc);
+      }
+  }
+}
+
+void check_reduce_scatter(Ctx& c, bool block, bool in_place) {
+  std::vector<int> counts(c.size);
+  for (int i = 0; i < c.size; ++i) counts[i] = block ? 2 : (i % 3) + (c.size == 1 ? 1 : 0);
+  int total = 0;
+  std::vector<int> off(c.size + 1, 0);
+  for (int i = 0; i < c.size; ++i) off[i + 1] = off[i] + counts[i];
+  total = off[c.size];
+  // SUM on ints, then the non-commutative op.
+  {
+    std::vector<int> s(total), r(in_place ? total : counts[c.rank] + 1, -9);
+    for (int i = 0; i < total; ++i) s[i] = val(c.rank, i);
+    if (in_place) r = s;
+    g_where = c.name + (block ? " reduce_scatter_block" : " reduce_scatter") + " sum";
+    const void* sb = in_place ? MPI_IN_PLACE : s.data();
+    CHECK((block ? MPI_Reduce_scatter_block(sb, r.data(), counts[0], MPI_INT, MPI_SUM, c.comm)
+                 : MPI_Reduce_scatter(sb, r.data(), counts.data(), MPI_INT, MPI_SUM, c.comm)) == MPI_SUCCESS);
+    for (int i = 0; i < counts[c.rank]; ++i) {
+      int acc = 0;
+      for (int q = 0; q < c.size; ++q) acc += val(q, off[c.rank] + i);
+      CHECK(r[i] == acc);
+    }
+  }
+  {
+    std::vector<Affine> s(total), r(in_place ? total : counts[c.rank] + 1, Affine{0, 0});
+    for (int i = 0; i < total; ++i) s[i] = aff(c.rank, i);
+    if (in_place) r = s;
+    g_where = c.name + (block ? " reduce_scatter_block" : " reduce_scatter") + " user";
+    const void* sb = in_place ? MPI_IN_PLACE : s.data();
+    CHECK((block ? MPI_Reduce_scatter_block(sb, r.data(), counts[0], c.affine_t, c.affine_op, c.comm)
+                 : MPI_Reduce_scatter(sb, r.data(), counts.data(), c.affine_t, c.affine_op, c.comm)) == MPI_SUCCESS);
+    for (int i = 0; i < counts[c.rank]; ++i) {
+      Affine acc = aff(0, off[c.rank] + i);
+      for (int q = 1; q < c.size; ++q) acc = compose(acc, aff(q, off[c.rank] + i));
+      CHECK(r[i] == acc);
+    }
+  }
+}
+
+// ---- data movement ---------------------------------------------------------------------------------
+
+int item(int from, int to, int i) { return from * 1000 + to * 10 + i; }
+
+void check_bcast(Ctx& c) {
+  for (int root : {0, c.size - 1}) {
+    std::vector<int> b(7);
+    for (int i = 0; i < 7; ++i) b[i] = c.rank == root ? item(root, 0, i) : -1;
+    g_where = c.name + " bcast root " + std::to_string(root);
+    CHECK(MPI_Bcast(b.data(), 7, MPI_INT, root, c.comm) == MPI_SUCCESS);
+    for (int i = 0; i < 7; ++i) CHECK(b[i] == item(root, 0, i));
+    if (g_quick) continue;
+    std::vector<int> v(3 * 4, -3);  // 4 vector elements: 2 ints of every 3
+    for (int i = 0; i < 12; ++i)
+      if (c.rank == root) v[i] = item(root, 1, i);
+    CHECK(MPI_Bcast(v.data(), 4, c.vec_t, root, c.comm) == MPI_SUCCESS);
+    for (int i = 0; i < 12; ++i) CHECK(v[i] == (i % 3 == 2 && c.rank != root ? -3 : item(root, 1, i)));
+    // A long message (several pieces per rank for scatter_allgather).
+    std::vector<double> big(1000 + c.size);
+    for (std::size_t i = 0; i < big.size(); ++i) big[i] = c.rank == root ? double(i) * 1.5 : 0;
+    CHECK(MPI_Bcast(big.data(), (int)big.size(), MPI_DOUBLE, root, c.comm) == MPI_SUCCESS);
+    for (std::size_t i = 0; i < big.size(); ++i) CHECK(big[i] == double(i) * 1.5);
+  }
+}
+
+void check_alltoall(Ctx& c, bool in_place) {
+  const int k = 3;
+  std::vector<int> s(c.size * k), r(c.size * k, -1);
+  for (int d = 0; d < c.size; ++d)
+    for (int i = 0; i < k; ++i) s[d * k + i] = item(c.rank, d, i);
+  g_where = c.name + " alltoall" + (in_place ? " in place" : "");
+  if (in_place) r = s;
+  CHECK(MPI_Alltoall(in_place ? MPI_IN_PLACE : s.data(), k, MPI_INT, r.data(), k, MPI_INT, c.comm) == MPI_SUCCESS);
+  for (int f = 0; f < c.size; ++f)
+    for (int i = 0; i < k; ++i) CHECK(r[f * k + i] == item(f, c.rank, i));
+  if (g_quick || in_place) return;
+  // Send as a vector type, receive as plain ints (same signature).
+  std::vector<int> sv(c.size * 3 * 2, -2), rv(c.size * 4, -1);
+  for (int d = 0; d < c.size; ++d)
+    for (int e = 0; e < 2; ++e)
+      for (int i = 0; i < 2; ++i) sv[(d * 2 + e) * 3 + i] = item(c.rank, d, e * 2 + i);
+  CHECK(MPI_Alltoall(sv.data(), 2, c.vec_t, rv.data(), 4, MPI_INT, c.comm) == MPI_SUCCESS);
+  for (int f = 0; f < c.size; ++f)
+    for (int i = 0; i < 4; ++i) CHECK(rv[f * 4 + i] == item(f, c.rank, i));
+}
+
+void check_alltoallv(Ctx& c, bool in_place) {
+  auto cnt = [&](int from, int to) { return (from + 2 * to) % 3 + (in_place ? 0 : 0); };
+  std::vector<int> sc(c.size), sd(c.size), rc(c.size), rd(c.size);
+  int st = 0, rt = 0;
+  for (int p = 0; p < c.size; ++p) {
+    sc[p] = cnt(c.rank, p);
+    rc[p] = cnt(p, c.rank);
+    if (in_place) sc[p] = rc[p] = cnt(std::min(p, c.rank), std::max(p, c.rank));
+    sd[p] = st + 1;  // gaps between blocks
+    rd[p] = rt + 2;
+    st += sc[p] + 1;
+    rt += rc[p] + 2;
+  }
+  std::vector<int> s(st + 1, -4), r(rt + 2, -1);
+  for (int p = 0; p < c.size; ++p)
+    for (int i = 0; i < sc[p]; ++i) s[sd[p] + i] = item(c.rank, p, i);
+  g_where = c.name + " alltoallv" + (in_place ? " in place" : "");
+  if (in_place) {
+    for (int p = 0; p < c.size; ++p)
+      for (int i = 0; i < rc[p]; ++i) r[rd[p] + i] = item(c.rank, p, i);
+    CHECK(MPI_Alltoallv(MPI_IN_PLACE, nullptr, nullptr, MPI_INT, r.data(), rc.data(), rd.data(), MPI_INT, c.comm) == MPI_SUCCESS);
+  } else {
+    CHECK(MPI_Alltoallv(s.data(), sc.data(), sd.data(), MPI_INT, r.data(), rc.data(), rd.data(), MPI_INT, c.comm) == MPI_SUCCESS);
+  }
+  for (int p = 0; p < c.size; ++p)
+    for (int i = 0; i < rc[p]; ++i) CHECK(r[rd[p] + i] == item(p, c.rank, i));
+  for (int p = 0; p < c.size; ++p) CHECK(r[rd[p] - 1] == -1);  // gaps untouched
+}
+
+void check_gather_scatter(Ctx& c) {
+  const int k = 2;
+  for (int root : {0, c.size / 2}) {
+    for (bool in_place : {false, true}) {
+      g_where = c.name + " gather root " + std::to_string(root) + (in_place ? " in place" : "");
+      std::vector<int> s(k), r(c.size * k, -1);
+      for (int i = 0; i < k; ++i) s[i] = item(c.rank, root, i);
+      const bool ip = in_place && c.rank == root;
+      if (ip)
+        for (int i = 0; i < k; ++i) r[root * k + i] = s[i];
+      CHECK(MPI_Gather(ip ? MPI_IN_PLACE : s.data(), k, MPI_INT, r.data(), k, MPI_INT, root, c.comm) == MPI_SUCCESS);
+      if (c.rank == root)
+        for (int f = 0; f < c.size; ++f)
+          for (int i = 0; i < k; ++i) CHECK(r[f * k + i] == item(f, root, i));
+      // gatherv: rank f contributes f % 3 + 1 ints at displacement 4 f.
+      std::vector<int> counts(c.size), displs(c.size);
+      for (int f = 0; f < c.size; ++f) {
+        counts[f] = f % 3 + 1;
+        displs[f] = 4 * f;
+      }
+      std::vector<int> sv(counts[c.rank]), rv(4 * c.size, -1);
+      for (int i = 0; i < counts[c.rank]; ++i) sv[i] = item(c.rank, root, i);
+      if (ip)
+        for (int i = 0; i < counts[root]; ++i) rv[displs[root] + i] = sv[i];
+      g_where = c.name + " gatherv";
+      CHECK(MPI_Gatherv(ip ? MPI_IN_PLACE : sv.data(), counts[c.rank], MPI_INT, rv.data(), counts.data(), displs.data(),
+                        MPI_INT, root, c.comm) == MPI_SUCCESS);
+      if (c.rank == root)
+        for (int f = 0; f < c.size; ++f)
+          for (int i = 0; i < 4; ++i) CHECK(rv[4 * f + i] == (i < counts[f] ? item(f, root, i) : -1));
+      // scatter / scatterv
+      std::vector<int> ss(c.size * k), sr(k, -1);
+      for (int d = 0; d < c.size; ++d)
+        for (int i = 0; i < k; ++i) ss[d * k + i] = item(root, d, i);
+      g_where = c.name + " scatter";
+      CHECK(MPI_Scatter(ss.data(), k, MPI_INT, ip ? MPI_IN_PLACE : sr.data(), k, MPI_INT, root, c.comm) == MPI_SUCCESS);
+      if (!ip)
+        for (int i = 0; i < k; ++i) CHECK(sr[i] == item(root, c.rank, i));
+      std::vector<int> svs(4 * c.size), svr(3, -1);
+      for (int d = 0; d < c.size; ++d)
+        for (int i = 0; i < 4; ++i) svs[4 * d + i] = item(root, d, i);
+      g_where = c.name + " scatterv";
+      CHECK(MPI_Scatterv(svs.data(), counts.data(), displs.data(), MPI_INT, ip ? MPI_IN_PLACE : svr.data(), counts[c.rank],
+                         MPI_INT, root, c.comm) == MPI_SUCCESS);
+      if (!ip)
+        for (int i = 0; i < 3; ++i) CHECK(svr[i] == (i < counts[c.rank] ? item(root, c.rank, i) : -1));
+    }
+  }
+}
+
+void check_allgather(Ctx& c) {
+  const int k = 3;
+  for (bool in_place : {false, true}) {
+    g_where = c.name + " allgather" + (in_place ? " in place" : "");
+    std::vector<int> s(k), r(c.size * k, -1);
+    for (int i = 0; i < k; ++i) s[i] = item(c.rank, 0, i);
+    if (in_place)
+      for (int i = 0; i < k; ++i) r[c.rank * k + i] = s[i];
+    CHECK(MPI_Allgather(in_place ? MPI_IN_PLACE : s.data(), k, MPI_INT, r.data(), k, MPI_INT, c.comm) == MPI_SUCCESS);
+    for (int f = 0; f < c.size; ++f)
+      for (int i = 0; i < k; ++i) CHECK(r[f * k + i] == item(f, 0, i));
+    std::vector<int> counts(c.size), displs(c.size);
+    for (int f = 0; f < c.size; ++f) {
+      counts[f] = (f * 2) % 3;
+      displs[f] = 3 * (c.size - 1 - f);  // reversed order in the buffer
+    }
+    std::vector<int> sv(counts[c.rank] + 1), rv(3 * c.size, -1);
+    for (int i = 0; i < counts[c.rank]; ++i) sv[i] = item(c.rank, 1, i);
+    if (in_place)
+      for (int i = 0; i < counts[c.rank]; ++i) rv[displs[c.rank] + i] = sv[i];
+    g_where = c.name + " allgatherv";
+    CHECK(MPI_Allgatherv(in_place ? MPI_IN_PLACE : sv.data(), counts[c.rank], MPI_INT, rv.data(), counts.data(),
+                         displs.data(), MPI_INT, c.comm) == MPI_SUCCESS);
+    for (int f = 0; f < c.size; ++f)
+      for (int i = 0; i < 3; ++i) CHECK(rv[displs[f] + i] == (i < counts[f] ? item(f, 1, i) : -1));
+    if (g_quick) break;
+  }
+}
+
+void run_all(Ctx& c) {
+  using tilempi::mpi::coll::algorithms;
+  using tilempi::mpi::coll::Kind;
+  using tilempi::mpi::coll::kind_name;
+  for (int ki = 0; ki < tilempi::mpi::coll::kKinds; ++ki) {
+    const Kind k = static_cast<Kind>(ki);
+    std::vector<std::string> specs;
+    for (const auto& a : algorithms(k)) {
+      specs.push_back(a.name);
+      if (a.takes_param && !g_quick) {
+        specs.push_back(std::string(a.name) + ":2");
+        specs.push_back(std::string(a.name) + ":4");
+      }
+    }
+    for (const std::string& alg : specs) {
+      select_alg(std::string(kind_name(k)) + "=" + alg);
+      c.name = std::string("[n=") + std::to_string(c.size) + " " + (c.comm == MPI_COMM_WORLD ? "world" : "split") + " " +
+               kind_name(k) + "=" + alg + "]";
+      switch (k) {
+        case Kind::Barrier:
+          for (int i = 0; i < 3; ++i) CHECK(MPI_Barrier(c.comm) == MPI_SUCCESS);
+          break;
+        case Kind::Bcast: check_bcast(c); break;
+        case Kind::Reduce:
+          for (int root : {0, c.size - 1}) {
+            check_reductions(c, Red::Reduce, root, false);
+            if (!g_quick) check_reductions(c, Red::Reduce, root, true);
+          }
+          break;
+        case Kind::Allreduce:
+          check_reductions(c, Red::Allreduce, 0, false);
+          if (!g_quick) check_reductions(c, Red::Allreduce, 0, true);
+          break;
+        case Kind::Scan: check_reductions(c, Red::Scan, 0, false); check_reductions(c, Red::Scan, 0, true); break;
+        case Kind::Exscan: check_reductions(c, Red::Exscan, 0, false); check_reductions(c, Red::Exscan, 0, true); break;
+        case Kind::Alltoall: check_alltoall(c, false); check_alltoall(c, true); break;
+        case Kind::Alltoallv: check_alltoallv(c, false); check_alltoallv(c, true); break;
+        case Kind::Gather: case Kind::Gatherv: case Kind::Scatter: case Kind::Scatterv: check_gather_scatter(c); break;
+        case Kind::Allgather: case Kind::Allgatherv: check_allgather(c); break;
+        case Kind::ReduceScatter: check_reduce_scatter(c, false, false); check_reduce_scatter(c, false, true); break;
+        case Kind::ReduceScatterBlock: check_reduce_scatter(c, true, false); check_reduce_scatter(c, true, true); break;
+        case Kind::Count: break;
+      }
+    }
+  }
+  select_alg("");
+}
+
+Ctx make_ctx(MPI_Comm comm) {
+  Ctx c;
+  c.comm = comm;
+  MPI_Comm_rank(comm, &c.rank);
+  MPI_Comm_size(comm, &c.size);
+  MPI_Type_contiguous(2, MPI_LONG_LONG, &c.affine_t);
+  MPI_Type_commit(&c.affine_t);
+  MPI_Type_vector(1, 2, 3, MPI_INT, &c.vec_t);
+  MPI_Datatype tmp = c.vec_t;
+  MPI_Type_create_resized(tmp, 0, 3 * sizeof(int), &c.vec_t);
+  MPI_Type_free(&tmp);
+  MPI_Type_commit(&c.vec_t);
+  MPI_Op_create(affine_op, 0, &c.affine_op);
+  return c;
+}
+
+void free_ctx(Ctx& c) {
+  MPI_Type_free(&c.affine_t);
+  MPI_Type_free(&c.vec_t);
+  MPI_Op_free(&c.affine_op);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_world_rank);
+  int size;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  g_quick = argc > 1 && std::string(argv[1]) == "quick";
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  {
+    Ctx w = make_ctx(MPI_COMM_WORLD);
+    run_all(w);
+    free_ctx(w);
+  }
+  if (size >= 3) {
+    // Split communicators scattered over the mesh: every third rank, with keys reversing the order.
+    MPI_Comm split;
+    MPI_Comm_split(MPI_COMM_WORLD, g_world_rank % 3, size - g_world_rank, &split);
+    MPI_Comm_set_errhandler(split, MPI_ERRORS_RETURN);
+    Ctx s = make_ctx(split);
+    run_all(s);
+    free_ctx(s);
+    MPI_Comm_free(&split);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (g_world_rank == 0) std::printf("coll_correctness: %d ranks%s: all collectives and algorithms passed\n", size, g_quick ? " (quick)" : "");
+  MPI_Finalize();
+  return 0;
+}
