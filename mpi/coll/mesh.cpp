@@ -140,8 +140,12 @@ int bcast_static_route(void* buf, std::size_t bytes, int root, Comm& c, int) {
     auto routes = static_routes(c, t);
     if (!routes.empty()) {
       CollState& st = state(c);
-      const std::uint64_t id = (c.context << 32) ^ st.static_seq++;
-      sn->bcast(id, routes, c.world[static_cast<std::size_t>(root)], buf, bytes);
+      // The id names this broadcast on this communicator: the groups of one MPI_Comm_split may
+      // share a context, so the root's world rank (unique among concurrent groups) is in it too.
+      const int world_root = c.world[static_cast<std::size_t>(root)];
+      const std::uint64_t id = ((c.context & 0xffffffull) << 40) | ((static_cast<std::uint64_t>(world_root) & 0xffffull) << 24) |
+                               (st.static_seq++ & 0xffffffull);
+      sn->bcast(id, routes, world_root, buf, bytes);
       return MPI_SUCCESS;
     }
   }
