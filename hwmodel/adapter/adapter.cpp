@@ -60,6 +60,9 @@ std::uint32_t Adapter::inject_stream(int channel, TileId src, TileId dst, std::u
                                      std::uint64_t tag) {
   int net = 0, vc = 0;
   channel_of(channel, net, vc);
+  // A model's step can never act before the chip's present (the engine guarantees
+  // at + lookahead >= now for core calls; this keeps a mis-set cost from throwing).
+  if (at < chip_->now()) at = chip_->now();
   const std::uint64_t per = static_cast<std::uint64_t>(config_.max_payload_flits());
   std::uint32_t n = 0;
   if (flits == 0) {

@@ -85,7 +85,7 @@ class Alloc final : public Adapter {
     s.granted = 0;
     s.accepted = true;
     if (s.m.synchronous) {
-      const Cycle go = at + (offloaded_ ? adapter_ : irq_ + 1) + 1;
+      const Cycle go = at + lookahead() + (offloaded_ ? adapter_ : irq_);
       inject_stream(kChAck, s.m.dst, s.m.src, 1, go, make_tag(id, kSyncAck));
     } else if (s.sent) {
       msgs_.erase(it);

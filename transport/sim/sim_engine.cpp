@@ -96,8 +96,9 @@ void Engine::start() {
   });
 }
 
-void Engine::rank_exited(int rank) {
+void Engine::rank_exited(int rank, bool ok) {
   if (rank < 0 || rank >= n_) return;
+  if (!ok) failed_any_.store(true, std::memory_order_release);
   shared(seg_.ctl(rank)->exited).store(1, std::memory_order_seq_cst);
   exited_any_.store(true, std::memory_order_release);
   Header* h = seg_.header();
@@ -163,6 +164,7 @@ void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
     }
     case kReqFinish:
       ri.finished = true;
+      ri.said_goodbye = true;
       ri.state = kFinished;
       ri.end = q.time;
       ri.comm = q.b;
@@ -366,7 +368,7 @@ void Engine::arrived(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
   e.a = static_cast<std::uint64_t>(m.src);
   e.b = m.bytes;
   e.c = m.arena_off;
-  e.d = m.rdv ? 1 : 0;
+  e.d = (m.rdv ? 1u : 0u) | (m.sync ? 2u : 0u);
   e.env = m.env;
   publish(m.dst, e);
 }
@@ -438,22 +440,22 @@ void Engine::run() {
   bool first = true;
   for (;;) {
     if (stop_.load(std::memory_order_acquire)) return;
+    // The bound: every running rank's future requests touch the network at >= clock + L.
+    // Clocks are read before the request rings: a rank posts a request before it publishes a
+    // clock past the request's time, so every request below the bound is drained below.
+    std::uint64_t bound = hw::kNever;
+    for (int r = 0; r < n_; ++r) {
+      if (ranks_[static_cast<std::size_t>(r)].state != kRunning) continue;
+      const std::uint64_t c = shared(seg_.ctl(r)->clock).load(std::memory_order_seq_cst);
+      bound = std::min(bound, c + lookahead_ - 1);
+    }
     bool progress = drain_requests();
     for (int r = 0; r < n_; ++r)
       if (!ranks_[static_cast<std::size_t>(r)].overflow.empty()) flush_overflow(r);
-
-    // The bound: every running rank's future requests touch the network at >= clock + L.
-    std::uint64_t bound = hw::kNever;
     int running = 0, blocked = 0;
-    for (int r = 0; r < n_; ++r) {
-      RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
-      if (ri.state == kRunning) {
-        ++running;
-        const std::uint64_t c = shared(seg_.ctl(r)->clock).load(std::memory_order_acquire);
-        bound = std::min(bound, c + lookahead_ - 1);
-      } else if (ri.state == kBlocked) {
-        ++blocked;
-      }
+    for (const RankInfo& ri : ranks_) {
+      if (ri.state == kRunning) ++running;
+      else if (ri.state == kBlocked) ++blocked;
     }
     bound_ = bound;
     std::uint64_t processed = 0;
@@ -528,6 +530,14 @@ void Engine::run() {
 bool Engine::deadlock_check() {
   // Late requests or exits may still be on their way: look once more.
   if (drain_requests()) return false;
+  // A rank failed or aborted: the launcher is ending the job; the others wait for nothing.
+  if (failed_any_.load(std::memory_order_acquire) ||
+      shared(seg_.header()->abort_state).load(std::memory_order_acquire) != 0) {
+    Header* h = seg_.header();
+    const std::uint32_t bell = shared(h->engine_bell).load(std::memory_order_seq_cst);
+    if (!stop_.load(std::memory_order_acquire)) futex_wait(&h->engine_bell, bell, 50'000'000);
+    return false;
+  }
   for (const RankInfo& ri : ranks_)
     if (ri.state == kRunning) return false;
   failure_ = describe_deadlock();
@@ -568,8 +578,12 @@ std::string Engine::describe_deadlock() {
     } else {
       what = "(did not answer)";
     }
-    out += "\n  rank " + std::to_string(r) + " (blocked since cycle " +
+    out += "\n  rank " + std::to_string(r) + " (waiting since cycle " +
            std::to_string(ranks_[static_cast<std::size_t>(r)].blocked_at) + "): " + what;
+  }
+  for (int r = 0; r < n_; ++r) {
+    const RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+    if (ri.finished && !ri.said_goodbye) out += "\n  rank " + std::to_string(r) + ": exited without MPI_Finalize";
   }
   return out;
 }

@@ -47,7 +47,7 @@ class Engine final : public hwmodel::adapter::Listener {
   void start();
   /// Stops the thread (after every rank ended), writes report and trace; returns a failure message.
   std::string finish();
-  void rank_exited(int rank);
+  void rank_exited(int rank, bool ok);
 
   // Listener
   void arrived(hwmodel::adapter::MsgId id, hwmodel::Cycle at, hwmodel::Cycle core_cycles) override;
@@ -85,6 +85,7 @@ class Engine final : public hwmodel::adapter::Listener {
     std::uint64_t end = 0, comm = 0, compute = 0;
     std::uint64_t sends = 0, bytes_sent = 0, recvs = 0;
     bool finished = false;
+    bool said_goodbye = false;
   };
   struct Static {
     int expected = 0;
@@ -152,6 +153,7 @@ class Engine final : public hwmodel::adapter::Listener {
   std::thread thread_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> exited_any_{false};
+  std::atomic<bool> failed_any_{false};
   std::string failure_;
   double wall_seconds_ = 0;
 };

@@ -2,6 +2,7 @@
 // create the shared segment, run the simulation engine, write the report at the end.
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -37,7 +38,9 @@ class SimJob final : public Job {
     if (n > 4096) throw std::runtime_error("the sim transport supports at most 4096 ranks");
     // ---- the chip
     hw::Config cfg;
-    std::uint64_t arena_mib = 64;
+    // Virtual size: tmpfs backs only the pages a job touches. Room for the largest messages of
+    // small jobs (tests send 64 MiB between two ranks).
+    std::uint64_t arena_mib = n <= 16 ? 160 : 64;
     bool summary = true;
     bool mapping_set = false;
     try {
@@ -164,7 +167,9 @@ class SimJob final : public Job {
 
   void start() override { engine_->start(); }
 
-  void rank_exited(int rank, int) override { engine_->rank_exited(rank); }
+  void rank_exited(int rank, int status) override {
+    engine_->rank_exited(rank, WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
 
   bool abort_record(AbortRecord& out) const override {
     Header* h = seg_.header();

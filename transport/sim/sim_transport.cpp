@@ -133,9 +133,11 @@ class SimTransport final : public Transport, public StaticNetwork {
     out.source = static_cast<int>(e.a);
     out.envelope = e.env;
     out.size = e.b;
+    // A synchronous message waits in the adapter's buffer until matched: the receiver's take
+    // (fetch) is what completes the sender.
     out.buffered = e.d == 0;
     out.handle = e.msg;
-    incoming_[e.msg] = Incoming{static_cast<int>(e.a), e.b, e.c, e.d != 0};
+    incoming_[e.msg] = Incoming{static_cast<int>(e.a), e.b, e.c, (e.d & 1) != 0};
     return true;
   }
 
@@ -534,6 +536,7 @@ class SimTransport final : public Transport, public StaticNetwork {
 
   void describe(std::uint32_t req) {
     std::string s = describer_ ? describer_() : std::string("(no description)");
+    if (!waiting_for_.empty()) s = waiting_for_ + "; " + s;
     std::size_t n = std::min(s.size(), sizeof me_->describe - 1);
     std::memcpy(me_->describe, s.data(), n);
     me_->describe[n] = 0;
@@ -557,11 +560,15 @@ class SimTransport final : public Transport, public StaticNetwork {
       sync_to(clock_);
       advance();
       if (try_alloc(n, off)) return off;
+      waiting_for_ = "a send of " + std::to_string(len) + " bytes waits for payload arena space (" +
+                     std::to_string(arena_cap_ >> 20) + " MiB per rank, --set sim.arena_mib=N)";
       jump_or_block();
+      waiting_for_.clear();
     }
   }
 
   bool try_alloc(std::uint64_t n, std::uint64_t& off) {
+    if (chunks_.empty()) alloc_pos_ = release_pos_ = 0;  // all free: start again at the arena's start
     std::uint64_t pos = alloc_pos_;
     const std::uint64_t at = pos % arena_cap_;
     const std::uint64_t pad = at + n > arena_cap_ ? arena_cap_ - at : 0;
@@ -625,6 +632,7 @@ class SimTransport final : public Transport, public StaticNetwork {
   std::unordered_map<OpId, Op> ops_;
   std::unordered_map<std::uint64_t, Incoming> incoming_;
   std::function<std::string()> describer_;
+  std::string waiting_for_;  ///< what the transport itself waits for, if anything
 
   unsigned char* arena_ = nullptr;
   std::uint64_t arena_cap_ = 0;
