@@ -204,9 +204,13 @@ int mesh_rounds_run(const void* s, const std::size_t* sc, const std::size_t* sd,
   if (rcount(me)) std::memmove(at(r, rdispl(me)), at(s, sdispl(me)), rcount(me));
   const auto& partner = round_partners(c);
   const int tag = sc ? kTagAlltoallv : kTagAlltoall;
+  // Rounds are separated by a barrier (seed 003 §3.2.1): the k-ary tree barrier, with the arity
+  // the user chose for MPI_Barrier (barrier=ktree:K), else 3.
+  Selected b = select(Kind::Barrier, c);
+  const int k = std::strcmp(b.algorithm->name, "ktree") == 0 ? b.param : 3;
   for (std::size_t i = 0; i < partner.size(); ++i) {
-    if (i > 0)  // rounds are separated by a barrier (seed 003 §3.2.1)
-      if (int e = barrier_ktree(c, 3)) return e;
+    if (i > 0)
+      if (int e = barrier_ktree(c, k)) return e;
     const int p = partner[i];
     if (p < 0) continue;
     if (int e = sendrecv_bytes(at(s, sdispl(p)), scount(p), p, at(r, rdispl(p)), rcount(p), p, tag, c)) return e;
