@@ -97,10 +97,17 @@ TrafficResult run_traffic(const Config& config, const TrafficSpec& spec) {
   {
     // Mean analytic zero-load latency of the pattern.
     const auto pay = static_cast<std::uint32_t>(spec.payload_flits);
-    double uni = 0;
-    for (TileId s = 0; s < n; ++s)
-      for (TileId d = 0; d < n; ++d) uni += static_cast<double>(chip.zero_load_latency(s, d, pay));
-    uni /= static_cast<double>(n) * n;
+    // Uniform: the mean of T0 over all pairs, from the mean X and Y distances.
+    double mx = 0, my = 0;
+    for (int a = 0; a < topo.width(); ++a)
+      for (int b = 0; b < topo.width(); ++b) mx += topo.hops(topo.tile(a, 0), topo.tile(b, 0));
+    for (int a = 0; a < topo.height(); ++a)
+      for (int b = 0; b < topo.height(); ++b) my += topo.hops(topo.tile(0, a), topo.tile(0, b));
+    const double mean_hops = mx / (static_cast<double>(topo.width()) * topo.width()) +
+                             my / (static_cast<double>(topo.height()) * topo.height());
+    const double t0 = static_cast<double>(chip.zero_load_latency(0, 0, pay));  // 0 hops
+    const double per_hop = static_cast<double>(config.router_delay + config.link_latency);
+    const double uni = t0 + per_hop * mean_hops;
     double sum = 0;
     std::uint64_t dummy = 0;
     for (TileId s = 0; s < n; ++s) {

@@ -34,6 +34,8 @@ TEST(Traffic, UniformAcceptedTracksOfferedBelowSaturation) {
   // is near 0.27 flits/node/cycle (docs/HWMODEL.md); stay well below.
   for (double rate : {0.05, 0.12, 0.2}) {
     TrafficResult r = run_traffic(c, uniform(rate));
+    // Mean analytic zero-load: 1 + (5.25 + 1) routers + 4 flits of serialization.
+    EXPECT_DOUBLE_EQ(r.zero_load_latency, 11.25);
     EXPECT_TRUE(r.drained) << rate;
     EXPECT_NEAR(r.offered_flits, rate, 0.1 * rate) << rate;
     EXPECT_NEAR(r.accepted_flits, r.offered_flits, 0.05 * rate) << rate;
