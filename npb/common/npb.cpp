@@ -135,6 +135,9 @@ int usage_error(const std::string& msg) {
     std::fprintf(stderr, "%s\n", msg.c_str());
     std::fflush(stderr);
   }
+  // Nobody exits before rank 0 has written the reason: a launcher may end
+  // the job as soon as the first rank exits with an error.
+  MPI_Barrier(MPI_COMM_WORLD);
   MPI_Finalize();
   return kExitUsage;
 }
