@@ -91,7 +91,8 @@ int scatter_binomial(const void* sbuf, void* rbuf, std::size_t block, int root, 
       const int cnt = std::min(mask, n - rel - mask);
       if (int rc = send_bytes(tmp.data() + uz(mask) * block, uz(cnt) * block, (rel + mask + root) % n, kTagScatter, c)) return rc;
     }
-  move(rbuf, tmp.data(), block);
+  // At the root the block comes from sbuf itself (with MPI_IN_PLACE rbuf is that very slot).
+  move(rbuf, rel == 0 ? at(sbuf, uz(root) * block) : tmp.data(), block);
   return MPI_SUCCESS;
 }
 
