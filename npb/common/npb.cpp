@@ -106,6 +106,12 @@ void init(int* argc, char*** argv, const Options& o) {
   }
 #ifdef _OPENMP
   omp_set_num_threads(o.threads);
+#else
+  if (o.threads > 1) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) std::printf(" Warning: built without OpenMP; --threads %d runs 1 thread per rank\n", o.threads);
+  }
 #endif
 }
 
