@@ -10,6 +10,7 @@ if(TARGET tilempi)
   install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tilempiConfig.cmake
                 ${CMAKE_CURRENT_BINARY_DIR}/tilempiConfigVersion.cmake
           DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tilempi)
+  file(RELATIVE_PATH TILEMPI_PC_UP "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
   configure_file(cmake/tilempi.pc.in ${CMAKE_CURRENT_BINARY_DIR}/tilempi.pc @ONLY)
   install(FILES ${CMAKE_CURRENT_BINARY_DIR}/tilempi.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 endif()
