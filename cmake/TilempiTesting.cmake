@@ -7,6 +7,7 @@
 #                        [TIMEOUT <seconds>]           default 120
 #                        [WILL_FAIL]                   the job must fail (nonzero exit status)
 #                        [PASS_REGULAR_EXPRESSION <re>...]   output must match one of them
+#                                                      (CTest then ignores the exit status)
 #                        [FAIL_REGULAR_EXPRESSION <re>...]   output must match none of them
 #                        [ENVIRONMENT <VAR=value>...]  for the launcher and so for every rank
 #                        [PROCESSORS <n>]              CTest's PROCESSORS (default 1)
