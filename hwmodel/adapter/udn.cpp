@@ -114,8 +114,8 @@ class Udn final : public Adapter {
     if (it == msgs_.end()) return;
     State& s = it->second;
     if (--s.to_inject == 0) {
-      // The handler wrote every data word: that time was taken from the sender's core.
-      out_->send_done(s.m.id, e.cycle, handler_ + flits_of(s.m.bytes) * send_word_);
+      // The handler wrote every data word: the last one leaving is the send's end.
+      out_->send_done(s.m.id, e.cycle, 0);
       if (s.to_deliver == 0) msgs_.erase(it);
     }
   }

@@ -169,6 +169,7 @@ void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
       ri.end = q.time;
       ri.comm = q.b;
       ri.compute = q.c;
+      ri.blocked_cycles = q.d;
       shared(c->state).store(kFinished, std::memory_order_seq_cst);
       return;
     default:
@@ -342,7 +343,6 @@ void Engine::wake(int r, std::uint64_t at) {
   if (ri.state != kBlocked) return;
   RankCtl* c = seg_.ctl(r);
   if (tracing_ && at > ri.blocked_at) spans_.push_back(Span{r, "wait", ri.blocked_at, at});
-  ri.blocked_cycles += at > ri.blocked_at ? at - ri.blocked_at : 0;
   ri.state = kRunning;
   shared(c->wake_clock).store(at, std::memory_order_relaxed);
   shared(c->clock).store(at, std::memory_order_seq_cst);
@@ -360,10 +360,11 @@ void Engine::arrived(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
     msg_latency_.add(at - st->second);
     msg_start_.erase(st);
   }
+  // Handler cycles delay what the core learns rather than being charged when the rank happens
+  // to look: that keeps the rank's clock independent of when it drained its events.
   Event e{};
   e.kind = kEvArrival;
-  e.time = at;
-  e.core_cycles = core_cycles;
+  e.time = at + core_cycles;
   e.msg = id;
   e.a = static_cast<std::uint64_t>(m.src);
   e.b = m.bytes;
@@ -381,8 +382,7 @@ void Engine::send_done(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
   if (m.send_op != 0) {
     Event e{};
     e.kind = kEvSendDone;
-    e.time = at;
-    e.core_cycles = core_cycles;
+    e.time = at + core_cycles;
     e.op = m.send_op;
     publish(m.src, e);
   }
@@ -396,8 +396,7 @@ void Engine::data_done(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
   m.data = true;
   Event e{};
   e.kind = kEvDataDone;
-  e.time = at;
-  e.core_cycles = core_cycles;
+  e.time = at + core_cycles;
   e.op = m.fetch_op;
   publish(m.dst, e);
   if (m.sent && m.fetched) msgs_.erase(it);

@@ -210,7 +210,10 @@ class SimTransport final : public Transport, public StaticNetwork {
             if (it->second.done) break;
             sync_to(clock_);
             advance();
-            if (!it->second.done) jump_or_block();
+            if (!it->second.done) {
+              changed_ = false;
+              jump_or_block();
+            }
           }
         }
         ++it;
@@ -221,6 +224,7 @@ class SimTransport final : public Transport, public StaticNetwork {
     q.time = clock_;
     q.b = comm_;
     q.c = compute_;
+    q.d = waited_;
     post(q);
     published_ = clock_;
     shared(me_->clock).store(clock_, std::memory_order_seq_cst);
@@ -267,7 +271,10 @@ class SimTransport final : public Transport, public StaticNetwork {
       if (mine.done) break;
       sync_to(clock_);
       advance();
-      if (!mine.done) jump_or_block();
+      if (!mine.done) {
+        changed_ = false;
+        jump_or_block();
+      }
     }
     ops_.erase(op);
   }
@@ -483,20 +490,30 @@ class SimTransport final : public Transport, public StaticNetwork {
     return true;
   }
 
-  /// Nothing visible changed at the current clock: move to the next event for this rank.
+  /// Nothing visible changed at the current clock: move to the next event for this rank, by a
+  /// jump when it is already published, else by blocking until the engine wakes us at its cycle.
+  /// Returns once an event changed something the caller may look at.
   void jump_or_block() {
-    drain();
-    const std::uint64_t p = horizon();
-    if (!heap_.empty() && heap_.top().time <= p) {
-      // Every event up to that cycle is known: jump there.
-      const Event e = heap_.top().ev;
-      heap_.pop();
-      clock_ = std::max(clock_ + e.core_cycles, e.time);
-      apply(e);
+    for (;;) {
+      sync_to(clock_);
       advance();
-      return;
+      if (changed_) return;
+      drain();
+      const std::uint64_t p = horizon();
+      if (!heap_.empty() && heap_.top().time <= p) {
+        // Every event up to that cycle is known: jump there.
+        const Event e = heap_.top().ev;
+        heap_.pop();
+        if (e.time > clock_) waited_ += e.time - clock_;
+        clock_ = std::max(clock_, e.time) + e.core_cycles;
+        apply(e);
+        continue;
+      }
+      block();
     }
-    // Block: the engine wakes us at the cycle of our next event.
+  }
+
+  void block() {
     shared(me_->state).store(kBlocked, std::memory_order_seq_cst);
     Request q{};
     q.kind = kReqBlock;
@@ -515,23 +532,12 @@ class SimTransport final : public Transport, public StaticNetwork {
       futex_wait(&me_->bell, bell, 100'000'000);
     }
     const std::uint64_t wake = shared(me_->wake_clock).load(std::memory_order_acquire);
-    if (wake > clock_) clock_ = wake;
+    if (wake > clock_) {
+      waited_ += wake - clock_;
+      clock_ = wake;
+    }
     published_ = shared(me_->clock).load(std::memory_order_acquire);
     publish_clock();
-    sync_to(clock_);
-    advance();
-    if (!changed_) {
-      // Woken for an event further ahead (already published): go there.
-      drain();
-      const std::uint64_t p2 = horizon();
-      if (!heap_.empty() && heap_.top().time <= p2) {
-        const Event e = heap_.top().ev;
-        heap_.pop();
-        clock_ = std::max(clock_ + e.core_cycles, e.time);
-        apply(e);
-        advance();
-      }
-    }
   }
 
   void describe(std::uint32_t req) {
@@ -562,6 +568,7 @@ class SimTransport final : public Transport, public StaticNetwork {
       if (try_alloc(n, off)) return off;
       waiting_for_ = "a send of " + std::to_string(len) + " bytes waits for payload arena space (" +
                      std::to_string(arena_cap_ >> 20) + " MiB per rank, --set sim.arena_mib=N)";
+      changed_ = false;
       jump_or_block();
       waiting_for_.clear();
     }
@@ -619,7 +626,7 @@ class SimTransport final : public Transport, public StaticNetwork {
   int depth_ = 0;
 
   std::uint64_t clock_ = 0, published_ = 0;
-  std::uint64_t comm_ = 0, compute_ = 0;
+  std::uint64_t comm_ = 0, compute_ = 0, waited_ = 0;
   std::uint64_t req_head_ = 0;
   std::uint64_t seen_ = 0;
   std::uint64_t local_seq_ = 0;

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Checks of the sim transport that need more than an exit status (see CMakeLists.txt).
+#   sim_check.sh pingpong TILEMPIRUN PROG NP A B BYTES EXPECTED_CYCLES_PER_ROUNDTRIP
+#   sim_check.sh contention TILEMPIRUN PROG
+#   sim_check.sh determinism TILEMPIRUN NP [LAUNCHER ARGS...] PROG ARGS...
+#   sim_check.sh deadlock TILEMPIRUN PROG NP
+#   sim_check.sh report TILEMPIRUN PROG
+set -u
+mode=$1
+run=$2
+shift 2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+case $mode in
+pingpong)
+  prog=$1 np=$2 a=$3 b=$4 bytes=$5 want=$6
+  out=$("$run" -n "$np" --transport sim --compute none --timeout 100 "$prog" "$a" "$b" "$bytes" 10 2>&1) || fail "job failed: $out"
+  got=$(echo "$out" | sed -n 's/.*cycles_per_roundtrip=\([0-9]*\).*/\1/p')
+  echo "$out"
+  [ "$got" = "$want" ] || fail "round trip $a<->$b of $bytes bytes: $got cycles, expected $want"
+  ;;
+contention)
+  prog=$1
+  # 4x4 ranks on the 8x8 chip. Shared: 0->3 and 1->2 both cross link (1,0)->(2,0).
+  # Disjoint: 0->3 in row 0 and 4->7 in row 1.
+  s=$("$run" -n 16 --transport sim --compute none --timeout 100 "$prog" 0 3 1 2 4096 10 2>&1) || fail "$s"
+  d=$("$run" -n 16 --transport sim --compute none --timeout 100 "$prog" 0 3 4 7 4096 10 2>&1) || fail "$d"
+  echo "shared:"; echo "$s"; echo "disjoint:"; echo "$d"
+  smax=$(echo "$s" | sed -n 's/.*cycles=\([0-9]*\).*/\1/p' | sort -n | tail -1)
+  dmax=$(echo "$d" | sed -n 's/.*cycles=\([0-9]*\).*/\1/p' | sort -n | tail -1)
+  [ -n "$smax" ] && [ -n "$dmax" ] || fail "no timings"
+  [ "$smax" -gt "$dmax" ] || fail "sharing a link ($smax cycles) is not slower than disjoint paths ($dmax)"
+  echo "$s" | grep -q "[1-9][0-9]* link conflicts" || fail "no link conflicts counted on the shared path"
+  echo "$d" | grep -q " 0 link conflicts" || fail "link conflicts counted on disjoint paths"
+  ;;
+determinism)
+  np=$1
+  shift
+  for i in 1 2; do
+    "$run" -n "$np" --transport sim --compute none --timeout 100 --report "$tmp/r$i.json" "$@" >"$tmp/o$i" 2>"$tmp/e$i" ||
+      fail "run $i failed: $(cat "$tmp/o$i" "$tmp/e$i")"
+  done
+  cat "$tmp/o1"
+  cmp "$tmp/o1" "$tmp/o2" || fail "program output differs between runs"
+  cmp "$tmp/r1.json" "$tmp/r2.json" || fail "reports differ between runs"
+  grep -q '"total_cycles"' "$tmp/r1.json" || fail "report has no total_cycles"
+  ;;
+deadlock)
+  prog=$1 np=$2
+  start=$(date +%s)
+  "$run" -n "$np" --transport sim --compute none --timeout 60 "$prog" >"$tmp/o" 2>&1
+  status=$?
+  end=$(date +%s)
+  cat "$tmp/o"
+  [ $status -ne 0 ] || fail "a deadlocked job exited with status 0"
+  [ $((end - start)) -le 20 ] || fail "the deadlock took $((end - start)) s to report"
+  grep -q "deadlock" "$tmp/o" || fail "no deadlock report"
+  for ((r = 0; r < np; r++)); do
+    grep -Eq "rank $r .*receive from $(((r + 1) % np)) tag 7" "$tmp/o" || fail "rank $r and its receive are not named"
+  done
+  ;;
+report)
+  prog=$1
+  "$run" -n 9 --transport sim --compute none --timeout 100 --report "$tmp/r.json" --trace "$tmp/t.json" "$prog" 256 1 \
+    >"$tmp/o" 2>&1 || fail "job failed: $(cat "$tmp/o")"
+  cat "$tmp/o"
+  grep -q "tilempirun: sim: 9 ranks" "$tmp/o" || fail "no summary line"
+  if command -v python3 >/dev/null; then
+    python3 - "$tmp/r.json" "$tmp/t.json" <<'PY' || fail "report or trace malformed"
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = json.load(open(sys.argv[2]))
+assert r["ranks"] == 9 and r["total_cycles"] > 0
+assert len(r["rank_stats"]) == 9 and all(x["comm_cycles"] > 0 for x in r["rank_stats"])
+assert r["links"] and all("blocked_cycles" in l and "utilization" in l for l in r["links"])
+assert "link_conflicts" in r["network"]
+ev = t["traceEvents"]
+assert any(e.get("pid") == 0 and e.get("ph") == "X" for e in ev), "no rank spans"
+assert any(e.get("pid") == 1 and e.get("ph") == "X" for e in ev), "no link spans"
+PY
+  fi
+  ;;
+*)
+  fail "unknown mode $mode"
+  ;;
+esac
+echo PASS
