@@ -470,7 +470,11 @@ void Engine::run() {
         queue_.pop();
         apply(q, next);
       }
-      if (chip_->next_event_cycle() == next) chip_->run_until(next);
+      if (chip_->next_event_cycle() == next) {
+        const auto c0 = std::chrono::steady_clock::now();
+        chip_->run_until(next);
+        chip_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+      }
       while (!timers_.empty() && std::get<0>(timers_.top()) <= next) {
         const auto [t, r, block] = timers_.top();
         timers_.pop();

@@ -156,6 +156,7 @@ class Engine final : public hwmodel::adapter::Listener {
   std::atomic<bool> failed_any_{false};
   std::string failure_;
   double wall_seconds_ = 0;
+  double chip_seconds_ = 0;  ///< wall time inside the chip model
 };
 
 }  // namespace tilempi::transport::sim

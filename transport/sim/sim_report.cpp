@@ -163,12 +163,13 @@ void Engine::print_summary() {
   std::fprintf(stderr,
                "tilempirun: sim: %d ranks on %s %dx%d, adapter %s: %llu cycles = %.3f us virtual; "
                "comm %.0f%% / compute %.0f%% of rank time; %llu messages, %llu packets, %llu link conflicts; "
-               "busiest link %s %.1f%%; wall %.2f s\n",
+               "busiest link %s %.1f%%; wall %.2f s (chip model %.2f s)\n",
                n_, config_.preset.c_str(), config_.width, config_.height, adapter_name_.c_str(),
                static_cast<unsigned long long>(total), static_cast<double>(total) / config_.clock_hz * 1e6,
                100.0 * static_cast<double>(comm) / sum, 100.0 * static_cast<double>(compute) / sum,
                static_cast<unsigned long long>(messages_), static_cast<unsigned long long>(packets_),
-               static_cast<unsigned long long>(conflicts_), busiest.c_str(), 100.0 * best, wall_seconds_);
+               static_cast<unsigned long long>(conflicts_), busiest.c_str(), 100.0 * best, wall_seconds_,
+               chip_seconds_);
 }
 
 }  // namespace tilempi::transport::sim
