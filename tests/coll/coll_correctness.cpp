@@ -138,6 +138,19 @@ void check_reductions(Ctx& c, Red which, int root, bool in_place) {
         CHECK(r[i] == acc);
       }
   }
+  // Same bits on every rank: an inexact double sum (and a product) compared across ranks.
+  if (which == Red::Allreduce) {
+    for (MPI_Op op : {MPI_SUM, MPI_PROD}) {
+      std::vector<double> s(n), r(n, 0);
+      for (int i = 0; i < n; ++i) s[i] = 0.1 * (c.rank + 1) * (i + 1) + 1.0 / 3.0;
+      if (in_place) r = s;
+      g_where = c.name + " double bits";
+      CHECK(run(s.data(), r.data(), n, MPI_DOUBLE, op) == MPI_SUCCESS);
+      std::vector<double> all(static_cast<std::size_t>(n) * c.size);
+      CHECK(MPI_Allgather(r.data(), n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, c.comm) == MPI_SUCCESS);
+      for (int q = 0; q < c.size; ++q) CHECK(std::memcmp(all.data() + q * n, r.data(), n * sizeof(double)) == 0);
+    }
+  }
   // MAXLOC / MINLOC with ties (the lowest index wins).
   for (MPI_Op op : {MPI_MAXLOC, MPI_MINLOC}) {
     if (g_quick && op == MPI_MINLOC) continue;
