@@ -601,6 +601,8 @@ std::string Engine::finish() {
     futex_wake(&h->engine_bell);
     thread_.join();
   }
+  // Requests the thread had no time to take (the last goodbyes).
+  drain_requests();
   // Ranks that never said goodbye: take their last published clocks.
   for (int r = 0; r < n_; ++r) {
     RankInfo& ri = ranks_[static_cast<std::size_t>(r)];

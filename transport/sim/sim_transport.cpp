@@ -107,9 +107,7 @@ class SimTransport final : public Transport, public StaticNetwork {
     post(q);
     clock_ += costs_->send_cost(len, rdv);
     if (op == 0) return kDone;
-    Op o;
-    o.send = true;
-    ops_[op] = o;
+    ops_.insert(op).send = true;
     return op;
   }
 
@@ -160,9 +158,7 @@ class SimTransport final : public Transport, public StaticNetwork {
       clock_ += costs_->recv_cost(in.bytes, false);
       return kDone;
     }
-    Op o;
-    o.min_done = clock_ + costs_->recv_cost(in.bytes, true);
-    ops_[op] = o;
+    ops_.insert(op).min_done = clock_ + costs_->recv_cost(in.bytes, true);
     clock_ += costs_->accept_cost();
     return op;
   }
@@ -203,21 +199,18 @@ class SimTransport final : public Transport, public StaticNetwork {
     {
       Call call(*this);
       // Sends still on their way must complete in virtual time before the rank's end.
-      for (auto it = ops_.begin(); it != ops_.end();) {
-        if (it->second.send && !it->second.done) {
-          while (!it->second.done) {
-            advance();
-            if (it->second.done) break;
-            sync_to(clock_);
-            advance();
-            if (!it->second.done) {
-              changed_ = false;
-              jump_or_block();
-            }
+      ops_.for_each([&](Op& o) {
+        while (o.send && !o.done) {
+          advance();
+          if (o.done) break;
+          sync_to(clock_);
+          advance();
+          if (!o.done) {
+            changed_ = false;
+            jump_or_block();
           }
         }
-        ++it;
-      }
+      });
     }
     Request q{};
     q.kind = kReqFinish;
@@ -251,10 +244,11 @@ class SimTransport final : public Transport, public StaticNetwork {
       if (len) std::memcpy(arena_ + off + 8 + count * sizeof(StaticRouteHop), buf, len);
     }
     const OpId op = next_op_++;
-    Op o;
-    o.dst = static_cast<unsigned char*>(buf);
-    o.len = len;
-    ops_[op] = o;
+    {
+      Op& o = ops_.insert(op);
+      o.dst = static_cast<unsigned char*>(buf);
+      o.len = len;
+    }
     Request q{};
     q.kind = kReqStatic;
     q.time = clock_;
@@ -265,7 +259,7 @@ class SimTransport final : public Transport, public StaticNetwork {
     q.op = op;
     q.env.word[0] = parts.size();
     post(q);
-    Op& mine = ops_[op];
+    Op& mine = *ops_.find(op);
     while (!mine.done) {
       advance();
       if (mine.done) break;
@@ -286,7 +280,43 @@ class SimTransport final : public Transport, public StaticNetwork {
     std::uint64_t min_done = 0;
     unsigned char* dst = nullptr;  // static broadcast target
     std::uint64_t len = 0;
+    bool live = false;
   };
+  /// Operations by id: ids are handed out in order and mostly finish in order, so a deque
+  /// indexed from the oldest live id beats a hash map in the MPI layer's completion loops.
+  class OpTable {
+   public:
+    Op& insert(OpId id) {
+      if (ops_.empty()) base_ = id;
+      while (base_ + ops_.size() <= id) ops_.emplace_back();
+      Op& o = ops_[id - base_];
+      o = Op{};
+      o.live = true;
+      return o;
+    }
+    Op* find(OpId id) {
+      if (ops_.empty() || id < base_ || id - base_ >= ops_.size()) return nullptr;
+      Op& o = ops_[id - base_];
+      return o.live ? &o : nullptr;
+    }
+    void erase(OpId id) {
+      if (Op* o = find(id)) o->live = false;
+      while (!ops_.empty() && !ops_.front().live) {
+        ops_.pop_front();
+        ++base_;
+      }
+    }
+    template <class F>
+    void for_each(F&& f) {
+      for (Op& o : ops_)
+        if (o.live) f(o);
+    }
+
+   private:
+    std::deque<Op> ops_;
+    OpId base_ = 1;
+  };
+
   struct Incoming {
     int src;
     std::uint64_t bytes, off;
@@ -422,17 +452,16 @@ class SimTransport final : public Transport, public StaticNetwork {
         changed_ = true;
         break;
       case kEvSendDone: {
-        auto it = ops_.find(e.op);
-        if (it != ops_.end()) it->second.done = true;
+        if (Op* o = ops_.find(e.op)) o->done = true;
         changed_ = true;
         break;
       }
       case kEvDataDone: {
-        auto it = ops_.find(e.op);
-        if (it == ops_.end()) break;
-        const std::uint64_t at = std::max(e.time, it->second.min_done);
+        Op* op = ops_.find(e.op);
+        if (!op) break;
+        const std::uint64_t at = std::max(e.time, op->min_done);
         if (at <= clock_) {
-          it->second.done = true;
+          op->done = true;
           changed_ = true;
         } else {
           Event l{};
@@ -444,8 +473,7 @@ class SimTransport final : public Transport, public StaticNetwork {
         break;
       }
       case kEvLocalDone: {
-        auto it = ops_.find(e.op);
-        if (it != ops_.end()) it->second.done = true;
+        if (Op* o = ops_.find(e.op)) o->done = true;
         changed_ = true;
         break;
       }
@@ -454,9 +482,9 @@ class SimTransport final : public Transport, public StaticNetwork {
         changed_ = true;
         break;
       case kEvStatic: {
-        auto it = ops_.find(e.op);
-        if (it == ops_.end()) break;
-        Op& o = it->second;
+        Op* found = ops_.find(e.op);
+        if (!found) break;
+        Op& o = *found;
         const int root = static_cast<int>(e.a);
         if (root != rank_ && o.len) {
           const unsigned char* base = seg_.arena(root) + e.c;
@@ -475,18 +503,18 @@ class SimTransport final : public Transport, public StaticNetwork {
 
   bool op_done(OpId id) {
     if (id == kDone) return true;
-    auto it = ops_.find(id);
-    if (it == ops_.end()) return true;
-    Call call(*this);
-    if (!it->second.done) {
+    Op* o = ops_.find(id);
+    if (!o) return true;
+    if (!o->done) {
+      Call call(*this);
       advance();
-      if (!it->second.done) {
+      if (!o->done) {
         sync_to(clock_);
         advance();
       }
+      if (!o->done) return false;
     }
-    if (!it->second.done) return false;
-    ops_.erase(it);
+    ops_.erase(id);
     return true;
   }
 
@@ -636,7 +664,7 @@ class SimTransport final : public Transport, public StaticNetwork {
   bool finished_ = false;
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> heap_;
   std::deque<Event> ready_;
-  std::unordered_map<OpId, Op> ops_;
+  OpTable ops_;
   std::unordered_map<std::uint64_t, Incoming> incoming_;
   std::function<std::string()> describer_;
   std::string waiting_for_;  ///< what the transport itself waits for, if anything
