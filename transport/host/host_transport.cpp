@@ -321,8 +321,9 @@ class HostTransport final : public Transport {
     std::uint64_t nap = std::min<std::uint64_t>(deadline - t, 100000000ull);
     if (backlog_peers_ > 0 || ctrl_backlog_peers_ > 0) nap = std::min<std::uint64_t>(nap, 200000ull);
     const std::uint32_t bell = shared(me_->bell).load(std::memory_order_acquire);
+    // seq_cst store here and seq_cst loads in has_work(), against the writers' seq_cst store of
+    // a sequence word and seq_cst load of `sleeping`: one side always sees the other.
     shared(me_->sleeping).store(1, std::memory_order_seq_cst);
-    std::atomic_thread_fence(std::memory_order_seq_cst);
     if (!has_work()) futex_wait(&me_->bell, bell, nap);
     shared(me_->sleeping).store(0, std::memory_order_relaxed);
     check_launcher();
@@ -761,23 +762,23 @@ class HostTransport final : public Transport {
       const Peer& p = peers_[s];
       if (p.read_pos >= p.released + ring_lines_) continue;
       auto* h = reinterpret_cast<SlotHeader*>(p.rx.ring + (p.read_pos % ring_lines_) * kLine);
-      if (shared(h->seq).load(std::memory_order_acquire) == p.read_pos + 1) return true;
+      if (shared(h->seq).load(std::memory_order_seq_cst) == p.read_pos + 1) return true;
     }
     if (!work_pending()) return false;
     for (int s = 0; s < size_; ++s) {
       Peer& p = peers_[s];
       if (p.expect_ctrl > 0) {
         CtrlSlot* c = p.rx.ctrl + (p.ctrl_read % ctrl_slots_);
-        if (shared(c->seq).load(std::memory_order_acquire) == p.ctrl_read + 1) return true;
+        if (shared(c->seq).load(std::memory_order_seq_cst) == p.ctrl_read + 1) return true;
       }
-      if (!p.backlog.empty() && shared(p.tx.ctl->tail).load(std::memory_order_acquire) != p.tail_seen) return true;
+      if (!p.backlog.empty() && shared(p.tx.ctl->tail).load(std::memory_order_seq_cst) != p.tail_seen) return true;
       if (!p.ctrl_backlog.empty() &&
-          shared(p.tx.ctl->ctrl_tail).load(std::memory_order_acquire) != p.ctrl_tail_seen)
+          shared(p.tx.ctl->ctrl_tail).load(std::memory_order_seq_cst) != p.ctrl_tail_seen)
         return true;
       if (!p.arena_tx.empty() &&
-          p.produced - shared(p.tx.ctl->consumed).load(std::memory_order_acquire) < chunks_)
+          p.produced - shared(p.tx.ctl->consumed).load(std::memory_order_seq_cst) < chunks_)
         return true;
-      if (!p.arena_rx.empty() && shared(p.rx.ctl->produced).load(std::memory_order_acquire) > p.consumed)
+      if (!p.arena_rx.empty() && shared(p.rx.ctl->produced).load(std::memory_order_seq_cst) > p.consumed)
         return true;
     }
     return false;
