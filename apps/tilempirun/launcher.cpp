@@ -572,8 +572,9 @@ int JobRunner::run() {
   spec.mesh_height = o_.mesh_height;
   spec.bind = o_.bind;
   spec.options = o_.backend;
-  if (o_.transport == "host" && !o_.backend.empty() && o_.verbose)
-    say("note: the sim options (--preset, --set, ...) have no effect on the host transport");
+  if (o_.transport == "host" && !o_.backend.empty())
+    say("warning: --transport host ignores the chip model options (--preset, --adapter, --compute, "
+        "--report, --trace, --set, and --config apart from its mesh size)");
   try {
     job_ = tt::Job::create(spec);
   } catch (const std::exception& e) {
