@@ -1,0 +1,741 @@
+// tilempi-bench: sweeps seed 003's collective microbenchmark (tilempi-bench-mpi) over collectives,
+// algorithms, rank counts and message sizes, on the sim transport (virtual time, cycles, link
+// conflicts) or on host cores (wall time). Every configuration is one tilempirun job; independent
+// jobs run in parallel. Results go to CSV and JSON with every parameter, to a terminal table and
+// to gnuplot figures.
+#include <fcntl.h>
+#include <mpi.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <tilempi_ext.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "bench.h"
+
+extern char** environ;
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace tilempi::bench {
+
+bool is_mesh_algorithm(const std::string& alg) {
+  const std::string a = alg.substr(0, alg.find(':'));
+  return a == "mesh_rounds" || a == "ktree" || a == "static_route" || a == "mesh_tree" || a == "mesh_reduce_bcast";
+}
+
+namespace {
+
+constexpr int kExitUsage = 2;
+
+const std::vector<std::string> kCollectives = {"alltoall", "barrier",   "bcast",  "reduce",
+                                               "allreduce", "allgather", "gather", "scatter"};
+const std::vector<std::string> kDefaultCollectives = {"alltoall", "barrier", "bcast", "reduce", "allreduce"};
+
+// The seed's NoCMsg algorithm, its OperaMPI-like baseline and the MPICH-style classic ones.
+const std::map<std::string, std::vector<std::string>> kDefaultAlgorithms = {
+    {"alltoall", {"mesh_rounds", "linear", "bruck", "pairwise"}},
+    {"barrier", {"ktree", "linear", "dissemination", "recursive_doubling"}},
+    {"bcast", {"static_route", "binomial", "linear", "scatter_allgather"}},
+    {"reduce", {"mesh_tree", "binomial", "linear"}},
+    {"allreduce", {"mesh_reduce_bcast", "linear", "recursive_doubling", "rabenseifner"}},
+    {"allgather", {"linear", "ring", "recursive_doubling", "bruck"}},
+    {"gather", {"linear", "binomial"}},
+    {"scatter", {"linear", "binomial"}},
+};
+const std::map<std::string, std::vector<std::string>> kQuickAlgorithms = {
+    {"alltoall", {"mesh_rounds", "linear", "bruck"}},
+    {"barrier", {"ktree", "linear", "dissemination"}},
+    {"bcast", {"static_route", "binomial"}},
+    {"reduce", {"mesh_tree", "binomial"}},
+};
+
+[[noreturn]] void usage_error(const std::string& msg) {
+  std::fprintf(stderr, "tilempi-bench: %s (see tilempi-bench --help)\n", msg.c_str());
+  std::exit(kExitUsage);
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char c : s) {
+    if (c == sep) {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+// "4", "1K", "1KiB", "64k", "1M", "1MiB".
+bool parse_size(std::string s, long& out) {
+  long mult = 1;
+  for (const char* suffix : {"KiB", "kiB", "KB", "kB", "K", "k"})
+    if (s.size() > std::strlen(suffix) && s.ends_with(suffix)) {
+      mult = 1024;
+      s.resize(s.size() - std::strlen(suffix));
+      break;
+    }
+  for (const char* suffix : {"MiB", "MB", "M", "m"})
+    if (mult == 1 && s.size() > std::strlen(suffix) && s.ends_with(suffix)) {
+      mult = 1024 * 1024;
+      s.resize(s.size() - std::strlen(suffix));
+      break;
+    }
+  if (mult == 1 && s.ends_with("B") && s.size() > 1) s.pop_back();
+  char* end = nullptr;
+  const long v = std::strtol(s.c_str(), &end, 10);
+  if (s.empty() || !end || *end != '\0' || v < 0) return false;
+  out = v * mult;
+  return out <= (1L << 30);
+}
+
+// "4,8,1K" or "4:1M" (every power of two from 4 to 1 MiB) or "4:1M:4" (every 4th power: x4 steps).
+std::vector<long> parse_sizes(const std::string& text) {
+  std::vector<long> out;
+  for (const std::string& item : split(text, ',')) {
+    const std::vector<std::string> r = split(item, ':');
+    long a = 0, b = 0, f = 2;
+    if (r.size() == 1) {
+      if (!parse_size(r[0], a)) usage_error("--sizes: '" + item + "' is not a size (e.g. 8, 1K, 1M)");
+      out.push_back(a);
+    } else if (r.size() <= 3) {
+      if (!parse_size(r[0], a) || !parse_size(r[1], b) || a <= 0 || b < a ||
+          (r.size() == 3 && (!parse_size(r[2], f) || f < 2)))
+        usage_error("--sizes: '" + item + "' is not a range FROM:TO[:FACTOR] (e.g. 4:1M)");
+      for (long v = a; v <= b; v *= f) out.push_back(v);
+    } else {
+      usage_error("--sizes: '" + item + "' is not a size or a range");
+    }
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<int> parse_ranks(const std::string& text) {
+  std::vector<int> out;
+  for (const std::string& item : split(text, ',')) {
+    char* end = nullptr;
+    const long v = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || !end || *end != '\0' || v < 1 || v > 4096)
+      usage_error("--ranks: '" + item + "' is not a rank count between 1 and 4096");
+    out.push_back(static_cast<int>(v));
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::string registered_help() {
+  std::string text(1 << 16, '\0');
+  TILEMPIX_Coll_help(text.data(), static_cast<int>(text.size()));
+  text.resize(std::strlen(text.c_str()));
+  return text;
+}
+
+// Every registered algorithm of a collective, from the library's help table.
+std::vector<std::string> registered_algorithms(const std::string& coll) {
+  std::vector<std::string> out;
+  std::istringstream in(registered_help());
+  std::string line;
+  bool inside = false;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == ':' && line[0] != ' ') {
+      inside = line == coll + ":";
+      continue;
+    }
+    if (!inside || line.size() < 5) continue;
+    std::istringstream w(line.substr(4));
+    std::string name;
+    w >> name;
+    const auto br = name.find('[');
+    if (br != std::string::npos) name.resize(br);
+    if (!name.empty()) out.push_back(name);
+  }
+  return out;
+}
+
+void validate_algorithm(const std::string& coll, const std::string& alg) {
+  char msg[1024];
+  const std::string spec = coll + "=" + alg;
+  if (TILEMPIX_Coll_validate(spec.c_str(), msg, sizeof msg) != MPI_SUCCESS)
+    usage_error("--alg " + spec + ": " + msg);
+}
+
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+std::string duration(double s) {
+  if (s < 60) return fmt("%.0fs", s);
+  if (s < 3600) return std::to_string(static_cast<int>(s) / 60) + "m" + fmt("%02.0fs", std::fmod(s, 60.0));
+  return std::to_string(static_cast<int>(s) / 3600) + "h" + fmt("%02.0fm", std::fmod(s / 60, 60.0));
+}
+
+struct Settings {
+  std::string tilempirun, bench_mpi, transport = "sim", preset = "tilepro64", adapter, compute = "none";
+  std::string bind;
+  double timeout = 600;
+  bool conflicts = true;
+  bool keep_logs = false;
+  std::string work_dir;
+};
+
+// Runs argv with stdout and stderr to log; returns the exit status (128+signal when killed).
+int run_program(const std::vector<std::string>& args, const std::string& log) {
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return 127;
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return 127;
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + WTERMSIG(status);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string last_lines(const std::string& text, int n) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string l;
+  while (std::getline(in, l))
+    if (!l.empty() && l.find("tilempi-bench: rank=") == std::string::npos) lines.push_back(l);
+  std::string out;
+  for (std::size_t i = lines.size() > static_cast<std::size_t>(n) ? lines.size() - static_cast<std::size_t>(n) : 0;
+       i < lines.size(); ++i)
+    out += (out.empty() ? "" : " | ") + lines[i];
+  return out;
+}
+
+std::vector<std::string> launcher_args(const Settings& s, const Result& r, const std::string& report) {
+  std::vector<std::string> a = {s.tilempirun, "-n", std::to_string(r.ranks), "--transport", s.transport,
+                                "--timeout", fmt("%.0f", s.timeout), "--coll", r.collective + "=" + r.algorithm};
+  if (!s.bind.empty()) a.insert(a.end(), {"--bind", s.bind});
+  if (s.transport == "sim") {
+    a.insert(a.end(), {"--preset", s.preset, "--compute", s.compute});
+    if (!s.adapter.empty()) a.insert(a.end(), {"--adapter", s.adapter});
+    if (!report.empty()) a.insert(a.end(), {"--report", report});
+  }
+  // The timed collectives' separating barrier stays the library's default (the seed used its own
+  // barrier there too); only the collective under test is selected.
+  a.push_back(s.bench_mpi);
+  a.push_back(r.collective);
+  a.push_back(std::to_string(r.bytes));
+  return a;
+}
+
+void run_one(const Settings& s, Result& r, int slot) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string base = s.work_dir + "/job" + std::to_string(slot);
+  const std::string log = base + ".log", report = base + ".json";
+  const bool sim = s.transport == "sim";
+  std::vector<std::string> args = launcher_args(s, r, sim ? report : "");
+  args.push_back(std::to_string(r.trials));
+  args.push_back(std::to_string(r.warmup));
+  fs::remove(report);
+  const int rc = run_program(args, log);
+  const std::string out = slurp(log);
+  if (s.keep_logs) fs::copy_file(log, s.work_dir + "/" + r.collective + "-" + r.algorithm + "-" + std::to_string(r.ranks) +
+                                          "-" + std::to_string(r.bytes) + ".log",
+                                 fs::copy_options::overwrite_existing);
+  if (rc != 0) {
+    r.error = "tilempirun exited with status " + std::to_string(rc) + ": " + last_lines(out, 3);
+    r.run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return;
+  }
+  // Per trial, the maximum over ranks.
+  std::vector<double> worst(static_cast<std::size_t>(r.trials), -1.0);
+  std::set<int> seen;
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto at = line.find("tilempi-bench: rank=");
+    if (at == std::string::npos) continue;
+    std::istringstream f(line.substr(at + 15));
+    std::string kv;
+    int rank = -1;
+    long first = 0;
+    std::string times;
+    while (f >> kv) {
+      const auto eq = kv.find('=');
+      if (eq == std::string::npos) continue;
+      const std::string k = kv.substr(0, eq), v = kv.substr(eq + 1);
+      if (k == "rank") rank = std::atoi(v.c_str());
+      else if (k == "alg") r.selected = v;
+      else if (k == "mesh") r.mesh = v;
+      else if (k == "first") first = std::atol(v.c_str());
+      else if (k == "t") times = v;
+    }
+    seen.insert(rank);
+    long i = first;
+    for (const std::string& t : split(times, ',')) {
+      if (i >= 0 && i < r.trials && !t.empty())
+        worst[static_cast<std::size_t>(i)] = std::max(worst[static_cast<std::size_t>(i)], std::atof(t.c_str()));
+      ++i;
+    }
+  }
+  if (static_cast<int>(seen.size()) != r.ranks ||
+      std::any_of(worst.begin(), worst.end(), [](double w) { return w < 0; })) {
+    r.error = "incomplete output: " + std::to_string(seen.size()) + " of " + std::to_string(r.ranks) +
+              " ranks reported; " + last_lines(out, 2);
+    return;
+  }
+  double sum = 0, lo = worst[0], hi = worst[0];
+  for (double w : worst) {
+    sum += w * 1e6;
+    lo = std::min(lo, w);
+    hi = std::max(hi, w);
+  }
+  r.mean_us = sum / static_cast<double>(worst.size());
+  double var = 0;
+  for (double w : worst) var += (w * 1e6 - r.mean_us) * (w * 1e6 - r.mean_us);
+  r.var_us2 = var / static_cast<double>(worst.size());  // population variance, as the seed's tables
+  r.min_us = lo * 1e6;
+  r.max_us = hi * 1e6;
+  if (sim) {
+    try {
+      const json j = json::parse(slurp(report));
+      r.clock_hz = j.value("clock_hz", 0.0);
+      r.adapter = j.value("adapter", std::string("-"));
+      r.preset = j.value("preset", s.preset);
+    } catch (const std::exception& e) {
+      r.error = std::string("unreadable run report: ") + e.what();
+      return;
+    }
+    if (s.conflicts) {
+      // One call alone (no barrier, no other traffic): its link conflicts.
+      std::vector<std::string> once = launcher_args(s, r, report);
+      once.push_back("0");
+      fs::remove(report);
+      const int rc1 = run_program(once, log);
+      try {
+        if (rc1 != 0) throw std::runtime_error("status " + std::to_string(rc1));
+        const json j = json::parse(slurp(report));
+        r.conflicts = j.at("network").at("link_conflicts").get<long long>();
+      } catch (const std::exception& e) {
+        r.error = std::string("the single-call run for the conflict count failed: ") + e.what() + " " +
+                  last_lines(slurp(log), 2);
+        return;
+      }
+    }
+  }
+  r.ok = true;
+  r.run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// A rough relative cost, for the ETA: the bytes the network carries per call.
+double cost(const Result& r) {
+  const double n = r.ranks, b = static_cast<double>(r.bytes) + 64;
+  const double per = r.collective == "alltoall" || r.collective == "allgather" ? n * n * b
+                     : r.collective == "barrier"                              ? n * 64
+                                                                              : n * b * 2;
+  return (r.trials + r.warmup + 1) * (per / 4096 + n);
+}
+
+void run_all(const Settings& s, std::vector<Result>& results, int jobs, bool progress) {
+  std::atomic<std::size_t> next{0};
+  std::mutex mu;
+  double total_cost = 0, done_cost = 0;
+  for (const Result& r : results) total_cost += cost(r);
+  std::size_t done = 0, failed = 0;
+  const auto start = std::chrono::steady_clock::now();
+  const bool tty = isatty(2);
+  auto last_print = start - std::chrono::seconds(100);
+  auto worker = [&](int slot) {
+    for (;;) {
+      const std::size_t i = next++;
+      if (i >= results.size()) return;
+      run_one(s, results[i], slot);
+      std::lock_guard<std::mutex> lock(mu);
+      ++done;
+      done_cost += cost(results[i]);
+      if (!results[i].ok) {
+        ++failed;
+        std::fprintf(stderr, "%stilempi-bench: %s %s=%s %d ranks %ld B failed: %s\n", tty && progress ? "\r\033[K" : "",
+                     s.transport.c_str(), results[i].collective.c_str(), results[i].algorithm.c_str(),
+                     results[i].ranks, results[i].bytes, results[i].error.c_str());
+      }
+      if (!progress) continue;
+      const auto now = std::chrono::steady_clock::now();
+      const double el = std::chrono::duration<double>(now - start).count();
+      if (!tty && done != results.size() && now - last_print < std::chrono::seconds(10)) continue;
+      last_print = now;
+      const double eta = done_cost > 0 ? el * (total_cost - done_cost) / done_cost : 0;
+      std::fprintf(stderr, "%s[%zu/%zu] %3.0f%%  %s %s=%s n=%d %ldB  elapsed %s  ETA %s%s%s", tty ? "\r\033[K" : "",
+                   done, results.size(), 100.0 * done_cost / std::max(total_cost, 1.0), s.transport.c_str(),
+                   results[i].collective.c_str(), results[i].algorithm.c_str(), results[i].ranks, results[i].bytes,
+                   duration(el).c_str(), duration(eta).c_str(),
+                   failed ? (", " + std::to_string(failed) + " failed").c_str() : "", tty ? "" : "\n");
+      std::fflush(stderr);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int j = 0; j < std::max(1, jobs); ++j) pool.emplace_back(worker, j);
+  for (std::thread& t : pool) t.join();
+  if (progress && tty) std::fprintf(stderr, "\n");
+}
+
+// ---- CSV and JSON ----
+
+const char* kCsvHeader =
+    "transport,preset,adapter,compute,ranks,mesh,collective,algorithm,selected,bytes,trials,warmup,"
+    "mean_us,min_us,max_us,variance_us2,mean_cycles,min_cycles,max_cycles,clock_hz,conflicts,status";
+
+std::string csv_row(const Result& r) {
+  auto cyc = [&](double us) { return r.clock_hz > 0 && r.ok ? fmt("%.0f", us * r.clock_hz / 1e6) : std::string(); };
+  std::string status = r.ok ? "ok" : r.error;
+  for (char& c : status)
+    if (c == ',' || c == '\n' || c == '"') c = ';';
+  std::ostringstream o;
+  o << r.transport << ',' << r.preset << ',' << r.adapter << ',' << r.compute << ',' << r.ranks << ',' << r.mesh << ','
+    << r.collective << ',' << r.algorithm << ',' << r.selected << ',' << r.bytes << ',' << r.trials << ',' << r.warmup
+    << ',' << (r.ok ? fmt("%.4f", r.mean_us) : "") << ',' << (r.ok ? fmt("%.4f", r.min_us) : "") << ','
+    << (r.ok ? fmt("%.4f", r.max_us) : "") << ',' << (r.ok ? fmt("%.6g", r.var_us2) : "") << ',' << cyc(r.mean_us)
+    << ',' << cyc(r.min_us) << ',' << cyc(r.max_us) << ',' << (r.clock_hz > 0 ? fmt("%.0f", r.clock_hz) : "") << ','
+    << (r.conflicts >= 0 ? std::to_string(r.conflicts) : "") << ',' << status;
+  return o.str();
+}
+
+std::vector<Result> read_csv(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) usage_error("--from " + path + ": cannot read the file");
+  std::string line;
+  std::getline(in, line);
+  const std::vector<std::string> head = split(line, ',');
+  std::map<std::string, std::size_t> col;
+  for (std::size_t i = 0; i < head.size(); ++i) col[head[i]] = i;
+  for (const char* need : {"transport", "ranks", "collective", "algorithm", "bytes", "mean_us", "status"})
+    if (!col.count(need)) usage_error("--from " + path + ": not a tilempi-bench CSV (no '" + need + "' column)");
+  std::vector<Result> out;
+  while (std::getline(in, line)) {
+    if (line.empty()) continue;
+    const std::vector<std::string> f = split(line, ',');
+    auto get = [&](const char* k) -> std::string {
+      const auto it = col.find(k);
+      return it != col.end() && it->second < f.size() ? f[it->second] : std::string();
+    };
+    auto num = [&](const char* k) { return std::atof(get(k).c_str()); };
+    Result r;
+    r.transport = get("transport");
+    r.preset = get("preset");
+    r.adapter = get("adapter");
+    r.compute = get("compute");
+    r.ranks = std::atoi(get("ranks").c_str());
+    r.mesh = get("mesh");
+    r.collective = get("collective");
+    r.algorithm = get("algorithm");
+    r.selected = get("selected");
+    r.bytes = std::atol(get("bytes").c_str());
+    r.trials = std::atoi(get("trials").c_str());
+    r.warmup = std::atoi(get("warmup").c_str());
+    r.ok = get("status") == "ok";
+    r.error = r.ok ? "" : get("status");
+    r.mean_us = num("mean_us");
+    r.min_us = num("min_us");
+    r.max_us = num("max_us");
+    r.var_us2 = num("variance_us2");
+    r.clock_hz = num("clock_hz");
+    r.conflicts = get("conflicts").empty() ? -1 : std::atoll(get("conflicts").c_str());
+    out.push_back(r);
+  }
+  return out;
+}
+
+json to_json(const std::vector<Result>& results, const json& params) {
+  json arr = json::array();
+  for (const Result& r : results) {
+    json j = {{"transport", r.transport}, {"preset", r.preset},         {"adapter", r.adapter},
+              {"compute", r.compute},     {"ranks", r.ranks},           {"mesh", r.mesh},
+              {"collective", r.collective}, {"algorithm", r.algorithm}, {"selected", r.selected},
+              {"bytes", r.bytes},         {"trials", r.trials},         {"warmup", r.warmup},
+              {"ok", r.ok}};
+    if (r.ok) {
+      j["mean_us"] = r.mean_us;
+      j["min_us"] = r.min_us;
+      j["max_us"] = r.max_us;
+      j["variance_us2"] = r.var_us2;
+      if (r.clock_hz > 0) {
+        j["clock_hz"] = r.clock_hz;
+        j["mean_cycles"] = std::llround(r.mean_us * r.clock_hz / 1e6);
+        j["min_cycles"] = std::llround(r.min_us * r.clock_hz / 1e6);
+        j["max_cycles"] = std::llround(r.max_us * r.clock_hz / 1e6);
+      }
+      if (r.conflicts >= 0) j["conflicts"] = r.conflicts;
+      j["run_seconds"] = r.run_seconds;
+    } else {
+      j["error"] = r.error;
+    }
+    arr.push_back(j);
+  }
+  return {{"tool", "tilempi-bench"}, {"parameters", params}, {"results", arr}};
+}
+
+std::string self_dir() {
+  std::error_code ec;
+  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string(".") : p.parent_path().string();
+}
+
+}  // namespace
+}  // namespace tilempi::bench
+
+int main(int argc, char** argv) {
+  using namespace tilempi::bench;
+  CLI::App app{
+      "tilempi-bench: seed 003's collective microbenchmark (barrier, timer, one collective, timer; over trials) "
+      "swept over collectives, algorithms, rank counts and message sizes, on the modeled chip (sim: virtual "
+      "microseconds, cycles, link conflicts) or on host cores (wall microseconds). Every configuration is one "
+      "tilempirun job; independent ones run in parallel.\n\n"
+      "Examples:\n"
+      "  tilempi-bench --quick --plot demo.png\n"
+      "  tilempi-bench -c alltoall,bcast --ranks 16,49 --sizes 8,1K,64K --csv out.csv\n"
+      "  tilempi-bench -a alltoall=mesh_rounds,linear -a barrier=ktree:3,ktree:4 --transport host\n"
+      "  tilempi-bench --from out.csv --figures docs/figures --prefix sim\n",
+      "tilempi-bench"};
+  app.set_version_flag("--version", "tilempi-bench (tilempi) " TILEMPI_VERSION_STRING);
+  app.get_formatter()->column_width(34);
+  Settings s;
+  std::string collectives, ranks_text = "4,9,16,25,36,49", sizes_text = "4:1M", csv, json_path, plot, figures,
+                           prefix, from, table;
+  std::vector<std::string> algs;
+  int trials = -1, warmup = 1, jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  bool quick = false, quiet = false, no_conflicts = false, list = false;
+  app.add_option("-c,--collectives", collectives,
+                 "comma-separated collectives (default alltoall,barrier,bcast,reduce,allreduce; also allgather, "
+                 "gather, scatter)")
+      ->type_name("LIST");
+  app.add_option("-a,--alg", algs,
+                 "COLL=ALG[,ALG...]: the algorithms of one collective (repeatable); ALG 'all' = every registered "
+                 "one. Default: the mesh algorithm, the OperaMPI-like baseline and the classic ones")
+      ->type_name("SPEC");
+  app.add_option("-n,--ranks", ranks_text, "comma-separated rank counts")->capture_default_str()->type_name("LIST");
+  app.add_option("-s,--sizes", sizes_text,
+                 "message sizes in bytes: list (8,1K,1M) and/or ranges FROM:TO[:FACTOR] (powers of FACTOR, default 2); "
+                 "barrier runs once per rank count")
+      ->capture_default_str()
+      ->type_name("LIST");
+  app.add_option("-t,--trials", trials, "timed trials per configuration (default: 5 on sim, which is deterministic "
+                                        "with --compute none; 50 on host)")
+      ->check(CLI::Range(1, 100000));
+  app.add_option("-w,--warmup", warmup, "untimed calls before the trials")->capture_default_str()->check(CLI::Range(0, 100000));
+  app.add_option("--transport", s.transport, "sim: the modeled chip; host: real cores")
+      ->check(CLI::IsMember({"sim", "host"}))
+      ->capture_default_str();
+  app.add_option("--preset", s.preset, "sim: chip preset")->capture_default_str();
+  app.add_option("--adapter", s.adapter, "sim: network adapter model (default: the preset's)");
+  app.add_option("--compute", s.compute, "sim: compute time charging, none or scale:F")->capture_default_str();
+  app.add_option("--bind", s.bind, "host: core|none (tilempirun's default when not given)")
+      ->check(CLI::IsMember({"core", "none"}));
+  app.add_flag("--no-conflicts", no_conflicts, "sim: skip the extra single-call run that counts link conflicts");
+  app.add_option("-j,--jobs", jobs, "configurations run in parallel (default: the number of cores)")->check(CLI::Range(1, 1024));
+  app.add_option("--timeout", s.timeout, "seconds one tilempirun job may take")->capture_default_str()->check(CLI::Range(1.0, 1e6));
+  app.add_option("--csv", csv, "write the results as CSV")->type_name("FILE");
+  app.add_option("--json", json_path, "write the results and parameters as JSON")->type_name("FILE");
+  app.add_option("--table", table, "write the comparison table as markdown")->type_name("FILE");
+  app.add_option("--plot", plot, "write one overview plot (PNG): a panel per collective, time against ranks")
+      ->type_name("FILE.png");
+  app.add_option("--figures", figures, "write every figure (PNG and SVG) and the variance and comparison tables here")
+      ->type_name("DIR");
+  app.add_option("--prefix", prefix, "file name prefix for --figures (default: the transport)");
+  app.add_option("--from", from, "do not run: read an earlier --csv and only write tables and plots")->type_name("FILE.csv");
+  app.add_flag("--quick", quick,
+               "seconds-long comparison: 16 and 49 ranks, 8 B and 1 KiB, alltoall/barrier/bcast/reduce, mesh vs "
+               "classic, sim; prints a table");
+  app.add_flag("-q,--quiet", quiet, "no progress lines");
+  app.add_flag("--list", list, "list the collectives and algorithms the library registers, then exit");
+  app.add_option("--tilempirun", s.tilempirun, "the launcher (default: next to this program)")->type_name("PATH");
+  app.add_option("--bench-mpi", s.bench_mpi, "the MPI benchmark program (default: next to this program)")->type_name("PATH");
+  app.add_option("--work-dir", s.work_dir, "keep the jobs' logs and run reports here (default: a temporary directory)")
+      ->type_name("DIR");
+  CLI11_PARSE(app, argc, argv);
+
+  if (list) {
+    std::fputs(registered_help().c_str(), stdout);
+    return 0;
+  }
+  if (s.tilempirun.empty()) s.tilempirun = self_dir() + "/tilempirun";
+  if (s.bench_mpi.empty()) s.bench_mpi = self_dir() + "/tilempi-bench-mpi";
+  s.conflicts = !no_conflicts;
+
+  std::vector<Result> results;
+  json params;
+  if (!from.empty()) {
+    results = read_csv(from);
+    if (results.empty()) usage_error("--from " + from + ": no results in the file");
+    if (prefix.empty()) prefix = results[0].transport;
+  } else {
+    if (quick) {
+      if (collectives.empty() && algs.empty()) collectives = "alltoall,barrier,bcast,reduce";
+      if (!app.count("--ranks")) ranks_text = "16,49";
+      if (!app.count("--sizes")) sizes_text = "8,1K";
+      if (trials < 0) trials = s.transport == "sim" ? 2 : 20;
+    }
+    if (trials < 0) trials = s.transport == "sim" ? 5 : 50;
+    for (const std::string& p : {s.tilempirun, s.bench_mpi})
+      if (access(p.c_str(), X_OK) != 0) usage_error("cannot run " + p + " (build it, or give --tilempirun/--bench-mpi)");
+    // Collectives and their algorithms.
+    std::vector<std::string> colls;
+    std::map<std::string, std::vector<std::string>> chosen;
+    for (const std::string& spec : algs) {
+      const auto eq = spec.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+        usage_error("--alg " + spec + ": expected COLL=ALG[,ALG...]");
+      const std::string c = spec.substr(0, eq);
+      if (std::find(kCollectives.begin(), kCollectives.end(), c) == kCollectives.end())
+        usage_error("--alg " + spec + ": unknown collective '" + c + "' (alltoall barrier bcast reduce allreduce "
+                    "allgather gather scatter)");
+      for (const std::string& a : split(spec.substr(eq + 1), ',')) {
+        if (a == "all") {
+          for (const std::string& x : registered_algorithms(c)) chosen[c].push_back(x);
+          continue;
+        }
+        validate_algorithm(c, a);
+        chosen[c].push_back(a);
+      }
+      if (std::find(colls.begin(), colls.end(), c) == colls.end()) colls.push_back(c);
+    }
+    if (!collectives.empty() || colls.empty()) {
+      for (const std::string& c : collectives.empty() ? kDefaultCollectives : split(collectives, ',')) {
+        if (std::find(kCollectives.begin(), kCollectives.end(), c) == kCollectives.end())
+          usage_error("--collectives: unknown collective '" + c + "' (alltoall barrier bcast reduce allreduce "
+                      "allgather gather scatter)");
+        if (std::find(colls.begin(), colls.end(), c) == colls.end()) colls.push_back(c);
+      }
+    }
+    for (const std::string& c : colls)
+      if (!chosen.count(c)) chosen[c] = (quick && kQuickAlgorithms.count(c) ? kQuickAlgorithms : kDefaultAlgorithms).at(c);
+    const std::vector<int> ranks = parse_ranks(ranks_text);
+    const std::vector<long> sizes = parse_sizes(sizes_text);
+    for (const std::string& c : colls)
+      for (const std::string& a : chosen[c])
+        for (int n : ranks)
+          for (long b : c == "barrier" ? std::vector<long>{0} : sizes) {
+            Result r;
+            r.transport = s.transport;
+            r.preset = s.transport == "sim" ? s.preset : "-";
+            r.adapter = s.transport == "sim" ? (s.adapter.empty() ? "-" : s.adapter) : "-";
+            r.compute = s.transport == "sim" ? s.compute : "-";
+            r.ranks = n;
+            r.collective = c;
+            r.algorithm = a;
+            r.bytes = b;
+            r.trials = trials;
+            r.warmup = warmup;
+            results.push_back(r);
+          }
+    params = {{"transport", s.transport}, {"preset", s.preset},     {"adapter", s.adapter.empty() ? "default" : s.adapter},
+              {"compute", s.compute},     {"ranks", ranks},         {"sizes", sizes},
+              {"trials", trials},         {"warmup", warmup},       {"jobs", jobs},
+              {"collectives", colls},     {"algorithms", chosen},   {"conflicts", s.conflicts},
+              {"statistic", "per trial the maximum over ranks; mean, min, max and population variance over trials"}};
+    if (prefix.empty()) prefix = s.transport;
+    // Work directory for logs and run reports.
+    bool temp = false;
+    if (s.work_dir.empty()) {
+      char tmpl[] = "/tmp/tilempi-bench.XXXXXX";
+      if (!mkdtemp(tmpl)) usage_error("cannot create a temporary directory");
+      s.work_dir = tmpl;
+      temp = true;
+    } else {
+      fs::create_directories(s.work_dir);
+      s.keep_logs = true;
+    }
+    if (!quiet)
+      std::fprintf(stderr, "tilempi-bench: %zu configurations on %s, %d at a time\n", results.size(), s.transport.c_str(),
+                   jobs);
+    // Expensive configurations first, so that the parallel jobs finish together.
+    std::stable_sort(results.begin(), results.end(), [](const Result& a, const Result& b) { return cost(a) > cost(b); });
+    run_all(s, results, jobs, !quiet);
+    std::stable_sort(results.begin(), results.end(), [](const Result& a, const Result& b) {
+      return std::tie(a.collective, a.algorithm, a.ranks, a.bytes) < std::tie(b.collective, b.algorithm, b.ranks, b.bytes);
+    });
+    if (temp) fs::remove_all(s.work_dir);
+  }
+
+  int status = 0;
+  for (const Result& r : results)
+    if (!r.ok) status = 1;
+  if (!csv.empty()) {
+    std::ofstream o(csv);
+    if (!o) usage_error("--csv " + csv + ": cannot write the file");
+    o << kCsvHeader << '\n';
+    for (const Result& r : results) o << csv_row(r) << '\n';
+  }
+  if (!json_path.empty()) {
+    std::ofstream o(json_path);
+    if (!o) usage_error("--json " + json_path + ": cannot write the file");
+    o << to_json(results, params).dump(2) << '\n';
+  }
+  if (!table.empty()) {
+    std::ofstream o(table);
+    if (!o) usage_error("--table " + table + ": cannot write the file");
+    o << comparison_table(results, true);
+  }
+  if (quick || (csv.empty() && json_path.empty() && figures.empty() && plot.empty() && table.empty()))
+    std::fputs(comparison_table(results, false).c_str(), stdout);
+  std::string gnuplot = "gnuplot";
+#ifdef TILEMPI_GNUPLOT
+  gnuplot = TILEMPI_GNUPLOT;
+#endif
+  const std::string title = results.empty() ? "" :
+      results[0].transport == "sim" ? "sim, " + results[0].preset + " preset, " + results[0].adapter + " adapter"
+                                    : "host cores, wall time";
+  if (!plot.empty()) {
+    if (!write_overview(results, plot, gnuplot, title)) {
+      std::fprintf(stderr, "tilempi-bench: --plot %s: gnuplot failed\n", plot.c_str());
+      status = 1;
+    } else if (!quiet) {
+      std::fprintf(stderr, "tilempi-bench: wrote %s\n", plot.c_str());
+    }
+  }
+  if (!figures.empty()) {
+    PlotOptions po;
+    po.gnuplot = gnuplot;
+    po.dir = figures;
+    po.prefix = prefix;
+    po.title = title;
+    const std::vector<std::string> files = write_figures(results, po);
+    if (!quiet) std::fprintf(stderr, "tilempi-bench: wrote %zu files to %s\n", files.size(), figures.c_str());
+  }
+  return status;
+}
