@@ -147,7 +147,9 @@ void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
   switch (q.kind) {
     case kReqBlock: {
       ri.blocked_at = q.time;
+      ri.wants_space = q.c != 0;
       ++ri.blocks;
+      ++blocks_total_;
       // b: the earliest event the rank holds but may not look at yet (its time lies beyond the
       // horizon it saw); it must be woken then even though nothing new is published.
       if (q.b != hw::kNever) timers_.push({q.b, r, ri.blocks});
@@ -312,7 +314,8 @@ void Engine::publish(int r, const Event& e0) {
       shared(c->evt_head).store(ri.evt_head, std::memory_order_release);
     }
   }
-  if (ri.state == kBlocked) {
+  // Returned arena space matters only to a rank that waits for it.
+  if (ri.state == kBlocked && (e.kind != kEvRelease || ri.wants_space)) {
     if (e.time <= processing_) {
       wake(r, e.time > ri.blocked_at ? e.time : ri.blocked_at);
     } else {
@@ -344,6 +347,7 @@ void Engine::wake(int r, std::uint64_t at) {
   RankCtl* c = seg_.ctl(r);
   if (tracing_ && at > ri.blocked_at) spans_.push_back(Span{r, "wait", ri.blocked_at, at});
   ri.state = kRunning;
+  ++wakes_total_;
   shared(c->wake_clock).store(at, std::memory_order_relaxed);
   shared(c->clock).store(at, std::memory_order_seq_cst);
   shared(c->state).store(kRunning, std::memory_order_seq_cst);
@@ -439,6 +443,7 @@ void Engine::run() {
   bool first = true;
   for (;;) {
     if (stop_.load(std::memory_order_acquire)) return;
+    ++passes_;
     // The bound: every running rank's future requests touch the network at >= clock + L.
     // Clocks are read before the request rings: a rank posts a request before it publishes a
     // clock past the request's time, so every request below the bound is drained below.

@@ -81,6 +81,7 @@ class Engine final : public hwmodel::adapter::Listener {
     std::deque<Event> overflow;
     std::uint64_t blocked_at = 0;
     std::uint64_t blocks = 0;  ///< BLOCK requests taken
+    bool wants_space = false;  ///< blocked for arena space: releases wake it
     std::uint64_t blocked_cycles = 0;
     std::uint64_t end = 0, comm = 0, compute = 0;
     std::uint64_t sends = 0, bytes_sent = 0, recvs = 0;
@@ -156,7 +157,8 @@ class Engine final : public hwmodel::adapter::Listener {
   std::atomic<bool> failed_any_{false};
   std::string failure_;
   double wall_seconds_ = 0;
-  double chip_seconds_ = 0;  ///< wall time inside the chip model
+  double chip_seconds_ = 0;
+  std::uint64_t blocks_total_ = 0, wakes_total_ = 0, passes_ = 0;  ///< wall time inside the chip model
 };
 
 }  // namespace tilempi::transport::sim

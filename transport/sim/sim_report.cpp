@@ -3,6 +3,7 @@
 // file byte for byte; wall-clock figures appear only in the printed summary.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <stdexcept>
 
@@ -160,6 +161,10 @@ void Engine::print_summary() {
     }
   const double sum = static_cast<double>(std::max<std::uint64_t>(1, comm + compute));
   std::string busiest = best_link >= 0 ? link_name(chip_->topology(), best_link) : std::string("-");
+  if (std::getenv("TILEMPI_SIM_PROFILE"))
+    std::fprintf(stderr, "tilempirun: sim: engine passes %llu, blocks %llu, wakes %llu\n",
+                 static_cast<unsigned long long>(passes_), static_cast<unsigned long long>(blocks_total_),
+                 static_cast<unsigned long long>(wakes_total_));
   std::fprintf(stderr,
                "tilempirun: sim: %d ranks on %s %dx%d, adapter %s: %llu cycles = %.3f us virtual; "
                "comm %.0f%% / compute %.0f%% of rank time; %llu messages, %llu packets, %llu link conflicts; "

@@ -479,7 +479,7 @@ class SimTransport final : public Transport, public StaticNetwork {
       }
       case kEvRelease:
         release(e.a);
-        changed_ = true;
+        if (!waiting_for_.empty()) changed_ = true;  // only a send waiting for space cares
         break;
       case kEvStatic: {
         Op* found = ops_.find(e.op);
@@ -547,7 +547,20 @@ class SimTransport final : public Transport, public StaticNetwork {
     q.kind = kReqBlock;
     q.time = clock_;
     q.a = seen_;
-    q.b = heap_.empty() ? kNever : heap_.top().time;
+    q.b = kNever;
+    q.c = waiting_for_.empty() ? 0 : 1;
+    // The earliest event held but not yet final (beyond the horizon seen): wake us then.
+    // Releases count only when we wait for arena space.
+    {
+      auto copy = heap_;
+      while (!copy.empty()) {
+        if (copy.top().ev.kind != kEvRelease || q.c) {
+          q.b = copy.top().time;
+          break;
+        }
+        copy.pop();
+      }
+    }
     publish_clock();
     post(q);
     ring_engine();
