@@ -322,6 +322,29 @@ case $case_name in
     expect_out out "^rank 1 TILEMPI_COLL=barrier=linear$"
     ;;
 
+  wrapper-installed)
+    # launcher_test.sh wrapper-installed - - BUILD_DIR SOURCE: install into a scratch prefix,
+    # then build with the installed tilempicc and run with the installed tilempirun.
+    build=$1 src=$2
+    if ! cmake --install "$build" --prefix "$work/prefix" >"$work/install.log" 2>&1; then
+      cat "$work/install.log"
+      fail "cmake --install failed"
+    else
+      out=$("$work/prefix/bin/tilempicc" -show "$src" -o "$work/hello")
+      echo "$out" | grep -Fq -- "-I$work/prefix/include" || fail "installed tilempicc: include dir: $out"
+      echo "$out" | grep -Fq -- "-Wl,-rpath,$work/prefix/" || fail "installed tilempicc: rpath: $out"
+      if ! "$work/prefix/bin/tilempicc" "$src" -o "$work/hello" >"$work/build.log" 2>&1; then
+        cat "$work/build.log"
+        fail "installed tilempicc failed"
+      else
+        run="$work/prefix/bin/tilempirun"
+        launch --timeout 60 -n 2 "$work/hello"
+        expect_status 0
+        expect_out out "hello from rank 1 of 2"
+      fi
+    fi
+    ;;
+
   mpi-abort)
     # launcher_test.sh mpi-abort TILEMPIRUN PROGRAM: rank 1 calls MPI_Abort(MPI_COMM_WORLD, 7)
     # while the others wait in MPI_Recv.
