@@ -123,6 +123,8 @@ const std::vector<Key>& key_table() {
               &Config::injection_latency, 1, 1000),
       int_key("ejection_latency", "cycles from the tail in the ejection buffer to delivery to the core",
               &Config::ejection_latency, 0, 1000),
+      bool_key("fast_worms", "compute a worm's remaining flits in one step once its head is delivered (vcs=1)",
+               &Config::fast_worms),
       bool_key("static_network", "the chip has a static network", &Config::static_network),
       int_key("static_setup_cycles", "cycles to configure one tile's static route", &Config::static_setup_cycles, 0,
               1 << 24),

@@ -75,6 +75,16 @@ struct Chip::Engine {
     std::uint32_t slot;
     bool operator>(const Pending& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
+  // A cycle-stamped action kept outside the timing wheel: a far wake-up or
+  // an event of a worm computed in one step.
+  struct Deferred {
+    Cycle at;
+    std::uint64_t seq;
+    std::uint32_t id;   // node (wake) or packet slot
+    std::uint8_t kind;  // kWake, kInjected, kDelivered
+    bool operator>(const Deferred& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
+  static constexpr std::uint8_t kWake = 0, kInjected = 1, kDelivered = 2;
   struct NetCounters {
     Summary latency, queueing, network, hops;
     std::uint64_t injected = 0, delivered = 0, flits_delivered = 0, flit_hops = 0;
@@ -97,6 +107,9 @@ struct Chip::Engine {
   [[gnu::always_inline]] inline void return_credit(std::uint32_t up_node, int out_index, Cycle t);
   Dir route(TileId at, TileId dst) const;
   void deliver(std::uint32_t slot, Cycle t);
+  void schedule_any(std::uint32_t n, Cycle now, Cycle c);
+  void defer(Cycle at, std::uint32_t id, std::uint8_t kind);
+  bool express(std::uint32_t slot, Cycle t);
   std::uint32_t alloc_packet();
 
   Chip& chip_;
@@ -137,6 +150,24 @@ struct Chip::Engine {
   Cycle wheel_mask_ = 0;
   std::uint64_t wheel_count_ = 0;
   std::vector<Cycle> last_sched_, last_proc_;
+
+  // Worms computed in one step (fast_worms).
+  bool fast_ = false;
+  std::vector<Cycle> in_free_;   // per in_ entry: first cycle its front may move
+  std::vector<Cycle> ej_free_;   // per ej_ entry: likewise
+  std::vector<Cycle> out_free_;  // per out_ entry: first cycle after a one-step worm's reservation
+  std::vector<Cycle> src_free_;  // per node: first cycle the core may write after a one-step worm
+  std::vector<Cycle> phantom_;    // per node ring: when a one-step worm's flits leave the injection buffer
+  std::vector<std::uint32_t> ph_head_, ph_count_;
+  std::uint32_t ph_cap_ = 0;
+  std::priority_queue<Deferred, std::vector<Deferred>, std::greater<Deferred>> deferred_;
+  std::vector<std::uint32_t> express_todo_;  // packets whose head was read this cycle
+  std::vector<Cycle> xs_;                    // scratch: send times per stage and flit
+  std::vector<std::int32_t> xloc_;           // scratch: where each flit is
+  std::vector<Cycle> xready_;                // scratch: when it is visible there
+  std::vector<TileId> xpath_;
+  std::vector<int> xout_;
+  std::vector<Deferred> due_;
 
   std::vector<NetCounters> counters_;
   std::uint64_t activations_ = 0;

@@ -33,7 +33,10 @@ struct Recorder {
 // Two worms that need the same link leave it one after the other, with no
 // gap and no overlap.
 TEST(Contention, TwoWormsOnOneLinkSerializeExactly) {
-  Chip chip(row(4));
+ for (bool fast : {false, true}) {
+  Config cfg = row(4);
+  cfg.fast_worms = fast;
+  Chip chip(cfg);
   Recorder rec(chip);
   const int la = 10, lb = 7;  // flits, header included
   // A: 0 -> 3 and B: 1 -> 3 share the links 1->2 and 2->3.
@@ -55,6 +58,7 @@ TEST(Contention, TwoWormsOnOneLinkSerializeExactly) {
   const LinkStats& first = s.networks[0].links[static_cast<std::size_t>(Topology::link_index({0, Dir::East}))];
   EXPECT_EQ(first.flits, static_cast<std::uint64_t>(la));
   EXPECT_EQ(shared.blocked_cycles, 0u);  // the link never idled while A waited: B was using it
+ }
 }
 
 // Chain blocking. X (5 -> 7, 16 flits) stalls because core 7 does not read
@@ -64,7 +68,11 @@ TEST(Contention, TwoWormsOnOneLinkSerializeExactly) {
 // 4->5. Z (3 -> 4, 5 flits, injected at cycle 20) needs link 3->4, held by
 // the blocked Y, and waits until Y's tail has crossed it.
 TEST(Contention, BlockedWormHoldsUpstreamLinks) {
-  Chip chip(row(8));
+ for (bool fast : {false, true}) {
+  SCOPED_TRACE(fast ? "fast_worms" : "flit by flit");
+  Config cfg = row(8);
+  cfg.fast_worms = fast;
+  Chip chip(cfg);
   Recorder rec(chip);
   const Cycle R = 30;
   const int lx = 16, ly = 20, lz = 5;
@@ -107,6 +115,7 @@ TEST(Contention, BlockedWormHoldsUpstreamLinks) {
   // Without the blockage Z would have taken its zero-load latency.
   EXPECT_EQ(chip.zero_load_latency(3, 4, lz - 1), static_cast<Cycle>(1 + 2 + lz - 1));
   EXPECT_EQ(rec.delivered['Z'] - 20 - chip.zero_load_latency(3, 4, lz - 1), static_cast<Cycle>(R + 25 + lz - 1 - 20 - (2 + lz)));
+ }
 }
 
 // With two virtual channels, a worm on the other VC class passes the link a

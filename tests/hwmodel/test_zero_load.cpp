@@ -24,13 +24,22 @@ Cycle analytic(const Config& c, int hops, int payload) {
                             (flits - 1) + c.ejection_latency);
 }
 
-void check_all_pairs(const Case& k, const std::vector<int>& payloads) {
+void check_all_pairs(const Case& k, const std::vector<int>& payloads, bool fast = false);
+
+void check_all_pairs_both(const Case& k, const std::vector<int>& payloads) {
+  check_all_pairs(k, payloads, false);
+  check_all_pairs(k, payloads, true);  // fast_worms: the same cycles
+}
+
+void check_all_pairs(const Case& k, const std::vector<int>& payloads, bool fast) {
   Config c;
+  c.fast_worms = fast;
   c.width = k.width;
   c.height = k.height;
   c.torus = k.torus;
   if (k.torus) c.vcs = 2;
   c.apply_all(k.overrides);
+  c.fast_worms = fast;
   Chip chip(c);
   const Topology& topo = chip.topology();
   Cycle delivered = kNever, sent = kNever;
@@ -56,10 +65,10 @@ void check_all_pairs(const Case& k, const std::vector<int>& payloads) {
 
 }  // namespace
 
-TEST(ZeroLoad, Mesh1x1) { check_all_pairs({1, 1, false, {}}, {0, 1, 7}); }
-TEST(ZeroLoad, Mesh4x4Defaults) { check_all_pairs({4, 4, false, {}}, {0, 1, 3, 16}); }
+TEST(ZeroLoad, Mesh1x1) { check_all_pairs_both({1, 1, false, {}}, {0, 1, 7}); }
+TEST(ZeroLoad, Mesh4x4Defaults) { check_all_pairs_both({4, 4, false, {}}, {0, 1, 3, 16}); }
 TEST(ZeroLoad, Mesh3x5SlowRouters) {
-  check_all_pairs({3, 5, false,
+  check_all_pairs_both({3, 5, false,
                    {"router_delay=3", "link_latency=2", "injection_latency=2", "ejection_latency=4",
                     "credit_delay=2", "input_buffer_flits=8", "ejection_buffer_flits=9",
                     "injection_buffer_flits=2"}},
@@ -69,7 +78,7 @@ TEST(ZeroLoad, Mesh8x8TilePro) {
   Config c = Config::preset_named("tilepro64");
   std::vector<std::string> o;
   for (const std::string& k : Config::keys()) o.push_back(k + "=" + c.get(k));
-  check_all_pairs({8, 8, false, o}, {0, 5, 128});
+  check_all_pairs_both({8, 8, false, o}, {0, 5, 128});
 }
 TEST(ZeroLoad, Mesh8x8MMachine) {
   Config c = Config::preset_named("mmachine");
@@ -78,4 +87,4 @@ TEST(ZeroLoad, Mesh8x8MMachine) {
   check_all_pairs({8, 8, false, o}, {0, 9});
 }
 TEST(ZeroLoad, Torus5x4) { check_all_pairs({5, 4, true, {"header_flits=2"}}, {0, 6}); }
-TEST(ZeroLoad, Mesh16x2TwoHeaderFlits) { check_all_pairs({16, 2, false, {"header_flits=2", "router_delay=2"}}, {1, 4}); }
+TEST(ZeroLoad, Mesh16x2TwoHeaderFlits) { check_all_pairs_both({16, 2, false, {"header_flits=2", "router_delay=2"}}, {1, 4}); }

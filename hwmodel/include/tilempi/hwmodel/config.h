@@ -54,6 +54,9 @@ struct Config {
   int credit_delay = 1;        // cycles for a freed slot's credit to reach upstream (>= 1)
   int injection_latency = 1;   // core write to visible at local router input (>= 1)
   int ejection_latency = 0;    // tail in ejection buffer to delivered to core
+  // Once a worm's head is delivered, compute the rest of the worm in one step
+  // instead of flit by flit (same cycles; only with vcs == 1). See HWMODEL.md.
+  bool fast_worms = false;
 
   // Static network.
   bool static_network = false;
