@@ -106,6 +106,7 @@ class SimJob final : public Job {
       throw std::runtime_error("--compute " + compute + ": expected none or scale:F");
     }
     const std::string text = cfg.to_text();
+    if (text.size() >= sizeof(Header::config)) throw std::runtime_error("the chip config is too long for the sim job");
 
     // ---- the segment
     std::random_device rd;
@@ -137,7 +138,6 @@ class SimJob final : public Job {
     h->arena_bytes = g.arena_bytes;
     h->total_bytes = g.total_bytes;
     std::snprintf(h->name, sizeof h->name, "%s", name);
-    if (text.size() >= sizeof h->config) throw std::runtime_error("sim config text too long");
     std::memcpy(h->config, text.data(), text.size());
     h->config_len = static_cast<std::uint32_t>(text.size());
     std::snprintf(h->adapter, sizeof h->adapter, "%s", adapter.c_str());
@@ -154,7 +154,14 @@ class SimJob final : public Job {
     eo.trace_path = option(spec, "trace", "");
     eo.compute = compute;
     eo.summary = summary;
-    engine_ = std::make_unique<Engine>(seg_, n, cfg, adapter, tiles, eo);
+    try {
+      engine_ = std::make_unique<Engine>(seg_, n, cfg, adapter, tiles, eo);
+    } catch (...) {
+      unlink();
+      ::munmap(seg_.base, seg_.bytes);
+      seg_.base = nullptr;
+      throw;
+    }
   }
 
   ~SimJob() override {
