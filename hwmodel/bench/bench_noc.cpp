@@ -13,15 +13,17 @@ using namespace tilempi::hwmodel;
 namespace {
 
 // Arguments: k, offered load in thousandths of a flit per node per cycle,
-// virtual channels (each with 8-flit buffers when > 1).
+// virtual channels (each with 8-flit buffers when > 1), payload flits per
+// packet, fast_worms (0/1).
 void BM_UniformTraffic(benchmark::State& state) {
   Config c;
   c.width = c.height = static_cast<int>(state.range(0));
   c.vcs = static_cast<int>(state.range(2));
   if (c.vcs > 1) c.input_buffer_flits = 8;
+  c.fast_worms = state.range(4) != 0;
   TrafficSpec s;
   s.rate = static_cast<double>(state.range(1)) / 1000.0;
-  s.payload_flits = 4;
+  s.payload_flits = static_cast<int>(state.range(3));
   s.warmup = 1000;
   s.measure = c.width >= 16 ? 5000 : 20000;
   s.drain_limit = 2000;
@@ -41,15 +43,20 @@ void BM_UniformTraffic(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_UniformTraffic)
-    ->ArgNames({"k", "load_milli", "vcs"})
-    ->Args({8, 10, 1})
-    ->Args({8, 100, 1})
-    ->Args({8, 300, 1})
-    ->Args({8, 300, 2})
-    ->Args({16, 10, 1})
-    ->Args({16, 100, 1})
-    ->Args({16, 300, 1})
-    ->Args({16, 300, 2})
+    ->ArgNames({"k", "load_milli", "vcs", "payload", "fast"})
+    ->Args({8, 10, 1, 4, 0})
+    ->Args({8, 100, 1, 4, 0})
+    ->Args({8, 300, 1, 4, 0})
+    ->Args({8, 300, 2, 4, 0})
+    ->Args({16, 10, 1, 4, 0})
+    ->Args({16, 100, 1, 4, 0})
+    ->Args({16, 300, 1, 4, 0})
+    ->Args({16, 300, 2, 4, 0})
+    // Long packets, flit by flit and with fast_worms.
+    ->Args({8, 200, 1, 128, 0})
+    ->Args({8, 200, 1, 128, 1})
+    ->Args({16, 100, 1, 128, 0})
+    ->Args({16, 100, 1, 128, 1})
     ->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();
