@@ -100,12 +100,13 @@ class HostTransport final : public Transport {
       std::uint64_t v = std::strtoull(e, nullptr, 10);
       eager_max_ = std::min<std::uint64_t>(v, g.ring_bytes / 4 - kSlotPayloadOffset);
     }
-    // Cross-memory attach: TILEMPI_HOST_CMA=1 forces it (still falling back when forbidden),
-    // 0 forbids it, unset lets a measurement decide.
+    // Cross-memory attach (one copy) wherever the kernel allows it; TILEMPI_HOST_CMA=0 streams
+    // every large message through the arena instead. A peer that refuses is detected on first
+    // use and the arena takes over.
     if (const char* e = env_str("TILEMPI_HOST_CMA"))
       cma_ok_ = std::strcmp(e, "0") != 0;
     else
-      cma_ok_ = size_ > 1 && cma_preferred();
+      cma_ok_ = size_ > 1 && cma_allowed();
     me_ = seg_.rank_slot(rank_);
     peers_.resize(static_cast<std::size_t>(size_));
     for (int p = 0; p < size_; ++p) {

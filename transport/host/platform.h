@@ -30,9 +30,7 @@ enum class CmaResult { Ok, Unsupported, Failed };
 /// its policy forbids cross-memory attach (EPERM, ENOSYS).
 CmaResult cma_read(pid_t pid, void* dst, std::uint64_t remote_addr, std::size_t len, int* err);
 
-/// Whether cross-memory attach is allowed here and copies fast enough to beat two overlapped
-/// memcpy()s through a shared arena. Measured once per process (about a millisecond): under
-/// some hypervisors process_vm_readv runs at a fraction of memcpy's speed.
-bool cma_preferred();
+/// Whether this kernel and its policy let us use cross-memory attach at all.
+bool cma_allowed();
 
 }  // namespace tilempi::transport::host
