@@ -279,7 +279,7 @@ void all_to_all(int n, bool cma) {
   auto res = run_ranks(
       n,
       [](Transport& t) {
-        const std::vector<std::size_t> sizes = {0, 64, 3000, 40000, 300000};
+        const std::vector<std::size_t> sizes = {0, 64, 3000, 40000, 300000, 700000};
         const int n = t.size();
         std::vector<std::vector<unsigned char>> out;
         std::vector<OpId> sends;

@@ -84,6 +84,9 @@ Channel channel_view(const Segment& seg, int sender, int receiver) {
 }
 
 constexpr std::uint64_t kHandleRdv = 1;
+// Rendezvous copies of at least kCoopMin bytes are shared: both cores copy pieces in parallel.
+constexpr std::uint64_t kCoopMin = 512u << 10;
+constexpr std::uint64_t kCoopPiece = 128u << 10;
 constexpr int kSourceBits = 19;
 
 class HostTransport final : public Transport {
@@ -225,18 +228,23 @@ class HostTransport final : public Transport {
     if (cma_ok_) {
       int err = 0;
       const pid_t pid = shared(seg_.rank_slot(r.source)->pid).load(std::memory_order_acquire);
-      CmaResult res = cma_read(pid, dst, r.addr, len, &err);
-      if (res == CmaResult::Ok) {
-        send_ctrl(r.source, kCtrlFin, r.send_id, len);
-        return kDone;
+      Peer& p = peers_[r.source];
+      if (len >= kCoopMin && p.coop_fetch == 0) {
+        // Test one piece alone first, so that a refused peer falls back before anything is shared.
+        const std::uint64_t first = kCoopPiece;
+        CmaResult res = cma_read(pid, dst, r.addr, first, &err);
+        if (res == CmaResult::Ok) return start_coop(r, static_cast<unsigned char*>(dst), len, pid);
+        if (res == CmaResult::Failed) cma_failed(r.source, err);
+        cma_ok_ = false;
+      } else {
+        CmaResult res = cma_read(pid, dst, r.addr, len, &err);
+        if (res == CmaResult::Ok) {
+          send_ctrl(r.source, kCtrlFin, r.send_id, len);
+          return kDone;
+        }
+        if (res == CmaResult::Failed) cma_failed(r.source, err);
+        cma_ok_ = false;  // forbidden here: use the arena from now on
       }
-      if (res == CmaResult::Failed) {
-        char why[160];
-        std::snprintf(why, sizeof why, "tilempi host transport: cannot read rank %d's buffer: %s", r.source,
-                      std::strerror(err));
-        abort(1, why);
-      }
-      cma_ok_ = false;  // forbidden here: use the arena from now on
     }
     const OpId id = next_id_++;
     FetchOp& f = fetches_[id];
@@ -290,6 +298,7 @@ class HostTransport final : public Transport {
       for (int s = 0; s < size_; ++s)
         if (!peers_[s].arena_rx.empty()) consume_arena(s);
     }
+    if (coop_total_ > 0) finish_coops();
   }
 
   void wait(std::uint64_t timeout_ns) override {
@@ -404,6 +413,11 @@ class HostTransport final : public Transport {
     std::uint64_t ctrl_read = 0;
     std::uint64_t consumed = 0;
     std::deque<OpId> arena_rx;
+    std::uint64_t coop_gen = 0;     ///< generation of our last shared copy from the peer
+    std::uint64_t coop_pieces = 0;
+    std::uint64_t coop_send_id = 0;
+    std::uint64_t coop_len = 0;
+    OpId coop_fetch = 0;            ///< the fetch waiting for the peer's pieces, 0 if none
   };
   struct SendOp {
     int dst = -1;
@@ -444,7 +458,99 @@ class HostTransport final : public Transport {
   }
 
   bool work_pending() const {
-    return (expect_ctrl_total_ | backlog_peers_ | ctrl_backlog_peers_ | arena_tx_total_ | arena_rx_total_) != 0;
+    return (expect_ctrl_total_ | backlog_peers_ | ctrl_backlog_peers_ | arena_tx_total_ | arena_rx_total_ |
+            coop_total_) != 0;
+  }
+
+  [[noreturn]] void cma_failed(int peer, int err) {
+    char why[160];
+    std::snprintf(why, sizeof why, "tilempi host transport: cannot copy from/to rank %d's memory: %s", peer,
+                  std::strerror(err));
+    abort(1, why);
+  }
+
+  // ---- shared copies: the receiver pulls pieces, the sender (asked by HELP) pushes others
+
+  static bool claim_piece(ChannelCtl* c, std::uint64_t gen, std::uint64_t& piece_out) {
+    auto claim = shared(c->coop_claim);
+    std::uint64_t w = claim.load(std::memory_order_acquire);
+    for (;;) {
+      if (CoopWord::gen(w) != gen || CoopWord::next(w) >= CoopWord::pieces(w)) return false;
+      if (claim.compare_exchange_weak(w, w + 1, std::memory_order_acq_rel, std::memory_order_acquire)) {
+        piece_out = CoopWord::next(w);
+        return true;
+      }
+    }
+  }
+
+  // Piece 0 is already in dst (it proved the peer lets us read).
+  OpId start_coop(const Rdv& r, unsigned char* dst, std::uint64_t len, pid_t pid) {
+    Peer& p = peers_[r.source];
+    ChannelCtl* c = p.rx.ctl;
+    const std::uint64_t pieces = (len + kCoopPiece - 1) / kCoopPiece;
+    const std::uint64_t gen = (++p.coop_gen) & ((1ull << 24) - 1);
+    c->coop_dst = reinterpret_cast<std::uint64_t>(dst);
+    c->coop_src = r.addr;
+    c->coop_len = len;
+    c->coop_piece = kCoopPiece;
+    shared(c->coop_done).store(1, std::memory_order_relaxed);
+    shared(c->coop_claim).store(CoopWord::make(gen, pieces, 1), std::memory_order_release);
+    send_ctrl(r.source, kCtrlHelp, r.send_id, gen);
+    std::uint64_t i = 0;
+    while (claim_piece(c, gen, i)) {
+      const std::uint64_t off = i * kCoopPiece;
+      const std::uint64_t n = std::min<std::uint64_t>(kCoopPiece, len - off);
+      int err = 0;
+      if (cma_read(pid, dst + off, r.addr + off, n, &err) != CmaResult::Ok) cma_failed(r.source, err);
+      shared(c->coop_done).fetch_add(1, std::memory_order_acq_rel);
+    }
+    p.coop_pieces = pieces;
+    p.coop_send_id = r.send_id;
+    p.coop_len = len;
+    if (shared(c->coop_done).load(std::memory_order_acquire) == pieces) {
+      send_ctrl(r.source, kCtrlFin, r.send_id, len);
+      return kDone;
+    }
+    const OpId id = next_id_++;
+    FetchOp& f = fetches_[id];
+    f.source = r.source;
+    f.len = len;
+    f.send_id = r.send_id;
+    p.coop_fetch = id;
+    ++coop_total_;
+    return id;
+  }
+
+  // The sender's part: claim and push pieces until none is left.
+  void help(int dst, std::uint64_t gen) {
+    ChannelCtl* c = peers_[dst].tx.ctl;
+    const pid_t pid = shared(seg_.rank_slot(dst)->pid).load(std::memory_order_acquire);
+    std::uint64_t i = 0;
+    bool any = false;
+    while (claim_piece(c, gen, i)) {
+      const std::uint64_t piece = c->coop_piece, len = c->coop_len;
+      const std::uint64_t off = i * piece;
+      const std::uint64_t n = std::min<std::uint64_t>(piece, len - off);
+      int err = 0;
+      if (cma_write(pid, c->coop_dst + off, reinterpret_cast<const void*>(c->coop_src + off), n, &err) !=
+          CmaResult::Ok)
+        cma_failed(dst, err);
+      shared(c->coop_done).fetch_add(1, std::memory_order_acq_rel);
+      any = true;
+    }
+    if (any) notify(dst);
+  }
+
+  void finish_coops() {
+    for (int s = 0; s < size_ && coop_total_ > 0; ++s) {
+      Peer& p = peers_[s];
+      if (p.coop_fetch == 0 || shared(p.rx.ctl->coop_done).load(std::memory_order_acquire) != p.coop_pieces)
+        continue;
+      fetches_[p.coop_fetch].done = true;
+      p.coop_fetch = 0;
+      --coop_total_;
+      send_ctrl(s, kCtrlFin, p.coop_send_id, p.coop_len);
+    }
   }
 
   void notify(int r) {
@@ -591,6 +697,10 @@ class HostTransport final : public Transport {
       const CtrlMsg m{c->kind, c->send_id, c->bytes};
       ++p.ctrl_read;
       any = true;
+      if (m.kind == kCtrlHelp) {  // an extra message: the FIN still follows
+        help(s, m.bytes);
+        continue;
+      }
       --p.expect_ctrl;
       --expect_ctrl_total_;
       if (m.kind == kCtrlFin) {
@@ -781,6 +891,8 @@ class HostTransport final : public Transport {
         return true;
       if (!p.arena_rx.empty() && shared(p.rx.ctl->produced).load(std::memory_order_seq_cst) > p.consumed)
         return true;
+      if (p.coop_fetch != 0 && shared(p.rx.ctl->coop_done).load(std::memory_order_seq_cst) == p.coop_pieces)
+        return true;
     }
     return false;
   }
@@ -813,6 +925,7 @@ class HostTransport final : public Transport {
   int ctrl_backlog_peers_ = 0;
   int arena_tx_total_ = 0;
   int arena_rx_total_ = 0;
+  int coop_total_ = 0;
 };
 
 bool env_bind() {

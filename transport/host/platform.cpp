@@ -94,6 +94,27 @@ CmaResult cma_read(pid_t pid, void* dst, std::uint64_t remote_addr, std::size_t 
   return CmaResult::Ok;
 }
 
+CmaResult cma_write(pid_t pid, std::uint64_t remote_addr, const void* src, std::size_t len, int* err) {
+  const auto* in = static_cast<const unsigned char*>(src);
+  std::size_t done = 0;
+  while (done < len) {
+    iovec local{const_cast<unsigned char*>(in + done), len - done};
+    iovec remote{reinterpret_cast<void*>(remote_addr + done), len - done};
+    ssize_t n = ::process_vm_writev(pid, &local, 1, &remote, 1, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (err) *err = errno;
+      return (errno == EPERM || errno == ENOSYS || errno == EACCES) ? CmaResult::Unsupported : CmaResult::Failed;
+    }
+    if (n == 0) {
+      if (err) *err = EFAULT;
+      return CmaResult::Failed;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return CmaResult::Ok;
+}
+
 bool cma_allowed() {
   // Reading our own memory needs the same system call; seccomp filters and kernels built
   // without it fail here with ENOSYS or EPERM (peer access is checked again on first use).

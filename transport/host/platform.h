@@ -30,6 +30,9 @@ enum class CmaResult { Ok, Unsupported, Failed };
 /// its policy forbids cross-memory attach (EPERM, ENOSYS).
 CmaResult cma_read(pid_t pid, void* dst, std::uint64_t remote_addr, std::size_t len, int* err);
 
+/// The same, writing len bytes from src into remote_addr of process pid.
+CmaResult cma_write(pid_t pid, std::uint64_t remote_addr, const void* src, std::size_t len, int* err);
+
 /// Whether this kernel and its policy let us use cross-memory attach at all.
 bool cma_allowed();
 

@@ -112,6 +112,20 @@ struct alignas(kLine) CtrlSlot {
 enum CtrlKind : std::uint32_t {
   kCtrlFin = 1,  ///< receiver pulled the data itself: the send is complete
   kCtrlCts = 2,  ///< receiver matched: stream `bytes` through the arena
+  kCtrlHelp = 3, ///< receiver started a shared copy of generation `bytes`: claim pieces too
+};
+
+/// coop_claim: generation (24 bits) | pieces (20 bits) | next unclaimed piece (20 bits), so one
+/// compare-and-swap both checks that the copy is still the one announced and claims a piece.
+struct CoopWord {
+  static constexpr std::uint64_t kBits = 20;
+  static constexpr std::uint64_t kMask = (1ull << kBits) - 1;
+  static std::uint64_t make(std::uint64_t gen, std::uint64_t pieces, std::uint64_t next) {
+    return (gen << (2 * kBits)) | (pieces << kBits) | next;
+  }
+  static std::uint64_t gen(std::uint64_t w) { return w >> (2 * kBits); }
+  static std::uint64_t pieces(std::uint64_t w) { return (w >> kBits) & kMask; }
+  static std::uint64_t next(std::uint64_t w) { return w & kMask; }
 };
 
 /// Per-channel words, each on its own line (written by different sides).
@@ -121,6 +135,14 @@ struct ChannelCtl {
   alignas(kLine) std::uint32_t space_wait;  ///< sender: waiting for ring space, wake me
   alignas(kLine) std::uint64_t produced;    ///< sender: arena chunks filled
   alignas(kLine) std::uint64_t consumed;    ///< receiver: arena chunks emptied
+  // A large copy shared by both sides (see CoopWord): the receiver pulls pieces with
+  // process_vm_readv while the sender pushes others with process_vm_writev.
+  alignas(kLine) std::uint64_t coop_claim;  ///< CoopWord, claimed piece by piece (CAS)
+  std::uint64_t coop_dst;                   ///< receiver's buffer
+  std::uint64_t coop_src;                   ///< sender's buffer
+  std::uint64_t coop_len;
+  std::uint64_t coop_piece;
+  alignas(kLine) std::uint64_t coop_done;   ///< pieces finished in the current generation
 };
 static_assert(sizeof(ChannelCtl) <= kChannelCtlBytes);
 
