@@ -85,8 +85,11 @@ Channel channel_view(const Segment& seg, int sender, int receiver) {
 
 constexpr std::uint64_t kHandleRdv = 1;
 // Rendezvous copies of at least kCoopMin bytes are shared: both cores copy pieces in parallel.
-constexpr std::uint64_t kCoopMin = 512u << 10;
-constexpr std::uint64_t kCoopPiece = 128u << 10;
+constexpr std::uint64_t kCoopMin = 256u << 10;
+constexpr std::uint64_t kCoopPiece = 64u << 10;  ///< smallest piece (also the probe read)
+inline std::uint64_t coop_piece(std::uint64_t len) {
+  return clamp_u64(pow2_floor(len / 16), kCoopPiece, 128u << 10);
+}
 constexpr int kSourceBits = 19;
 
 class HostTransport final : public Transport {
@@ -230,15 +233,19 @@ class HostTransport final : public Transport {
       const pid_t pid = shared(seg_.rank_slot(r.source)->pid).load(std::memory_order_acquire);
       Peer& p = peers_[r.source];
       if (len >= kCoopMin && p.coop_fetch == 0) {
-        // Test one piece alone first, so that a refused peer falls back before anything is shared.
-        const std::uint64_t first = kCoopPiece;
-        CmaResult res = cma_read(pid, dst, r.addr, first, &err);
-        if (res == CmaResult::Ok) return start_coop(r, static_cast<unsigned char*>(dst), len, pid);
+        if (p.cma_verified) return start_coop(r, static_cast<unsigned char*>(dst), len, pid, 0);
+        // Read one piece alone first, so that a refused peer falls back before anything is shared.
+        CmaResult res = cma_read(pid, dst, r.addr, coop_piece(len), &err);
+        if (res == CmaResult::Ok) {
+          p.cma_verified = true;
+          return start_coop(r, static_cast<unsigned char*>(dst), len, pid, 1);
+        }
         if (res == CmaResult::Failed) cma_failed(r.source, err);
         cma_ok_ = false;
       } else {
         CmaResult res = cma_read(pid, dst, r.addr, len, &err);
         if (res == CmaResult::Ok) {
+          p.cma_verified = true;
           send_ctrl(r.source, kCtrlFin, r.send_id, len);
           return kDone;
         }
@@ -418,6 +425,7 @@ class HostTransport final : public Transport {
     std::uint64_t coop_send_id = 0;
     std::uint64_t coop_len = 0;
     OpId coop_fetch = 0;            ///< the fetch waiting for the peer's pieces, 0 if none
+    bool cma_verified = false;      ///< we have read this peer's memory before
   };
   struct SendOp {
     int dst = -1;
@@ -483,23 +491,24 @@ class HostTransport final : public Transport {
     }
   }
 
-  // Piece 0 is already in dst (it proved the peer lets us read).
-  OpId start_coop(const Rdv& r, unsigned char* dst, std::uint64_t len, pid_t pid) {
+  // The first `ready` pieces are already in dst (one proves the peer lets us read).
+  OpId start_coop(const Rdv& r, unsigned char* dst, std::uint64_t len, pid_t pid, std::uint64_t ready) {
     Peer& p = peers_[r.source];
     ChannelCtl* c = p.rx.ctl;
-    const std::uint64_t pieces = (len + kCoopPiece - 1) / kCoopPiece;
+    const std::uint64_t piece = coop_piece(len);
+    const std::uint64_t pieces = (len + piece - 1) / piece;
     const std::uint64_t gen = (++p.coop_gen) & ((1ull << 24) - 1);
     c->coop_dst = reinterpret_cast<std::uint64_t>(dst);
     c->coop_src = r.addr;
     c->coop_len = len;
-    c->coop_piece = kCoopPiece;
-    shared(c->coop_done).store(1, std::memory_order_relaxed);
-    shared(c->coop_claim).store(CoopWord::make(gen, pieces, 1), std::memory_order_release);
+    c->coop_piece = piece;
+    shared(c->coop_done).store(ready, std::memory_order_relaxed);
+    shared(c->coop_claim).store(CoopWord::make(gen, pieces, ready), std::memory_order_release);
     send_ctrl(r.source, kCtrlHelp, r.send_id, gen);
     std::uint64_t i = 0;
     while (claim_piece(c, gen, i)) {
-      const std::uint64_t off = i * kCoopPiece;
-      const std::uint64_t n = std::min<std::uint64_t>(kCoopPiece, len - off);
+      const std::uint64_t off = i * piece;
+      const std::uint64_t n = std::min<std::uint64_t>(piece, len - off);
       int err = 0;
       if (cma_read(pid, dst + off, r.addr + off, n, &err) != CmaResult::Ok) cma_failed(r.source, err);
       shared(c->coop_done).fetch_add(1, std::memory_order_acq_rel);
