@@ -20,6 +20,9 @@
 #ifdef TILEMPI_HAVE_LIBRARY
 #include <dlfcn.h>
 extern "C" void mpi_init_(MPI_Fint* ierr);
+// A reference the optimizer cannot drop, so the linker keeps libtilempi even with --as-needed
+// and dlsym below can see the library's symbols.
+void (*volatile keep_library_linked)(MPI_Fint*) = &mpi_init_;
 #endif
 
 namespace {
@@ -165,7 +168,7 @@ TEST(Mpif, GfortranReadsTheSameValuesInBothForms) {
 
 #ifdef TILEMPI_HAVE_LIBRARY
 TEST(Mpif, EveryCFunctionHasAFortranBinding) {
-  ASSERT_NE(reinterpret_cast<void*>(&mpi_init_), nullptr);
+  ASSERT_NE(reinterpret_cast<void*>(keep_library_linked), nullptr);
   for (const auto& f : kMpiHFunctions) {
     EXPECT_NE(dlsym(RTLD_DEFAULT, f.fortran_symbol), nullptr) << f.name << ": no " << f.fortran_symbol;
   }
