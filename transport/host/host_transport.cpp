@@ -232,7 +232,7 @@ class HostTransport final : public Transport {
       int err = 0;
       const pid_t pid = shared(seg_.rank_slot(r.source)->pid).load(std::memory_order_acquire);
       Peer& p = peers_[r.source];
-      if (len >= kCoopMin && p.coop_fetch == 0) {
+      if (len >= kCoopMin && p.coop_fetch == 0 && len / coop_piece(len) < CoopWord::kMask) {
         if (p.cma_verified) return start_coop(r, static_cast<unsigned char*>(dst), len, pid, 0);
         // Read one piece alone first, so that a refused peer falls back before anything is shared.
         CmaResult res = cma_read(pid, dst, r.addr, coop_piece(len), &err);
