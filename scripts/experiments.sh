@@ -24,9 +24,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 if [ "${FULL:-0}" = 1 ]; then
-  size_ranks=4,9,16,25,36,49; a2a_sizes=4:1M; sizes=4:1M
+  a2a_ranks=4,9,16,25,36,49; size_ranks=4,9,16,25,36,49; a2a_sizes=4:1M; sizes=4:1M
 else
-  size_ranks=4,16,49; a2a_sizes=4:64K:4; sizes=4:1M:4
+  a2a_ranks=4,9,16,25,36,49; size_ranks=4,16,49; a2a_sizes=4:64K:4; sizes=4:1M:4
 fi
 
 merge() {  # merge CSV files (one header) into $1
@@ -46,7 +46,7 @@ if [ "${PLOTS_ONLY:-0}" != 1 ]; then
     -a allreduce=mesh_reduce_bcast,linear,recursive_doubling,rabenseifner \
     --csv "$tmp/sim-packet.csv" || true
   echo "== sim 2/3: alltoall against message size (Figures 4.6, 4.7)"
-  "${bench[@]}" "${sim[@]}" --ranks "$size_ranks" --sizes "$a2a_sizes" --trials 2 --warmup 0 \
+  "${bench[@]}" "${sim[@]}" --ranks "$a2a_ranks" --sizes "$a2a_sizes" --trials 2 --warmup 0 \
     -a alltoall=mesh_rounds,linear --csv "$tmp/sim-a2a.csv" || true
   echo "== sim 3/3: bcast, reduce, allreduce against message size (Figures 4.8-4.10)"
   "${bench[@]}" "${sim[@]}" --ranks "$size_ranks" --sizes "$sizes" --trials 2 --warmup 0 --no-conflicts \
@@ -55,19 +55,22 @@ if [ "${PLOTS_ONLY:-0}" != 1 ]; then
   merge "$out/sim.csv" "$tmp/sim-packet.csv" "$tmp/sim-a2a.csv" "$tmp/sim-sizes.csv"
 
   echo "== host: the same algorithms on real cores (wall time; variance like Table 4.2)"
-  "$bin/tilempi-bench" --transport host --ranks 4,9,16 --sizes 8 --trials 100 -j 1 \
+  "$bin/tilempi-bench" --transport host --ranks 4,9,16 --sizes 8 --trials 30 -j 1 \
     -a alltoall=mesh_rounds,linear,bruck,pairwise \
     -a barrier=ktree,linear,dissemination \
     -a bcast=static_route,binomial -a reduce=mesh_tree,binomial \
     -a allreduce=mesh_reduce_bcast,recursive_doubling --csv "$tmp/host-packet.csv" || true
-  "$bin/tilempi-bench" --transport host --ranks 4,16 --sizes 1K,64K --trials 30 -j 1 \
+  "$bin/tilempi-bench" --transport host --ranks 4,16 --sizes 1K,64K --trials 20 -j 1 \
     -a alltoall=mesh_rounds,linear -a bcast=static_route,binomial -a reduce=mesh_tree,binomial \
     --csv "$tmp/host-sizes.csv" || true
   merge "$out/host.csv" "$tmp/host-packet.csv" "$tmp/host-sizes.csv"
 fi
 
+# Figures and tables twice: with the seed's statistic (slowest rank's own time) and with each
+# trial's span (first rank's start to last rank's end).
 for t in sim host; do
   [ -f "$out/$t.csv" ] || continue
   "$bin/tilempi-bench" --from "$out/$t.csv" --figures "$out" --prefix "$t" --json "$out/$t.json"
+  "$bin/tilempi-bench" --from "$out/$t.csv" --figures "$out" --prefix "$t-span" --metric span
 done
 echo "== done: figures and tables in $out"

@@ -25,6 +25,7 @@ struct Result {
   bool ok = false;
   std::string error;  // why a configuration failed
   double mean_us = 0, min_us = 0, max_us = 0, var_us2 = 0;
+  double span_us = 0;       // mean over trials of (last rank's end - first rank's start), one job clock
   double clock_hz = 0;      // sim: the preset's clock; cycles = us * clock_hz / 1e6
   long long conflicts = -1;  // sim: link conflicts of one call alone (-1: not measured)
   double run_seconds = 0;   // wall time the configuration took to run
@@ -32,6 +33,12 @@ struct Result {
 
 /// Whether an algorithm is one of the seed's NoCMsg mesh algorithms.
 bool is_mesh_algorithm(const std::string& alg);
+
+/// What tables and figures show: the seed's statistic (per trial the slowest rank's own elapsed
+/// time) or the span of each trial (first rank's start to last rank's end on the job's clock).
+enum class Metric { max, span };
+void set_metric(Metric m);
+const char* metric_label();
 
 /// Plots (PNG and SVG through gnuplot) and markdown tables of a sweep's results.
 struct PlotOptions {

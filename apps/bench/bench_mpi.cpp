@@ -6,7 +6,8 @@
 // network between MPI_Init and MPI_Finalize, so a sim run report describes exactly the trials
 // (and their separating barriers). Each rank prints its own per-trial times (MPI_Wtime: virtual
 // seconds on the sim transport, wall seconds on host) on lines starting with "tilempi-bench:";
-// the sweep driver takes the per-trial maximum over ranks.
+// the sweep driver takes the per-trial maximum over ranks, and the span from the first start to the
+// last end (MPI_Wtime is one clock for the whole job on both transports).
 #include <mpi.h>
 #include <tilempi_ext.h>
 
@@ -91,12 +92,13 @@ int main(int argc, char** argv) {
     MPI_Barrier(MPI_COMM_WORLD);
     once();
   }
-  std::vector<double> t(static_cast<std::size_t>(trials));
+  std::vector<double> t(static_cast<std::size_t>(trials)), start(t.size());
   for (long i = 0; i < trials; ++i) {
     MPI_Barrier(MPI_COMM_WORLD);
     const double t0 = MPI_Wtime();
     once();
     t[static_cast<std::size_t>(i)] = MPI_Wtime() - t0;
+    start[static_cast<std::size_t>(i)] = t0;
   }
 
   char alg[128] = "-", transport[64] = "-";
@@ -107,7 +109,7 @@ int main(int argc, char** argv) {
   TILEMPIX_Mesh_shape(&w, &h);
   TILEMPIX_Rank_coords(MPI_COMM_WORLD, rank, &x, &y);
   // One line per chunk of trials, each well below the pipe's atomic write size.
-  constexpr long kChunk = 64;
+  constexpr long kChunk = 40;
   for (long first = 0; first < trials; first += kChunk) {
     std::string line = "tilempi-bench: rank=" + std::to_string(rank) + " size=" + std::to_string(size) +
                        " alg=" + alg + " transport=" + transport + " mesh=" + std::to_string(w) + "x" +
@@ -116,6 +118,13 @@ int main(int argc, char** argv) {
     char buf[32];
     for (long i = first; i < std::min(trials, first + kChunk); ++i) {
       std::snprintf(buf, sizeof buf, "%s%.9e", i == first ? "" : ",", t[static_cast<std::size_t>(i)]);
+      line += buf;
+    }
+    // Start times on the job's common clock (virtual on sim, CLOCK_MONOTONIC-like on host): the
+    // driver also reports each trial's span, from the first rank's start to the last rank's end.
+    line += " s=";
+    for (long i = first; i < std::min(trials, first + kChunk); ++i) {
+      std::snprintf(buf, sizeof buf, "%s%.17g", i == first ? "" : ",", start[static_cast<std::size_t>(i)]);
       line += buf;
     }
     line += '\n';

@@ -285,6 +285,7 @@ void run_one(const Settings& s, Result& r, int slot) {
   }
   // Per trial, the maximum over ranks.
   std::vector<double> worst(static_cast<std::size_t>(r.trials), -1.0);
+  std::vector<double> first_start(worst.size(), 1e300), last_end(worst.size(), -1e300);
   std::set<int> seen;
   std::istringstream in(out);
   std::string line;
@@ -295,7 +296,7 @@ void run_one(const Settings& s, Result& r, int slot) {
     std::string kv;
     int rank = -1;
     long first = 0;
-    std::string times;
+    std::string times, starts;
     while (f >> kv) {
       const auto eq = kv.find('=');
       if (eq == std::string::npos) continue;
@@ -305,13 +306,21 @@ void run_one(const Settings& s, Result& r, int slot) {
       else if (k == "mesh") r.mesh = v;
       else if (k == "first") first = std::atol(v.c_str());
       else if (k == "t") times = v;
+      else if (k == "s") starts = v;
     }
     seen.insert(rank);
-    long i = first;
-    for (const std::string& t : split(times, ',')) {
-      if (i >= 0 && i < r.trials && !t.empty())
-        worst[static_cast<std::size_t>(i)] = std::max(worst[static_cast<std::size_t>(i)], std::atof(t.c_str()));
-      ++i;
+    const std::vector<std::string> tv = split(times, ','), sv = split(starts, ',');
+    for (std::size_t k = 0; k < tv.size(); ++k) {
+      const long i = first + static_cast<long>(k);
+      if (i < 0 || i >= r.trials || tv[k].empty()) continue;
+      const auto u = static_cast<std::size_t>(i);
+      const double d = std::atof(tv[k].c_str());
+      worst[u] = std::max(worst[u], d);
+      if (k < sv.size() && !sv[k].empty()) {
+        const double st = std::atof(sv[k].c_str());
+        first_start[u] = std::min(first_start[u], st);
+        last_end[u] = std::max(last_end[u], st + d);
+      }
     }
   }
   if (static_cast<int>(seen.size()) != r.ranks ||
@@ -332,6 +341,9 @@ void run_one(const Settings& s, Result& r, int slot) {
   r.var_us2 = var / static_cast<double>(worst.size());  // population variance, as the seed's tables
   r.min_us = lo * 1e6;
   r.max_us = hi * 1e6;
+  double span = 0;
+  for (std::size_t i = 0; i < worst.size(); ++i) span += (last_end[i] - first_start[i]) * 1e6;
+  r.span_us = span / static_cast<double>(worst.size());
   if (sim) {
     try {
       const json j = json::parse(slurp(report));
@@ -419,7 +431,7 @@ void run_all(const Settings& s, std::vector<Result>& results, int jobs, bool pro
 
 const char* kCsvHeader =
     "transport,preset,adapter,compute,ranks,mesh,collective,algorithm,selected,bytes,trials,warmup,"
-    "mean_us,min_us,max_us,variance_us2,mean_cycles,min_cycles,max_cycles,clock_hz,conflicts,status";
+    "mean_us,min_us,max_us,variance_us2,span_us,mean_cycles,min_cycles,max_cycles,clock_hz,conflicts,status";
 
 std::string csv_row(const Result& r) {
   auto cyc = [&](double us) { return r.clock_hz > 0 && r.ok ? fmt("%.0f", us * r.clock_hz / 1e6) : std::string(); };
@@ -430,7 +442,8 @@ std::string csv_row(const Result& r) {
   o << r.transport << ',' << r.preset << ',' << r.adapter << ',' << r.compute << ',' << r.ranks << ',' << r.mesh << ','
     << r.collective << ',' << r.algorithm << ',' << r.selected << ',' << r.bytes << ',' << r.trials << ',' << r.warmup
     << ',' << (r.ok ? fmt("%.4f", r.mean_us) : "") << ',' << (r.ok ? fmt("%.4f", r.min_us) : "") << ','
-    << (r.ok ? fmt("%.4f", r.max_us) : "") << ',' << (r.ok ? fmt("%.6g", r.var_us2) : "") << ',' << cyc(r.mean_us)
+    << (r.ok ? fmt("%.4f", r.max_us) : "") << ',' << (r.ok ? fmt("%.6g", r.var_us2) : "") << ',' << (r.ok ? fmt("%.4f", r.span_us) : "") << ','
+    << cyc(r.mean_us)
     << ',' << cyc(r.min_us) << ',' << cyc(r.max_us) << ',' << (r.clock_hz > 0 ? fmt("%.0f", r.clock_hz) : "") << ','
     << (r.conflicts >= 0 ? std::to_string(r.conflicts) : "") << ',' << status;
   return o.str();
@@ -474,6 +487,7 @@ std::vector<Result> read_csv(const std::string& path) {
     r.min_us = num("min_us");
     r.max_us = num("max_us");
     r.var_us2 = num("variance_us2");
+    r.span_us = num("span_us");
     r.clock_hz = num("clock_hz");
     r.conflicts = get("conflicts").empty() ? -1 : std::atoll(get("conflicts").c_str());
     out.push_back(r);
@@ -494,6 +508,7 @@ json to_json(const std::vector<Result>& results, const json& params) {
       j["min_us"] = r.min_us;
       j["max_us"] = r.max_us;
       j["variance_us2"] = r.var_us2;
+      j["span_us"] = r.span_us;
       if (r.clock_hz > 0) {
         j["clock_hz"] = r.clock_hz;
         j["mean_cycles"] = std::llround(r.mean_us * r.clock_hz / 1e6);
@@ -540,6 +555,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> algs;
   int trials = -1, warmup = 1, jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   bool quick = false, quiet = false, no_conflicts = false, list = false;
+  std::string metric = "max";
   app.add_option("-c,--collectives", collectives,
                  "comma-separated collectives (default alltoall,barrier,bcast,reduce,allreduce; also allgather, "
                  "gather, scatter)")
@@ -578,6 +594,11 @@ int main(int argc, char** argv) {
       ->type_name("DIR");
   app.add_option("--prefix", prefix, "file name prefix for --figures (default: the transport)");
   app.add_option("--from", from, "do not run: read an earlier --csv and only write tables and plots")->type_name("FILE.csv");
+  app.add_option("--metric", metric,
+                 "what tables and plots show: max = per trial the slowest rank's own time (seed 003 §4.1), "
+                 "span = first rank's start to last rank's end (CSV and JSON always have both)")
+      ->check(CLI::IsMember({"max", "span"}))
+      ->capture_default_str();
   app.add_flag("--quick", quick,
                "seconds-long comparison: 16 and 49 ranks, 8 B and 1 KiB, alltoall/barrier/bcast/reduce, mesh vs "
                "classic, sim; prints a table");
@@ -589,6 +610,7 @@ int main(int argc, char** argv) {
       ->type_name("DIR");
   CLI11_PARSE(app, argc, argv);
 
+  set_metric(metric == "span" ? Metric::span : Metric::max);
   if (list) {
     std::fputs(registered_help().c_str(), stdout);
     return 0;

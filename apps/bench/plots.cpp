@@ -27,6 +27,12 @@ namespace {
 const std::map<std::string, std::string> kBaseline = {
     {"alltoall", "linear"}, {"bcast", "binomial"}, {"reduce", "binomial"}, {"barrier", "linear"}, {"allreduce", "linear"}};
 
+Metric g_metric = Metric::max;
+
+// The time a figure or table shows: the seed's per-trial maximum over ranks of each rank's own
+// elapsed time, or the span from the first rank's start to the last rank's end.
+double value(const Result& r) { return g_metric == Metric::span && r.span_us > 0 ? r.span_us : r.mean_us; }
+
 std::string fmt(const char* f, double v) {
   char b[64];
   std::snprintf(b, sizeof b, f, v);
@@ -171,13 +177,13 @@ std::string ranks_plot(const std::vector<Result>& rs, const std::string& coll, c
     d << n;
     for (const std::string& a : algs) {
       const Result* r = find(rs, coll, a, n, b);
-      d << ' ' << (r ? fmt("%.4f", r->mean_us) : "NaN");
+      d << ' ' << (r ? fmt("%.4f", value(*r)) : "NaN");
     }
     d << "\n";
   }
   std::ostringstream g;
   g << "set title " << quoted(gp_text(title)) << "\n"
-    << "set xlabel 'tasks (ranks)'\nset ylabel 'time (us)'\nset logscale y\nset grid\n"
+    << "set xlabel 'tasks (ranks)'\nset ylabel " << quoted(std::string("time (us): ") + metric_label()) << "\nset logscale y\nset grid\n"
     << "set key top left\nset xtics (";
   for (std::size_t i = 0; i < ranks.size(); ++i) g << (i ? ", " : "") << ranks[i];
   g << ")\nset datafile missing 'NaN'\nplot ";
@@ -190,6 +196,13 @@ std::string ranks_plot(const std::vector<Result>& rs, const std::string& coll, c
 }
 
 }  // namespace
+
+void set_metric(Metric m) { g_metric = m; }
+
+const char* metric_label() {
+  return g_metric == Metric::span ? "first start to last end, mean over trials"
+                                  : "slowest rank's own time, mean over trials";
+}
 
 std::vector<std::string> write_figures(const std::vector<Result>& rs, const PlotOptions& opt) {
   std::vector<std::string> files;
@@ -223,7 +236,8 @@ std::vector<std::string> write_figures(const std::vector<Result>& rs, const Plot
     std::ostringstream g;
     g << "cd " << quoted(dir.string()) << "\n"
       << "set title " << quoted(gp_text(coll + ": time against message size (" + opt.title + ")")) << "\n"
-      << "set xlabel 'message size (bytes)'\nset ylabel 'time (us)'\nset logscale xy 2\nset format x '2^{%L}'\n"
+      << "set xlabel 'message size (bytes)'\nset ylabel " << quoted(std::string("time (us): ") + metric_label()) << "\n"
+      << "set logscale xy 2\nset format x '2^{%L}'\n"
       << "set format y '10^{%T}'\nset logscale y 10\nset grid\nset key outside right top\nplot ";
     int block = 0;
     for (std::size_t ai = 0; ai < algs.size(); ++ai)
@@ -233,7 +247,7 @@ std::vector<std::string> write_figures(const std::vector<Result>& rs, const Plot
         blk << "# " << algs[ai] << " " << ranks[ni] << " ranks\n";
         for (long b : sizes_of(rs, coll, algs[ai]))
           if (const Result* r = find(rs, coll, algs[ai], ranks[ni], b)) {
-            blk << b << ' ' << fmt("%.4f", r->mean_us) << "\n";
+            blk << b << ' ' << fmt("%.4f", value(*r)) << "\n";
             any = true;
           }
         if (!any) continue;
@@ -324,7 +338,7 @@ std::string comparison_table(const std::vector<Result>& rs, bool markdown) {
     const std::vector<std::string> algs = algorithms_of(rs, coll);
     std::string mesh;
     for (const std::string& a : algs)
-      if (is_mesh_algorithm(a)) mesh = a;
+      if (mesh.empty() && is_mesh_algorithm(a)) mesh = a;
     const auto base_it = kBaseline.find(coll);
     const std::string base = base_it != kBaseline.end() &&
                                      std::find(algs.begin(), algs.end(), base_it->second) != algs.end()
@@ -333,7 +347,7 @@ std::string comparison_table(const std::vector<Result>& rs, bool markdown) {
     std::vector<std::string> head = {"ranks", "size"};
     for (const std::string& a : algs) head.push_back(a + (sim ? " us (confl.)" : " us"));
     if (!mesh.empty() && !base.empty()) head.push_back(mesh + " vs " + base);
-    if (!mesh.empty() && algs.size() > 1) head.push_back(mesh + " vs best other");
+    if (!mesh.empty() && algs.size() > 1) head.push_back(mesh + " vs best classic");
     std::vector<std::vector<std::string>> rows;
     std::set<std::pair<int, long>> keys;
     for (const Result& r : rs)
@@ -343,18 +357,18 @@ std::string comparison_table(const std::vector<Result>& rs, bool markdown) {
       double best_other = -1;
       for (const std::string& a : algs) {
         const Result* r = find(rs, coll, a, n, b);
-        std::string cell = r ? us_label(r->mean_us) : "-";
+        std::string cell = r ? us_label(value(*r)) : "-";
         if (r && sim && r->conflicts >= 0) cell += " (" + std::to_string(r->conflicts) + ")";
         row.push_back(cell);
-        if (r && a != mesh && (best_other < 0 || r->mean_us < best_other)) best_other = r->mean_us;
+        if (r && !is_mesh_algorithm(a) && (best_other < 0 || value(*r) < best_other)) best_other = value(*r);
       }
       const Result* m = mesh.empty() ? nullptr : find(rs, coll, mesh, n, b);
       auto pct = [&](double other) {
-        return m && other > 0 ? fmt("%+.0f%%", 100.0 * (m->mean_us - other) / other) : std::string("-");
+        return m && other > 0 ? fmt("%+.0f%%", 100.0 * (value(*m) - other) / other) : std::string("-");
       };
       if (!mesh.empty() && !base.empty()) {
         const Result* br = find(rs, coll, base, n, b);
-        row.push_back(pct(br ? br->mean_us : -1));
+        row.push_back(pct(br ? value(*br) : -1));
       }
       if (!mesh.empty() && algs.size() > 1) row.push_back(pct(best_other));
       rows.push_back(row);
@@ -372,7 +386,8 @@ std::string comparison_table(const std::vector<Result>& rs, bool markdown) {
       }
       return s + "\n";
     };
-    o << "\n" << (markdown ? "**" + coll + "**" : "== " + coll) << (sim ? ": time in us, link conflicts of one call in ()" : ": wall time in us")
+    o << "\n" << (markdown ? "**" + coll + "**" : "== " + coll)
+      << (sim ? ": virtual us (" : ": wall us (") << metric_label() << ")" << (sim ? ", link conflicts of one call in ()" : "")
       << (mesh.empty() ? "" : "; negative % = " + mesh + " faster") << "\n" << (markdown ? "\n" : "");
     o << line(head);
     if (markdown) {
