@@ -1,3 +1,4 @@
+cmake_minimum_required(VERSION 3.25)
 # cmake -DBENCH=tilempi-bench -DTRANSPORT=host|sim -DOUT=dir -P check_sweep.cmake
 # Runs a 2 x 2 x 2 x 2 sweep and checks the CSV: header, one ok row per configuration, cycles and
 # link conflicts on sim, the JSON and the tables written.
