@@ -109,6 +109,10 @@ std::vector<long> sizes_of(const std::vector<Result>& rs, const std::string& col
 std::string quoted(const std::string& s) {
   std::string o = "\"";
   for (char c : s) {
+    if (c == '\n') {
+      o += "\\n";  // gnuplot's escape for a line break in a double-quoted string
+      continue;
+    }
     if (c == '"' || c == '\\') o += '\\';
     o += c;
   }
@@ -125,8 +129,10 @@ std::string gp_text(std::string s) {
   return o;
 }
 
-bool run_gnuplot(const std::string& gnuplot, const std::string& script) {
-  const std::string cmd = quoted(gnuplot) + " " + quoted(script) + " 2>&1";
+// Runs gnuplot on a script, in `dir` when given (figure scripts name their files relative to it).
+bool run_gnuplot(const std::string& gnuplot, const std::string& script, const std::string& dir = "") {
+  const std::string cmd =
+      (dir.empty() ? "" : "cd " + quoted(dir) + " && ") + quoted(gnuplot) + " " + quoted(script) + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return false;
   char buf[512];
@@ -139,6 +145,8 @@ bool run_gnuplot(const std::string& gnuplot, const std::string& script) {
 
 // Writes base.gp rendering `body` (plot commands) to base.png and base.svg.
 bool render(const std::string& gnuplot, const std::string& base, const std::string& body, int w, int h) {
+  const std::string dir = fs::path(base).parent_path().string();
+  const std::string name = fs::path(base).filename().string();
   for (const char* kind : {"png", "svg"}) {
     const std::string script = base + "." + kind + ".gp";
     std::ofstream o(script);
@@ -146,9 +154,9 @@ bool render(const std::string& gnuplot, const std::string& base, const std::stri
       o << "set terminal pngcairo size " << w << "," << h << " enhanced font 'Sans,10'\n";
     else
       o << "set terminal svg size " << w << "," << h << " enhanced font 'Sans,10' background rgb 'white'\n";
-    o << "set output " << quoted(base + "." + kind) << "\n" << body;
+    o << "set output " << quoted(name + "." + kind) << "\n" << body;
     o.close();
-    if (!run_gnuplot(gnuplot, script)) return false;
+    if (!run_gnuplot(gnuplot, name + "." + kind + ".gp", dir)) return false;
     fs::remove(script);
   }
   // Keep one script (PNG terminal) so the figure can be re-rendered by hand.
@@ -183,7 +191,7 @@ std::string ranks_plot(const std::vector<Result>& rs, const std::string& coll, c
   }
   std::ostringstream g;
   g << "set title " << quoted(gp_text(title)) << "\n"
-    << "set xlabel 'tasks (ranks)'\nset ylabel " << quoted(std::string("time (us): ") + metric_label()) << "\nset logscale y\nset grid\n"
+    << "set xlabel 'tasks (ranks)'\nset ylabel 'time (us)'\nset logscale y\nset grid\n"
     << "set key top left\nset xtics (";
   for (std::size_t i = 0; i < ranks.size(); ++i) g << (i ? ", " : "") << ranks[i];
   g << ")\nset datafile missing 'NaN'\nplot ";
@@ -214,9 +222,9 @@ std::vector<std::string> write_figures(const std::vector<Result>& rs, const Plot
       const std::string name = opt.prefix + "-ranks-" + coll;
       const std::string dat = name + ".dat";
       const long b = small_size(rs, coll);
-      const std::string title = coll + (coll == "barrier" ? "" : ", " + size_label(b)) + " (" + opt.title + ")";
-      const std::string body =
-          "cd " + quoted(dir.string()) + "\n" + ranks_plot(rs, coll, (dir / dat).string(), dat, title);
+      const std::string title = coll + (coll == "barrier" ? "" : ", " + size_label(b)) + " (" + opt.title + ")\n" +
+                                metric_label();
+      const std::string body = ranks_plot(rs, coll, (dir / dat).string(), dat, title);
       if (render(opt.gnuplot, (dir / name).string(), body, 800, 500)) {
         files.push_back((dir / (name + ".png")).string());
         files.push_back((dir / (name + ".svg")).string());
@@ -234,9 +242,8 @@ std::vector<std::string> write_figures(const std::vector<Result>& rs, const Plot
     d << "# " << coll << ": mean time (us) per message size; one block per algorithm and rank count "
       << "(gnuplot index = block number)\n";
     std::ostringstream g;
-    g << "cd " << quoted(dir.string()) << "\n"
-      << "set title " << quoted(gp_text(coll + ": time against message size (" + opt.title + ")")) << "\n"
-      << "set xlabel 'message size (bytes)'\nset ylabel " << quoted(std::string("time (us): ") + metric_label()) << "\n"
+    g << "set title " << quoted(gp_text(coll + ": time against message size (" + opt.title + ")\n" + metric_label())) << "\n"
+      << "set xlabel 'message size (bytes)'\nset ylabel 'time (us)'\n"
       << "set logscale xy 2\nset format x '2^{%L}'\n"
       << "set format y '10^{%T}'\nset logscale y 10\nset grid\nset key outside right top\nplot ";
     int block = 0;
@@ -290,7 +297,8 @@ bool write_overview(const std::vector<Result>& rs, const std::string& png_path, 
   std::ostringstream g;
   g << "set terminal pngcairo size " << 560 * cols << "," << 380 * rows + 40 << " enhanced font 'Sans,9'\n"
     << "set output " << quoted(out.string()) << "\n"
-    << "set multiplot layout " << rows << "," << cols << " title " << quoted(gp_text("tilempi-bench: " + title))
+    << "set multiplot layout " << rows << "," << cols << " title "
+    << quoted(gp_text("tilempi-bench: " + title + "; time: " + metric_label()))
     << "\n";
   for (const std::string& coll : colls) {
     const std::string dat = (fs::path(tmp) / (coll + ".dat")).string();

@@ -1,0 +1,18 @@
+# re-render: gnuplot host-sizes-alltoall.gp
+set terminal pngcairo size 900,550 enhanced font 'Sans,10'
+set output "host-sizes-alltoall.png"
+set title "alltoall: time against message size (host cores, wall time)\nslowest rank's own time, mean over trials"
+set xlabel 'message size (bytes)'
+set ylabel 'time (us)'
+set logscale xy 2
+set format x '2^{%L}'
+set format y '10^{%T}'
+set logscale y 10
+set grid
+set key outside right top
+plot "host-sizes-alltoall.dat" index 0 using 1:2 with linespoints lw 2 pt 1 dt 1 lc rgb '#1f77b4' title "mesh\\_rounds 4", \
+     "host-sizes-alltoall.dat" index 1 using 1:2 with linespoints lw 2 pt 1 dt 1 lc rgb '#d62728' title "mesh\\_rounds 9", \
+     "host-sizes-alltoall.dat" index 2 using 1:2 with linespoints lw 2 pt 1 dt 1 lc rgb '#2ca02c' title "mesh\\_rounds 16", \
+     "host-sizes-alltoall.dat" index 3 using 1:2 with linespoints lw 2 pt 2 dt 2 lc rgb '#1f77b4' title "linear 4", \
+     "host-sizes-alltoall.dat" index 4 using 1:2 with linespoints lw 2 pt 2 dt 2 lc rgb '#d62728' title "linear 9", \
+     "host-sizes-alltoall.dat" index 5 using 1:2 with linespoints lw 2 pt 2 dt 2 lc rgb '#2ca02c' title "linear 16"
