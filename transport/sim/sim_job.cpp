@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -43,10 +44,16 @@ class SimJob final : public Job {
     std::uint64_t arena_mib = n <= 16 ? 160 : 64;
     bool summary = true;
     bool mapping_set = false;
+    bool worms_set = false;
     try {
       cfg = hw::Config::preset_named(option(spec, "preset", "tilepro64"));
       const std::string file = option(spec, "config", "");
-      if (!file.empty()) cfg.apply_file(file);
+      if (!file.empty()) {
+        cfg.apply_file(file);
+        std::ifstream in(file);
+        std::string line;
+        while (std::getline(in, line)) worms_set = worms_set || line.find("fast_worms") != std::string::npos;
+      }
       for (const auto& [key, value] : spec.options) {
         if (key.rfind("set.", 0) != 0) continue;
         const std::string k = key.substr(4);
@@ -61,11 +68,15 @@ class SimJob final : public Job {
           continue;
         }
         if (k == "mapping") mapping_set = true;
+        if (k == "fast_worms") worms_set = true;
         cfg.set(k, value);
       }
     } catch (const hw::ConfigError& e) {
       throw std::runtime_error(e.what());
     }
+    // One-step worms give the same packet cycles as flit-by-flit simulation at a fraction of
+    // the cost (docs/HWMODEL.md); they need one VC. An explicit setting wins.
+    if (!worms_set && cfg.vcs == 1) cfg.fast_worms = true;
     const Topology topo = default_topology(n, spec.mesh_width, spec.mesh_height);
     // A rank grid larger than the preset's mesh grows the chip (documented in docs/SIM.md).
     if (topo.width > cfg.width) cfg.width = topo.width;
