@@ -26,7 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 if [ "${FULL:-0}" = 1 ]; then
   a2a_ranks=4,9,16,25,36,49; size_ranks=4,9,16,25,36,49; a2a_sizes=4:1M; sizes=4:1M
 else
-  a2a_ranks=4,9,16,25,36,49; size_ranks=4,16,49; a2a_sizes=4:64K:4; sizes=4:1M:4
+  a2a_ranks=4,9,16,25,36,49; size_ranks=4,9,16,25,36,49; a2a_sizes=4:64K:4; sizes=4:1M:4
 fi
 
 merge() {  # merge CSV files (one header) into $1

@@ -352,8 +352,11 @@ std::string comparison_table(const std::vector<Result>& rs, bool markdown) {
                                      std::find(algs.begin(), algs.end(), base_it->second) != algs.end()
                                  ? base_it->second
                                  : "";
+    bool conflicts = false;
+    for (const Result& r : rs)
+      if (r.collective == coll && r.conflicts >= 0) conflicts = true;
     std::vector<std::string> head = {"ranks", "size"};
-    for (const std::string& a : algs) head.push_back(a + (sim ? " us (confl.)" : " us"));
+    for (const std::string& a : algs) head.push_back(a + (conflicts ? " us (confl.)" : " us"));
     if (!mesh.empty() && !base.empty()) head.push_back(mesh + " vs " + base);
     if (!mesh.empty() && algs.size() > 1) head.push_back(mesh + " vs best classic");
     std::vector<std::vector<std::string>> rows;
@@ -395,7 +398,7 @@ std::string comparison_table(const std::vector<Result>& rs, bool markdown) {
       return s + "\n";
     };
     o << "\n" << (markdown ? "**" + coll + "**" : "== " + coll)
-      << (sim ? ": virtual us (" : ": wall us (") << metric_label() << ")" << (sim ? ", link conflicts of one call in ()" : "")
+      << (sim ? ": virtual us (" : ": wall us (") << metric_label() << ")" << (conflicts ? ", link conflicts of one call in ()" : "")
       << (mesh.empty() ? "" : "; negative % = " + mesh + " faster") << "\n" << (markdown ? "\n" : "");
     o << line(head);
     if (markdown) {
