@@ -299,6 +299,7 @@ void Engine::apply_static(Static& s, std::uint64_t now) {
 
 void Engine::publish(int r, const Event& e0) {
   RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+  if (ri.finished) return;  // e.g. arena space returned after the sender's MPI_Finalize
   Event e = e0;
   if (!ri.overflow.empty()) {
     ri.overflow.push_back(e);
