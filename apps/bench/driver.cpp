@@ -625,7 +625,7 @@ int main(int argc, char** argv) {
     results = read_csv(from);
     if (results.empty()) usage_error("--from " + from + ": no results in the file");
     if (prefix.empty()) prefix = results[0].transport;
-    params = {{"from", from}};
+    params = {{"from", fs::path(from).filename().string()}};
   } else {
     if (quick) {
       if (collectives.empty() && algs.empty()) collectives = "alltoall,barrier,bcast,reduce";
