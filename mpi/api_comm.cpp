@@ -56,6 +56,9 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   if (!newcomm) return raise(comm, MPI_ERR_ARG, "MPI_Comm_dup", "newcomm is NULL");
   std::uint64_t context = derive_context(*c);
   *newcomm = comm_register(c->world, context, c->errhandler);
+  Comm* n = comm_get(*newcomm);
+  n->cart_dims = c->cart_dims;  // a duplicate keeps the topology
+  n->cart_periods = c->cart_periods;
   return MPI_SUCCESS;
 }
 

@@ -86,6 +86,48 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int displace
   return build(old, lens, disps, newtype, "MPI_Type_create_indexed_block");
 }
 
+int MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
+                             MPI_Datatype oldtype, MPI_Datatype* newtype) {
+  int rc;
+  const Datatype* old = old_type(oldtype, "MPI_Type_create_hindexed", &rc);
+  if (!old) return rc;
+  if (count < 0) return bad(MPI_ERR_COUNT, "MPI_Type_create_hindexed", "count is negative");
+  if (count > 0 && (!blocklengths || !displacements)) return bad(MPI_ERR_ARG, "MPI_Type_create_hindexed", "NULL array");
+  std::vector<int> lens(count);
+  std::vector<std::ptrdiff_t> disps(count);
+  for (int i = 0; i < count; ++i) {
+    if (blocklengths[i] < 0)
+      return bad(MPI_ERR_COUNT, "MPI_Type_create_hindexed", "blocklength " + std::to_string(i) + " is negative");
+    lens[i] = blocklengths[i];
+    disps[i] = displacements[i];
+  }
+  return build(old, lens, disps, newtype, "MPI_Type_create_hindexed");
+}
+
+int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
+                           const MPI_Datatype types[], MPI_Datatype* newtype) {
+  int rc;
+  if (!check::initialized("MPI_Type_create_struct", &rc)) return rc;
+  if (count < 0) return bad(MPI_ERR_COUNT, "MPI_Type_create_struct", "count is negative");
+  if (count > 0 && (!blocklengths || !displacements || !types))
+    return bad(MPI_ERR_ARG, "MPI_Type_create_struct", "NULL array");
+  if (!newtype) return bad(MPI_ERR_ARG, "MPI_Type_create_struct", "newtype is NULL");
+  std::vector<const Datatype*> olds(count);
+  std::vector<int> lens(count);
+  std::vector<std::ptrdiff_t> disps(count);
+  for (int i = 0; i < count; ++i) {
+    olds[i] = datatype_get(types[i]);
+    if (!olds[i])
+      return bad(MPI_ERR_TYPE, "MPI_Type_create_struct", "types[" + std::to_string(i) + "] is not a valid datatype");
+    if (blocklengths[i] < 0)
+      return bad(MPI_ERR_COUNT, "MPI_Type_create_struct", "blocklength " + std::to_string(i) + " is negative");
+    lens[i] = blocklengths[i];
+    disps[i] = displacements[i];
+  }
+  *newtype = datatype_register(make_struct(olds, lens, disps));
+  return MPI_SUCCESS;
+}
+
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype) {
   int rc;
   const Datatype* old = old_type(oldtype, "MPI_Type_create_resized", &rc);

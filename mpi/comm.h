@@ -21,6 +21,8 @@ struct Comm {
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   std::uint64_t children = 0;         ///< communicators derived so far (new contexts follow from it)
   std::shared_ptr<CollState> coll;    ///< owned by the collectives
+  std::vector<int> cart_dims;         ///< Cartesian topology (empty: none), row-major ranks
+  std::vector<int> cart_periods;
 
   int world_rank(int r) const { return world[r]; }
 };

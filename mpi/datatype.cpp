@@ -195,6 +195,37 @@ Datatype make_hindexed(const Datatype& old, const std::vector<int>& blocklengths
   return t;
 }
 
+Datatype make_struct(const std::vector<const Datatype*>& types, const std::vector<int>& blocklengths,
+                     const std::vector<std::ptrdiff_t>& displacements) {
+  Datatype t;
+  t.name = "derived";
+  bool any = false;
+  std::ptrdiff_t lb = 0, ub = 0;
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    const Datatype& old = *types[i];
+    if (blocklengths[i] > 0) {
+      if (t.basic_count == 0 && !any)
+        t.basic = old.basic;
+      else if (t.basic != old.basic)
+        t.basic = MPI_DATATYPE_NULL;
+    }
+    for (int j = 0; j < blocklengths[i]; ++j) {
+      std::ptrdiff_t origin = displacements[i] + j * old.extent;
+      for (const Block& b : old.blocks) push_block(t.blocks, origin + b.offset, b.length);
+      t.size += old.size;
+      t.basic_count += old.basic_count;
+      std::ptrdiff_t lo = origin + old.lb, hi = origin + old.lb + old.extent;
+      lb = any ? std::min(lb, lo) : lo;
+      ub = any ? std::max(ub, hi) : hi;
+      any = true;
+    }
+  }
+  t.lb = lb;
+  t.extent = ub - lb;
+  finish(t);
+  return t;
+}
+
 Datatype make_resized(const Datatype& old, std::ptrdiff_t lb, std::ptrdiff_t extent) {
   Datatype t = old;
   t.name = "derived";

@@ -59,6 +59,10 @@ void datatype_commit(MPI_Datatype h);
 /// Type constructors (validated by the caller). `displacements` are in bytes.
 Datatype make_hindexed(const Datatype& old, const std::vector<int>& blocklengths,
                        const std::vector<std::ptrdiff_t>& displacements);
+/// A struct type: blocks of different types. Its basic type is MPI_DATATYPE_NULL when they differ
+/// (such a type moves data but cannot be reduced).
+Datatype make_struct(const std::vector<const Datatype*>& types, const std::vector<int>& blocklengths,
+                     const std::vector<std::ptrdiff_t>& displacements);
 Datatype make_resized(const Datatype& old, std::ptrdiff_t lb, std::ptrdiff_t extent);
 
 }  // namespace tilempi::mpi

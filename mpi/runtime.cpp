@@ -1,5 +1,10 @@
 #include "runtime.h"
 
+// The object behind MPI_STATUS_IGNORE / MPI_STATUSES_IGNORE: only its address matters.
+extern "C" {
+MPI_Status tilempi_status_ignore[1];
+}
+
 namespace tilempi::mpi {
 
 Runtime& runtime() {

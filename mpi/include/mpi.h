@@ -138,8 +138,11 @@ typedef struct MPI_Status {
 
 #define MPI_IN_PLACE   ((void*)-1)
 #define MPI_BOTTOM     ((void*)0)
-#define MPI_STATUS_IGNORE   ((MPI_Status*)1)
-#define MPI_STATUSES_IGNORE ((MPI_Status*)1)
+/* The status sentinels point at a library object of unknown size (rather than at address 1),
+ * so compilers see a real array when user code passes them where a status array is declared. */
+extern MPI_Status tilempi_status_ignore[];
+#define MPI_STATUS_IGNORE   ((MPI_Status*)tilempi_status_ignore)
+#define MPI_STATUSES_IGNORE ((MPI_Status*)tilempi_status_ignore)
 #define MPI_ERRCODES_IGNORE ((int*)0)
 
 /* Attribute keys (MPI_Comm_get_attr) */
@@ -273,6 +276,10 @@ int MPI_Type_indexed(int count, const int blocklengths[], const int displacement
                      MPI_Datatype* newtype);
 int MPI_Type_create_indexed_block(int count, int blocklength, const int displacements[], MPI_Datatype oldtype,
                                   MPI_Datatype* newtype);
+int MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
+                             MPI_Datatype oldtype, MPI_Datatype* newtype);
+int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
+                           const MPI_Datatype types[], MPI_Datatype* newtype);
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype);
 int MPI_Type_commit(MPI_Datatype* datatype);
 int MPI_Type_free(MPI_Datatype* datatype);
@@ -281,6 +288,21 @@ int MPI_Type_size(MPI_Datatype datatype, int* size);
 int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent);
 int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent);
 int MPI_Get_address(const void* location, MPI_Aint* address);
+
+/* Cartesian topologies */
+#define MPI_GRAPH 1
+#define MPI_CART  2
+#define MPI_DIST_GRAPH 3
+int MPI_Dims_create(int nnodes, int ndims, int dims[]);
+int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                    MPI_Comm* comm_cart);
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank);
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int* rank_dest);
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
+int MPI_Cartdim_get(MPI_Comm comm, int* ndims);
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm);
+int MPI_Topo_test(MPI_Comm comm, int* status);
 
 /* Reduction operations */
 int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op);

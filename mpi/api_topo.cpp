@@ -1,0 +1,216 @@
+// Cartesian topologies: a communicator that also knows a grid shape (ranks in row-major order,
+// as MPI specifies), and the queries and shifts codes such as the NAS benchmarks use.
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "p2p.h"
+
+using namespace tilempi::mpi;
+
+namespace {
+
+Comm* cart(MPI_Comm h, const char* fn, int* rc) {
+  Comm* c = check::comm(h, fn, rc);
+  if (c && c->cart_dims.empty()) {
+    *rc = raise(h, MPI_ERR_TOPOLOGY, fn, "the communicator has no Cartesian topology");
+    return nullptr;
+  }
+  return c;
+}
+
+std::vector<int> coords_of(const Comm& c, int rank) {
+  std::vector<int> coords(c.cart_dims.size());
+  for (int d = static_cast<int>(c.cart_dims.size()) - 1; d >= 0; --d) {
+    coords[d] = rank % c.cart_dims[d];
+    rank /= c.cart_dims[d];
+  }
+  return coords;
+}
+
+// Rank of coords, wrapping periodic dimensions; -1 when off a non-periodic edge.
+int rank_of(const Comm& c, std::vector<int> coords) {
+  int rank = 0;
+  for (std::size_t d = 0; d < c.cart_dims.size(); ++d) {
+    int n = c.cart_dims[d];
+    if (c.cart_periods[d])
+      coords[d] = ((coords[d] % n) + n) % n;
+    else if (coords[d] < 0 || coords[d] >= n)
+      return -1;
+    rank = rank * n + coords[d];
+  }
+  return rank;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
+  const char* fn = "MPI_Dims_create";
+  if (nnodes < 1 || ndims < 0) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "nnodes must be >= 1 and ndims >= 0");
+  if (ndims > 0 && !dims) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "dims is NULL");
+  int fixed = 1, free_dims = 0;
+  for (int d = 0; d < ndims; ++d) {
+    if (dims[d] < 0) return raise(MPI_COMM_WORLD, MPI_ERR_DIMS, fn, "dims[" + std::to_string(d) + "] is negative");
+    if (dims[d] > 0)
+      fixed *= dims[d];
+    else
+      ++free_dims;
+  }
+  if (nnodes % fixed != 0)
+    return raise(MPI_COMM_WORLD, MPI_ERR_DIMS, fn, "the fixed dimensions do not divide " + std::to_string(nnodes));
+  int rest = nnodes / fixed;
+  if (free_dims == 0) {
+    if (rest != 1) return raise(MPI_COMM_WORLD, MPI_ERR_DIMS, fn, "the dimensions do not multiply to nnodes");
+    return MPI_SUCCESS;
+  }
+  // Spread the prime factors, largest first, over the free dimensions, always onto the smallest:
+  // the result is as square as the factors allow, in non-increasing order.
+  std::vector<int> factors;
+  for (int p = 2; p * p <= rest; ++p)
+    while (rest % p == 0) factors.push_back(p), rest /= p;
+  if (rest > 1) factors.push_back(rest);
+  std::sort(factors.rbegin(), factors.rend());
+  std::vector<int> out(free_dims, 1);
+  for (int f : factors) *std::min_element(out.begin(), out.end()) *= f;
+  std::sort(out.rbegin(), out.rend());
+  for (int d = 0, k = 0; d < ndims; ++d)
+    if (dims[d] == 0) dims[d] = out[k++];
+  return MPI_SUCCESS;
+}
+
+int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                    MPI_Comm* comm_cart) {
+  const char* fn = "MPI_Cart_create";
+  (void)reorder;  // ranks keep their order: the mesh mapping is the launcher's choice
+  int rc;
+  Comm* c = check::comm(comm_old, fn, &rc);
+  if (!c) return rc;
+  if (ndims < 0 || (ndims > 0 && (!dims || !periods)) || !comm_cart)
+    return raise(comm_old, MPI_ERR_ARG, fn, "bad ndims, dims, periods or comm_cart");
+  long total = 1;
+  for (int d = 0; d < ndims; ++d) {
+    if (dims[d] <= 0) return raise(comm_old, MPI_ERR_DIMS, fn, "dims[" + std::to_string(d) + "] must be positive");
+    total *= dims[d];
+  }
+  if (total > c->size)
+    return raise(comm_old, MPI_ERR_DIMS, fn,
+                 "the grid has " + std::to_string(total) + " cells but the communicator only " + std::to_string(c->size) + " ranks");
+  std::uint64_t context = derive_context(*c);
+  if (c->rank >= total) {
+    *comm_cart = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+  }
+  std::vector<int> world(c->world.begin(), c->world.begin() + total);
+  *comm_cart = comm_register(std::move(world), context, c->errhandler);
+  Comm* n = comm_get(*comm_cart);
+  n->cart_dims.assign(dims, dims + ndims);
+  n->cart_periods.resize(ndims);
+  for (int d = 0; d < ndims; ++d) n->cart_periods[d] = periods[d] ? 1 : 0;
+  return MPI_SUCCESS;
+}
+
+int MPI_Topo_test(MPI_Comm comm, int* status) {
+  int rc;
+  Comm* c = check::comm(comm, "MPI_Topo_test", &rc);
+  if (!c) return rc;
+  if (!status) return raise(comm, MPI_ERR_ARG, "MPI_Topo_test", "status is NULL");
+  *status = c->cart_dims.empty() ? MPI_UNDEFINED : MPI_CART;
+  return MPI_SUCCESS;
+}
+
+int MPI_Cartdim_get(MPI_Comm comm, int* ndims) {
+  int rc;
+  Comm* c = cart(comm, "MPI_Cartdim_get", &rc);
+  if (!c) return rc;
+  if (!ndims) return raise(comm, MPI_ERR_ARG, "MPI_Cartdim_get", "ndims is NULL");
+  *ndims = static_cast<int>(c->cart_dims.size());
+  return MPI_SUCCESS;
+}
+
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
+  int rc;
+  Comm* c = cart(comm, "MPI_Cart_get", &rc);
+  if (!c) return rc;
+  int n = std::min<int>(maxdims, static_cast<int>(c->cart_dims.size()));
+  std::vector<int> mine = coords_of(*c, c->rank);
+  for (int d = 0; d < n; ++d) {
+    if (dims) dims[d] = c->cart_dims[d];
+    if (periods) periods[d] = c->cart_periods[d];
+    if (coords) coords[d] = mine[d];
+  }
+  return MPI_SUCCESS;
+}
+
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
+  int rc;
+  Comm* c = cart(comm, "MPI_Cart_coords", &rc);
+  if (!c) return rc;
+  if (rank < 0 || rank >= c->size)
+    return raise(comm, MPI_ERR_RANK, "MPI_Cart_coords", "rank " + std::to_string(rank) + " is not in the communicator");
+  if (maxdims < static_cast<int>(c->cart_dims.size()) || !coords)
+    return raise(comm, MPI_ERR_ARG, "MPI_Cart_coords", "coords must hold every dimension");
+  std::vector<int> v = coords_of(*c, rank);
+  std::copy(v.begin(), v.end(), coords);
+  return MPI_SUCCESS;
+}
+
+int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
+  int rc;
+  Comm* c = cart(comm, "MPI_Cart_rank", &rc);
+  if (!c) return rc;
+  if (!rank || (!coords && !c->cart_dims.empty())) return raise(comm, MPI_ERR_ARG, "MPI_Cart_rank", "NULL argument");
+  int r = rank_of(*c, std::vector<int>(coords, coords + c->cart_dims.size()));
+  if (r < 0) return raise(comm, MPI_ERR_RANK, "MPI_Cart_rank", "coordinates are outside a non-periodic dimension");
+  *rank = r;
+  return MPI_SUCCESS;
+}
+
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int* rank_dest) {
+  int rc;
+  Comm* c = cart(comm, "MPI_Cart_shift", &rc);
+  if (!c) return rc;
+  if (direction < 0 || direction >= static_cast<int>(c->cart_dims.size()))
+    return raise(comm, MPI_ERR_DIMS, "MPI_Cart_shift", "direction " + std::to_string(direction) + " is not a dimension");
+  if (!rank_source || !rank_dest) return raise(comm, MPI_ERR_ARG, "MPI_Cart_shift", "NULL argument");
+  std::vector<int> here = coords_of(*c, c->rank);
+  std::vector<int> to = here, from = here;
+  to[direction] += disp;
+  from[direction] -= disp;
+  int d = rank_of(*c, to), s = rank_of(*c, from);
+  *rank_dest = d < 0 ? MPI_PROC_NULL : d;
+  *rank_source = s < 0 ? MPI_PROC_NULL : s;
+  return MPI_SUCCESS;
+}
+
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
+  int rc;
+  Comm* c = cart(comm, "MPI_Cart_sub", &rc);
+  if (!c) return rc;
+  if (!remain_dims || !newcomm) return raise(comm, MPI_ERR_ARG, "MPI_Cart_sub", "NULL argument");
+  // Color: my coordinates in the dropped dimensions; key: in the kept ones (row-major).
+  std::vector<int> here = coords_of(*c, c->rank);
+  int color = 0, key = 0;
+  std::vector<int> dims, periods;
+  for (std::size_t d = 0; d < here.size(); ++d) {
+    if (remain_dims[d]) {
+      key = key * c->cart_dims[d] + here[d];
+      dims.push_back(c->cart_dims[d]);
+      periods.push_back(c->cart_periods[d]);
+    } else {
+      color = color * c->cart_dims[d] + here[d];
+    }
+  }
+  rc = MPI_Comm_split(comm, color, key, newcomm);
+  if (rc != MPI_SUCCESS) return rc;
+  Comm* n = comm_get(*newcomm);
+  if (dims.empty()) dims = {1}, periods = {0};
+  n->cart_dims = dims;
+  n->cart_periods = periods;
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"
