@@ -1,5 +1,5 @@
 // The sim transport's throughput benchmark: ROUNDS alltoalls of BYTES per pair among all ranks.
-// With "coll" it calls MPI_Alltoall; otherwise a hand-written pairwise exchange (Isend/Irecv to
+// With "coll" it calls MPI_Alltoall (algorithm per --coll); otherwise a hand-written pairwise exchange (Isend/Irecv to
 // every peer, then Waitall). Rank 0 prints the virtual time; the launcher prints the wall time.
 // usage: alltoall_bench [BYTES=1024] [ROUNDS=20] [coll]
 #include <mpi.h>
@@ -24,21 +24,21 @@ int main(int argc, char** argv) {
   double t0 = MPI_Wtime();
   for (int r = 0; r < rounds; ++r) {
     if (coll) {
-#ifdef TILEMPI_BENCH_HAVE_ALLTOALL
       MPI_Alltoall(out.data(), bytes, MPI_CHAR, in.data(), bytes, MPI_CHAR, MPI_COMM_WORLD);
-#endif
-      continue;
+    } else {
+      int k = 0;
+      for (int i = 1; i < size; ++i) {
+        const int from = (rank - i + size) % size;
+        MPI_Irecv(in.data() + static_cast<std::size_t>(from) * bytes, bytes, MPI_CHAR, from, r, MPI_COMM_WORLD,
+                  &req[k++]);
+      }
+      for (int i = 1; i < size; ++i) {
+        const int to = (rank + i) % size;
+        MPI_Isend(out.data() + static_cast<std::size_t>(to) * bytes, bytes, MPI_CHAR, to, r, MPI_COMM_WORLD,
+                  &req[k++]);
+      }
+      MPI_Waitall(k, req.data(), MPI_STATUSES_IGNORE);
     }
-    int k = 0;
-    for (int i = 1; i < size; ++i) {
-      const int from = (rank - i + size) % size;
-      MPI_Irecv(in.data() + static_cast<std::size_t>(from) * bytes, bytes, MPI_CHAR, from, r, MPI_COMM_WORLD, &req[k++]);
-    }
-    for (int i = 1; i < size; ++i) {
-      const int to = (rank + i) % size;
-      MPI_Isend(out.data() + static_cast<std::size_t>(to) * bytes, bytes, MPI_CHAR, to, r, MPI_COMM_WORLD, &req[k++]);
-    }
-    MPI_Waitall(k, req.data(), MPI_STATUSES_IGNORE);
     for (int from = 0; from < size; ++from) {
       if (from == rank) continue;
       const char* p = in.data() + static_cast<std::size_t>(from) * bytes;
