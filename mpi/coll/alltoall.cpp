@@ -29,13 +29,16 @@ struct Blocks {
 };
 
 int linear(const Blocks& b, Comm& c, int tag) {
-  // Seed 003 §2.2: the tasks take turns; in turn t, task t sends to every other task.
+  // Seed 003 §2.2: the tasks take turns, one sender at a time; in turn t, task t sends to every
+  // other task. Task t + 1, whose turn is next, gets its block last, so its turn cannot start
+  // before task t has injected everything: the turns do not overlap, as in OperaMPI.
   const int n = c.size, r = c.rank;
   for (int t = 0; t < n; ++t) {
     if (t == r) {
       self_copy(b.sbuf, b.rbuf, b.sdispl(r), b.rdispl(r), b.rcount(r));
-      for (int k = 1; k < n; ++k) {
+      for (int k = 2; k <= n + 1; ++k) {  // r + 2, ..., r + n - 1, then r + 1
         const int d = (r + k) % n;
+        if (d == r) continue;
         if (int rc = send_bytes(b.sptr(d), b.scount(d), d, tag, c)) return rc;
       }
     } else {

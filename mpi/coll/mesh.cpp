@@ -204,13 +204,16 @@ int mesh_rounds_run(const void* s, const std::size_t* sc, const std::size_t* sd,
   if (rcount(me)) std::memmove(at(r, rdispl(me)), at(s, sdispl(me)), rcount(me));
   const auto& partner = round_partners(c);
   const int tag = sc ? kTagAlltoallv : kTagAlltoall;
-  // Rounds are separated by a barrier (seed 003 §3.2.1): the k-ary tree barrier, with the arity
-  // the user chose for MPI_Barrier (barrier=ktree:K), else 3.
+  // Rounds are separated by a barrier (seed 003 §3.2.1). The seed does not say which; the barrier
+  // the user chose for MPI_Barrier (barrier=...) runs if there is one, else the dissemination
+  // barrier: its log2(N) rounds of one message per rank cost about a third of the k-ary tree's
+  // on the modeled TilePro64 (docs/EXPERIMENTS.md), and the round barriers dominate small messages.
   Selected b = select(Kind::Barrier, c);
-  const int k = std::strcmp(b.algorithm->name, "ktree") == 0 ? b.param : 3;
+  const BarrierFn round_barrier = b.user ? as<BarrierFn>(b.algorithm->fn) : &barrier_dissemination;
+  const int param = b.user ? b.param : 0;
   for (std::size_t i = 0; i < partner.size(); ++i) {
     if (i > 0)
-      if (int e = barrier_ktree(c, k)) return e;
+      if (int e = round_barrier(c, param)) return e;
     const int p = partner[i];
     if (p < 0) continue;
     if (int e = sendrecv_bytes(at(s, sdispl(p)), scount(p), p, at(r, rdispl(p)), rcount(p), p, tag, c)) return e;
