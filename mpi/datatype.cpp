@@ -170,14 +170,17 @@ void datatype_commit(MPI_Datatype h) {
   if (h > 0 && static_cast<std::size_t>(h) < tb.live.size() && tb.live[h]) tb.live[h]->committed = true;
 }
 
-Datatype make_hindexed(const Datatype& old, const std::vector<int>& blocklengths,
-                       const std::vector<std::ptrdiff_t>& displacements) {
+Datatype make_struct(const std::vector<const Datatype*>& types, const std::vector<int>& blocklengths,
+                     const std::vector<std::ptrdiff_t>& displacements) {
   Datatype t;
   t.name = "derived";
-  t.basic = old.basic;
+  t.basic = types.empty() ? MPI_DATATYPE_NULL : types[0]->basic;
+  for (const Datatype* old : types)
+    if (old->basic != t.basic) t.basic = MPI_DATATYPE_NULL;  // mixed: moves data, cannot be reduced
   bool any = false;
   std::ptrdiff_t lb = 0, ub = 0;
-  for (std::size_t i = 0; i < blocklengths.size(); ++i) {
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    const Datatype& old = *types[i];
     for (int j = 0; j < blocklengths[i]; ++j) {
       std::ptrdiff_t origin = displacements[i] + j * old.extent;
       for (const Block& b : old.blocks) push_block(t.blocks, origin + b.offset, b.length);
@@ -195,35 +198,9 @@ Datatype make_hindexed(const Datatype& old, const std::vector<int>& blocklengths
   return t;
 }
 
-Datatype make_struct(const std::vector<const Datatype*>& types, const std::vector<int>& blocklengths,
-                     const std::vector<std::ptrdiff_t>& displacements) {
-  Datatype t;
-  t.name = "derived";
-  bool any = false;
-  std::ptrdiff_t lb = 0, ub = 0;
-  for (std::size_t i = 0; i < types.size(); ++i) {
-    const Datatype& old = *types[i];
-    if (blocklengths[i] > 0) {
-      if (t.basic_count == 0 && !any)
-        t.basic = old.basic;
-      else if (t.basic != old.basic)
-        t.basic = MPI_DATATYPE_NULL;
-    }
-    for (int j = 0; j < blocklengths[i]; ++j) {
-      std::ptrdiff_t origin = displacements[i] + j * old.extent;
-      for (const Block& b : old.blocks) push_block(t.blocks, origin + b.offset, b.length);
-      t.size += old.size;
-      t.basic_count += old.basic_count;
-      std::ptrdiff_t lo = origin + old.lb, hi = origin + old.lb + old.extent;
-      lb = any ? std::min(lb, lo) : lo;
-      ub = any ? std::max(ub, hi) : hi;
-      any = true;
-    }
-  }
-  t.lb = lb;
-  t.extent = ub - lb;
-  finish(t);
-  return t;
+Datatype make_hindexed(const Datatype& old, const std::vector<int>& blocklengths,
+                       const std::vector<std::ptrdiff_t>& displacements) {
+  return make_struct(std::vector<const Datatype*>(blocklengths.size(), &old), blocklengths, displacements);
 }
 
 Datatype make_resized(const Datatype& old, std::ptrdiff_t lb, std::ptrdiff_t extent) {
