@@ -228,6 +228,12 @@ void progress() {
 
 void progress_wait() { transport_of_job().wait(1'000'000); }
 
+void progress_blocking(bool on) {
+  transport::Transport& tp = transport_of_job();
+  if (on) tp.begin_blocking_wait();
+  else tp.end_blocking_wait();
+}
+
 std::string describe_pending() {
   Engine& e = engine();
   std::string out;

@@ -45,14 +45,22 @@ std::size_t status_bytes(const MPI_Status& s);
 void progress_wait();
 void progress();
 
-/// Block (spin, then sleep in the transport) until pred() holds, running progress.
+void progress_blocking(bool on);
+
+/// Block (spin, then sleep in the transport) until pred() holds, running progress. Inside, the
+/// transport may answer "nothing yet" provisionally (see Transport::begin_blocking_wait); the
+/// last pass runs in the ordinary mode so that what the rank has seen by its clock is the same
+/// whatever the timing of the other ranks.
 template <typename Pred>
 void progress_until(Pred pred) {
+  progress_blocking(true);
   while (true) {
     progress();
-    if (pred()) return;
+    if (pred()) break;
     progress_wait();
   }
+  progress_blocking(false);
+  progress();
 }
 
 }  // namespace tilempi::mpi

@@ -172,6 +172,8 @@ void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
       ri.comm = q.b;
       ri.compute = q.c;
       ri.blocked_cycles = q.d;
+      rank_horizon_waits_ += q.spare[0];
+      rank_horizon_sleeps_ += q.spare[1];
       shared(c->state).store(kFinished, std::memory_order_seq_cst);
       return;
     default:
@@ -352,7 +354,9 @@ void Engine::wake(int r, std::uint64_t at) {
   shared(c->wake_clock).store(at, std::memory_order_relaxed);
   shared(c->clock).store(at, std::memory_order_seq_cst);
   shared(c->state).store(kRunning, std::memory_order_seq_cst);
-  ring_rank(r);
+  // Rung once the horizon covering `at` is published (end of this pass): woken earlier, the
+  // rank would find the horizon behind its clock and sleep again at once.
+  to_ring_.push_back(r);
   bound_ = std::min(bound_, at + lookahead_ - 1);
 }
 
@@ -501,6 +505,8 @@ void Engine::run() {
       }
       progress = true;
     }
+    for (int r : to_ring_) ring_rank(r);
+    to_ring_.clear();
     if (bound != hw::kNever) shared(h->bottleneck).store(bound - (lookahead_ - 1), std::memory_order_seq_cst);
     progress = progress || did || first || bound_ != last_bound;
     last_bound = bound_;

@@ -134,6 +134,7 @@ class Engine final : public hwmodel::adapter::Listener {
   std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
   std::unordered_map<std::uint64_t, Msg> msgs_;
   std::map<std::uint64_t, Static> statics_;
+  std::vector<int> to_ring_;  ///< ranks woken in this pass, rung after the horizon is published
   std::uint64_t horizon_ = 0;
   std::uint64_t processing_ = 0;  ///< cycle whose events are being generated
   std::uint64_t bound_ = 0;
@@ -158,7 +159,8 @@ class Engine final : public hwmodel::adapter::Listener {
   std::string failure_;
   double wall_seconds_ = 0;
   double chip_seconds_ = 0;
-  std::uint64_t blocks_total_ = 0, wakes_total_ = 0, passes_ = 0;  ///< wall time inside the chip model
+  std::uint64_t blocks_total_ = 0, wakes_total_ = 0, passes_ = 0;
+  std::uint64_t rank_horizon_waits_ = 0, rank_horizon_sleeps_ = 0;  ///< the ranks' waits for the horizon  ///< wall time inside the chip model
 };
 
 }  // namespace tilempi::transport::sim

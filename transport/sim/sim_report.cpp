@@ -162,9 +162,12 @@ void Engine::print_summary() {
   const double sum = static_cast<double>(std::max<std::uint64_t>(1, comm + compute));
   std::string busiest = best_link >= 0 ? link_name(chip_->topology(), best_link) : std::string("-");
   if (std::getenv("TILEMPI_SIM_PROFILE"))
-    std::fprintf(stderr, "tilempirun: sim: engine passes %llu, blocks %llu, wakes %llu\n",
+    std::fprintf(stderr,
+                 "tilempirun: sim: engine passes %llu, blocks %llu, wakes %llu; ranks waited for the horizon "
+                 "%llu times, slept %llu times\n",
                  static_cast<unsigned long long>(passes_), static_cast<unsigned long long>(blocks_total_),
-                 static_cast<unsigned long long>(wakes_total_));
+                 static_cast<unsigned long long>(wakes_total_), static_cast<unsigned long long>(rank_horizon_waits_),
+                 static_cast<unsigned long long>(rank_horizon_sleeps_));
   std::fprintf(stderr,
                "tilempirun: sim: %d ranks on %s %dx%d, adapter %s: %llu cycles = %.3f us virtual; "
                "comm %.0f%% / compute %.0f%% of rank time; %llu messages, %llu packets, %llu link conflicts; "

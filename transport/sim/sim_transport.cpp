@@ -134,12 +134,12 @@ class SimTransport final : public Transport, public StaticNetwork {
   bool poll(Arrival& out) override {
     Call call(*this);
     advance();
-    if (ready_.empty()) {
+    if (ready_.empty() && lazy_ == 0) {
       sync_to(clock_);
       advance();
     }
     if (ready_.empty()) {
-      clock_ += poll_cost_;
+      if (lazy_ == 0) clock_ += poll_cost_;
       return false;
     }
     const Event e = ready_.front();
@@ -188,10 +188,14 @@ class SimTransport final : public Transport, public StaticNetwork {
 
   void wait(std::uint64_t) override {
     Call call(*this);
-    sync_to(clock_);
     advance();
     if (!changed_) jump_or_block();
     changed_ = false;
+  }
+
+  void begin_blocking_wait() override { ++lazy_; }
+  void end_blocking_wait() override {
+    if (lazy_ > 0) --lazy_;
   }
 
   double wtime() override {
@@ -234,6 +238,9 @@ class SimTransport final : public Transport, public StaticNetwork {
     q.b = comm_;
     q.c = compute_;
     q.d = waited_;
+    q.spare[0] = horizon_waits_;
+    q.spare[1] = horizon_sleeps_;
+    q.spare[2] = blocks_;
     post(q);
     published_ = clock_;
     shared(me_->clock).store(clock_, std::memory_order_seq_cst);
@@ -421,6 +428,7 @@ class SimTransport final : public Transport, public StaticNetwork {
   void sync_to(std::uint64_t t) {
     publish_clock();
     if (horizon() >= t) return;
+    ++horizon_waits_;
     for (int i = 0; i < 64; ++i) {
       cpu_relax();
       if (horizon() >= t) return;
@@ -431,6 +439,7 @@ class SimTransport final : public Transport, public StaticNetwork {
       shared(me_->want_horizon).store(t, std::memory_order_seq_cst);
       if (horizon() >= t) break;
       if (shared(h_->engine_sleeping).load(std::memory_order_seq_cst)) ring_engine();
+      ++horizon_sleeps_;
       futex_wait(&me_->bell, bell, 50'000'000);
       if (horizon() >= t) break;
     }
@@ -524,7 +533,7 @@ class SimTransport final : public Transport, public StaticNetwork {
     if (!o->done) {
       Call call(*this);
       advance();
-      if (!o->done) {
+      if (!o->done && lazy_ == 0) {
         sync_to(clock_);
         advance();
       }
@@ -539,7 +548,6 @@ class SimTransport final : public Transport, public StaticNetwork {
   /// Returns once an event changed something the caller may look at.
   void jump_or_block() {
     for (;;) {
-      sync_to(clock_);
       advance();
       if (changed_) return;
       drain();
@@ -553,11 +561,16 @@ class SimTransport final : public Transport, public StaticNetwork {
         apply(e);
         continue;
       }
+      // Nothing known is due: block at once rather than wait for the horizon first, so that
+      // this rank stops holding the other ranks back. The engine wakes us at our next event
+      // (at once if one was published that we have not seen).
       block();
+      sync_to(clock_);  // the engine publishes the horizon of our wake-up right after it
     }
   }
 
   void block() {
+    ++blocks_;
     shared(me_->state).store(kBlocked, std::memory_order_seq_cst);
     Request q{};
     q.kind = kReqBlock;
@@ -579,7 +592,6 @@ class SimTransport final : public Transport, public StaticNetwork {
     }
     publish_clock();
     post(q);
-    ring_engine();
     for (;;) {
       check_dead();
       const std::uint32_t bell = shared(me_->bell).load(std::memory_order_seq_cst);
@@ -684,6 +696,7 @@ class SimTransport final : public Transport, public StaticNetwork {
 
   std::uint64_t clock_ = 0, published_ = 0;
   std::uint64_t comm_ = 0, compute_ = 0, waited_ = 0;
+  std::uint64_t horizon_waits_ = 0, horizon_sleeps_ = 0, blocks_ = 0;  ///< hand-offs (TILEMPI_SIM_PROFILE)
   std::uint64_t req_head_ = 0;
   std::uint64_t seen_ = 0;
   std::uint64_t local_seq_ = 0;
@@ -691,6 +704,7 @@ class SimTransport final : public Transport, public StaticNetwork {
   OpId next_op_ = 1;
   bool changed_ = false;
   bool finished_ = false;
+  int lazy_ = 0;  ///< inside a blocking wait of the layer above: "nothing yet" is provisional
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> heap_;
   std::deque<Event> ready_;
   OpTable ops_;

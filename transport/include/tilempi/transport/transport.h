@@ -71,6 +71,15 @@ class Transport {
   /// Spins briefly, then sleeps, so that many ranks on few cores still make progress.
   virtual void wait(std::uint64_t timeout_ns) = 0;
 
+  /// Brackets a blocking wait of the layer above (MPI_Wait and friends): in between, a "nothing
+  /// yet" from poll(), send_done() or fetch_done() is provisional, because the caller calls
+  /// wait() before it acts on it. A modeled transport then answers from what it already knows
+  /// instead of synchronizing with the other ranks first, and charges nothing for the empty
+  /// looks (the core idles until its next event). After end_blocking_wait() the caller runs one
+  /// ordinary progress pass, which brings the view up to the rank's clock. Others ignore it.
+  virtual void begin_blocking_wait() {}
+  virtual void end_blocking_wait() {}
+
   virtual double wtime() = 0;
   virtual double wtick() = 0;
 
