@@ -680,7 +680,8 @@ bool Chip::Engine::express(std::uint32_t slot, Cycle t) {
   const std::size_t U = L - kw;
   const int m = U ? 0 : xloc_[L - 1];  // first stage that still sends P's flits
   // kfirst[i]: first flit that is at or before buffer i (leaves it after t).
-  std::vector<std::size_t> kfirst(static_cast<std::size_t>(h) + 2, L);
+  std::vector<std::size_t>& kfirst = xkfirst_;
+  kfirst.assign(static_cast<std::size_t>(h) + 2, L);
   for (int i = 0; i <= h + 1; ++i)
     for (std::size_t q = 1; q < L; ++q)
       if (xloc_[q] <= i) {
@@ -703,13 +704,15 @@ bool Chip::Engine::express(std::uint32_t slot, Cycle t) {
   auto W = [&](std::size_t q) -> Cycle& { return xs_[(static_cast<std::size_t>(h) + 2) * L + q]; };
   auto pop_time = [&](int i, std::size_t q) { return i <= h ? S(i, q) : C(q); };
   const Cycle cd = static_cast<Cycle>(credit_delay_);
-  std::vector<std::int32_t> credits0(static_cast<std::size_t>(h) + 1, 0);
+  std::vector<std::int32_t>& credits0 = xcredits_;
+  credits0.assign(static_cast<std::size_t>(h) + 1, 0);
   for (int j = m; j <= h; ++j) {
     OutVc& ov = out_[out_index(j)];
     credit_ready(ov, t);  // take in the credits that are back by now
     credits0[static_cast<std::size_t>(j)] = ov.credits;
   }
-  std::vector<std::uint64_t> blocked(static_cast<std::size_t>(h) + 1, 0);
+  std::vector<std::uint64_t>& blocked = xblocked_;
+  blocked.assign(static_cast<std::size_t>(h) + 1, 0);
   std::uint64_t inj_blocked = 0;
   for (std::size_t q = 1; q < L; ++q) {
     if (q >= kw) {

@@ -167,6 +167,9 @@ struct Chip::Engine {
   std::vector<Cycle> xready_;                // scratch: when it is visible there
   std::vector<TileId> xpath_;
   std::vector<int> xout_;
+  std::vector<std::size_t> xkfirst_;         // scratch of express(), kept to avoid allocations
+  std::vector<std::int32_t> xcredits_;
+  std::vector<std::uint64_t> xblocked_;
   std::vector<Deferred> due_;
 
   std::vector<NetCounters> counters_;

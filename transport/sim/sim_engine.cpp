@@ -469,6 +469,7 @@ void Engine::run() {
     bound_ = bound;
     std::uint64_t processed = 0;
     bool did = false;
+    const auto model_start = std::chrono::steady_clock::now();
     for (;;) {
       std::uint64_t next = chip_->next_event_cycle();
       if (!queue_.empty()) next = std::min(next, queue_.top().eff);
@@ -480,11 +481,7 @@ void Engine::run() {
         queue_.pop();
         apply(q, next);
       }
-      if (chip_->next_event_cycle() == next) {
-        const auto c0 = std::chrono::steady_clock::now();
-        chip_->run_until(next);
-        chip_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
-      }
+      if (chip_->next_event_cycle() == next) chip_->run_until(next);
       while (!timers_.empty() && std::get<0>(timers_.top()) <= next) {
         const auto [t, r, block] = timers_.top();
         timers_.pop();
@@ -494,6 +491,7 @@ void Engine::run() {
       processed = next;
       did = true;
     }
+    if (did) chip_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - model_start).count();
     (void)processed;
     if (bound_ != hw::kNever && bound_ > horizon_) {
       horizon_ = bound_;
