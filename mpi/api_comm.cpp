@@ -32,6 +32,7 @@ int compare_members(const std::vector<int>& a, const std::vector<int>& b) {
 extern "C" {
 
 int MPI_Comm_size(MPI_Comm comm, int* size) {
+  ApiScope api_scope;
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_size", &rc);
   if (!c) return rc;
@@ -41,6 +42,7 @@ int MPI_Comm_size(MPI_Comm comm, int* size) {
 }
 
 int MPI_Comm_rank(MPI_Comm comm, int* rank) {
+  ApiScope api_scope;
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_rank", &rc);
   if (!c) return rc;
@@ -50,6 +52,7 @@ int MPI_Comm_rank(MPI_Comm comm, int* rank) {
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+  ApiScope api_scope;
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_dup", &rc);
   if (!c) return rc;
@@ -63,6 +66,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+  ApiScope api_scope;
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_split", &rc);
   if (!c) return rc;
@@ -90,6 +94,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
+  ApiScope api_scope;
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_create", &rc);
   if (!c) return rc;
@@ -109,6 +114,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
 }
 
 int MPI_Comm_free(MPI_Comm* comm) {
+  ApiScope api_scope;
   int rc;
   if (!comm) return raise(MPI_COMM_WORLD, MPI_ERR_COMM, "MPI_Comm_free", "comm pointer is NULL");
   Comm* c = check::comm(*comm, "MPI_Comm_free", &rc);
@@ -121,6 +127,7 @@ int MPI_Comm_free(MPI_Comm* comm) {
 }
 
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
+  ApiScope api_scope;
   int rc;
   Comm* a = check::comm(comm1, "MPI_Comm_compare", &rc);
   if (!a) return rc;
@@ -137,6 +144,7 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
 }
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
+  ApiScope api_scope;
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_group", &rc);
   if (!c) return rc;
@@ -146,6 +154,7 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
 }
 
 int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
+  ApiScope api_scope;
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_test_inter", &rc);
   if (!c) return rc;
@@ -155,6 +164,7 @@ int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
 }
 
 int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
+  ApiScope api_scope;
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_get_attr", &rc);
   if (!c) return rc;
@@ -186,10 +196,12 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag)
 }
 
 int MPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
+  ApiScope api_scope;
   return MPI_Comm_get_attr(comm, keyval, attribute_val, flag);
 }
 
 int MPI_Group_size(MPI_Group group, int* size) {
+  ApiScope api_scope;
   int rc;
   Group* g = check_group(group, "MPI_Group_size", &rc);
   if (!g) return rc;
@@ -199,6 +211,7 @@ int MPI_Group_size(MPI_Group group, int* size) {
 }
 
 int MPI_Group_rank(MPI_Group group, int* rank) {
+  ApiScope api_scope;
   int rc;
   Group* g = check_group(group, "MPI_Group_rank", &rc);
   if (!g) return rc;
@@ -208,6 +221,7 @@ int MPI_Group_rank(MPI_Group group, int* rank) {
 }
 
 int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]) {
+  ApiScope api_scope;
   int rc;
   Group* a = check_group(group1, "MPI_Group_translate_ranks", &rc);
   if (!a) return rc;
@@ -230,6 +244,7 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
 }
 
 int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int* result) {
+  ApiScope api_scope;
   int rc;
   Group* a = check_group(group1, "MPI_Group_compare", &rc);
   if (!a) return rc;
@@ -241,6 +256,7 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int* result) {
 }
 
 int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
+  ApiScope api_scope;
   int rc;
   Group* g = check_group(group, "MPI_Group_incl", &rc);
   if (!g) return rc;
@@ -261,6 +277,7 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* newgrou
 }
 
 int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
+  ApiScope api_scope;
   int rc;
   Group* g = check_group(group, "MPI_Group_excl", &rc);
   if (!g) return rc;
@@ -282,6 +299,7 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* newgrou
 }
 
 int MPI_Group_free(MPI_Group* group) {
+  ApiScope api_scope;
   int rc;
   if (!group) return raise(MPI_COMM_WORLD, MPI_ERR_GROUP, "MPI_Group_free", "group pointer is NULL");
   if (!check_group(*group, "MPI_Group_free", &rc)) return rc;

@@ -151,6 +151,7 @@ void vunpack(const unsigned char* src, const int* counts, const int* displs, int
 extern "C" {
 
 int MPI_Barrier(MPI_Comm comm) {
+  ApiScope api_scope;
   const char* fn = "MPI_Barrier";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -162,6 +163,7 @@ int MPI_Barrier(MPI_Comm comm) {
 }
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  ApiScope api_scope;
   const char* fn = "MPI_Bcast";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -185,6 +187,7 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                MPI_Comm comm) {
+  ApiScope api_scope;
   const char* fn = "MPI_Reduce";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -218,6 +221,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  ApiScope api_scope;
   const char* fn = "MPI_Allreduce";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -246,6 +250,7 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
+  ApiScope api_scope;
   const char* fn = "MPI_Alltoall";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -284,6 +289,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  ApiScope api_scope;
   const char* fn = "MPI_Alltoallv";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -345,6 +351,7 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  ApiScope api_scope;
   const char* fn = "MPI_Gather";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -393,6 +400,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
 
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  ApiScope api_scope;
   const char* fn = "MPI_Gatherv";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -449,6 +457,7 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  ApiScope api_scope;
   const char* fn = "MPI_Scatter";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -487,6 +496,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 
 int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  ApiScope api_scope;
   const char* fn = "MPI_Scatterv";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -536,6 +546,7 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
+  ApiScope api_scope;
   const char* fn = "MPI_Allgather";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -573,6 +584,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  ApiScope api_scope;
   const char* fn = "MPI_Allgatherv";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -655,12 +667,14 @@ static int reduce_scatter_common(const char* fn, Kind kind, const void* sendbuf,
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
                        MPI_Comm comm) {
+  ApiScope api_scope;
   return reduce_scatter_common("MPI_Reduce_scatter", Kind::ReduceScatter, sendbuf, recvbuf, recvcounts, 0, datatype,
                                op, comm);
 }
 
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                              MPI_Comm comm) {
+  ApiScope api_scope;
   return reduce_scatter_common("MPI_Reduce_scatter_block", Kind::ReduceScatterBlock, sendbuf, recvbuf, nullptr,
                                recvcount, datatype, op, comm);
 }
@@ -697,10 +711,12 @@ static int scan_common(const char* fn, Kind kind, const void* sendbuf, void* rec
 }
 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  ApiScope api_scope;
   return scan_common("MPI_Scan", Kind::Scan, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  ApiScope api_scope;
   return scan_common("MPI_Exscan", Kind::Exscan, sendbuf, recvbuf, count, datatype, op, comm);
 }
 

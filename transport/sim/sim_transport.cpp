@@ -355,30 +355,47 @@ class SimTransport final : public Transport, public StaticNetwork {
     bool freed;
   };
 
-  /// Charges compute time on entry (scale mode) and communication time on exit.
+  /// Charges compute time on entry (scale mode) and communication time on exit. Inside a call
+  /// of the library above (enter_library), the compute was charged on its entry.
   struct Call {
     SimTransport& t;
     std::uint64_t start;
     explicit Call(SimTransport& tr) : t(tr) {
-      if (t.depth_++ == 0) {
-        if (t.scaled_) {
-          const std::uint64_t now = cpu_ns();
-          const double cyc = static_cast<double>(now - t.last_cpu_) * 1e-9 * t.scale_ * t.hz_;
-          const std::uint64_t c = static_cast<std::uint64_t>(cyc);
-          t.clock_ += c;
-          t.compute_ += c;
-        }
-      }
+      if (t.depth_++ == 0 && !t.in_library_) t.charge_compute();
       start = t.clock_;
     }
     ~Call() {
       if (--t.depth_ == 0) {
         t.comm_ += t.clock_ - start;
         t.publish_clock();
-        if (t.scaled_) t.last_cpu_ = cpu_ns();
+        if (t.scaled_ && !t.in_library_) t.last_cpu_ = cpu_ns();
       }
     }
   };
+
+  /// Scale mode: the CPU time since the application last left the library, times F, at the
+  /// preset clock.
+  void charge_compute() {
+    if (!scaled_ || finished_) return;
+    const std::uint64_t now = cpu_ns();
+    const double cyc = static_cast<double>(now - last_cpu_) * 1e-9 * scale_ * hz_;
+    const std::uint64_t c = static_cast<std::uint64_t>(cyc);
+    clock_ += c;
+    compute_ += c;
+    last_cpu_ = now;
+  }
+
+ public:
+  void enter_library() override {
+    if (depth_ == 0) charge_compute();
+    in_library_ = true;
+  }
+  void leave_library() override {
+    in_library_ = false;
+    if (scaled_) last_cpu_ = cpu_ns();
+  }
+
+ private:
 
   // ---- engine communication
 
@@ -693,6 +710,7 @@ class SimTransport final : public Transport, public StaticNetwork {
   double scale_ = 0;
   std::uint64_t last_cpu_ = 0;
   int depth_ = 0;
+  bool in_library_ = false;  ///< inside a call of the MPI layer (enter_library .. leave_library)
 
   std::uint64_t clock_ = 0, published_ = 0;
   std::uint64_t comm_ = 0, compute_ = 0, waited_ = 0;

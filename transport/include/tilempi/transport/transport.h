@@ -80,6 +80,12 @@ class Transport {
   virtual void begin_blocking_wait() {}
   virtual void end_blocking_wait() {}
 
+  /// The layer above brackets each of its API calls: what runs between leave_library() and the
+  /// next enter_library() is the application's own work. A modeled transport charges that as
+  /// compute time; the library's work inside a call is modeled by the transport's own costs.
+  virtual void enter_library() {}
+  virtual void leave_library() {}
+
   virtual double wtime() = 0;
   virtual double wtick() = 0;
 
