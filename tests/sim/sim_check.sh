@@ -5,6 +5,7 @@
 #   sim_check.sh determinism TILEMPIRUN NP [LAUNCHER ARGS...] PROG ARGS...
 #   sim_check.sh deadlock TILEMPIRUN PROG NP
 #   sim_check.sh report TILEMPIRUN PROG
+#   sim_check.sh compute TILEMPIRUN PROG
 set -u
 mode=$1
 run=$2
@@ -46,6 +47,20 @@ determinism)
   cmp "$tmp/o1" "$tmp/o2" || fail "program output differs between runs"
   cmp "$tmp/r1.json" "$tmp/r2.json" || fail "reports differ between runs"
   grep -q '"total_cycles"' "$tmp/r1.json" || fail "report has no total_cycles"
+  ;;
+compute)
+  prog=$1
+  # 8 ranks, 400 x (barrier + allreduce) with nothing in between: the compute charged per MPI
+  # call must stay near zero. It was about 10,000 cycles per call when the library's own CPU
+  # time counted as compute; what remains is the noise of reading the CPU clock (~200 cycles).
+  iters=400
+  "$run" -n 8 --transport sim --compute scale:1 --timeout 100 --report "$tmp/r.json" "$prog" $iters >"$tmp/o" 2>&1 ||
+    fail "job failed: $(cat "$tmp/o")"
+  cat "$tmp/o"
+  per_call=$(grep -o '"compute_cycles": *[0-9]*' "$tmp/r.json" | awk -v n=$((2 * iters)) '{s += $2; k++} END { if (k) printf "%d", s / k / n }')
+  [ -n "$per_call" ] || fail "no compute_cycles in the report"
+  echo "compute charged per MPI call: $per_call cycles"
+  [ "$per_call" -lt 2000 ] || fail "$per_call compute cycles per MPI call in a program that only calls MPI"
   ;;
 deadlock)
   prog=$1 np=$2
