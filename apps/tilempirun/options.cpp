@@ -172,13 +172,13 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "collective algorithms, e.g. alltoall=mesh_rounds,barrier=ktree:4 "
                  "(default: the library's selector); 'help' lists them")
       ->type_name("SPEC");
-  app.add_option("--preset", preset, "sim: chip parameter preset (default: default)")
+  app.add_option("--preset", preset, "sim: chip parameter preset: tilepro64, optimsoc, mmachine or default (default: tilepro64)")
       ->type_name("NAME");
-  app.add_option("--adapter", adapter, "sim: network adapter model (default: the preset's)")
+  app.add_option("--adapter", adapter, "sim: network adapter model: udn, namp or rdma (default: udn)")
       ->type_name("NAME");
   app.add_option("--compute", compute,
-                 "sim: charge compute time as measured CPU time x F (scale:F) or not at all "
-                 "(none) (default: the backend's)")
+                 "sim: charge the application's CPU time between MPI calls x F (scale:F) or "
+                 "nothing (none) (default: none)")
       ->type_name("none|scale:F");
   app.add_option("--report", report, "sim: write statistics to FILE (default: none)")
       ->type_name("FILE");
