@@ -239,16 +239,21 @@ std::string describe_pending() {
   std::string out;
   auto who = [](int r) { return r == MPI_ANY_SOURCE ? std::string("MPI_ANY_SOURCE") : std::to_string(r); };
   auto tag_of = [](int t) { return t == MPI_ANY_TAG ? std::string("MPI_ANY_TAG") : std::to_string(t); };
+  auto comm_of = [](MPI_Comm c) {
+    if (c == MPI_COMM_WORLD) return std::string("MPI_COMM_WORLD");
+    if (c == MPI_COMM_SELF) return std::string("MPI_COMM_SELF");
+    return "communicator " + std::to_string(c);
+  };
   for (MPI_Request h : e.posted) {
     const Request& r = *e.requests[h];
     bool coll = r.context & 1;
     out += std::string(coll ? "collective " : "") + "receive from " + who(r.source) + " tag " + tag_of(r.tag) +
-           " on communicator " + std::to_string(r.comm) + "; ";
+           " on " + comm_of(r.comm) + "; ";
   }
   for (MPI_Request h : e.in_flight) {
     const Request& r = *e.requests[h];
     if (r.kind == Request::Kind::Send)
-      out += "send on communicator " + std::to_string(r.comm) + " not yet taken by its receiver; ";
+      out += "send on " + comm_of(r.comm) + " not yet taken by its receiver; ";
   }
   if (!out.empty()) out.resize(out.size() - 2);
   return out.empty() ? "nothing pending" : out;
