@@ -533,7 +533,10 @@ void Engine::run() {
         now_bound = std::min(now_bound, shared(c->clock).load(std::memory_order_seq_cst) + lookahead_ - 1);
     }
     if (now_bound != bound) pending = true;
-    if (!pending && !exited_any_.exchange(false)) futex_wait(&h->engine_bell, bell, 20'000'000);
+    if (!pending && !exited_any_.exchange(false)) {
+      ++engine_sleeps_;
+      futex_wait(&h->engine_bell, bell, 20'000'000);
+    }
     shared(h->engine_sleeping).store(0, std::memory_order_seq_cst);
   }
 }

@@ -159,7 +159,7 @@ class Engine final : public hwmodel::adapter::Listener {
   std::string failure_;
   double wall_seconds_ = 0;
   double chip_seconds_ = 0;
-  std::uint64_t blocks_total_ = 0, wakes_total_ = 0, passes_ = 0;
+  std::uint64_t blocks_total_ = 0, wakes_total_ = 0, passes_ = 0, engine_sleeps_ = 0;
   std::uint64_t rank_horizon_waits_ = 0, rank_horizon_sleeps_ = 0;  ///< the ranks' waits for the horizon  ///< wall time inside the chip model
 };
 

@@ -163,9 +163,10 @@ void Engine::print_summary() {
   std::string busiest = best_link >= 0 ? link_name(chip_->topology(), best_link) : std::string("-");
   if (std::getenv("TILEMPI_SIM_PROFILE"))
     std::fprintf(stderr,
-                 "tilempirun: sim: engine passes %llu, blocks %llu, wakes %llu; ranks waited for the horizon "
-                 "%llu times, slept %llu times\n",
-                 static_cast<unsigned long long>(passes_), static_cast<unsigned long long>(blocks_total_),
+                 "tilempirun: sim: engine passes %llu (slept %llu times), blocks %llu, wakes %llu; ranks waited "
+                 "for the horizon %llu times, slept %llu times\n",
+                 static_cast<unsigned long long>(passes_), static_cast<unsigned long long>(engine_sleeps_),
+                 static_cast<unsigned long long>(blocks_total_),
                  static_cast<unsigned long long>(wakes_total_), static_cast<unsigned long long>(rank_horizon_waits_),
                  static_cast<unsigned long long>(rank_horizon_sleeps_));
   std::fprintf(stderr,
