@@ -90,6 +90,15 @@ bool buf_ok(const Comm& c, const void* buf, std::size_t count, const Datatype& t
   return false;
 }
 
+/// A (buffer, count, datatype) argument triple: count >= 0, a committed type, and a buffer that
+/// may be NULL only when it holds nothing. Returns the type, or nullptr with *rc set.
+const Datatype* typed_buffer(const Comm& c, const void* buf, int count, MPI_Datatype type, const char* fn, int* rc) {
+  const Datatype* t = nullptr;
+  if (!check::count(c, count, fn, rc) || !(t = check::type(c, type, fn, rc)) || !buf_ok(c, buf, uz(count), *t, fn, rc))
+    return nullptr;
+  return t;
+}
+
 bool same_size(const Comm& c, std::size_t sbytes, std::size_t rbytes, const char* fn, int* rc) {
   if (sbytes == rbytes) return true;
   *rc = raise(c.handle, MPI_ERR_TRUNCATE, fn,
@@ -361,13 +370,11 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   const Datatype* st = nullptr;
   const Datatype* rt = nullptr;
   if (!in_place) {
-    if (!check::count(*c, sendcount, fn, &rc) || !(st = check::type(*c, sendtype, fn, &rc)) ||
-        !buf_ok(*c, sendbuf, uz(sendcount), *st, fn, &rc))
-      return rc;
+    if (!(st = typed_buffer(*c, sendbuf, sendcount, sendtype, fn, &rc))) return rc;
   }
   if (is_root) {
-    if (!check::count(*c, recvcount, fn, &rc) || !(rt = check::type(*c, recvtype, fn, &rc)) ||
-        !not_in_place(*c, recvbuf, "recvbuf", fn, &rc) || !buf_ok(*c, recvbuf, uz(recvcount), *rt, fn, &rc))
+    if (!not_in_place(*c, recvbuf, "recvbuf", fn, &rc) ||
+        !(rt = typed_buffer(*c, recvbuf, recvcount, recvtype, fn, &rc)))
       return rc;
   }
   const std::size_t block = is_root ? uz(recvcount) * rt->size : uz(sendcount) * st->size;
@@ -410,9 +417,7 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   const Datatype* st = nullptr;
   const Datatype* rt = nullptr;
   if (!in_place) {
-    if (!check::count(*c, sendcount, fn, &rc) || !(st = check::type(*c, sendtype, fn, &rc)) ||
-        !buf_ok(*c, sendbuf, uz(sendcount), *st, fn, &rc))
-      return rc;
+    if (!(st = typed_buffer(*c, sendbuf, sendcount, sendtype, fn, &rc))) return rc;
   }
   VLayout rl;
   if (is_root) {
@@ -467,13 +472,11 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   const Datatype* st = nullptr;
   const Datatype* rt = nullptr;
   if (!in_place) {
-    if (!check::count(*c, recvcount, fn, &rc) || !(rt = check::type(*c, recvtype, fn, &rc)) ||
-        !buf_ok(*c, recvbuf, uz(recvcount), *rt, fn, &rc))
-      return rc;
+    if (!(rt = typed_buffer(*c, recvbuf, recvcount, recvtype, fn, &rc))) return rc;
   }
   if (is_root) {
-    if (!check::count(*c, sendcount, fn, &rc) || !(st = check::type(*c, sendtype, fn, &rc)) ||
-        !not_in_place(*c, sendbuf, "sendbuf", fn, &rc) || !buf_ok(*c, sendbuf, uz(sendcount), *st, fn, &rc))
+    if (!not_in_place(*c, sendbuf, "sendbuf", fn, &rc) ||
+        !(st = typed_buffer(*c, sendbuf, sendcount, sendtype, fn, &rc)))
       return rc;
   }
   const std::size_t block = is_root ? uz(sendcount) * st->size : uz(recvcount) * rt->size;
@@ -506,9 +509,7 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
   const Datatype* st = nullptr;
   const Datatype* rt = nullptr;
   if (!in_place) {
-    if (!check::count(*c, recvcount, fn, &rc) || !(rt = check::type(*c, recvtype, fn, &rc)) ||
-        !buf_ok(*c, recvbuf, uz(recvcount), *rt, fn, &rc))
-      return rc;
+    if (!(rt = typed_buffer(*c, recvbuf, recvcount, recvtype, fn, &rc))) return rc;
   }
   VLayout sl;
   if (is_root) {
@@ -554,13 +555,13 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const Datatype* rt = nullptr;
   const Datatype* st = nullptr;
-  if (!check::count(*c, recvcount, fn, &rc) || !(rt = check::type(*c, recvtype, fn, &rc)) ||
-      !not_in_place(*c, recvbuf, "recvbuf", fn, &rc) || !buf_ok(*c, recvbuf, uz(recvcount), *rt, fn, &rc))
-    return rc;
+  if (!not_in_place(*c, recvbuf, "recvbuf", fn, &rc) ||
+        !(rt = typed_buffer(*c, recvbuf, recvcount, recvtype, fn, &rc)))
+      return rc;
   const std::size_t block = uz(recvcount) * rt->size, n = uz(c->size), me = uz(c->rank);
   if (!in_place) {
-    if (!check::count(*c, sendcount, fn, &rc) || !(st = check::type(*c, sendtype, fn, &rc)) ||
-        !buf_ok(*c, sendbuf, uz(sendcount), *st, fn, &rc) || !same_size(*c, uz(sendcount) * st->size, block, fn, &rc))
+    if (!(st = typed_buffer(*c, sendbuf, sendcount, sendtype, fn, &rc)) ||
+        !same_size(*c, uz(sendcount) * st->size, block, fn, &rc))
       return rc;
   }
   if (block == 0) return MPI_SUCCESS;
@@ -600,8 +601,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   VLayout rl = vlayout(recvcounts, displs, c->size, *rt);
   if (rl.total > 0 && !recvbuf) return raise(c->handle, MPI_ERR_BUFFER, fn, "recvbuf is NULL but counts are not zero");
   if (!in_place) {
-    if (!check::count(*c, sendcount, fn, &rc) || !(st = check::type(*c, sendtype, fn, &rc)) ||
-        !buf_ok(*c, sendbuf, uz(sendcount), *st, fn, &rc) ||
+    if (!(st = typed_buffer(*c, sendbuf, sendcount, sendtype, fn, &rc)) ||
         !same_size(*c, uz(sendcount) * st->size, rl.counts[uz(me)], fn, &rc))
       return rc;
   }
