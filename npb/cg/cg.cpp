@@ -291,21 +291,14 @@ struct Solver {
 }  // namespace
 
 int main(int argc, char** argv) {
-  npb::Options opt = npb::parse_options(argc, argv);
-  npb::init(&argc, &argv, opt);
+  const npb::Start st = npb::start(&argc, &argv, "CG", kExtra);
+  if (st.done) return st.exit_code;
+  const npb::Options& opt = st.opt;
   Grid g;
-  MPI_Comm_rank(MPI_COMM_WORLD, &g.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &g.nprocs);
-  if (opt.help) {
-    if (g.rank == 0) npb::print_usage(argv[0], "CG", kExtra);
-    MPI_Finalize();
-    return 0;
-  }
-  if (!opt.error.empty()) return npb::usage_error("npb-cg: " + opt.error + " (see --help)");
-  const CgClass* c = nullptr;
-  for (const CgClass& k : kClasses)
-    if (k.cls == opt.cls) c = &k;
-  if (!c) return npb::usage_error(std::string("npb-cg: class ") + opt.cls + " is not supported (S, W, A, B)");
+  g.rank = st.rank;
+  g.nprocs = st.nprocs;
+  const CgClass* c = npb::find_class(kClasses, opt.cls);
+  if (!c) return npb::unsupported_class("npb-cg", opt.cls);
   if (!npb::is_power_of_two(g.nprocs))
     return npb::usage_error("npb-cg: " + std::to_string(g.nprocs) + " ranks not allowed: need a power of two");
 
@@ -396,7 +389,5 @@ int main(int argc, char** argv) {
     npb::print_report(rep);
     code = npb::exit_code(v);
   }
-  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return code;
+  return npb::finish(code);
 }

@@ -1,6 +1,7 @@
 // Shared helpers of tilempi's NPB kernels: options, initialisation, report.
 #include "npb.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -132,6 +133,35 @@ int ilog2(long v) {
     ++l;
   }
   return l;
+}
+
+Start start(int* argc, char*** argv, const char* name, const char* extra) {
+  Start st;
+  st.opt = parse_options(*argc, *argv);
+  init(argc, argv, st.opt);
+  MPI_Comm_rank(MPI_COMM_WORLD, &st.rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &st.nprocs);
+  if (st.opt.help) {
+    if (st.rank == 0) print_usage((*argv)[0], name, extra);
+    MPI_Finalize();
+    st.done = true;
+  } else if (!st.opt.error.empty()) {
+    std::string prog = "npb-" + std::string(name);
+    for (char& ch : prog) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    st.exit_code = usage_error(prog + ": " + st.opt.error + " (see --help)");
+    st.done = true;
+  }
+  return st;
+}
+
+int unsupported_class(const char* name, char cls) {
+  return usage_error(std::string(name) + ": class " + cls + " is not supported (S, W, A, B)");
+}
+
+int finish(int code) {
+  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Finalize();
+  return code;
 }
 
 int usage_error(const std::string& msg) {

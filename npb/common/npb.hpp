@@ -12,6 +12,7 @@
 
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -114,6 +115,31 @@ constexpr int kExitUsage = 2;
 
 // Rank 0 prints msg; everybody finalizes; returns kExitUsage for main to return.
 int usage_error(const std::string& msg);
+
+// What every kernel's main() begins with: the options, MPI_Init, the job's shape, --help and
+// option errors. When `done`, MPI is finalized and main() returns `exit_code` at once.
+struct Start {
+  Options opt;
+  int rank = 0, nprocs = 1;
+  bool done = false;
+  int exit_code = kExitOk;
+};
+Start start(int* argc, char*** argv, const char* name, const char* extra);
+
+// The entry of a kernel's class table (a field `cls`) for class `cls`, or nullptr.
+template <class Entry, std::size_t N>
+const Entry* find_class(const Entry (&table)[N], char cls) {
+  for (const Entry& e : table)
+    if (e.cls == cls) return &e;
+  return nullptr;
+}
+
+// usage_error() for a class the kernel has no table entry for.
+int unsupported_class(const char* name, char cls);
+
+// What every kernel's main() ends with: rank 0's exit code (from its verification) becomes
+// every rank's, then MPI_Finalize. Returns the code for main to return.
+int finish(int code);
 
 // ---------------------------------------------------------------------------
 // Report, printed by rank 0 in the style of the NPB reports.

@@ -49,21 +49,14 @@ const char* kExtra =
 }  // namespace
 
 int main(int argc, char** argv) {
-  npb::Options opt = npb::parse_options(argc, argv);
-  npb::init(&argc, &argv, opt);
+  const npb::Start st = npb::start(&argc, &argv, "EP", kExtra);
+  if (st.done) return st.exit_code;
+  const npb::Options& opt = st.opt;
   int rank = 0, nprocs = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
-  if (opt.help) {
-    if (rank == 0) npb::print_usage(argv[0], "EP", kExtra);
-    MPI_Finalize();
-    return 0;
-  }
-  if (!opt.error.empty()) return npb::usage_error("npb-ep: " + opt.error + " (see --help)");
-  const EpClass* c = nullptr;
-  for (const EpClass& k : kClasses)
-    if (k.cls == opt.cls) c = &k;
-  if (!c) return npb::usage_error(std::string("npb-ep: class ") + opt.cls + " is not supported (S, W, A, B)");
+  rank = st.rank;
+  nprocs = st.nprocs;
+  const EpClass* c = npb::find_class(kClasses, opt.cls);
+  if (!c) return npb::unsupported_class("npb-ep", opt.cls);
 
   // Batches: 2^(M-MK) over the whole job; in weak mode each rank has the
   // class's count, so the job has nprocs times as many.
@@ -161,7 +154,5 @@ int main(int argc, char** argv) {
     npb::print_report(r);
     code = npb::exit_code(v);
   }
-  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return code;
+  return npb::finish(code);
 }

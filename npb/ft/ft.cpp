@@ -272,21 +272,14 @@ struct Ft {
 }  // namespace
 
 int main(int argc, char** argv) {
-  npb::Options opt = npb::parse_options(argc, argv);
-  npb::init(&argc, &argv, opt);
+  const npb::Start st = npb::start(&argc, &argv, "FT", kExtra);
+  if (st.done) return st.exit_code;
+  const npb::Options& opt = st.opt;
   Ft ft;
-  MPI_Comm_rank(MPI_COMM_WORLD, &ft.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &ft.nprocs);
-  if (opt.help) {
-    if (ft.rank == 0) npb::print_usage(argv[0], "FT", kExtra);
-    MPI_Finalize();
-    return 0;
-  }
-  if (!opt.error.empty()) return npb::usage_error("npb-ft: " + opt.error + " (see --help)");
-  const FtClass* c = nullptr;
-  for (const FtClass& k : kClasses)
-    if (k.cls == opt.cls) c = &k;
-  if (!c) return npb::usage_error(std::string("npb-ft: class ") + opt.cls + " is not supported (S, W, A, B)");
+  ft.rank = st.rank;
+  ft.nprocs = st.nprocs;
+  const FtClass* c = npb::find_class(kClasses, opt.cls);
+  if (!c) return npb::unsupported_class("npb-ft", opt.cls);
   if (!npb::is_power_of_two(ft.nprocs))
     return npb::usage_error("npb-ft: " + std::to_string(ft.nprocs) + " ranks not allowed: need a power of two");
   ft.nx = c->nx;
@@ -380,7 +373,5 @@ int main(int argc, char** argv) {
     npb::print_report(rep);
     code = npb::exit_code(v);
   }
-  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return code;
+  return npb::finish(code);
 }

@@ -238,20 +238,14 @@ int full_verify(State& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  npb::Options opt = npb::parse_options(argc, argv);
-  npb::init(&argc, &argv, opt);
+  const npb::Start st = npb::start(&argc, &argv, "IS", kExtra);
+  if (st.done) return st.exit_code;
+  const npb::Options& opt = st.opt;
   State s;
-  MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &s.nprocs);
-  if (opt.help) {
-    if (s.rank == 0) npb::print_usage(argv[0], "IS", kExtra);
-    MPI_Finalize();
-    return 0;
-  }
-  if (!opt.error.empty()) return npb::usage_error("npb-is: " + opt.error + " (see --help)");
-  for (const IsClass& c : kClasses)
-    if (c.cls == opt.cls) s.c = &c;
-  if (!s.c) return npb::usage_error(std::string("npb-is: class ") + opt.cls + " is not supported (S, W, A, B)");
+  s.rank = st.rank;
+  s.nprocs = st.nprocs;
+  s.c = npb::find_class(kClasses, opt.cls);
+  if (!s.c) return npb::unsupported_class("npb-is", opt.cls);
   s.weak = opt.weak;
   s.nbuckets = 1 << s.c->log_buckets;
   s.max_key = 1 << s.c->log_max_key;
@@ -329,7 +323,5 @@ int main(int argc, char** argv) {
     npb::print_report(r);
     code = npb::exit_code(v);
   }
-  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return code;
+  return npb::finish(code);
 }

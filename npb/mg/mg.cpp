@@ -392,20 +392,13 @@ void zran3(const Level& L, double* v) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  npb::Options opt = npb::parse_options(argc, argv);
-  npb::init(&argc, &argv, opt);
-  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &g_nprocs);
-  if (opt.help) {
-    if (g_rank == 0) npb::print_usage(argv[0], "MG", kExtra);
-    MPI_Finalize();
-    return 0;
-  }
-  if (!opt.error.empty()) return npb::usage_error("npb-mg: " + opt.error + " (see --help)");
-  const MgClass* c = nullptr;
-  for (const MgClass& k : kClasses)
-    if (k.cls == opt.cls) c = &k;
-  if (!c) return npb::usage_error(std::string("npb-mg: class ") + opt.cls + " is not supported (S, W, A, B)");
+  const npb::Start st = npb::start(&argc, &argv, "MG", kExtra);
+  if (st.done) return st.exit_code;
+  const npb::Options& opt = st.opt;
+  g_rank = st.rank;
+  g_nprocs = st.nprocs;
+  const MgClass* c = npb::find_class(kClasses, opt.cls);
+  if (!c) return npb::unsupported_class("npb-mg", opt.cls);
   if (!npb::is_power_of_two(g_nprocs))
     return npb::usage_error("npb-mg: " + std::to_string(g_nprocs) + " ranks not allowed: need a power of two");
   for (int b = 0; b < npb::ilog2(g_nprocs); ++b) g_p[b % 3] *= 2;
@@ -527,7 +520,5 @@ int main(int argc, char** argv) {
     npb::print_report(rep);
     code = npb::exit_code(verdict);
   }
-  MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  MPI_Finalize();
-  return code;
+  return npb::finish(code);
 }
