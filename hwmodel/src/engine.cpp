@@ -100,6 +100,7 @@ Chip::Engine::Engine(Chip& chip, const Config& c, const Topology& topo)
     throw ConfigError("input_buffer_flits", "total buffer space too large");
   flits_.resize(flit_total);
   ret_.resize(ret_total);
+  wait_since_.assign(in_.size(), 0);
   port_.resize(static_cast<std::size_t>(nodes) * kPorts);
   inmask_.assign(static_cast<std::size_t>(nodes), 0);
   ejmask_.assign(static_cast<std::size_t>(nodes), 0);
@@ -246,7 +247,7 @@ void Chip::Engine::run_until(Cycle c) {
       Packet& p = pkts_[d.id];
       if (d.kind == kInjected) {
         if (chip_.on_injected_)
-          chip_.on_injected_(PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits});
+          chip_.on_injected_(PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, p.link_wait});
       } else {
         deliver(d.id, t);
       }
@@ -301,6 +302,10 @@ void Chip::Engine::deliver(std::uint32_t slot, Cycle t) {
   nc.hops.add(static_cast<std::uint64_t>(h));
   ++nc.delivered;
   nc.flits_delivered += p.flits;
+  if (p.link_wait) {
+    ++nc.link_wait_packets;
+    nc.link_wait_cycles += p.link_wait;
+  }
   if (log_packets_) {
     PacketRecord r;
     r.id = p.id;
@@ -314,9 +319,10 @@ void Chip::Engine::deliver(std::uint32_t slot, Cycle t) {
     r.head_in = p.head_in;
     r.tail_out = p.tail_out;
     r.delivered = t;
+    r.link_wait = p.link_wait;
     log_.push_back(r);
   }
-  PacketEvent ev{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits};
+  PacketEvent ev{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, p.link_wait};
   free_slots_.push_back(slot);
   --live_packets_;
   if (chip_.on_delivered_) chip_.on_delivered_(ev);
@@ -336,6 +342,15 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
   // forwards at most one flit per cycle.
   std::uint64_t cand[kPorts] = {0, 0, 0, 0, 0};
   unsigned demand = 0;
+  std::uint64_t heads = 0;  // candidates that are heads wanting an inter-router link
+  // The head at the front of input VC i begins (or goes on) waiting for a
+  // link that another packet holds (PacketEvent::link_wait).
+  auto conflict = [&](Fifo& f, int i) {
+    if (!f.conflict) {
+      f.conflict = 1;
+      wait_since_[base + static_cast<std::size_t>(i)] = t;
+    }
+  };
   for (std::uint64_t m = inmask_[n]; m; m &= m - 1) {
     int i = std::countr_zero(m);
     Fifo& f = in_[base + static_cast<std::size_t>(i)];
@@ -375,17 +390,32 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       ovc = f.want_vc;
       OutVc& ov = out_[base + static_cast<std::size_t>(o * vcs_ + ovc)];
       // Reserved by a one-step worm: this router is woken when it ends.
-      if (fast_ && t < out_free_[base + static_cast<std::size_t>(o * vcs_ + ovc)]) continue;
+      if (fast_ && t < out_free_[base + static_cast<std::size_t>(o * vcs_ + ovc)]) {
+        if (o != kLocal) conflict(f, i);
+        continue;
+      }
       demand |= 1u << o;
       if (ov.owner < 0) {
-        if (credit_ready(ov, t)) cand[o] |= std::uint64_t{1} << i;
-        else if (ov.rcount) wake = std::min(wake, ret_[ov.roff + ov.rhead]);
+        if (credit_ready(ov, t)) {
+          cand[o] |= std::uint64_t{1} << i;
+          if (o != kLocal) heads |= std::uint64_t{1} << i;
+        } else {
+          if (ov.rcount) wake = std::min(wake, ret_[ov.roff + ov.rhead]);
+          // The buffer behind the link still holds the last worm's flits: a
+          // conflict if that worm came from another source.
+          if (o != kLocal && ov.last_src != fl.src) conflict(f, i);
+        }
+      } else if (o != kLocal) {
+        conflict(f, i);  // another input's worm holds the link
       }
     }
   }
 
   if (demand) {
     std::uint64_t excluded = 0;  // input VCs of ports that already sent this cycle
+    std::uint64_t moved = 0;     // input VCs that sent this cycle
+    TileId out_src[kPorts] = {kNoTile, kNoTile, kNoTile, kNoTile, kNoTile};   // source of each output's flit
+    TileId port_src[kPorts] = {kNoTile, kNoTile, kNoTile, kNoTile, kNoTile};  // and of each input port's
     const int first = static_cast<int>(t % kPorts);
     for (int k = 0; k < kPorts; ++k) {
       int o = first + k;
@@ -408,10 +438,12 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       ++ps.flits;
       const int in_port = port_of_[i];
       excluded |= port_mask_[in_port];
+      moved |= std::uint64_t{1} << i;
       worked = true;
 
       Fifo& f = in_[base + static_cast<std::size_t>(i)];
       const Flit fl = flits_[f.off + f.head];
+      out_src[o] = port_src[in_port] = fl.src;
       f.head = static_cast<std::uint16_t>(f.head + 1 == f.cap ? 0 : f.head + 1);
       if (--f.count == 0) inmask_[n] &= ~(std::uint64_t{1} << i);
       const bool is_head = fl.code & 1u;
@@ -420,9 +452,14 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
         f.out = static_cast<std::int8_t>(o);
         f.ovc = f.want_vc;
         f.want = f.want_vc = -1;
+        if (f.conflict) {
+          pkts_[fl.code >> 2].link_wait += t - wait_since_[base + static_cast<std::size_t>(i)];
+          f.conflict = 0;
+        }
       }
       const int ovc = f.ovc;
       OutVc& ov = out_[base + static_cast<std::size_t>(o * vcs_ + ovc)];
+      if (is_head) ov.last_src = fl.src;
       --ov.credits;
       ov.owner = is_tail ? -1 : static_cast<std::int16_t>(i);
       if (is_tail) f.out = f.ovc = -1;
@@ -435,7 +472,7 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       } else if (is_tail) {
         Packet& p = pkts_[fl.code >> 2];
         p.tail_out = t;
-        if (chip_.on_injected_) chip_.on_injected_(PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits});
+        if (chip_.on_injected_) chip_.on_injected_(PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, p.link_wait});
       }
 
       if (o != kLocal) {
@@ -445,7 +482,7 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
         Fifo& d = in_[static_cast<std::size_t>(dnode) * static_cast<std::size_t>(ivcs_) + static_cast<std::size_t>(di)];
         std::uint32_t pos = d.head + d.count;
         if (pos >= d.cap) pos -= d.cap;
-        flits_[d.off + pos] = Flit{t + static_cast<Cycle>(hop_), fl.code, 0};
+        flits_[d.off + pos] = Flit{t + static_cast<Cycle>(hop_), fl.code, fl.src};
         ++d.count;
         inmask_[dnode] |= std::uint64_t{1} << di;
         schedule(dnode, t + static_cast<Cycle>(hop_));
@@ -454,11 +491,19 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
         Fifo& d = ej_[static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_) + static_cast<std::size_t>(ovc)];
         std::uint32_t pos = d.head + d.count;
         if (pos >= d.cap) pos -= d.cap;
-        flits_[d.off + pos] = Flit{t + static_cast<Cycle>(eject_delay_), fl.code, 0};
+        flits_[d.off + pos] = Flit{t + static_cast<Cycle>(eject_delay_), fl.code, fl.src};
         ++d.count;
         ejmask_[n] |= 1u << ovc;
         schedule(n, t + static_cast<Cycle>(eject_delay_));
       }
+    }
+    // Heads that could have taken their link but another packet took it
+    // (output arbitration) or took their input port this cycle.
+    for (std::uint64_t m = heads & ~moved; m; m &= m - 1) {
+      const int i = std::countr_zero(m);
+      Fifo& f = in_[base + static_cast<std::size_t>(i)];
+      const TileId winner = out_src[f.want] != kNoTile ? out_src[f.want] : port_src[port_of_[i]];
+      if (winner != flits_[f.off + f.head].src) conflict(f, i);
     }
   }
 
@@ -524,7 +569,7 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       }
       std::uint32_t pos = f.head + f.count;
       if (pos >= f.cap) pos -= f.cap;
-      flits_[f.off + pos] = Flit{t + static_cast<Cycle>(inj_latency_), code, 0};
+      flits_[f.off + pos] = Flit{t + static_cast<Cycle>(inj_latency_), code, p.src};
       ++f.count;
       inmask_[n] |= std::uint64_t{1} << li;
       schedule(n, t + static_cast<Cycle>(inj_latency_));
@@ -601,6 +646,8 @@ void Chip::Engine::fill_stats(Stats& s) const {
     ns.packets_delivered = nc.delivered;
     ns.flits_delivered = nc.flits_delivered;
     ns.flit_hops = nc.flit_hops;
+    ns.link_wait_packets = nc.link_wait_packets;
+    ns.link_wait_cycles = nc.link_wait_cycles;
   }
   s.packets = log_;
 }

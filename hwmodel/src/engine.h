@@ -19,11 +19,12 @@ namespace tilempi::hwmodel {
 struct Chip::Engine {
   Engine(Chip& chip, const Config& c, const Topology& topo);
 
-  // A flit in a buffer: the cycle it becomes visible there and its packet.
+  // A flit in a buffer: the cycle it becomes visible there, its packet and
+  // the packet's source tile (to tell another source's worms from the own).
   struct Flit {
     Cycle ready;
     std::uint32_t code;  // packet slot << 2 | tail << 1 | head
-    std::uint32_t unused;
+    std::int32_t src;
   };
   // A FIFO of flits (router input VC or ejection buffer) inside `flits_`.
   struct Fifo {
@@ -35,10 +36,13 @@ struct Chip::Engine {
     std::int8_t ovc = -1;  // its output VC
     std::int8_t want = -1;      // route of the waiting head at the front (-1: not computed)
     std::int8_t want_vc = -1;   // and its output VC
+    std::uint8_t conflict = 0;  // the head at the front waits for a link another packet holds
   };
-  // Output VC: which input VC owns it, credits, credits still on their way back.
+  // Output VC: which input VC owns it, credits, credits still on their way back,
+  // and the source tile of the last worm whose head it carried.
   struct OutVc {
     std::int16_t owner = -1;
+    TileId last_src = kNoTile;
     std::int32_t credits = 0;
     std::uint32_t roff = 0;
     std::uint16_t rcap = 0;
@@ -68,6 +72,7 @@ struct Chip::Engine {
     std::uint32_t written = 0;
     std::uint8_t net = 0;
     std::uint8_t cls = 0;
+    Cycle link_wait = 0;  // cycles its head waited for links held by other packets
   };
   struct Pending {
     Cycle at;
@@ -88,6 +93,7 @@ struct Chip::Engine {
   struct NetCounters {
     Summary latency, queueing, network, hops;
     std::uint64_t injected = 0, delivered = 0, flits_delivered = 0, flit_hops = 0;
+    std::uint64_t link_wait_packets = 0, link_wait_cycles = 0;
   };
 
   PacketId inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at, std::uint64_t tag,
@@ -125,6 +131,7 @@ struct Chip::Engine {
 
   std::vector<Flit> flits_;
   std::vector<Fifo> in_;    // [node * ivcs_ + port * vcs_ + vc]
+  std::vector<Cycle> wait_since_;  // per in_ entry: when its front head began to wait (Fifo::conflict)
   std::vector<OutVc> out_;  // [node * ivcs_ + port * vcs_ + vc]
   std::vector<Cycle> ret_;  // credit return rings
   std::vector<PortStats> port_;  // [node * kPorts + port]

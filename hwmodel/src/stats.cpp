@@ -62,6 +62,8 @@ nlohmann::json Stats::to_json(const Topology& topo) const {
     jn["packets_delivered"] = ns.packets_delivered;
     jn["flits_delivered"] = ns.flits_delivered;
     jn["flit_hops"] = ns.flit_hops;
+    jn["link_wait_packets"] = ns.link_wait_packets;
+    jn["link_wait_cycles"] = ns.link_wait_cycles;
     jn["latency"] = ns.latency.to_json();
     jn["queueing_latency"] = ns.queueing.to_json();
     jn["network_latency"] = ns.network.to_json();
@@ -83,7 +85,7 @@ nlohmann::json Stats::to_json(const Topology& topo) const {
     for (const PacketRecord& p : packets)
       pk.push_back({{"id", p.id}, {"tag", p.tag}, {"src", p.src}, {"dst", p.dst}, {"network", p.network},
                     {"flits", p.flits}, {"hops", p.hops}, {"created", p.created}, {"head_in", p.head_in},
-                    {"tail_out", p.tail_out}, {"delivered", p.delivered}});
+                    {"tail_out", p.tail_out}, {"delivered", p.delivered}, {"link_wait", p.link_wait}});
     j["packets"] = std::move(pk);
   }
   return j;
@@ -110,12 +112,12 @@ void Stats::write_links_csv(std::ostream& out, const Topology& topo) const {
 }
 
 void Stats::write_packets_csv(std::ostream& out) const {
-  out << "id,tag,network,src,dst,flits,hops,created,head_in,tail_out,delivered,latency,queueing,network_latency\n";
+  out << "id,tag,network,src,dst,flits,hops,created,head_in,tail_out,delivered,latency,queueing,network_latency,link_wait\n";
   for (const PacketRecord& p : packets)
     out << p.id << ',' << p.tag << ',' << p.network << ',' << p.src << ',' << p.dst << ',' << p.flits << ','
         << p.hops << ',' << p.created << ',' << p.head_in << ',' << p.tail_out << ',' << p.delivered << ','
         << (p.delivered - p.created) << ',' << (p.head_in - p.created) << ',' << (p.delivered - p.head_in)
-        << '\n';
+        << ',' << p.link_wait << '\n';
 }
 
 }  // namespace tilempi::hwmodel

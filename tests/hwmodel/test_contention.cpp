@@ -22,9 +22,12 @@ Config row(int width) {
 }
 
 struct Recorder {
-  std::map<std::uint64_t, Cycle> delivered, injected;
+  std::map<std::uint64_t, Cycle> delivered, injected, link_wait;
   explicit Recorder(Chip& chip) {
-    chip.on_delivered([this](const PacketEvent& e) { delivered[e.tag] = e.cycle; });
+    chip.on_delivered([this](const PacketEvent& e) {
+      delivered[e.tag] = e.cycle;
+      link_wait[e.tag] = e.link_wait;
+    });
     chip.on_injected([this](const PacketEvent& e) { injected[e.tag] = e.cycle; });
   }
 };
@@ -58,6 +61,9 @@ TEST(Contention, TwoWormsOnOneLinkSerializeExactly) {
   const LinkStats& first = s.networks[0].links[static_cast<std::size_t>(Topology::link_index({0, Dir::East}))];
   EXPECT_EQ(first.flits, static_cast<std::uint64_t>(la));
   EXPECT_EQ(shared.blocked_cycles, 0u);  // the link never idled while A waited: B was using it
+  // That wait is A's link conflict; B had the link at once.
+  EXPECT_EQ(rec.link_wait['A'], static_cast<Cycle>(lb + 1 - 2));
+  EXPECT_EQ(rec.link_wait['B'], 0u);
  }
 }
 
@@ -115,6 +121,13 @@ TEST(Contention, BlockedWormHoldsUpstreamLinks) {
   // Without the blockage Z would have taken its zero-load latency.
   EXPECT_EQ(chip.zero_load_latency(3, 4, lz - 1), static_cast<Cycle>(1 + 2 + lz - 1));
   EXPECT_EQ(rec.delivered['Z'] - 20 - chip.zero_load_latency(3, 4, lz - 1), static_cast<Cycle>(R + 25 + lz - 1 - 20 - (2 + lz)));
+  // Link conflicts: X only waited for its core and for credits of links it
+  // owned. Y's head reached router 5 at cycle 4 and took 5->6 at R + 7. Z's
+  // head reached router 3 at 21 and took 3->4 at R + 21; its wait behind
+  // Y's tail in router 4's input buffer is not a wait for a link.
+  EXPECT_EQ(rec.link_wait['X'], 0u);
+  EXPECT_EQ(rec.link_wait['Y'], R + 7 - 4);
+  EXPECT_EQ(rec.link_wait['Z'], R + 21 - 21);
  }
 }
 

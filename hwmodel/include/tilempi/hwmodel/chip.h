@@ -31,6 +31,13 @@ struct PacketEvent {
   Cycle created = 0;       // the inject() cycle
   Cycle head_in = 0;       // head written into the source injection buffer
   std::uint32_t flits = 0;  // header included
+  // Cycles the head waited, summed over the routers on its path, for an
+  // inter-router link held by another packet: another worm owned the output,
+  // another packet won it in arbitration, a one-step worm had reserved it, or
+  // the buffer behind it still held another source's worm. Waiting for the
+  // ejection port or the core, for credits of a link the packet already owns,
+  // and behind the source's own earlier packets does not count.
+  Cycle link_wait = 0;
 };
 
 using PacketCallback = std::function<void(const PacketEvent&)>;

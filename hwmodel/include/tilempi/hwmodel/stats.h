@@ -46,6 +46,7 @@ struct PacketRecord {
   Cycle head_in = 0;    // head written into the source injection buffer
   Cycle tail_out = 0;   // tail left the source injection buffer into the router
   Cycle delivered = 0;  // tail consumed by the destination core
+  Cycle link_wait = 0;  // head waited for links held by other packets (PacketEvent::link_wait)
 };
 
 struct NetworkStats {
@@ -60,6 +61,10 @@ struct NetworkStats {
   std::uint64_t packets_delivered = 0;
   std::uint64_t flits_delivered = 0;
   std::uint64_t flit_hops = 0;  // flits times inter-router links crossed
+  // Link conflicts (PacketEvent::link_wait): delivered packets whose head
+  // waited for a link held by another packet, and their summed wait.
+  std::uint64_t link_wait_packets = 0;
+  std::uint64_t link_wait_cycles = 0;
 };
 
 struct Stats {
