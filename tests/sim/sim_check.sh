@@ -90,7 +90,10 @@ t = json.load(open(sys.argv[2]))
 assert r["ranks"] == 9 and r["total_cycles"] > 0
 assert len(r["rank_stats"]) == 9 and all(x["comm_cycles"] > 0 for x in r["rank_stats"])
 assert r["links"] and all("blocked_cycles" in l and "utilization" in l for l in r["links"])
-assert "link_conflicts" in r["network"]
+n = r["network"]
+assert all(k in n for k in ("link_conflicts", "link_conflict_cycles", "delayed_packets", "delay_cycles")), n
+assert (n["link_conflicts"] == 0) == (n["link_conflict_cycles"] == 0), n
+assert (n["delayed_packets"] == 0) == (n["delay_cycles"] == 0), n
 ev = t["traceEvents"]
 assert any(e.get("pid") == 0 and e.get("ph") == "X" for e in ev), "no rank spans"
 assert any(e.get("pid") == 1 and e.get("ph") == "X" for e in ev), "no link spans"

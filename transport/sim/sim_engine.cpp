@@ -413,17 +413,23 @@ void Engine::data_done(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
 
 void Engine::on_delivered(const hw::PacketEvent& e) {
   ++packets_;
-  // Contention: the packet took longer in the network than it would have alone.
+  // Link conflict: the head waited for a link that another packet held (the chip model's
+  // link_wait; not the ejection port, not the packet's own links, not the source's own packets).
+  if (e.link_wait) {
+    ++conflicts_;
+    conflict_cycles_ += e.link_wait;
+  }
+  // Delay, for any reason: the packet took longer in the network than it would have alone,
+  // waiting for an ejection port included. head_in is when the head entered the source's
+  // injection buffer: waiting behind the source's own earlier packets is not part of it.
   const std::uint32_t payload = e.flits > static_cast<std::uint32_t>(config_.header_flits)
                                     ? e.flits - static_cast<std::uint32_t>(config_.header_flits)
                                     : 0;
-  // head_in is when the head entered the source's injection buffer: waiting behind the
-  // source's own earlier packets is serialization, not a link conflict.
   const hw::Cycle alone = chip_->zero_load_latency(e.src, e.dst, payload);
   const hw::Cycle took = e.cycle - e.head_in;
   if (took > alone) {
-    ++conflicts_;
-    conflict_cycles_ += took - alone;
+    ++delayed_;
+    delay_cycles_ += took - alone;
   }
   if (tracing_ && e.src != e.dst) {
     const hw::Topology& topo = chip_->topology();

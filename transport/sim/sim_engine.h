@@ -140,7 +140,11 @@ class Engine final : public hwmodel::adapter::Listener {
   std::uint64_t bound_ = 0;
 
   // statistics
-  std::uint64_t messages_ = 0, packets_ = 0, conflicts_ = 0, conflict_cycles_ = 0;
+  std::uint64_t messages_ = 0, packets_ = 0;
+  /// Packets whose head waited for a link held by another packet, and their summed wait.
+  std::uint64_t conflicts_ = 0, conflict_cycles_ = 0;
+  /// Packets slower than their zero-load latency (any reason), and their summed extra cycles.
+  std::uint64_t delayed_ = 0, delay_cycles_ = 0;
   std::uint64_t static_bcasts_ = 0;
   hwmodel::Summary msg_latency_;
   std::unordered_map<std::uint64_t, std::uint64_t> msg_start_;
