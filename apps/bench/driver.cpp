@@ -40,7 +40,8 @@ namespace tilempi::bench {
 
 bool is_mesh_algorithm(const std::string& alg) {
   const std::string a = alg.substr(0, alg.find(':'));
-  return a == "mesh_rounds" || a == "ktree" || a == "static_route" || a == "mesh_tree" || a == "mesh_reduce_bcast";
+  return a == "mesh_rounds" || a == "ktree" || a == "ktree_static" || a == "static_route" || a == "mesh_tree" ||
+         a == "mesh_reduce_bcast";
 }
 
 namespace {
@@ -355,7 +356,8 @@ void run_one(const Settings& s, Result& r, int slot) {
       return;
     }
     if (s.conflicts) {
-      // One call alone (no barrier, no other traffic): its link conflicts.
+      // One call alone (no barrier, no other traffic): its link conflicts, the run report's
+      // network.link_conflicts (packets whose head waited for a link another packet held).
       std::vector<std::string> once = launcher_args(s, r, report);
       once.push_back("0");
       fs::remove(report);

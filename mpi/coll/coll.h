@@ -136,6 +136,7 @@ inline const unsigned char* at(const void* p, std::size_t off) { return static_c
 
 // mesh.cpp: seed 003 chapter 3
 int barrier_ktree(Comm&, int k);
+int barrier_ktree_static(Comm&, int k);
 int bcast_static_route(void*, std::size_t, int, Comm&, int);
 int reduce_mesh_tree(const void*, void*, std::size_t, const Reducer&, int, Comm&, int);
 int allreduce_mesh_reduce_bcast(const void*, void*, std::size_t, const Reducer&, Comm&, int);

@@ -1,5 +1,6 @@
 // The NoCMsg mesh collectives of seed 003 chapter 3: contention-free alltoall rounds (§3.2.1),
-// the k-ary tree barrier (§3.2.2), the static-route broadcast (§3.2.3), the two-level reduce tree
+// the k-ary tree barrier (§3.2.2) and its variant released over the static network (the round
+// barrier of the alltoall rounds), the static-route broadcast (§3.2.3), the two-level reduce tree
 // (§3.2.4) and allreduce as reduce + broadcast (Algorithm 3). The communication partners come
 // from the schedule generators in schedule/, the same ones tilempi-coll-check analyses.
 #include <algorithm>
@@ -115,23 +116,61 @@ std::vector<transport::StaticRouteHop> static_routes(Comm& c, const sch::Tree& t
   return routes;
 }
 
-}  // namespace
+/// A static-network broadcast's id on this communicator: the groups of one MPI_Comm_split may
+/// share a context, so the root's world rank (unique among concurrent groups) is in it too.
+std::uint64_t static_id(Comm& c, int world_root) {
+  CollState& st = state(c);
+  return ((c.context & 0xffffffull) << 40) | ((static_cast<std::uint64_t>(world_root) & 0xffffull) << 24) |
+         (st.static_seq++ & 0xffffffull);
+}
 
-int barrier_ktree(Comm& c, int k) {
-  const sch::Tree& t = cached_ktree(c, k > 0 ? k : 3);
+/// The k-ary tree's notifications (seed 003 §3.2.2, Algorithm 2 lines 10-19): wait for every child,
+/// then notify the parent.
+int ktree_gather(Comm& c, const sch::Tree& t) {
   const auto& kids = t.children[static_cast<std::size_t>(c.rank)];
   std::vector<MPI_Request> reqs(kids.size());
   for (std::size_t i = 0; i < kids.size(); ++i)
     if (int rc = irecv_bytes(nullptr, 0, kids[i], kTagBarrier, c, &reqs[i])) return rc;
   if (int rc = waitall(reqs)) return rc;
   const int parent = t.parent[static_cast<std::size_t>(c.rank)];
-  if (parent >= 0) {
+  if (parent >= 0)
     if (int rc = send_bytes(nullptr, 0, parent, kTagBarrier, c)) return rc;
+  return MPI_SUCCESS;
+}
+
+/// The tree's replies (Algorithm 2 lines 17-23): wait for the parent's, reply to every child.
+int ktree_release(Comm& c, const sch::Tree& t) {
+  const int parent = t.parent[static_cast<std::size_t>(c.rank)];
+  if (parent >= 0)
     if (int rc = recv_bytes(nullptr, 0, parent, kTagBarrier, c)) return rc;
-  }
-  for (int kid : kids)
+  for (int kid : t.children[static_cast<std::size_t>(c.rank)])
     if (int rc = send_bytes(nullptr, 0, kid, kTagBarrier, c)) return rc;
   return MPI_SUCCESS;
+}
+
+}  // namespace
+
+int barrier_ktree(Comm& c, int k) {
+  const sch::Tree& t = cached_ktree(c, k > 0 ? k : 3);
+  if (int rc = ktree_gather(c, t)) return rc;
+  return ktree_release(c, t);
+}
+
+int barrier_ktree_static(Comm& c, int k) {
+  const sch::Tree& t = cached_ktree(c, k > 0 ? k : 3);
+  if (int rc = ktree_gather(c, t)) return rc;
+  // Every member calls the broadcast once it has notified its parent, so its switch is set while
+  // the notifications climb; the root sends the word when its children have all notified it.
+  if (transport::StaticNetwork* sn = transport_of_job().static_network()) {
+    auto routes = static_routes(c, bcast_tree(c, t.root));
+    if (!routes.empty()) {
+      const int world_root = c.world[static_cast<std::size_t>(t.root)];
+      unsigned char word = 1;
+      sn->bcast(static_id(c, world_root), routes, world_root, &word, 1);
+      return MPI_SUCCESS;
+    }
+  }
+  return ktree_release(c, t);
 }
 
 int bcast_static_route(void* buf, std::size_t bytes, int root, Comm& c, int) {
@@ -139,13 +178,8 @@ int bcast_static_route(void* buf, std::size_t bytes, int root, Comm& c, int) {
   if (transport::StaticNetwork* sn = transport_of_job().static_network()) {
     auto routes = static_routes(c, t);
     if (!routes.empty()) {
-      CollState& st = state(c);
-      // The id names this broadcast on this communicator: the groups of one MPI_Comm_split may
-      // share a context, so the root's world rank (unique among concurrent groups) is in it too.
       const int world_root = c.world[static_cast<std::size_t>(root)];
-      const std::uint64_t id = ((c.context & 0xffffffull) << 40) | ((static_cast<std::uint64_t>(world_root) & 0xffffull) << 24) |
-                               (st.static_seq++ & 0xffffffull);
-      sn->bcast(id, routes, world_root, buf, bytes);
+      sn->bcast(static_id(c, world_root), routes, world_root, buf, bytes);
       return MPI_SUCCESS;
     }
   }
@@ -204,13 +238,26 @@ int mesh_rounds_run(const void* s, const std::size_t* sc, const std::size_t* sd,
   if (rcount(me)) std::memmove(at(r, rdispl(me)), at(s, sdispl(me)), rcount(me));
   const auto& partner = round_partners(c);
   const int tag = sc ? kTagAlltoallv : kTagAlltoall;
-  // Rounds are separated by a barrier (seed 003 §3.2.1). The seed does not say which; the barrier
-  // the user chose for MPI_Barrier (barrier=...) runs if there is one, else the dissemination
-  // barrier: its log2(N) rounds of one message per rank cost about a third of the k-ary tree's
-  // on the modeled TilePro64 (docs/EXPERIMENTS.md), and the round barriers dominate small messages.
+  // Rounds are separated by a barrier (seed 003 §3.2.1, Algorithm 1). The barrier the user chose
+  // for MPI_Barrier (barrier=...) runs if there is one. Else, on a chip with a static network,
+  // ktree_static:3: the k-ary tree of §3.2.2 notifies up to the root over the mesh, one word over
+  // the static network (§3.2.3's broadcast tree) releases everyone within a few cycles. The seed's
+  // own release, replies down the tree over the mesh, lets the members nearest the root start the
+  // next round while replies are still on their way to the leaves; their data then meets those
+  // replies on mesh links (link conflicts in the run report) and the tree's 2 x depth message
+  // latencies make the rounds slower than the linear baseline at 8 bytes (docs/COLLECTIVES.md,
+  // "Measured on the sim transport"). Without a static network: the dissemination barrier, the
+  // fewest message latencies on the critical path.
   Selected b = select(Kind::Barrier, c);
-  const BarrierFn round_barrier = b.user ? as<BarrierFn>(b.algorithm->fn) : &barrier_dissemination;
-  const int param = b.user ? b.param : 0;
+  BarrierFn round_barrier = &barrier_dissemination;
+  int param = 0;
+  if (b.user) {
+    round_barrier = as<BarrierFn>(b.algorithm->fn);
+    param = b.param;
+  } else if (transport_of_job().static_network()) {
+    round_barrier = &barrier_ktree_static;
+    param = 3;
+  }
   for (std::size_t i = 0; i < partner.size(); ++i) {
     if (i > 0)
       if (int e = round_barrier(c, param)) return e;

@@ -32,6 +32,7 @@ const std::array<std::vector<Algorithm>, kKinds>& table() {
     auto& barrier = a[static_cast<int>(Kind::Barrier)];
     barrier = {
         {"ktree", "k-ary tree rooted at the mesh centre, built once per communicator (seed 003 §3.2.2); ktree:K sets k (default 3)", any(&barrier_ktree), true, 3},
+        {"ktree_static", "ktree's notifications up to the root, released by one word over the static network along the §3.2.3 tree (ktree's replies without one); mesh_rounds' round barrier", any(&barrier_ktree_static), true, 3},
         {"linear", "every rank notifies rank 0, which releases them all (2(N-1) messages at rank 0)", any(&barrier_linear)},
         {"dissemination", "ceil(log2 N) rounds, rank r signals r+2^i (Hensgen, Finkel, Manber)", any(&barrier_dissemination)},
         {"recursive_doubling", "pairwise exchanges r xor 2^i; extra ranks fold in before and out after", any(&barrier_recursive_doubling)},

@@ -88,7 +88,7 @@ TEST(Schedules, MeshAlgorithmsConflictFreeEverywhere) {
         sch::Mesh mesh{w, h};
         auto members = sch::row_major(mesh, n);
         SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + " n=" + std::to_string(n));
-        for (const char* spec : {"ktree", "ktree:3", "ktree:4", "static_route", "mesh_tree", "mesh_reduce_bcast"})
+        for (const char* spec : {"ktree", "ktree:3", "ktree:4", "ktree_static", "static_route", "mesh_tree", "mesh_reduce_bcast"})
           for (int root : {0, n / 2, n - 1}) {
             auto rep = check(spec, mesh, members, root);
             EXPECT_TRUE(rep.conflicts.empty()) << spec << " root " << root;

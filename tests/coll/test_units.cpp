@@ -223,7 +223,7 @@ TEST(Selection, ValidateAndHelp) {
   EXPECT_EQ(TILEMPIX_Coll_validate(nullptr, msg, sizeof msg), MPI_ERR_ARG);
   std::string help(16384, '\0');
   ASSERT_EQ(TILEMPIX_Coll_help(help.data(), static_cast<int>(help.size())), MPI_SUCCESS);
-  for (const char* name : {"mesh_rounds", "ktree[:K]", "static_route", "mesh_tree", "mesh_reduce_bcast", "rabenseifner",
+  for (const char* name : {"mesh_rounds", "ktree[:K]", "ktree_static[:K]", "static_route", "mesh_tree", "mesh_reduce_bcast", "rabenseifner",
                            "scatter_allgather", "dissemination", "bruck", "xor_direct", "scattered", "reduce_scatter_block"})
     EXPECT_NE(help.find(name), std::string::npos) << name;
   char small[8];

@@ -35,6 +35,8 @@ const std::vector<Entry>& entries() {
       {"alltoall", "scattered", [n](const Mesh&, const P& m, int, int) { return scattered(n(m)); }},
       {"alltoallv", "mesh_rounds", [](const Mesh& mesh, const P& m, int, int) { return mesh_rounds(mesh, m); }},
       {"barrier", "ktree", [](const Mesh& mesh, const P& m, int, int k) { return tree_updown(ktree(mesh, m, k > 0 ? k : 3), m); }},
+      // The release goes over the static network: only the notifications use the mesh links.
+      {"barrier", "ktree_static", [](const Mesh& mesh, const P& m, int, int k) { return tree_gather_rounds(ktree(mesh, m, k > 0 ? k : 3), m); }},
       {"barrier", "dissemination", [n](const Mesh&, const P& m, int, int) { return dissemination(n(m)); }},
       {"barrier", "recursive_doubling", [n](const Mesh&, const P& m, int, int) { return recursive_doubling(n(m)); }},
       {"barrier", "linear", [n](const Mesh&, const P& m, int, int) { return concat(linear_reduce(n(m), 0), linear_bcast(n(m), 0)); }},
