@@ -147,6 +147,7 @@ std::uint32_t Chip::Engine::alloc_packet() {
   }
   if (pkts_.size() >= (std::size_t{1} << 30)) throw std::length_error("too many packets in flight");
   pkts_.emplace_back();
+  link_wait_.push_back(0);
   return static_cast<std::uint32_t>(pkts_.size() - 1);
 }
 
@@ -179,6 +180,7 @@ PacketId Chip::Engine::inject(int network, TileId src, TileId dst, std::uint32_t
   p.flits = static_cast<std::uint32_t>(flits);
   p.net = static_cast<std::uint8_t>(network);
   p.cls = static_cast<std::uint8_t>(cls);
+  link_wait_[slot] = 0;
   pending_.push(Pending{at, seq_++, slot});
   ++live_packets_;
   ++counters_[static_cast<std::size_t>(network)].injected;
@@ -247,7 +249,8 @@ void Chip::Engine::run_until(Cycle c) {
       Packet& p = pkts_[d.id];
       if (d.kind == kInjected) {
         if (chip_.on_injected_)
-          chip_.on_injected_(PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, p.link_wait});
+          chip_.on_injected_(
+              PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, link_wait_[d.id]});
       } else {
         deliver(d.id, t);
       }
@@ -268,6 +271,15 @@ Dir Chip::Engine::route(TileId at, TileId dst) const {
   if (dy > 0) return Dir::South;
   if (dy < 0) return Dir::North;
   return Dir::Local;
+}
+
+// The head at the front of input VC `idx` begins (or goes on) waiting for a
+// link that another packet holds (PacketEvent::link_wait).
+inline void Chip::Engine::link_wait_begin(Fifo& f, std::size_t idx, Cycle t) {
+  if (!f.conflict) {
+    f.conflict = 1;
+    wait_since_[idx] = t;
+  }
 }
 
 inline bool Chip::Engine::credit_ready(OutVc& ov, Cycle t) {
@@ -302,9 +314,10 @@ void Chip::Engine::deliver(std::uint32_t slot, Cycle t) {
   nc.hops.add(static_cast<std::uint64_t>(h));
   ++nc.delivered;
   nc.flits_delivered += p.flits;
-  if (p.link_wait) {
+  const Cycle link_wait = link_wait_[slot];
+  if (link_wait) {
     ++nc.link_wait_packets;
-    nc.link_wait_cycles += p.link_wait;
+    nc.link_wait_cycles += link_wait;
   }
   if (log_packets_) {
     PacketRecord r;
@@ -319,10 +332,10 @@ void Chip::Engine::deliver(std::uint32_t slot, Cycle t) {
     r.head_in = p.head_in;
     r.tail_out = p.tail_out;
     r.delivered = t;
-    r.link_wait = p.link_wait;
+    r.link_wait = link_wait;
     log_.push_back(r);
   }
-  PacketEvent ev{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, p.link_wait};
+  PacketEvent ev{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, link_wait};
   free_slots_.push_back(slot);
   --live_packets_;
   if (chip_.on_delivered_) chip_.on_delivered_(ev);
@@ -342,15 +355,6 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
   // forwards at most one flit per cycle.
   std::uint64_t cand[kPorts] = {0, 0, 0, 0, 0};
   unsigned demand = 0;
-  std::uint64_t heads = 0;  // candidates that are heads wanting an inter-router link
-  // The head at the front of input VC i begins (or goes on) waiting for a
-  // link that another packet holds (PacketEvent::link_wait).
-  auto conflict = [&](Fifo& f, int i) {
-    if (!f.conflict) {
-      f.conflict = 1;
-      wait_since_[base + static_cast<std::size_t>(i)] = t;
-    }
-  };
   for (std::uint64_t m = inmask_[n]; m; m &= m - 1) {
     int i = std::countr_zero(m);
     Fifo& f = in_[base + static_cast<std::size_t>(i)];
@@ -391,31 +395,28 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       OutVc& ov = out_[base + static_cast<std::size_t>(o * vcs_ + ovc)];
       // Reserved by a one-step worm: this router is woken when it ends.
       if (fast_ && t < out_free_[base + static_cast<std::size_t>(o * vcs_ + ovc)]) {
-        if (o != kLocal) conflict(f, i);
+        if (o != kLocal) link_wait_begin(f, base + static_cast<std::size_t>(i), t);
         continue;
       }
       demand |= 1u << o;
       if (ov.owner < 0) {
         if (credit_ready(ov, t)) {
           cand[o] |= std::uint64_t{1} << i;
-          if (o != kLocal) heads |= std::uint64_t{1} << i;
         } else {
           if (ov.rcount) wake = std::min(wake, ret_[ov.roff + ov.rhead]);
           // The buffer behind the link still holds the last worm's flits: a
           // conflict if that worm came from another source.
-          if (o != kLocal && ov.last_src != fl.src) conflict(f, i);
+          if (o != kLocal && ov.last_src != pkts_[fl.code >> 2].src)
+            link_wait_begin(f, base + static_cast<std::size_t>(i), t);
         }
       } else if (o != kLocal) {
-        conflict(f, i);  // another input's worm holds the link
+        link_wait_begin(f, base + static_cast<std::size_t>(i), t);  // another input's worm holds the link
       }
     }
   }
 
   if (demand) {
     std::uint64_t excluded = 0;  // input VCs of ports that already sent this cycle
-    std::uint64_t moved = 0;     // input VCs that sent this cycle
-    TileId out_src[kPorts] = {kNoTile, kNoTile, kNoTile, kNoTile, kNoTile};   // source of each output's flit
-    TileId port_src[kPorts] = {kNoTile, kNoTile, kNoTile, kNoTile, kNoTile};  // and of each input port's
     const int first = static_cast<int>(t % kPorts);
     for (int k = 0; k < kPorts; ++k) {
       int o = first + k;
@@ -438,12 +439,21 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       ++ps.flits;
       const int in_port = port_of_[i];
       excluded |= port_mask_[in_port];
-      moved |= std::uint64_t{1} << i;
       worked = true;
 
       Fifo& f = in_[base + static_cast<std::size_t>(i)];
       const Flit fl = flits_[f.off + f.head];
-      out_src[o] = port_src[in_port] = fl.src;
+      if ((c & (c - 1)) && o != kLocal) {
+        // The other candidates lost the link to this packet: heads (a candidate
+        // of another VC may be a worm's body) of another source wait for it.
+        const TileId winner = pkts_[fl.code >> 2].src;
+        for (std::uint64_t m = c & ~(std::uint64_t{1} << i); m; m &= m - 1) {
+          const int j = std::countr_zero(m);
+          Fifo& fj = in_[base + static_cast<std::size_t>(j)];
+          if (fj.out < 0 && (vcs_ == 1 || pkts_[flits_[fj.off + fj.head].code >> 2].src != winner))
+            link_wait_begin(fj, base + static_cast<std::size_t>(j), t);
+        }
+      }
       f.head = static_cast<std::uint16_t>(f.head + 1 == f.cap ? 0 : f.head + 1);
       if (--f.count == 0) inmask_[n] &= ~(std::uint64_t{1} << i);
       const bool is_head = fl.code & 1u;
@@ -453,13 +463,13 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
         f.ovc = f.want_vc;
         f.want = f.want_vc = -1;
         if (f.conflict) {
-          pkts_[fl.code >> 2].link_wait += t - wait_since_[base + static_cast<std::size_t>(i)];
+          link_wait_[fl.code >> 2] += t - wait_since_[base + static_cast<std::size_t>(i)];
           f.conflict = 0;
         }
       }
       const int ovc = f.ovc;
       OutVc& ov = out_[base + static_cast<std::size_t>(o * vcs_ + ovc)];
-      if (is_head) ov.last_src = fl.src;
+      if (is_head) ov.last_src = pkts_[fl.code >> 2].src;
       --ov.credits;
       ov.owner = is_tail ? -1 : static_cast<std::int16_t>(i);
       if (is_tail) f.out = f.ovc = -1;
@@ -472,7 +482,9 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       } else if (is_tail) {
         Packet& p = pkts_[fl.code >> 2];
         p.tail_out = t;
-        if (chip_.on_injected_) chip_.on_injected_(PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, p.link_wait});
+        if (chip_.on_injected_)
+          chip_.on_injected_(PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits,
+                                         link_wait_[fl.code >> 2]});
       }
 
       if (o != kLocal) {
@@ -482,7 +494,7 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
         Fifo& d = in_[static_cast<std::size_t>(dnode) * static_cast<std::size_t>(ivcs_) + static_cast<std::size_t>(di)];
         std::uint32_t pos = d.head + d.count;
         if (pos >= d.cap) pos -= d.cap;
-        flits_[d.off + pos] = Flit{t + static_cast<Cycle>(hop_), fl.code, fl.src};
+        flits_[d.off + pos] = Flit{t + static_cast<Cycle>(hop_), fl.code, 0};
         ++d.count;
         inmask_[dnode] |= std::uint64_t{1} << di;
         schedule(dnode, t + static_cast<Cycle>(hop_));
@@ -491,19 +503,11 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
         Fifo& d = ej_[static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_) + static_cast<std::size_t>(ovc)];
         std::uint32_t pos = d.head + d.count;
         if (pos >= d.cap) pos -= d.cap;
-        flits_[d.off + pos] = Flit{t + static_cast<Cycle>(eject_delay_), fl.code, fl.src};
+        flits_[d.off + pos] = Flit{t + static_cast<Cycle>(eject_delay_), fl.code, 0};
         ++d.count;
         ejmask_[n] |= 1u << ovc;
         schedule(n, t + static_cast<Cycle>(eject_delay_));
       }
-    }
-    // Heads that could have taken their link but another packet took it
-    // (output arbitration) or took their input port this cycle.
-    for (std::uint64_t m = heads & ~moved; m; m &= m - 1) {
-      const int i = std::countr_zero(m);
-      Fifo& f = in_[base + static_cast<std::size_t>(i)];
-      const TileId winner = out_src[f.want] != kNoTile ? out_src[f.want] : port_src[port_of_[i]];
-      if (winner != flits_[f.off + f.head].src) conflict(f, i);
     }
   }
 
@@ -569,7 +573,7 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       }
       std::uint32_t pos = f.head + f.count;
       if (pos >= f.cap) pos -= f.cap;
-      flits_[f.off + pos] = Flit{t + static_cast<Cycle>(inj_latency_), code, p.src};
+      flits_[f.off + pos] = Flit{t + static_cast<Cycle>(inj_latency_), code, 0};
       ++f.count;
       inmask_[n] |= std::uint64_t{1} << li;
       schedule(n, t + static_cast<Cycle>(inj_latency_));

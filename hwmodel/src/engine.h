@@ -19,12 +19,11 @@ namespace tilempi::hwmodel {
 struct Chip::Engine {
   Engine(Chip& chip, const Config& c, const Topology& topo);
 
-  // A flit in a buffer: the cycle it becomes visible there, its packet and
-  // the packet's source tile (to tell another source's worms from the own).
+  // A flit in a buffer: the cycle it becomes visible there and its packet.
   struct Flit {
     Cycle ready;
     std::uint32_t code;  // packet slot << 2 | tail << 1 | head
-    std::int32_t src;
+    std::uint32_t unused;
   };
   // A FIFO of flits (router input VC or ejection buffer) inside `flits_`.
   struct Fifo {
@@ -72,7 +71,6 @@ struct Chip::Engine {
     std::uint32_t written = 0;
     std::uint8_t net = 0;
     std::uint8_t cls = 0;
-    Cycle link_wait = 0;  // cycles its head waited for links held by other packets
   };
   struct Pending {
     Cycle at;
@@ -110,6 +108,7 @@ struct Chip::Engine {
   [[gnu::always_inline]] inline void schedule(std::uint32_t n, Cycle c);
   void process(std::uint32_t n, Cycle t);
   [[gnu::always_inline]] inline bool credit_ready(OutVc& ov, Cycle t);
+  [[gnu::always_inline]] inline void link_wait_begin(Fifo& f, std::size_t idx, Cycle t);
   [[gnu::always_inline]] inline void return_credit(std::uint32_t up_node, int out_index, Cycle t);
   Dir route(TileId at, TileId dst) const;
   void deliver(std::uint32_t slot, Cycle t);
@@ -132,6 +131,7 @@ struct Chip::Engine {
   std::vector<Flit> flits_;
   std::vector<Fifo> in_;    // [node * ivcs_ + port * vcs_ + vc]
   std::vector<Cycle> wait_since_;  // per in_ entry: when its front head began to wait (Fifo::conflict)
+  std::vector<Cycle> link_wait_;   // per packet slot: PacketEvent::link_wait so far
   std::vector<OutVc> out_;  // [node * ivcs_ + port * vcs_ + vc]
   std::vector<Cycle> ret_;  // credit return rings
   std::vector<PortStats> port_;  // [node * kPorts + port]

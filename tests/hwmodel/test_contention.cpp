@@ -154,4 +154,9 @@ TEST(Contention, VirtualChannelBypassesBlockedWorm) {
   chip.run_to_idle();
   EXPECT_EQ(rec.delivered.count('W'), 1u);
   EXPECT_EQ(chip.packets_in_flight(), 0u);
+  // V passed on its own VC: no link conflict. W waited at router 5 (head
+  // there at 203) for 5->6 on VC 0, owned by X until the release at 400.
+  EXPECT_EQ(rec.link_wait['V'], 0u);
+  EXPECT_GE(rec.link_wait['W'], 400u - 203u);
+  EXPECT_EQ(rec.link_wait['X'], 0u);
 }
