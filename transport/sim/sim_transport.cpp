@@ -293,16 +293,14 @@ class SimTransport final : public Transport, public StaticNetwork {
     q.op = op;
     q.env.word[0] = parts.size();
     post(q);
+    // A blocking wait for one event at a cycle the engine decides: events are applied in time
+    // order whatever the horizon, so blocking at once changes no cycle.
     Op& mine = *ops_.find(op);
     while (!mine.done) {
       advance();
       if (mine.done) break;
-      sync_to(clock_);
-      advance();
-      if (!mine.done) {
-        changed_ = false;
-        jump_or_block();
-      }
+      changed_ = false;
+      jump_or_block();
     }
     ops_.erase(op);
   }
