@@ -40,7 +40,7 @@ if [ "${PLOTS_ONLY:-0}" != 1 ]; then
   echo "== sim 1/3: single-packet messages (8 B), 4..49 ranks, every compared algorithm (Figures 4.1-4.5, Table 4.1)"
   "${bench[@]}" "${sim[@]}" --ranks 4,9,16,25,36,49 --sizes 8 --trials 3 \
     -a alltoall=mesh_rounds,linear,bruck,pairwise,scattered \
-    -a barrier=ktree,ktree:2,ktree:4,linear,dissemination,recursive_doubling \
+    -a barrier=ktree,ktree:2,ktree:4,ktree_static,linear,dissemination,recursive_doubling \
     -a bcast=static_route,binomial,linear,scatter_allgather \
     -a reduce=mesh_tree,binomial,linear \
     -a allreduce=mesh_reduce_bcast,linear,recursive_doubling,rabenseifner \
