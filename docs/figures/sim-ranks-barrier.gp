@@ -12,6 +12,7 @@ set datafile missing 'NaN'
 plot "sim-ranks-barrier.dat" using 1:2 with linespoints lw 2 pt 1 dt 1 lc rgb '#1f77b4' title "ktree", \
      "sim-ranks-barrier.dat" using 1:3 with linespoints lw 2 pt 2 dt 1 lc rgb '#d62728' title "ktree:2", \
      "sim-ranks-barrier.dat" using 1:4 with linespoints lw 2 pt 3 dt 1 lc rgb '#2ca02c' title "ktree:4", \
-     "sim-ranks-barrier.dat" using 1:5 with linespoints lw 2 pt 4 dt 2 lc rgb '#ff7f0e' title "linear", \
-     "sim-ranks-barrier.dat" using 1:6 with linespoints lw 2 pt 5 dt 2 lc rgb '#9467bd' title "dissemination", \
-     "sim-ranks-barrier.dat" using 1:7 with linespoints lw 2 pt 6 dt 2 lc rgb '#8c564b' title "recursive\\_doubling"
+     "sim-ranks-barrier.dat" using 1:5 with linespoints lw 2 pt 4 dt 1 lc rgb '#ff7f0e' title "ktree\\_static", \
+     "sim-ranks-barrier.dat" using 1:6 with linespoints lw 2 pt 5 dt 2 lc rgb '#9467bd' title "linear", \
+     "sim-ranks-barrier.dat" using 1:7 with linespoints lw 2 pt 6 dt 2 lc rgb '#8c564b' title "dissemination", \
+     "sim-ranks-barrier.dat" using 1:8 with linespoints lw 2 pt 7 dt 2 lc rgb '#e377c2' title "recursive\\_doubling"
