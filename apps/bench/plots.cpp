@@ -331,7 +331,7 @@ std::string variance_table(const std::vector<Result>& rs) {
       o << "| " << a << " |";
       for (int n : ranks) {
         const Result* r = find(rs, coll, a, n, b);
-        o << ' ' << (r ? (r->var_us2 < 0.005 ? fmt("%.0f", r->var_us2) : fmt("%.3g", r->var_us2)) : "-") << " |";
+        o << ' ' << (r ? (r->var_us2 < 1e-9 ? std::string("0") : fmt("%.2g", r->var_us2)) : "-") << " |";
       }
       o << "\n";
     }
