@@ -5,6 +5,7 @@
 #include <string>
 
 #include "engine.h"
+#include "packet_engine.h"
 
 namespace tilempi::hwmodel {
 
@@ -18,7 +19,9 @@ const Config& validated(const Config& c) {
 Chip::Chip(const Config& config)
     : config_(validated(config)),
       topo_(config.width, config.height, config.torus),
-      engine_(std::make_unique<Engine>(*this, config_, topo_)),
+      engine_(config_.network_model == "packet"
+                  ? std::unique_ptr<Network>(std::make_unique<PacketEngine>(*this, config_, topo_))
+                  : std::unique_ptr<Network>(std::make_unique<Engine>(*this, config_, topo_))),
       static_(this) {}
 
 Chip::~Chip() = default;

@@ -125,6 +125,14 @@ const std::vector<Key>& key_table() {
               &Config::ejection_latency, 0, 1000),
       bool_key("fast_worms", "compute a worm's remaining flits in one step once its head is delivered (vcs=1)",
                &Config::fast_worms),
+      Key{"network_model",
+          "flit: wormhole routers moved flit by flit with credits (exact); packet: each head claims the "
+          "ports of its path for as many cycles as it has flits (fast, no chain blocking)",
+          [](Config& c, const std::string& v) {
+            if (v != "flit" && v != "packet") bad("network_model", v, "expected flit or packet");
+            c.network_model = v;
+          },
+          [](const Config& c) { return c.network_model; }},
       bool_key("static_network", "the chip has a static network", &Config::static_network),
       int_key("static_setup_cycles", "cycles to configure one tile's static route", &Config::static_setup_cycles, 0,
               1 << 24),
@@ -193,6 +201,9 @@ void Config::validate() const {
   if (max_packet_flits <= header_flits)
     throw ConfigError("max_packet_flits", "config key 'max_packet_flits' (" + std::to_string(max_packet_flits) +
                                               ") must exceed header_flits (" + std::to_string(header_flits) + ")");
+  if (torus && network_model == "packet")
+    throw ConfigError("network_model", "config key 'network_model': packet is for meshes (it models no dateline "
+                                       "virtual channels, so a torus could deadlock); use flit");
   if (torus && vcs % 2 != 0)
     throw ConfigError("vcs", "config key 'vcs' must be even on a torus (dateline pairs), got " +
                                  std::to_string(vcs));

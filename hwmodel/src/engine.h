@@ -12,11 +12,12 @@
 #include <queue>
 #include <vector>
 
+#include "network.h"
 #include "tilempi/hwmodel/chip.h"
 
 namespace tilempi::hwmodel {
 
-struct Chip::Engine {
+struct Chip::Engine final : Chip::Network {
   Engine(Chip& chip, const Config& c, const Topology& topo);
 
   // A flit in a buffer: the cycle it becomes visible there and its packet.
@@ -95,13 +96,13 @@ struct Chip::Engine {
   };
 
   PacketId inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at, std::uint64_t tag,
-                  int cls);
-  Cycle next_event_cycle(Cycle from) const;
-  void run_until(Cycle c);
-  void hold_ejection(int network, TileId tile, bool hold);
-  std::uint64_t in_flight() const { return live_packets_; }
-  void fill_stats(Stats& s) const;
-  void reset_stats();
+                  int cls) override;
+  Cycle next_event_cycle(Cycle from) const override;
+  void run_until(Cycle c) override;
+  void hold_ejection(int network, TileId tile, bool hold) override;
+  std::uint64_t in_flight() const override { return live_packets_; }
+  void fill_stats(Stats& s) const override;
+  void reset_stats() override;
 
  private:
   std::uint32_t node(int net, TileId t) const { return static_cast<std::uint32_t>(net * tiles_ + t); }
@@ -181,8 +182,6 @@ struct Chip::Engine {
 
   std::vector<NetCounters> counters_;
   std::uint64_t activations_ = 0;
-  Cycle stats_start_ = 0;
-  bool log_packets_ = false;
   std::vector<PacketRecord> log_;
 
   friend class Chip;

@@ -142,7 +142,9 @@ class Chip {
   void reset_stats();
   void set_packet_log(bool on);
 
-  struct Engine;  // implementation
+  struct Network;       // a model of the dynamic networks (private)
+  struct Engine;        // network_model=flit
+  struct PacketEngine;  // network_model=packet
 
  private:
   friend class StaticNetwork;
@@ -151,7 +153,7 @@ class Chip {
   Cycle now_ = 0;
   PacketCallback on_injected_;
   PacketCallback on_delivered_;
-  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<Network> engine_;
   StaticNetwork static_;
 };
 

@@ -57,6 +57,10 @@ struct Config {
   // Once a worm's head is delivered, compute the rest of the worm in one step
   // instead of flit by flit (same cycles; only with vcs == 1). See HWMODEL.md.
   bool fast_worms = false;
+  // "flit" (above) or "packet": a head claims the output ports of its path one after another,
+  // first come first served, each for as many cycles as the packet has flits; no flit moves.
+  // Zero-load timing as above; no chain blocking, no backpressure (HWMODEL.md).
+  std::string network_model = "flit";
 
   // Static network.
   bool static_network = false;

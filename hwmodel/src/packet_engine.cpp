@@ -1,0 +1,307 @@
+#include "packet_engine.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace tilempi::hwmodel {
+
+Chip::PacketEngine::PacketEngine(Chip& chip, const Config& c, const Topology& topo)
+    : chip_(chip),
+      topo_(topo),
+      tiles_(c.num_tiles()),
+      nets_(c.networks),
+      classes_(c.torus ? c.vcs / 2 : c.vcs),
+      header_flits_(c.header_flits),
+      max_flits_(static_cast<std::uint32_t>(c.max_packet_flits)),
+      inj_latency_(static_cast<Cycle>(c.injection_latency)),
+      hop_(static_cast<Cycle>(c.router_delay + c.link_latency)),
+      eject_(static_cast<Cycle>(c.router_delay + c.ejection_latency)),
+      buffer_(static_cast<std::uint32_t>(c.input_buffer_flits + c.output_buffer_flits)),
+      ports_(static_cast<std::size_t>(nets_ * tiles_) * kPorts),
+      core_free_(static_cast<std::size_t>(nets_ * tiles_), 0),
+      writing_(static_cast<std::size_t>(nets_ * tiles_), -1),
+      to_write_(static_cast<std::size_t>(nets_ * tiles_)),
+      inj_buffer_(static_cast<std::uint32_t>(c.injection_buffer_flits)),
+      inj_(static_cast<std::size_t>(nets_ * tiles_)),
+      counters_(static_cast<std::size_t>(nets_)) {}
+
+PacketId Chip::PacketEngine::inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at,
+                                    std::uint64_t tag, int cls) {
+  if (network < 0 || network >= nets_)
+    throw std::invalid_argument("inject: network " + std::to_string(network) + " out of range [0, " +
+                                std::to_string(nets_) + ")");
+  if (!topo_.valid(src) || !topo_.valid(dst))
+    throw std::invalid_argument("inject: tile " + std::to_string(topo_.valid(src) ? dst : src) +
+                                " is outside the mesh");
+  if (cls < 0 || cls >= classes_)
+    throw std::invalid_argument("inject: vc_class " + std::to_string(cls) + " out of range [0, " +
+                                std::to_string(classes_) + ")");
+  const std::uint64_t flits = std::uint64_t{payload_flits} + static_cast<std::uint64_t>(header_flits_);
+  if (flits > max_flits_)
+    throw std::invalid_argument("inject: packet of " + std::to_string(flits) + " flits exceeds max_packet_flits " +
+                                std::to_string(max_flits_));
+  if (at < chip_.now_)
+    throw std::invalid_argument("inject: cycle " + std::to_string(at) + " is before now() " +
+                                std::to_string(chip_.now_));
+  std::uint32_t slot;
+  if (free_slots_.empty()) {
+    slot = static_cast<std::uint32_t>(pkts_.size());
+    pkts_.emplace_back();
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  }
+  Packet& p = pkts_[slot];
+  std::vector<Cycle> took = std::move(p.took);  // keep the slot's allocations
+  std::vector<std::uint32_t> ports = std::move(p.port);
+  p = Packet{};
+  p.took = std::move(took);
+  p.port = std::move(ports);
+  p.took.clear();
+  p.port.clear();
+  p.id = next_id_++;
+  p.tag = tag;
+  p.created = at;
+  p.src = p.at = src;
+  p.dst = dst;
+  p.flits = static_cast<std::uint32_t>(flits);
+  p.net = static_cast<std::uint8_t>(network);
+  // Packets of one source leave in order of `at`, then of inject() calls: events of one cycle
+  // run in the order they were scheduled.
+  schedule(at, slot, kWrite);
+  ++live_;
+  ++counters_[static_cast<std::size_t>(network)].injected;
+  return p.id;
+}
+
+Cycle Chip::PacketEngine::next_event_cycle(Cycle from) const {
+  if (events_.empty()) return kNever;
+  return std::max(from, events_.top().at);
+}
+
+void Chip::PacketEngine::run_until(Cycle c) {
+  while (!events_.empty() && events_.top().at <= c) {
+    const Event e = events_.top();
+    events_.pop();
+    chip_.now_ = e.at + 1;  // callbacks of cycle t may inject from t + 1 on
+    cur_ = e.at;
+    ++activations_;
+    switch (e.kind) {
+      case kWrite: write_head(e.id, e.at); break;
+      case kReady: head_ready(e.id, e.at); break;
+      case kInjected:
+        if (chip_.on_injected_) chip_.on_injected_(event_of(pkts_[e.id], e.at));
+        break;
+      case kDelivered: deliver(e.id, e.at); break;
+      case kRelease: release(e.id, e.at); break;
+    }
+  }
+  if (c != kNever && chip_.now_ < c + 1) chip_.now_ = c + 1;
+}
+
+// The core writes its packets one after another, one flit per cycle, into its injection
+// buffer: a packet waits until the one before has left enough of the buffer.
+void Chip::PacketEngine::write_head(std::uint32_t slot, Cycle t) {
+  const Packet& p = pkts_[slot];
+  const std::size_t n = node(p.net, p.src);
+  to_write_[n].push_back(slot);
+  if (writing_[n] < 0) start_write(n, t);
+}
+
+void Chip::PacketEngine::start_write(std::size_t n, Cycle t) {
+  const std::uint32_t slot = to_write_[n].front();
+  to_write_[n].pop_front();
+  Packet& p = pkts_[slot];
+  p.head_in = std::max(t, core_free_[n]);
+  writing_[n] = slot;
+  LinkStats& inj = inj_[n];
+  inj.flits += p.flits;
+  inj.busy_cycles += p.flits;
+  inj.blocked_cycles += p.head_in - p.created;
+  schedule(p.head_in + inj_latency_, slot, kReady);
+}
+
+// The head is at the input of router p.at from cycle t: it takes the port of its route when
+// that port is free and nobody queues for it before, else it joins the queue.
+void Chip::PacketEngine::head_ready(std::uint32_t slot, Cycle t) {
+  Packet& p = pkts_[slot];
+  const Dir d = topo_.route(p.at, p.dst);
+  const std::uint32_t pi = port_index(p.net, p.at, d);
+  Port& out = ports_[pi];
+  p.ready = t;
+  if (out.holder >= 0 || !out.waiting.empty() || out.held) {
+    out.waiting.push_back(slot);
+    return;
+  }
+  take(slot, pi, std::max(t, out.free));
+}
+
+// The head takes port `pi` at cycle s >= the cycle it was ready there.
+void Chip::PacketEngine::take(std::uint32_t slot, std::uint32_t pi, Cycle s) {
+  Packet& p = pkts_[slot];
+  Port& out = ports_[pi];
+  const Dir d = static_cast<Dir>(pi % kPorts);
+  const Cycle waited = s - p.ready;
+  out.holder = slot;
+  out.blocked += waited;
+  out.flits += p.flits;
+  p.took.push_back(s);
+  p.port.push_back(pi);
+  if (d == Dir::Local) {
+    // At the destination: every port still claimed is released as the tail passes.
+    schedule_releases(slot, p.hops);
+    schedule(s + eject_ + p.flits - 1, slot, kDelivered);
+    return;
+  }
+  // Only other packets claim ports: any wait for a link is a link conflict.
+  p.link_wait += waited;
+  counters_[p.net].flit_hops += p.flits;
+  // A link `span` stages back is released now that this stage's cycle is known: the body
+  // between them fits in their buffers.
+  const std::uint32_t span = (p.flits - 1) / buffer_;
+  if (p.hops >= span) schedule_releases(slot, p.hops - span);
+  p.at = topo_.neighbor(p.at, d);
+  ++p.hops;
+  schedule(s + hop_, slot, kReady);
+}
+
+// Schedules the release of the packet's stages released .. upto (inclusive): the tail crosses
+// stage j after the head plus flits - 1 cycles, or later when the head waited further on at a
+// stage i close enough (i - j hops of buffers, buffer_ flits each, hold less than the packet)
+// for the body to back up to j.
+void Chip::PacketEngine::schedule_releases(std::uint32_t slot, std::uint32_t upto) {
+  Packet& p = pkts_[slot];
+  const std::uint32_t last = static_cast<std::uint32_t>(p.took.size()) - 1;
+  for (std::uint32_t j = p.released; j <= upto && j <= last; ++j) {
+    Cycle tail = p.took[j] + p.flits - 1;  // the tail crosses stage j at this cycle
+    for (std::uint32_t i = j + 1; i <= last; ++i) {
+      const std::uint64_t room = static_cast<std::uint64_t>(i - j) * buffer_;
+      if (room > p.flits - 1) break;
+      tail = std::max(tail, p.took[i] + (p.flits - 1 - room));
+    }
+    if (j == 0) {
+      p.tail_out = tail;
+      schedule(tail, slot, kInjected);
+      // The core wrote the tail when the buffer had room for it; its next packet follows.
+      const std::size_t n = node(p.net, p.src);
+      const Cycle tail_written = std::max(p.head_in + p.flits - 1, tail + 1 > inj_buffer_ ? tail + 1 - inj_buffer_ : 0);
+      core_free_[n] = tail_written + 1;
+      writing_[n] = -1;
+      if (!to_write_[n].empty()) start_write(n, std::max(cur_, core_free_[n]));
+    }
+    schedule(tail + 1, p.port[j], kRelease);
+  }
+  if (upto + 1 > p.released) p.released = upto + 1;
+}
+
+// The tail crossed: the port goes to the first head that waits for it.
+void Chip::PacketEngine::release(std::uint32_t pi, Cycle t) {
+  Port& out = ports_[pi];
+  out.holder = -1;
+  out.free = t;
+  if (out.held || out.waiting.empty()) return;
+  const std::uint32_t next = out.waiting.front();
+  out.waiting.pop_front();
+  take(next, pi, std::max(t, pkts_[next].ready));
+}
+
+void Chip::PacketEngine::hold_ejection(int network, TileId tile, bool hold) {
+  if (network < 0 || network >= nets_ || !topo_.valid(tile))
+    throw std::invalid_argument("hold_ejection: bad network or tile");
+  const std::uint32_t pi = port_index(network, tile, Dir::Local);
+  Port& ej = ports_[pi];
+  ej.held = hold;
+  cur_ = std::max(cur_, chip_.now_);
+  if (hold || ej.holder >= 0 || ej.waiting.empty()) return;
+  // The core reads again from now on: the first head that waits takes the port.
+  const std::uint32_t next = ej.waiting.front();
+  ej.waiting.pop_front();
+  take(next, pi, std::max({pkts_[next].ready, ej.free, chip_.now_}));
+}
+
+PacketEvent Chip::PacketEngine::event_of(const Packet& p, Cycle t) const {
+  return PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, p.link_wait};
+}
+
+void Chip::PacketEngine::deliver(std::uint32_t slot, Cycle t) {
+  const Packet& p = pkts_[slot];
+  Counters& nc = counters_[p.net];
+  nc.latency.add(t - p.created);
+  nc.queueing.add(p.head_in - p.created);
+  nc.network.add(t - p.head_in);
+  nc.hops.add(p.hops);
+  ++nc.delivered;
+  nc.flits_delivered += p.flits;
+  if (p.link_wait) {
+    ++nc.link_wait_packets;
+    nc.link_wait_cycles += p.link_wait;
+  }
+  if (log_packets_) {
+    PacketRecord r;
+    r.id = p.id;
+    r.tag = p.tag;
+    r.src = p.src;
+    r.dst = p.dst;
+    r.network = p.net;
+    r.flits = static_cast<int>(p.flits);
+    r.hops = static_cast<int>(p.hops);
+    r.created = p.created;
+    r.head_in = p.head_in;
+    r.tail_out = p.tail_out;
+    r.delivered = t;
+    r.link_wait = p.link_wait;
+    log_.push_back(r);
+  }
+  const PacketEvent ev = event_of(p, t);
+  free_slots_.push_back(slot);
+  --live_;
+  if (chip_.on_delivered_) chip_.on_delivered_(ev);
+}
+
+void Chip::PacketEngine::fill_stats(Stats& s) const {
+  s.router_cycles = activations_;
+  s.networks.resize(static_cast<std::size_t>(nets_));
+  for (int net = 0; net < nets_; ++net) {
+    NetworkStats& ns = s.networks[static_cast<std::size_t>(net)];
+    ns.links.assign(static_cast<std::size_t>(tiles_) * kMeshDirs, LinkStats{});
+    ns.injection.assign(static_cast<std::size_t>(tiles_), LinkStats{});
+    ns.ejection.assign(static_cast<std::size_t>(tiles_), LinkStats{});
+    for (TileId t = 0; t < tiles_; ++t) {
+      const std::size_t n = node(net, t);
+      for (int d = 0; d < kMeshDirs; ++d) {
+        const Port& p = ports_[n * kPorts + static_cast<std::size_t>(d)];  // a link's sending port
+        ns.links[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d)] =
+            LinkStats{p.flits, p.flits, p.blocked};
+      }
+      const Port& e = ports_[n * kPorts + static_cast<std::size_t>(Dir::Local)];
+      ns.ejection[static_cast<std::size_t>(t)] = LinkStats{e.flits, e.flits, e.blocked};
+      ns.injection[static_cast<std::size_t>(t)] = inj_[n];
+    }
+    const Counters& nc = counters_[static_cast<std::size_t>(net)];
+    ns.latency = nc.latency;
+    ns.queueing = nc.queueing;
+    ns.network = nc.network;
+    ns.hops = nc.hops;
+    ns.packets_injected = nc.injected;
+    ns.packets_delivered = nc.delivered;
+    ns.flits_delivered = nc.flits_delivered;
+    ns.flit_hops = nc.flit_hops;
+    ns.link_wait_packets = nc.link_wait_packets;
+    ns.link_wait_cycles = nc.link_wait_cycles;
+  }
+  s.packets = log_;
+}
+
+void Chip::PacketEngine::reset_stats() {
+  for (Port& p : ports_) {
+    p.flits = 0;
+    p.blocked = 0;
+  }
+  for (LinkStats& l : inj_) l = LinkStats{};
+  for (Counters& nc : counters_) nc = Counters{};
+  activations_ = 0;
+  log_.clear();
+}
+
+}  // namespace tilempi::hwmodel

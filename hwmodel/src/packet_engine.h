@@ -1,0 +1,112 @@
+// The packet-level model of the dynamic networks (network_model=packet; private header).
+//
+// A packet's head claims the output ports on its XY path one after another (the last one is
+// the destination core's ejection port), first come, first served, and the body follows one
+// flit per cycle. A port stays claimed until the packet's tail has crossed it: flits - 1
+// cycles after the head if the head moves on freely, later if the head is held up further on
+// and the body fills the router buffers behind it (wormhole chain blocking, with
+// input_buffer_flits + output_buffer_flits per hop). So a packet costs a few events per hop,
+// whatever its length, instead of one per flit and hop.
+//
+// Timing without contention is the flit engine's exactly (Config's zero-load formula; the
+// tests check every pair) whenever the buffers let a worm stream one flit per cycle, as in
+// every preset. Under contention it approximates the flit engine: arbitration is first come,
+// first served rather than round robin, credits are not modeled (a worm streams or stops),
+// and a held ejection port (hold_ejection) stops heads at the port instead of after its
+// buffer fills. As in the flit engine, a core writes its packets one after another into its
+// injection buffer, so a packet stuck at its first router holds up the core's next one.
+// docs/HWMODEL.md compares the two models. Ports are not divided into virtual channels.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <queue>
+#include <vector>
+
+#include "network.h"
+
+namespace tilempi::hwmodel {
+
+struct Chip::PacketEngine final : Chip::Network {
+  PacketEngine(Chip& chip, const Config& c, const Topology& topo);
+
+  PacketId inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at, std::uint64_t tag,
+                  int cls) override;
+  Cycle next_event_cycle(Cycle from) const override;
+  void run_until(Cycle c) override;
+  void hold_ejection(int network, TileId tile, bool hold) override;
+  std::uint64_t in_flight() const override { return live_; }
+  void fill_stats(Stats& s) const override;
+  void reset_stats() override;
+
+ private:
+  struct Packet {
+    PacketId id = 0;
+    std::uint64_t tag = 0;
+    Cycle created = 0, head_in = 0, tail_out = 0, ready = 0, link_wait = 0;
+    TileId src = kNoTile, dst = kNoTile, at = kNoTile;  // `at`: the router the head is in
+    std::uint32_t flits = 0;
+    std::uint32_t hops = 0;      // links crossed so far (= the stage the head is at)
+    std::uint32_t released = 0;  // stages whose release cycle is scheduled
+    std::uint8_t net = 0;
+    std::vector<Cycle> took;     // per stage: the cycle the head took its port
+    std::vector<std::uint32_t> port;  // per stage: the port
+  };
+  enum Kind : std::uint8_t { kWrite, kReady, kInjected, kDelivered, kRelease };
+  struct Event {
+    Cycle at;
+    std::uint64_t seq;
+    std::uint32_t id;  // packet slot, or port index for kRelease
+    Kind kind;
+    bool operator>(const Event& o) const { return at != o.at ? at > o.at : seq > o.seq; }
+  };
+  struct Port {
+    std::int64_t holder = -1;  // packet slot whose tail has not crossed yet
+    Cycle free = 0;            // when the last holder's tail crossed
+    std::uint64_t flits = 0, blocked = 0;
+    bool held = false;                  // ejection port of a core that does not read
+    std::deque<std::uint32_t> waiting;  // heads waiting for it, in arrival order
+  };
+  struct Counters {
+    Summary latency, queueing, network, hops;
+    std::uint64_t injected = 0, delivered = 0, flits_delivered = 0, flit_hops = 0;
+    std::uint64_t link_wait_packets = 0, link_wait_cycles = 0;
+  };
+
+  std::size_t node(int net, TileId t) const { return static_cast<std::size_t>(net * tiles_ + t); }
+  std::uint32_t port_index(int net, TileId t, Dir d) const {
+    return static_cast<std::uint32_t>(node(net, t) * kPorts + static_cast<std::size_t>(d));
+  }
+  void schedule(Cycle at, std::uint32_t id, Kind kind) { events_.push(Event{at, seq_++, id, kind}); }
+  void write_head(std::uint32_t slot, Cycle t);
+  void start_write(std::size_t n, Cycle t);
+  void head_ready(std::uint32_t slot, Cycle t);
+  void take(std::uint32_t slot, std::uint32_t port, Cycle s);
+  void schedule_releases(std::uint32_t slot, std::uint32_t upto);
+  void release(std::uint32_t port, Cycle t);
+  void deliver(std::uint32_t slot, Cycle t);
+  PacketEvent event_of(const Packet& p, Cycle t) const;
+
+  Chip& chip_;
+  const Topology& topo_;
+  int tiles_, nets_, classes_, header_flits_;
+  std::uint32_t max_flits_;
+  Cycle inj_latency_, hop_, eject_;  // eject_: from taking the ejection port to the head at the core
+  std::uint32_t buffer_;             // flits a router holds per input (chain blocking)
+  std::vector<Port> ports_;          // [node * kPorts + dir]
+  std::vector<Cycle> core_free_;     // per node: the core writes its next head from then on
+  std::vector<std::int64_t> writing_;  // per node: packet whose tail has not left the injection buffer
+  std::vector<std::deque<std::uint32_t>> to_write_;  // per node: packets the core has not started
+  std::uint32_t inj_buffer_;         // injection buffer flits
+  Cycle cur_ = 0;                    // the cycle being processed
+  std::vector<LinkStats> inj_;       // per node
+  std::vector<Packet> pkts_;
+  std::vector<std::uint32_t> free_slots_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  std::vector<Counters> counters_;
+  std::vector<PacketRecord> log_;
+  PacketId next_id_ = 1;
+  std::uint64_t seq_ = 0, live_ = 0, activations_ = 0;
+};
+
+}  // namespace tilempi::hwmodel
