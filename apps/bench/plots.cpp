@@ -271,7 +271,9 @@ std::vector<std::string> write_figures(const std::vector<Result>& rs, const Plot
       files.push_back((dir / (name + ".svg")).string());
     }
   }
-  {
+  if (g_metric != Metric::span) {
+    // The trials' variance is recorded for the slowest rank's time only: a span table would
+    // repeat it under a wrong title.
     std::ofstream o(dir / (opt.prefix + "-variance.md"));
     o << variance_table(rs);
     files.push_back((dir / (opt.prefix + "-variance.md")).string());
