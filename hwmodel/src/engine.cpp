@@ -153,22 +153,8 @@ std::uint32_t Chip::Engine::alloc_packet() {
 
 PacketId Chip::Engine::inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at,
                               std::uint64_t tag, int cls) {
-  if (network < 0 || network >= nets_)
-    throw std::invalid_argument("inject: network " + std::to_string(network) + " out of range [0, " +
-                                std::to_string(nets_) + ")");
-  if (!topo_.valid(src) || !topo_.valid(dst))
-    throw std::invalid_argument("inject: tile " + std::to_string(topo_.valid(src) ? dst : src) +
-                                " is outside the mesh");
-  if (cls < 0 || cls >= classes_)
-    throw std::invalid_argument("inject: vc_class " + std::to_string(cls) + " out of range [0, " +
-                                std::to_string(classes_) + ")");
-  std::uint64_t flits = std::uint64_t{payload_flits} + static_cast<std::uint64_t>(header_flits_);
-  if (flits > max_flits_)
-    throw std::invalid_argument("inject: packet of " + std::to_string(flits) + " flits exceeds max_packet_flits " +
-                                std::to_string(max_flits_));
-  if (at < chip_.now_)
-    throw std::invalid_argument("inject: cycle " + std::to_string(at) + " is before now() " +
-                                std::to_string(chip_.now_));
+  const std::uint64_t flits = std::uint64_t{payload_flits} + static_cast<std::uint64_t>(header_flits_);
+  check_inject(topo_, network, nets_, src, dst, cls, classes_, flits, max_flits_, at, chip_.now_);
   std::uint32_t slot = alloc_packet();
   Packet& p = pkts_[slot];
   p = Packet{};
@@ -306,35 +292,10 @@ inline void Chip::Engine::return_credit(std::uint32_t up_node, int out_index, Cy
 
 void Chip::Engine::deliver(std::uint32_t slot, Cycle t) {
   Packet& p = pkts_[slot];
-  NetCounters& nc = counters_[p.net];
-  int h = topo_.hops(p.src, p.dst);
-  nc.latency.add(t - p.created);
-  nc.queueing.add(p.head_in - p.created);
-  nc.network.add(t - p.head_in);
-  nc.hops.add(static_cast<std::uint64_t>(h));
-  ++nc.delivered;
-  nc.flits_delivered += p.flits;
   const Cycle link_wait = link_wait_[slot];
-  if (link_wait) {
-    ++nc.link_wait_packets;
-    nc.link_wait_cycles += link_wait;
-  }
-  if (log_packets_) {
-    PacketRecord r;
-    r.id = p.id;
-    r.tag = p.tag;
-    r.src = p.src;
-    r.dst = p.dst;
-    r.network = p.net;
-    r.flits = static_cast<int>(p.flits);
-    r.hops = h;
-    r.created = p.created;
-    r.head_in = p.head_in;
-    r.tail_out = p.tail_out;
-    r.delivered = t;
-    r.link_wait = link_wait;
-    log_.push_back(r);
-  }
+  count_delivery(counters_[p.net], PacketRecord{p.id, p.tag, p.src, p.dst, p.net, static_cast<int>(p.flits),
+                                                topo_.hops(p.src, p.dst), p.created, p.head_in, p.tail_out, t,
+                                                link_wait});
   PacketEvent ev{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, link_wait};
   free_slots_.push_back(slot);
   --live_packets_;
@@ -641,17 +602,7 @@ void Chip::Engine::fill_stats(Stats& s) const {
       const PortStats& i = inj_port_[n];
       ns.injection[static_cast<std::size_t>(t)] = LinkStats{i.flits, i.flits, blocked(i)};
     }
-    const NetCounters& nc = counters_[static_cast<std::size_t>(net)];
-    ns.latency = nc.latency;
-    ns.queueing = nc.queueing;
-    ns.network = nc.network;
-    ns.hops = nc.hops;
-    ns.packets_injected = nc.injected;
-    ns.packets_delivered = nc.delivered;
-    ns.flits_delivered = nc.flits_delivered;
-    ns.flit_hops = nc.flit_hops;
-    ns.link_wait_packets = nc.link_wait_packets;
-    ns.link_wait_cycles = nc.link_wait_cycles;
+    copy_counters(counters_[static_cast<std::size_t>(net)], ns);
   }
   s.packets = log_;
 }

@@ -89,11 +89,6 @@ struct Chip::Engine final : Chip::Network {
     bool operator>(const Deferred& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
   static constexpr std::uint8_t kWake = 0, kInjected = 1, kDelivered = 2;
-  struct NetCounters {
-    Summary latency, queueing, network, hops;
-    std::uint64_t injected = 0, delivered = 0, flits_delivered = 0, flit_hops = 0;
-    std::uint64_t link_wait_packets = 0, link_wait_cycles = 0;
-  };
 
   PacketId inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at, std::uint64_t tag,
                   int cls) override;
@@ -182,7 +177,6 @@ struct Chip::Engine final : Chip::Network {
 
   std::vector<NetCounters> counters_;
   std::uint64_t activations_ = 0;
-  std::vector<PacketRecord> log_;
 
   friend class Chip;
 };

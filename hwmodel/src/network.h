@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "tilempi/hwmodel/chip.h"
 
@@ -22,6 +23,23 @@ struct Chip::Network {
 
   Cycle stats_start_ = 0;    ///< cycle of the last reset
   bool log_packets_ = false;  ///< keep a PacketRecord per delivered packet
+
+ protected:
+  /// Per dynamic network: what fill_stats reports besides the per-port counters.
+  struct NetCounters {
+    Summary latency, queueing, network, hops;
+    std::uint64_t injected = 0, delivered = 0, flits_delivered = 0, flit_hops = 0;
+    std::uint64_t link_wait_packets = 0, link_wait_cycles = 0;
+  };
+
+  /// Throws std::invalid_argument, naming the argument, for a packet Chip::inject refuses.
+  static void check_inject(const Topology& topo, int network, int networks, TileId src, TileId dst, int cls,
+                           int classes, std::uint64_t flits, std::uint32_t max_flits, Cycle at, Cycle now);
+  /// Counts a delivered packet in its network's counters and, when the log is on, keeps it.
+  void count_delivery(NetCounters& nc, const PacketRecord& r);
+  static void copy_counters(const NetCounters& nc, NetworkStats& ns);
+
+  std::vector<PacketRecord> log_;
 };
 
 }  // namespace tilempi::hwmodel

@@ -28,22 +28,8 @@ Chip::PacketEngine::PacketEngine(Chip& chip, const Config& c, const Topology& to
 
 PacketId Chip::PacketEngine::inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at,
                                     std::uint64_t tag, int cls) {
-  if (network < 0 || network >= nets_)
-    throw std::invalid_argument("inject: network " + std::to_string(network) + " out of range [0, " +
-                                std::to_string(nets_) + ")");
-  if (!topo_.valid(src) || !topo_.valid(dst))
-    throw std::invalid_argument("inject: tile " + std::to_string(topo_.valid(src) ? dst : src) +
-                                " is outside the mesh");
-  if (cls < 0 || cls >= classes_)
-    throw std::invalid_argument("inject: vc_class " + std::to_string(cls) + " out of range [0, " +
-                                std::to_string(classes_) + ")");
   const std::uint64_t flits = std::uint64_t{payload_flits} + static_cast<std::uint64_t>(header_flits_);
-  if (flits > max_flits_)
-    throw std::invalid_argument("inject: packet of " + std::to_string(flits) + " flits exceeds max_packet_flits " +
-                                std::to_string(max_flits_));
-  if (at < chip_.now_)
-    throw std::invalid_argument("inject: cycle " + std::to_string(at) + " is before now() " +
-                                std::to_string(chip_.now_));
+  check_inject(topo_, network, nets_, src, dst, cls, classes_, flits, max_flits_, at, chip_.now_);
   std::uint32_t slot;
   if (free_slots_.empty()) {
     slot = static_cast<std::uint32_t>(pkts_.size());
@@ -226,33 +212,9 @@ PacketEvent Chip::PacketEngine::event_of(const Packet& p, Cycle t) const {
 
 void Chip::PacketEngine::deliver(std::uint32_t slot, Cycle t) {
   const Packet& p = pkts_[slot];
-  Counters& nc = counters_[p.net];
-  nc.latency.add(t - p.created);
-  nc.queueing.add(p.head_in - p.created);
-  nc.network.add(t - p.head_in);
-  nc.hops.add(p.hops);
-  ++nc.delivered;
-  nc.flits_delivered += p.flits;
-  if (p.link_wait) {
-    ++nc.link_wait_packets;
-    nc.link_wait_cycles += p.link_wait;
-  }
-  if (log_packets_) {
-    PacketRecord r;
-    r.id = p.id;
-    r.tag = p.tag;
-    r.src = p.src;
-    r.dst = p.dst;
-    r.network = p.net;
-    r.flits = static_cast<int>(p.flits);
-    r.hops = static_cast<int>(p.hops);
-    r.created = p.created;
-    r.head_in = p.head_in;
-    r.tail_out = p.tail_out;
-    r.delivered = t;
-    r.link_wait = p.link_wait;
-    log_.push_back(r);
-  }
+  count_delivery(counters_[p.net], PacketRecord{p.id, p.tag, p.src, p.dst, p.net, static_cast<int>(p.flits),
+                                                static_cast<int>(p.hops), p.created, p.head_in, p.tail_out, t,
+                                                p.link_wait});
   const PacketEvent ev = event_of(p, t);
   free_slots_.push_back(slot);
   --live_;
@@ -278,17 +240,7 @@ void Chip::PacketEngine::fill_stats(Stats& s) const {
       ns.ejection[static_cast<std::size_t>(t)] = LinkStats{e.flits, e.flits, e.blocked};
       ns.injection[static_cast<std::size_t>(t)] = inj_[n];
     }
-    const Counters& nc = counters_[static_cast<std::size_t>(net)];
-    ns.latency = nc.latency;
-    ns.queueing = nc.queueing;
-    ns.network = nc.network;
-    ns.hops = nc.hops;
-    ns.packets_injected = nc.injected;
-    ns.packets_delivered = nc.delivered;
-    ns.flits_delivered = nc.flits_delivered;
-    ns.flit_hops = nc.flit_hops;
-    ns.link_wait_packets = nc.link_wait_packets;
-    ns.link_wait_cycles = nc.link_wait_cycles;
+    copy_counters(counters_[static_cast<std::size_t>(net)], ns);
   }
   s.packets = log_;
 }
@@ -299,7 +251,7 @@ void Chip::PacketEngine::reset_stats() {
     p.blocked = 0;
   }
   for (LinkStats& l : inj_) l = LinkStats{};
-  for (Counters& nc : counters_) nc = Counters{};
+  for (NetCounters& nc : counters_) nc = NetCounters{};
   activations_ = 0;
   log_.clear();
 }

@@ -67,11 +67,6 @@ struct Chip::PacketEngine final : Chip::Network {
     bool held = false;                  // ejection port of a core that does not read
     std::deque<std::uint32_t> waiting;  // heads waiting for it, in arrival order
   };
-  struct Counters {
-    Summary latency, queueing, network, hops;
-    std::uint64_t injected = 0, delivered = 0, flits_delivered = 0, flit_hops = 0;
-    std::uint64_t link_wait_packets = 0, link_wait_cycles = 0;
-  };
 
   std::size_t node(int net, TileId t) const { return static_cast<std::size_t>(net * tiles_ + t); }
   std::uint32_t port_index(int net, TileId t, Dir d) const {
@@ -103,8 +98,7 @@ struct Chip::PacketEngine final : Chip::Network {
   std::vector<Packet> pkts_;
   std::vector<std::uint32_t> free_slots_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
-  std::vector<Counters> counters_;
-  std::vector<PacketRecord> log_;
+  std::vector<NetCounters> counters_;
   PacketId next_id_ = 1;
   std::uint64_t seq_ = 0, live_ = 0, activations_ = 0;
 };
