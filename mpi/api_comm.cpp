@@ -32,7 +32,7 @@ int compare_members(const std::vector<int>& a, const std::vector<int>& b) {
 extern "C" {
 
 int MPI_Comm_size(MPI_Comm comm, int* size) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_size", &rc);
   if (!c) return rc;
@@ -42,7 +42,7 @@ int MPI_Comm_size(MPI_Comm comm, int* size) {
 }
 
 int MPI_Comm_rank(MPI_Comm comm, int* rank) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_rank", &rc);
   if (!c) return rc;
@@ -52,7 +52,7 @@ int MPI_Comm_rank(MPI_Comm comm, int* rank) {
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_dup", &rc);
   if (!c) return rc;
@@ -66,7 +66,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_split", &rc);
   if (!c) return rc;
@@ -94,7 +94,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_create", &rc);
   if (!c) return rc;
@@ -114,7 +114,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
 }
 
 int MPI_Comm_free(MPI_Comm* comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!comm) return raise(MPI_COMM_WORLD, MPI_ERR_COMM, "MPI_Comm_free", "comm pointer is NULL");
   Comm* c = check::comm(*comm, "MPI_Comm_free", &rc);
@@ -127,7 +127,7 @@ int MPI_Comm_free(MPI_Comm* comm) {
 }
 
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* a = check::comm(comm1, "MPI_Comm_compare", &rc);
   if (!a) return rc;
@@ -144,7 +144,7 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
 }
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_group", &rc);
   if (!c) return rc;
@@ -154,7 +154,7 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
 }
 
 int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_test_inter", &rc);
   if (!c) return rc;
@@ -164,7 +164,7 @@ int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
 }
 
 int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_get_attr", &rc);
   if (!c) return rc;
@@ -196,12 +196,12 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag)
 }
 
 int MPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   return MPI_Comm_get_attr(comm, keyval, attribute_val, flag);
 }
 
 int MPI_Group_size(MPI_Group group, int* size) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Group* g = check_group(group, "MPI_Group_size", &rc);
   if (!g) return rc;
@@ -211,7 +211,7 @@ int MPI_Group_size(MPI_Group group, int* size) {
 }
 
 int MPI_Group_rank(MPI_Group group, int* rank) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Group* g = check_group(group, "MPI_Group_rank", &rc);
   if (!g) return rc;
@@ -221,7 +221,7 @@ int MPI_Group_rank(MPI_Group group, int* rank) {
 }
 
 int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Group* a = check_group(group1, "MPI_Group_translate_ranks", &rc);
   if (!a) return rc;
@@ -244,7 +244,7 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
 }
 
 int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int* result) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Group* a = check_group(group1, "MPI_Group_compare", &rc);
   if (!a) return rc;
@@ -256,7 +256,7 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int* result) {
 }
 
 int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Group* g = check_group(group, "MPI_Group_incl", &rc);
   if (!g) return rc;
@@ -277,7 +277,7 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* newgrou
 }
 
 int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Group* g = check_group(group, "MPI_Group_excl", &rc);
   if (!g) return rc;
@@ -299,7 +299,7 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* newgrou
 }
 
 int MPI_Group_free(MPI_Group* group) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!group) return raise(MPI_COMM_WORLD, MPI_ERR_GROUP, "MPI_Group_free", "group pointer is NULL");
   if (!check_group(*group, "MPI_Group_free", &rc)) return rc;

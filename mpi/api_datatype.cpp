@@ -29,7 +29,7 @@ int build(const Datatype* old, const std::vector<int>& lens, const std::vector<s
 extern "C" {
 
 int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   const Datatype* old = old_type(oldtype, "MPI_Type_contiguous", &rc);
   if (!old) return rc;
@@ -38,7 +38,7 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype) 
 }
 
 int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   const Datatype* old = old_type(oldtype, "MPI_Type_create_hvector", &rc);
   if (!old) return rc;
@@ -51,7 +51,7 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
 }
 
 int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   const Datatype* old = old_type(oldtype, "MPI_Type_vector", &rc);
   if (!old) return rc;
@@ -61,7 +61,7 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
 
 int MPI_Type_indexed(int count, const int blocklengths[], const int displacements[], MPI_Datatype oldtype,
                      MPI_Datatype* newtype) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   const Datatype* old = old_type(oldtype, "MPI_Type_indexed", &rc);
   if (!old) return rc;
@@ -79,7 +79,7 @@ int MPI_Type_indexed(int count, const int blocklengths[], const int displacement
 
 int MPI_Type_create_indexed_block(int count, int blocklength, const int displacements[], MPI_Datatype oldtype,
                                   MPI_Datatype* newtype) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   const Datatype* old = old_type(oldtype, "MPI_Type_create_indexed_block", &rc);
   if (!old) return rc;
@@ -93,7 +93,7 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int displace
 
 int MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
                              MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   const Datatype* old = old_type(oldtype, "MPI_Type_create_hindexed", &rc);
   if (!old) return rc;
@@ -112,7 +112,7 @@ int MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint
 
 int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
                            const MPI_Datatype types[], MPI_Datatype* newtype) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!check::initialized("MPI_Type_create_struct", &rc)) return rc;
   if (count < 0) return bad(MPI_ERR_COUNT, "MPI_Type_create_struct", "count is negative");
@@ -136,7 +136,7 @@ int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint d
 }
 
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   const Datatype* old = old_type(oldtype, "MPI_Type_create_resized", &rc);
   if (!old) return rc;
@@ -146,7 +146,7 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, 
 }
 
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   const Datatype* old = old_type(oldtype, "MPI_Type_dup", &rc);
   if (!old) return rc;
@@ -158,7 +158,7 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
 }
 
 int MPI_Type_commit(MPI_Datatype* datatype) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!datatype) return bad(MPI_ERR_TYPE, "MPI_Type_commit", "datatype pointer is NULL");
   if (!old_type(*datatype, "MPI_Type_commit", &rc)) return rc;
@@ -167,7 +167,7 @@ int MPI_Type_commit(MPI_Datatype* datatype) {
 }
 
 int MPI_Type_free(MPI_Datatype* datatype) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!datatype) return bad(MPI_ERR_TYPE, "MPI_Type_free", "datatype pointer is NULL");
   const Datatype* t = old_type(*datatype, "MPI_Type_free", &rc);
@@ -179,7 +179,7 @@ int MPI_Type_free(MPI_Datatype* datatype) {
 }
 
 int MPI_Type_size(MPI_Datatype datatype, int* size) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   const Datatype* t = old_type(datatype, "MPI_Type_size", &rc);
   if (!t) return rc;
@@ -189,7 +189,7 @@ int MPI_Type_size(MPI_Datatype datatype, int* size) {
 }
 
 int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   const Datatype* t = old_type(datatype, "MPI_Type_get_extent", &rc);
   if (!t) return rc;
@@ -200,7 +200,7 @@ int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent) {
 }
 
 int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   const Datatype* t = old_type(datatype, "MPI_Type_get_true_extent", &rc);
   if (!t) return rc;
@@ -211,7 +211,7 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint*
 }
 
 int MPI_Get_address(const void* location, MPI_Aint* address) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   if (!address) return bad(MPI_ERR_ARG, "MPI_Get_address", "address is NULL");
   *address = reinterpret_cast<MPI_Aint>(location);
   return MPI_SUCCESS;

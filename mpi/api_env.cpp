@@ -45,33 +45,33 @@ int init(int required) {
 extern "C" {
 
 int MPI_Init(int*, char***) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   return init(MPI_THREAD_SINGLE);
 }
 
 int MPI_Init_thread(int*, char***, int required, int* provided) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc = init(required);
   if (provided) *provided = runtime().thread_level;
   return rc;
 }
 
 int MPI_Initialized(int* flag) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   if (!flag) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Initialized", "flag is NULL");
   *flag = runtime().initialized;
   return MPI_SUCCESS;
 }
 
 int MPI_Finalized(int* flag) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   if (!flag) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Finalized", "flag is NULL");
   *flag = runtime().finalized;
   return MPI_SUCCESS;
 }
 
 int MPI_Finalize(void) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!check::initialized("MPI_Finalize", &rc)) return rc;
   coll_finalize();
@@ -84,7 +84,7 @@ int MPI_Finalize(void) {
 }
 
 int MPI_Query_thread(int* provided) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!check::initialized("MPI_Query_thread", &rc)) return rc;
   if (!provided) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Query_thread", "provided is NULL");
@@ -93,7 +93,7 @@ int MPI_Query_thread(int* provided) {
 }
 
 int MPI_Is_thread_main(int* flag) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!check::initialized("MPI_Is_thread_main", &rc)) return rc;
   if (!flag) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Is_thread_main", "flag is NULL");
@@ -102,7 +102,7 @@ int MPI_Is_thread_main(int* flag) {
 }
 
 int MPI_Abort(MPI_Comm comm, int errorcode) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   Runtime& rt = runtime();
   (void)comm;  // tilempi ends the whole job, as MPICH does for any communicator
   std::string why = "MPI_Abort(" + std::to_string(comm) + ", " + std::to_string(errorcode) + ")";
@@ -112,7 +112,7 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
 }
 
 int MPI_Get_version(int* version, int* subversion) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   if (!version || !subversion) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_version", "NULL argument");
   *version = MPI_VERSION;
   *subversion = MPI_SUBVERSION;
@@ -120,7 +120,7 @@ int MPI_Get_version(int* version, int* subversion) {
 }
 
 int MPI_Get_library_version(char* version, int* resultlen) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   if (!version || !resultlen) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_library_version", "NULL argument");
   std::string v = "tilempi 0.1.0 (MPI 3.1 subset; host and modeled-mesh transports)";
   copy_out(v, version, MPI_MAX_LIBRARY_VERSION_STRING);
@@ -129,7 +129,7 @@ int MPI_Get_library_version(char* version, int* resultlen) {
 }
 
 int MPI_Get_processor_name(char* name, int* resultlen) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!check::initialized("MPI_Get_processor_name", &rc)) return rc;
   if (!name || !resultlen) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_processor_name", "NULL argument");
@@ -146,7 +146,7 @@ int MPI_Get_processor_name(char* name, int* resultlen) {
 }
 
 double MPI_Wtime(void) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   Runtime& rt = runtime();
   if (!rt.transport) {
     timespec ts;
@@ -157,13 +157,13 @@ double MPI_Wtime(void) {
 }
 
 double MPI_Wtick(void) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   Runtime& rt = runtime();
   return rt.transport ? rt.transport->wtick() : 1e-9;
 }
 
 int MPI_Error_string(int errorcode, char* string, int* resultlen) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   const char* s = error_string(errorcode);
   if (!string || !resultlen) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string", "NULL argument");
   if (!s) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string", "unknown error code " + std::to_string(errorcode));
@@ -173,7 +173,7 @@ int MPI_Error_string(int errorcode, char* string, int* resultlen) {
 }
 
 int MPI_Error_class(int errorcode, int* errorclass) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   if (!errorclass) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class", "errorclass is NULL");
   if (!error_string(errorcode))
     return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class", "unknown error code " + std::to_string(errorcode));
@@ -182,7 +182,7 @@ int MPI_Error_class(int errorcode, int* errorclass) {
 }
 
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_set_errhandler", &rc);
   if (!c) return rc;
@@ -193,7 +193,7 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
 }
 
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_get_errhandler", &rc);
   if (!c) return rc;
@@ -203,7 +203,7 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
 }
 
 int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   if (!errhandler) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Errhandler_free", "errhandler is NULL");
   *errhandler = MPI_ERRHANDLER_NULL;  // the predefined handlers are never really freed
   return MPI_SUCCESS;

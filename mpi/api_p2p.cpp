@@ -93,36 +93,36 @@ MPI_Status* nth(MPI_Status* statuses, int i) {
 extern "C" {
 
 int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   return blocking_send(buf, count, type, dest, tag, comm, false, "MPI_Send");
 }
 int MPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   return blocking_send(buf, count, type, dest, tag, comm, true, "MPI_Ssend");
 }
 int MPI_Rsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   return blocking_send(buf, count, type, dest, tag, comm, false, "MPI_Rsend");
 }
 int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   return start_send(buf, count, type, dest, tag, comm, false, req, "MPI_Isend");
 }
 int MPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   return start_send(buf, count, type, dest, tag, comm, true, req, "MPI_Issend");
 }
 int MPI_Irsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   return start_send(buf, count, type, dest, tag, comm, false, req, "MPI_Irsend");
 }
 int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* req) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   return start_recv(buf, count, type, source, tag, comm, req, "MPI_Irecv");
 }
 
 int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   MPI_Request r;
   int rc = start_recv(buf, count, type, source, tag, comm, &r, "MPI_Recv");
   if (rc != MPI_SUCCESS) return rc;
@@ -132,7 +132,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_C
 
 int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   MPI_Request r[2];
   int rc = start_recv(recvbuf, recvcount, recvtype, source, recvtag, comm, &r[0], "MPI_Sendrecv");
   if (rc != MPI_SUCCESS) return rc;
@@ -150,7 +150,7 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
 
 int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
                          MPI_Comm comm, MPI_Status* status) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = check::comm(comm, "MPI_Sendrecv_replace", &rc);
   if (!c) return rc;
@@ -163,7 +163,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int 
 }
 
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Wait", "request pointer is NULL");
   if (!check_requests(1, request, "MPI_Wait", &rc)) return rc;
@@ -177,7 +177,7 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status) {
 }
 
 int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!check_requests(count, requests, "MPI_Waitall", &rc)) return rc;
   progress_until([&] {
@@ -205,7 +205,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
 }
 
 int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!check_requests(count, requests, "MPI_Testall", &rc)) return rc;
   if (!flag) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Testall", "flag is NULL");
@@ -222,7 +222,7 @@ int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuse
 }
 
 int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!check_requests(count, requests, "MPI_Waitany", &rc)) return rc;
   if (!index) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Waitany", "index is NULL");
@@ -251,7 +251,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* statu
 }
 
 int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!check_requests(count, requests, "MPI_Testany", &rc)) return rc;
   if (!index || !flag) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Testany", "index or flag is NULL");
@@ -316,17 +316,17 @@ static int some(int incount, MPI_Request requests[], int* outcount, int indices[
 }
 
 int MPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   return some(incount, requests, outcount, indices, statuses, true, "MPI_Waitsome");
 }
 
 int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   return some(incount, requests, outcount, indices, statuses, false, "MPI_Testsome");
 }
 
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Test", "request pointer is NULL");
   if (!check_requests(1, request, "MPI_Test", &rc)) return rc;
@@ -346,7 +346,7 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
 }
 
 int MPI_Request_free(MPI_Request* request) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "request pointer is NULL");
   if (!check_requests(1, request, "MPI_Request_free", &rc)) return rc;
@@ -362,7 +362,7 @@ int MPI_Request_free(MPI_Request* request) {
 }
 
 int MPI_Cancel(MPI_Request* request) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "request pointer is NULL");
   if (!check_requests(1, request, "MPI_Cancel", &rc)) return rc;
@@ -372,14 +372,14 @@ int MPI_Cancel(MPI_Request* request) {
 }
 
 int MPI_Test_cancelled(const MPI_Status* status, int* flag) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   if (!status || !flag) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test_cancelled", "NULL argument");
   *flag = status->tilempi_cancelled;
   return MPI_SUCCESS;
 }
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = check::comm(comm, "MPI_Iprobe", &rc);
   if (!c) return rc;
@@ -390,7 +390,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status
 }
 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = check::comm(comm, "MPI_Probe", &rc);
   if (!c) return rc;
@@ -400,7 +400,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
 }
 
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   if (!status || status == MPI_STATUS_IGNORE || !count)
     return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_count", "status or count is NULL");
   const Datatype* t = datatype_get(type);
@@ -414,7 +414,7 @@ int MPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
 }
 
 int MPI_Get_elements(const MPI_Status* status, MPI_Datatype type, int* count) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   if (!status || status == MPI_STATUS_IGNORE || !count)
     return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_elements", "status or count is NULL");
   const Datatype* t = datatype_get(type);

@@ -49,7 +49,7 @@ int rank_of(const Comm& c, std::vector<int> coords) {
 extern "C" {
 
 int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   const char* fn = "MPI_Dims_create";
   if (nnodes < 1 || ndims < 0) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "nnodes must be >= 1 and ndims >= 0");
   if (ndims > 0 && !dims) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "dims is NULL");
@@ -85,7 +85,7 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
 
 int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
                     MPI_Comm* comm_cart) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   const char* fn = "MPI_Cart_create";
   (void)reorder;  // ranks keep their order: the mesh mapping is the launcher's choice
   int rc;
@@ -116,7 +116,7 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
 }
 
 int MPI_Topo_test(MPI_Comm comm, int* status) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = check::comm(comm, "MPI_Topo_test", &rc);
   if (!c) return rc;
@@ -126,7 +126,7 @@ int MPI_Topo_test(MPI_Comm comm, int* status) {
 }
 
 int MPI_Cartdim_get(MPI_Comm comm, int* ndims) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = cart(comm, "MPI_Cartdim_get", &rc);
   if (!c) return rc;
@@ -136,7 +136,7 @@ int MPI_Cartdim_get(MPI_Comm comm, int* ndims) {
 }
 
 int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = cart(comm, "MPI_Cart_get", &rc);
   if (!c) return rc;
@@ -151,7 +151,7 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
 }
 
 int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = cart(comm, "MPI_Cart_coords", &rc);
   if (!c) return rc;
@@ -165,7 +165,7 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
 }
 
 int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = cart(comm, "MPI_Cart_rank", &rc);
   if (!c) return rc;
@@ -177,7 +177,7 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
 }
 
 int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int* rank_dest) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = cart(comm, "MPI_Cart_shift", &rc);
   if (!c) return rc;
@@ -195,7 +195,7 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   int rc;
   Comm* c = cart(comm, "MPI_Cart_sub", &rc);
   if (!c) return rc;

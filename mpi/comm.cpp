@@ -4,6 +4,7 @@
 
 #include "p2p.h"
 #include "runtime.h"
+#include "tilempi/transport/rank_local.h"
 
 namespace tilempi::mpi {
 
@@ -22,8 +23,8 @@ struct Tables {
 };
 
 Tables& tables() {
-  static Tables t;
-  return t;
+  static transport::RankLocal<Tables> t;  // per rank (see rank_local.h)
+  return t.get();
 }
 
 template <typename T>

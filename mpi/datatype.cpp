@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "tilempi/transport/rank_local.h"
+
 namespace tilempi::mpi {
 
 namespace {
@@ -100,8 +102,8 @@ struct Table {
 };
 
 Table& table() {
-  static Table t;
-  return t;
+  static transport::RankLocal<Table> t;  // per rank (see rank_local.h)
+  return t.get();
 }
 
 void push_block(std::vector<Block>& blocks, std::ptrdiff_t offset, std::size_t length) {

@@ -10,6 +10,7 @@
 
 #include "request.h"
 #include "runtime.h"
+#include "tilempi/transport/rank_local.h"
 
 namespace tilempi::mpi {
 
@@ -42,8 +43,8 @@ struct Engine {
 };
 
 Engine& engine() {
-  static Engine e;
-  return e;
+  static transport::RankLocal<Engine> e;  // per rank (see rank_local.h)
+  return e.get();
 }
 
 MPI_Request new_request(Request::Kind kind, MPI_Comm comm) {

@@ -1,5 +1,7 @@
 #include "runtime.h"
 
+#include "tilempi/transport/rank_local.h"
+
 // The object behind MPI_STATUS_IGNORE / MPI_STATUSES_IGNORE: only its address matters.
 extern "C" {
 MPI_Status tilempi_status_ignore[1];
@@ -7,9 +9,10 @@ MPI_Status tilempi_status_ignore[1];
 
 namespace tilempi::mpi {
 
+// One runtime per rank: ranks that are contexts of one simulator process share this library.
 Runtime& runtime() {
-  static Runtime instance;
-  return instance;
+  static transport::RankLocal<Runtime> instance;
+  return instance.get();
 }
 
 }  // namespace tilempi::mpi

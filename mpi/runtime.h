@@ -21,10 +21,12 @@ inline transport::Transport& transport_of_job() { return *runtime().transport; }
 /// Brackets one MPI call, so that the transport knows where the application's own work ends
 /// and begins (the sim transport's --compute scale:F charges the time between MPI calls, not
 /// the library's work inside them).
+/// The outermost call's name goes to the transport too: a simulator that sees a rank crash
+/// names the rank's last MPI call.
 struct ApiScope {
-  ApiScope() {
+  explicit ApiScope(const char* call) {
     Runtime& rt = runtime();
-    if (rt.api_depth++ == 0 && rt.transport) rt.transport->enter_library();
+    if (rt.api_depth++ == 0 && rt.transport) rt.transport->enter_library(call);
   }
   ~ApiScope() {
     Runtime& rt = runtime();

@@ -53,3 +53,7 @@ std::unique_ptr<Transport> connect_from_environment() {
 }
 
 }  // namespace tilempi::transport
+
+namespace tilempi::transport::detail {
+int g_rank_slot = 0;
+}  // namespace tilempi::transport::detail

@@ -160,7 +160,7 @@ void vunpack(const unsigned char* src, const int* counts, const int* displs, int
 extern "C" {
 
 int MPI_Barrier(MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   const char* fn = "MPI_Barrier";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -172,7 +172,7 @@ int MPI_Barrier(MPI_Comm comm) {
 }
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   const char* fn = "MPI_Bcast";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -196,7 +196,7 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   const char* fn = "MPI_Reduce";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -230,7 +230,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   const char* fn = "MPI_Allreduce";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -259,7 +259,7 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   const char* fn = "MPI_Alltoall";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -298,7 +298,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   const char* fn = "MPI_Alltoallv";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -360,7 +360,7 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   const char* fn = "MPI_Gather";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -407,7 +407,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
 
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   const char* fn = "MPI_Gatherv";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -462,7 +462,7 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   const char* fn = "MPI_Scatter";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -499,7 +499,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 
 int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   const char* fn = "MPI_Scatterv";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -547,7 +547,7 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   const char* fn = "MPI_Allgather";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -585,7 +585,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   const char* fn = "MPI_Allgatherv";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -667,14 +667,14 @@ static int reduce_scatter_common(const char* fn, Kind kind, const void* sendbuf,
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
                        MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   return reduce_scatter_common("MPI_Reduce_scatter", Kind::ReduceScatter, sendbuf, recvbuf, recvcounts, 0, datatype,
                                op, comm);
 }
 
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
                              MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   return reduce_scatter_common("MPI_Reduce_scatter_block", Kind::ReduceScatterBlock, sendbuf, recvbuf, nullptr,
                                recvcount, datatype, op, comm);
 }
@@ -711,12 +711,12 @@ static int scan_common(const char* fn, Kind kind, const void* sendbuf, void* rec
 }
 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   return scan_common("MPI_Scan", Kind::Scan, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   return scan_common("MPI_Exscan", Kind::Exscan, sendbuf, recvbuf, count, datatype, op, comm);
 }
 

@@ -11,6 +11,7 @@
 
 #include "errors.h"
 #include "runtime.h"
+#include "tilempi/transport/rank_local.h"
 
 namespace tilempi::mpi::coll {
 
@@ -25,8 +26,8 @@ struct UserOp {
 };
 
 std::vector<UserOp>& user_ops() {
-  static std::vector<UserOp> ops;
-  return ops;
+  static transport::RankLocal<std::vector<UserOp>> ops;  // per rank (see rank_local.h)
+  return ops.get();
 }
 
 UserOp* user_op(MPI_Op op) {
@@ -308,7 +309,7 @@ using namespace tilempi::mpi;
 extern "C" {
 
 int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   if (!user_fn) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Op_create", "user function is NULL");
   if (!op) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Op_create", "op is NULL");
   auto& ops = coll::user_ops();
@@ -321,7 +322,7 @@ int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
 }
 
 int MPI_Op_free(MPI_Op* op) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   if (!op) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Op_free", "op is NULL");
   coll::UserOp* u = coll::user_op(*op);
   if (!u) {
@@ -334,7 +335,7 @@ int MPI_Op_free(MPI_Op* op) {
 }
 
 int MPI_Op_commutative(MPI_Op op, int* commute) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   if (!coll::op_valid(op)) return raise(MPI_COMM_WORLD, MPI_ERR_OP, "MPI_Op_commutative", "invalid op handle");
   if (!commute) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Op_commutative", "commute is NULL");
   *commute = coll::op_commutative(op) ? 1 : 0;
@@ -342,7 +343,7 @@ int MPI_Op_commutative(MPI_Op op, int* commute) {
 }
 
 int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) {
-  ApiScope api_scope;
+  ApiScope api_scope(__func__);
   const char* fn = "MPI_Reduce_local";
   if (count < 0) return raise(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "negative count " + std::to_string(count));
   const Datatype* t = datatype_get(datatype);

@@ -16,6 +16,7 @@
 #include "hooks.h"
 #include "p2p.h"
 #include "runtime.h"
+#include "tilempi/transport/rank_local.h"
 
 namespace tilempi::mpi {
 namespace coll {
@@ -117,11 +118,17 @@ struct Choice {
   int param = 0;
 };
 
-std::array<std::optional<Choice>, kKinds>& user_choices() {
-  static std::array<std::optional<Choice>, kKinds> c;
-  return c;
+/// The user's choices, and whether they were read from the environment yet: per rank, since
+/// ranks that are contexts of one simulator process share this library (rank_local.h).
+struct Selection {
+  std::array<std::optional<Choice>, kKinds> choices;
+  bool parsed = false;
+};
+Selection& selection() {
+  static transport::RankLocal<Selection> s;
+  return s.get();
 }
-bool g_parsed = false;
+std::array<std::optional<Choice>, kKinds>& user_choices() { return selection().choices; }
 
 std::string lower(std::string s) {
   for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -229,12 +236,12 @@ bool parse_environment(std::string* err) {
     }
   }
   user_choices() = c;
-  g_parsed = true;
+  selection().parsed = true;
   return true;
 }
 
 void ensure_parsed() {
-  if (g_parsed) return;
+  if (selection().parsed) return;
   std::string err;
   if (!parse_environment(&err)) {
     std::fprintf(stderr, "tilempi: invalid collective selection: %s\n", err.c_str());
@@ -294,7 +301,7 @@ int set_selection(const std::string& spec, std::string* error) {
     return MPI_ERR_ARG;
   }
   user_choices() = c;
-  g_parsed = true;
+  selection().parsed = true;
   return MPI_SUCCESS;
 }
 

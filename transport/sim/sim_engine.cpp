@@ -59,9 +59,9 @@ hw::PortMask mask_of_ports(unsigned mask) {
 }  // namespace
 
 Engine::Engine(Segment seg, int nranks, const hw::Config& config, const std::string& adapter,
-               std::vector<hw::TileId> tiles, EngineOptions options)
+               std::vector<hw::TileId> tiles, EngineOptions options, RankSink* sink)
     : seg_(seg), n_(nranks), config_(config), adapter_name_(adapter), tiles_(std::move(tiles)),
-      opt_(std::move(options)) {
+      opt_(std::move(options)), sink_(sink) {
   chip_ = std::make_unique<hw::Chip>(config_);
   adapter_ = ad::Adapter::create(adapter_name_, config_);
   adapter_->attach(*chip_, *this);
@@ -155,12 +155,13 @@ void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
       if (q.b != hw::kNever) timers_.push({q.b, r, ri.blocks});
       if (ri.evt_head > q.a || !ri.overflow.empty()) {
         // Something was published after the rank last looked: it need not sleep.
+        if (sink_) return;
         shared(c->wake_clock).store(q.time, std::memory_order_relaxed);
         shared(c->state).store(kRunning, std::memory_order_seq_cst);
         ring_rank(r);
       } else {
         ri.state = kBlocked;
-        shared(c->state).store(kBlocked, std::memory_order_seq_cst);
+        if (!sink_) shared(c->state).store(kBlocked, std::memory_order_seq_cst);
       }
       return;
     }
@@ -174,7 +175,7 @@ void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
       ri.blocked_cycles = q.d;
       rank_horizon_waits_ += q.spare[0];
       rank_horizon_sleeps_ += q.spare[1];
-      shared(c->state).store(kFinished, std::memory_order_seq_cst);
+      if (!sink_) shared(c->state).store(kFinished, std::memory_order_seq_cst);
       return;
     default:
       queue_.push(Queued{q.time + lookahead_, r, seq, q});
@@ -251,7 +252,7 @@ void Engine::apply_static(Static& s, std::uint64_t now) {
   ++static_bcasts_;
   hw::StaticNetwork& sn = chip_->static_network();
   // The route list sits in the root's arena ahead of the data: [count][hops...][data].
-  const unsigned char* base = seg_.arena(s.root) + s.root_off;
+  const unsigned char* base = arena_of(s.root) + s.root_off;
   std::uint64_t count = 0;
   std::memcpy(&count, base, sizeof count);
   std::vector<StaticRouteHop> hops(count);
@@ -303,7 +304,10 @@ void Engine::publish(int r, const Event& e0) {
   RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
   if (ri.finished) return;  // e.g. arena space returned after the sender's MPI_Finalize
   Event e = e0;
-  if (!ri.overflow.empty()) {
+  if (sink_) {
+    sink_->deliver(r, e);
+    ++ri.evt_head;
+  } else if (!ri.overflow.empty()) {
     ri.overflow.push_back(e);
     flush_overflow(r);
   } else {
@@ -347,10 +351,15 @@ void Engine::flush_overflow(int r) {
 void Engine::wake(int r, std::uint64_t at) {
   RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
   if (ri.state != kBlocked) return;
-  RankCtl* c = seg_.ctl(r);
   if (tracing_ && at > ri.blocked_at) spans_.push_back(Span{r, "wait", ri.blocked_at, at});
   ri.state = kRunning;
   ++wakes_total_;
+  if (sink_) {
+    bound_ = std::min(bound_, at + lookahead_ - 1);
+    sink_->woken(r, at);
+    return;
+  }
+  RankCtl* c = seg_.ctl(r);
   shared(c->wake_clock).store(at, std::memory_order_relaxed);
   shared(c->clock).store(at, std::memory_order_seq_cst);
   shared(c->state).store(kRunning, std::memory_order_seq_cst);
@@ -448,6 +457,47 @@ void Engine::on_delivered(const hw::PacketEvent& e) {
 
 // ------------------------------------------------------------------ main loop
 
+bool Engine::advance_to(std::uint64_t bound) {
+  bound_ = bound;
+  bool did = false;
+  for (;;) {
+    std::uint64_t next = chip_->next_event_cycle();
+    if (!queue_.empty()) next = std::min(next, queue_.top().eff);
+    if (!timers_.empty()) next = std::min(next, std::get<0>(timers_.top()));
+    if (next == hw::kNever || next > bound_) break;
+    processing_ = next;
+    while (!queue_.empty() && queue_.top().eff == next) {
+      Queued q = queue_.top();
+      queue_.pop();
+      apply(q, next);
+    }
+    if (chip_->next_event_cycle() == next) chip_->run_until(next);
+    while (!timers_.empty() && std::get<0>(timers_.top()) <= next) {
+      const auto [t, r, block] = timers_.top();
+      timers_.pop();
+      const RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+      if (ri.blocks == block) wake(r, std::max(next, ri.blocked_at));
+    }
+    did = true;
+  }
+  return did;
+}
+
+bool Engine::idle() const { return queue_.empty() && timers_.empty() && chip_->next_event_cycle() == hw::kNever; }
+
+void Engine::rank_ended(int r, std::uint64_t at) {
+  RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+  if (ri.finished) return;
+  ri.finished = true;
+  ri.state = kFinished;
+  ri.end = at;
+}
+
+void Engine::take(int r, const Request& q) {
+  RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+  take_request(r, q, ri.req_tail++);
+}
+
 void Engine::run() {
   Header* h = seg_.header();
   std::uint64_t last_bound = 0;
@@ -472,33 +522,9 @@ void Engine::run() {
       if (ri.state == kRunning) ++running;
       else if (ri.state == kBlocked) ++blocked;
     }
-    bound_ = bound;
-    std::uint64_t processed = 0;
-    bool did = false;
     const auto model_start = std::chrono::steady_clock::now();
-    for (;;) {
-      std::uint64_t next = chip_->next_event_cycle();
-      if (!queue_.empty()) next = std::min(next, queue_.top().eff);
-      if (!timers_.empty()) next = std::min(next, std::get<0>(timers_.top()));
-      if (next == hw::kNever || next > bound_) break;
-      processing_ = next;
-      while (!queue_.empty() && queue_.top().eff == next) {
-        Queued q = queue_.top();
-        queue_.pop();
-        apply(q, next);
-      }
-      if (chip_->next_event_cycle() == next) chip_->run_until(next);
-      while (!timers_.empty() && std::get<0>(timers_.top()) <= next) {
-        const auto [t, r, block] = timers_.top();
-        timers_.pop();
-        const RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
-        if (ri.blocks == block) wake(r, std::max(next, ri.blocked_at));
-      }
-      processed = next;
-      did = true;
-    }
+    const bool did = advance_to(bound);
     if (did) chip_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - model_start).count();
-    (void)processed;
     if (bound_ != hw::kNever && bound_ > horizon_) {
       horizon_ = bound_;
       shared(h->horizon).store(horizon_, std::memory_order_seq_cst);
@@ -570,6 +596,25 @@ bool Engine::deadlock_check() {
 }
 
 std::string Engine::describe_deadlock() {
+  if (sink_) {
+    std::vector<int> blocked;
+    std::uint64_t at = 0;
+    for (int r = 0; r < n_; ++r)
+      if (ranks_[static_cast<std::size_t>(r)].state == kBlocked) {
+        blocked.push_back(r);
+        at = std::max(at, ranks_[static_cast<std::size_t>(r)].blocked_at);
+      }
+    std::string out = "sim: deadlock at virtual cycle " + std::to_string(at) + ": " +
+                      std::to_string(blocked.size()) + " rank(s) wait and nothing is in flight";
+    for (int r : blocked)
+      out += "\n  rank " + std::to_string(r) + " (waiting since cycle " +
+             std::to_string(ranks_[static_cast<std::size_t>(r)].blocked_at) + "): " + sink_->describe(r);
+    for (int r = 0; r < n_; ++r) {
+      const RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+      if (ri.finished && !ri.said_goodbye) out += "\n  rank " + std::to_string(r) + ": exited without MPI_Finalize";
+    }
+    return out;
+  }
   // Ask every blocked rank for its pending operations; give them a few seconds.
   std::vector<int> blocked;
   for (int r = 0; r < n_; ++r) {
@@ -621,11 +666,11 @@ std::string Engine::finish() {
     thread_.join();
   }
   // Requests the thread had no time to take (the last goodbyes).
-  drain_requests();
+  if (!sink_) drain_requests();
   // Ranks that never said goodbye: take their last published clocks.
   for (int r = 0; r < n_; ++r) {
     RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
-    if (!ri.finished) ri.end = shared(seg_.ctl(r)->clock).load(std::memory_order_acquire);
+    if (!ri.finished) ri.end = sink_ ? sink_->clock_of(r) : shared(seg_.ctl(r)->clock).load(std::memory_order_acquire);
   }
   try {
     if (!opt_.report_path.empty()) write_report();

@@ -36,13 +36,51 @@ struct EngineOptions {
   std::string trace_path;
   std::string compute = "none";
   bool summary = true;
+  std::string summary_note;  ///< appended to the summary line (how the ranks ran)
+};
+
+/// How the engine reaches ranks that live in its own process (ranks as contexts, one thread).
+/// Without a sink it reaches them through the shared segment (ranks as processes).
+class RankSink {
+ public:
+  virtual ~RankSink() = default;
+  /// An event for rank r, in publication order.
+  virtual void deliver(int r, const Event& e) = 0;
+  /// Blocked rank r resumes at cycle `at`.
+  virtual void woken(int r, std::uint64_t at) = 0;
+  /// Rank r's payload arena (static broadcasts read their routes from the root's).
+  virtual const unsigned char* arena(int r) const = 0;
+  /// Rank r's clock (the end of a rank that never said goodbye).
+  virtual std::uint64_t clock_of(int r) const = 0;
+  /// What rank r waits for (the deadlock report).
+  virtual std::string describe(int r) = 0;
 };
 
 class Engine final : public hwmodel::adapter::Listener {
  public:
+  /// sink: null for ranks as processes (the segment), else the ranks' own process.
   Engine(Segment seg, int nranks, const hwmodel::Config& config, const std::string& adapter,
-         std::vector<hwmodel::TileId> tiles, EngineOptions options);
+         std::vector<hwmodel::TileId> tiles, EngineOptions options, RankSink* sink = nullptr);
   ~Engine() override;
+
+  // ---- driven by a scheduler in the ranks' own process (sink mode), one thread
+  /// A request of rank r, taken at once (a BLOCK leaves the rank blocked unless something was
+  /// published that it has not seen).
+  void take(int r, const Request& q);
+  bool is_blocked(int r) const { return ranks_[static_cast<std::size_t>(r)].state == kBlocked; }
+  /// Simulates every cycle up to `bound`; a rank woken on the way lowers the bound to its wake-up
+  /// cycle + lookahead - 1 (bound() tells the final one). Returns whether anything happened.
+  bool advance_to(std::uint64_t bound);
+  std::uint64_t bound() const { return bound_; }
+  std::uint64_t lookahead() const { return lookahead_; }
+  /// No request queued, no timer pending, the chip idle.
+  bool idle() const;
+  /// The deadlock report (every blocked rank's pending operations).
+  std::string deadlock_report() { return describe_deadlock(); }
+  void set_wall_seconds(double s) { wall_seconds_ = s; }
+  void add_chip_seconds(double s) { chip_seconds_ += s; }
+  /// Rank r's code ended (its main returned, or it called exit) with its clock at `at`.
+  void rank_ended(int r, std::uint64_t at);
 
   void start();
   /// Stops the thread (after every rank ended), writes report and trace; returns a failure message.
@@ -116,6 +154,7 @@ class Engine final : public hwmodel::adapter::Listener {
   void write_trace();
   void print_summary();
   void ring_rank(int r);
+  const unsigned char* arena_of(int r) const { return sink_ ? sink_->arena(r) : seg_.arena(r); }
 
   Segment seg_;
   int n_;
@@ -123,6 +162,7 @@ class Engine final : public hwmodel::adapter::Listener {
   std::string adapter_name_;
   std::vector<hwmodel::TileId> tiles_;
   EngineOptions opt_;
+  RankSink* sink_ = nullptr;
   std::unique_ptr<hwmodel::Chip> chip_;
   std::unique_ptr<hwmodel::adapter::Adapter> adapter_;
   std::uint64_t lookahead_ = 1;

@@ -18,7 +18,7 @@
 namespace tilempi::transport::sim {
 
 inline constexpr std::uint64_t kMagic = 0x74696c656d73696dull;  // "tilemsim"
-inline constexpr std::uint32_t kVersion = 1;
+inline constexpr std::uint32_t kVersion = 2;
 inline constexpr std::size_t kLine = 64;
 inline constexpr std::size_t kPage = 4096;
 inline constexpr std::uint64_t kRing = 4096;  ///< entries per request / event ring (power of two)
@@ -123,6 +123,15 @@ struct alignas(kPage) Header {
   std::int32_t mesh_width, mesh_height;
   std::int32_t tile_of[4096];  ///< chip tile of each rank (for topology())
   std::int32_t chip_width;
+  // Ranks as contexts: the launcher describes the job, the simulator process runs it.
+  std::uint32_t contexts;       ///< 1: one simulator process hosts every rank (no rings, no arenas here)
+  std::uint32_t stack_kib;      ///< each rank's stack
+  std::uint32_t summary;        ///< print the summary line
+  char report_path[1024];
+  char trace_path[1024];
+  char compute[64];
+  std::uint32_t failure_state;  ///< 0 none, 1 writing, 2 written: the simulator process failed the job
+  char failure[16384];          ///< why (e.g. the deadlock report), printed by the launcher
 };
 
 struct Geometry {

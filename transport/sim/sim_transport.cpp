@@ -1,16 +1,14 @@
 // The rank's side of the sim transport: every call that touches the network becomes a request to
 // the simulation engine, stamped with the rank's virtual clock; what the engine publishes back
-// (arrivals, completions) becomes visible once the rank's clock has reached its cycle.
+// (arrivals, completions) becomes visible once the rank's clock has reached its cycle. How the
+// requests and events travel is the link's business (engine_link.h): the same logic serves ranks
+// as processes and ranks as contexts.
 //
 // Determinism: an answer at clock t (a poll that finds nothing, a send not yet done) is only
 // given once the engine's horizon has reached t, i.e. once every event up to t is known. A rank
 // waiting for something jumps its clock straight to the next event published for it, or, when
 // there is none yet, blocks and lets the engine wake it at the cycle of its next event.
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/mman.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -24,7 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "backends.h"
+#include "sim/engine_link.h"
 #include "sim/sim_shm.h"
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/config.h"
@@ -45,22 +43,16 @@ std::uint64_t cpu_ns() {
   return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(ts.tv_nsec);
 }
 
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
 class SimTransport final : public Transport, public StaticNetwork {
  public:
-  SimTransport(Segment seg, int rank, int size) : seg_(seg), rank_(rank), size_(size) {
-    h_ = seg_.header();
-    me_ = seg_.ctl(rank_);
+  SimTransport(std::unique_ptr<EngineLink> link, int rank, int size)
+      : link_(std::move(link)), rank_(rank), size_(size) {
+    const JobFacts& facts = link_->facts();
     // The launcher validated the config; a key this (older or newer) library does not know
     // concerns the chip only, which the ranks do not model: skip it.
     hw::Config cfg;
     {
-      const std::string text(h_->config, h_->config_len);
+      const std::string& text = facts.config_text;
       std::size_t pos = 0;
       while (pos < text.size()) {
         std::size_t nl = text.find('\n', pos);
@@ -77,13 +69,13 @@ class SimTransport final : public Transport, public StaticNetwork {
     hz_ = cfg.clock_hz;
     static_ok_ = cfg.static_network;
     flit_bytes_ = static_cast<std::uint64_t>(cfg.flit_bytes);
-    costs_ = hw::adapter::Adapter::create(h_->adapter, cfg);
+    costs_ = hw::adapter::Adapter::create(facts.adapter, cfg);
     poll_cost_ = costs_->poll_cost();
-    scaled_ = h_->compute_scaled != 0;
-    scale_ = h_->compute_scale;
-    topo_ = default_topology(size_, h_->mesh_width, h_->mesh_height);
-    arena_ = seg_.arena(rank_);
-    arena_cap_ = seg_.g.arena_bytes;
+    scaled_ = facts.compute_scaled;
+    scale_ = facts.compute_scale;
+    topo_ = default_topology(size_, facts.mesh_width, facts.mesh_height);
+    arena_ = link_->arena(rank_);
+    arena_cap_ = link_->arena_bytes();
     if (scaled_) {
       // Reading the process CPU clock is a system call whose own cost would otherwise be
       // charged as compute at every call: measure it once and take it off each interval.
@@ -96,12 +88,12 @@ class SimTransport final : public Transport, public StaticNetwork {
       clock_read_ns_ = reads[50];
       last_cpu_ = cpu_ns();
     }
-    published_ = shared(me_->clock).load(std::memory_order_acquire);
+    published_ = link_->initial_clock();
     clock_ = published_;
-  }
-
-  ~SimTransport() override {
-    if (seg_.base) ::munmap(seg_.base, seg_.bytes);
+    link_->set_describer([this] {
+      std::string s = describer_ ? describer_() : std::string("(no description)");
+      return waiting_for_.empty() ? s : waiting_for_ + "; " + s;
+    });
   }
 
   int rank() const override { return rank_; }
@@ -173,7 +165,7 @@ class SimTransport final : public Transport, public StaticNetwork {
     const Incoming in = it->second;
     incoming_.erase(it);
     if (len > in.bytes) len = in.bytes;
-    if (len) std::memcpy(dst, seg_.arena(in.src) + in.off, len);
+    if (len) std::memcpy(dst, link_->arena(in.src) + in.off, len);
     const OpId op = in.rdv ? next_op_++ : 0;
     Request q{};
     q.kind = kReqFetch;
@@ -216,13 +208,8 @@ class SimTransport final : public Transport, public StaticNetwork {
   double wtick() override { return 1.0 / hz_; }
 
   [[noreturn]] void abort(int code, const std::string& why) override {
-    record_abort(h_, rank_, code, why.c_str());
-    const char* lp = std::getenv(kEnvLauncherPid);
-    if (lp && std::atoi(lp) > 1) ::kill(std::atoi(lp), SIGUSR1);
-    std::fflush(nullptr);
-    int status = code & 0xff;
-    if (status == 0 && code != 0) status = 1;
-    ::_exit(status);
+    link_->abort(rank_, code, why);
+    std::abort();  // not reached: the link ends the job
   }
 
   void finalize() override {
@@ -249,13 +236,12 @@ class SimTransport final : public Transport, public StaticNetwork {
     q.b = comm_;
     q.c = compute_;
     q.d = waited_;
-    q.spare[0] = horizon_waits_;
-    q.spare[1] = horizon_sleeps_;
+    q.spare[0] = link_->horizon_waits();
+    q.spare[1] = link_->horizon_sleeps();
     q.spare[2] = blocks_;
     post(q);
     published_ = clock_;
-    shared(me_->clock).store(clock_, std::memory_order_seq_cst);
-    ring_engine();
+    link_->publish_clock(clock_);
     finished_ = true;
   }
 
@@ -396,7 +382,8 @@ class SimTransport final : public Transport, public StaticNetwork {
   }
 
  public:
-  void enter_library() override {
+  void enter_library(const char* call) override {
+    link_->note_call(call);
     if (depth_ == 0) charge_compute();
     in_library_ = true;
   }
@@ -407,81 +394,31 @@ class SimTransport final : public Transport, public StaticNetwork {
 
  private:
 
-  // ---- engine communication
+  // ---- engine communication (through the link)
 
-  void check_dead() {
-    if (shared(h_->dead).load(std::memory_order_acquire)) {
-      // The engine ended the job (deadlock) and reports it; leave quietly.
-      std::fflush(nullptr);
-      ::_exit(0);
-    }
-  }
-
-  void ring_engine() {
-    shared(h_->engine_bell).fetch_add(1, std::memory_order_seq_cst);
-    futex_wake(&h_->engine_bell);
-  }
+  void check_dead() { link_->check_dead(); }
 
   void publish_clock() {
     if (clock_ == published_) return;
-    const std::uint64_t old = published_;
     published_ = clock_;
-    shared(me_->clock).store(clock_, std::memory_order_seq_cst);
-    if (shared(h_->engine_sleeping).load(std::memory_order_seq_cst) &&
-        old <= shared(h_->bottleneck).load(std::memory_order_relaxed))
-      ring_engine();
+    link_->publish_clock(clock_);
   }
 
-  void post(const Request& q) {
-    const std::uint64_t head = req_head_;
-    int spins = 0;
-    while (head - shared(me_->req_tail).load(std::memory_order_acquire) >= kRing) {
-      check_dead();
-      ring_engine();
-      if (++spins > 100) ::usleep(50);
-    }
-    seg_.req(rank_)[head % kRing] = q;
-    req_head_ = head + 1;
-    shared(me_->req_head).store(req_head_, std::memory_order_seq_cst);
-    if (q.kind == kReqBlock || q.kind == kReqFinish || q.kind == kReqStatic ||
-        req_head_ - shared(me_->req_tail).load(std::memory_order_relaxed) > kRing / 2) {
-      if (shared(h_->engine_sleeping).load(std::memory_order_seq_cst)) ring_engine();
-    }
-  }
+  void post(const Request& q) { link_->post(q); }
 
-  std::uint64_t horizon() const { return shared(h_->horizon).load(std::memory_order_acquire); }
+  std::uint64_t horizon() const { return link_->horizon(); }
 
   /// Waits until the engine has published every event up to cycle t.
   void sync_to(std::uint64_t t) {
     publish_clock();
     if (horizon() >= t) return;
-    ++horizon_waits_;
-    for (int i = 0; i < 64; ++i) {
-      cpu_relax();
-      if (horizon() >= t) return;
-    }
-    for (;;) {
-      check_dead();
-      const std::uint32_t bell = shared(me_->bell).load(std::memory_order_seq_cst);
-      shared(me_->want_horizon).store(t, std::memory_order_seq_cst);
-      if (horizon() >= t) break;
-      if (shared(h_->engine_sleeping).load(std::memory_order_seq_cst)) ring_engine();
-      ++horizon_sleeps_;
-      futex_wait(&me_->bell, bell, 50'000'000);
-      if (horizon() >= t) break;
-    }
-    shared(me_->want_horizon).store(0, std::memory_order_relaxed);
+    link_->sync_to(t);
   }
 
   void drain() {
-    const std::uint64_t head = shared(me_->evt_head).load(std::memory_order_acquire);
-    if (head == seen_) return;
-    Event* ring = seg_.evt(rank_);
-    while (seen_ != head) {
-      heap_.push(Pending{ring[seen_ % kRing].time, seen_, ring[seen_ % kRing]});
-      ++seen_;
-    }
-    shared(me_->evt_tail).store(seen_, std::memory_order_release);
+    incoming_events_.clear();
+    link_->take_events(incoming_events_);
+    for (const Event& e : incoming_events_) heap_.push(Pending{e.time, seen_++, e});
   }
 
   /// Applies every event whose cycle the clock has reached (and that is final).
@@ -539,7 +476,7 @@ class SimTransport final : public Transport, public StaticNetwork {
         Op& o = *found;
         const int root = static_cast<int>(e.a);
         if (root != rank_ && o.len) {
-          const unsigned char* base = seg_.arena(root) + e.c;
+          const unsigned char* base = link_->arena(root) + e.c;
           std::uint64_t count = 0;
           std::memcpy(&count, base, 8);
           std::memcpy(o.dst, base + 8 + count * sizeof(StaticRouteHop), o.len);
@@ -598,7 +535,6 @@ class SimTransport final : public Transport, public StaticNetwork {
 
   void block() {
     ++blocks_;
-    shared(me_->state).store(kBlocked, std::memory_order_seq_cst);
     Request q{};
     q.kind = kReqBlock;
     q.time = clock_;
@@ -618,31 +554,13 @@ class SimTransport final : public Transport, public StaticNetwork {
       }
     }
     publish_clock();
-    post(q);
-    for (;;) {
-      check_dead();
-      const std::uint32_t bell = shared(me_->bell).load(std::memory_order_seq_cst);
-      if (shared(me_->state).load(std::memory_order_seq_cst) != kBlocked) break;
-      const std::uint32_t req = shared(me_->describe_req).load(std::memory_order_acquire);
-      if (req != shared(me_->describe_ack).load(std::memory_order_relaxed)) describe(req);
-      futex_wait(&me_->bell, bell, 100'000'000);
-    }
-    const std::uint64_t wake = shared(me_->wake_clock).load(std::memory_order_acquire);
+    const std::uint64_t wake = link_->block(q);
     if (wake > clock_) {
       waited_ += wake - clock_;
       clock_ = wake;
     }
-    published_ = shared(me_->clock).load(std::memory_order_acquire);
-    publish_clock();
-  }
-
-  void describe(std::uint32_t req) {
-    std::string s = describer_ ? describer_() : std::string("(no description)");
-    if (!waiting_for_.empty()) s = waiting_for_ + "; " + s;
-    std::size_t n = std::min(s.size(), sizeof me_->describe - 1);
-    std::memcpy(me_->describe, s.data(), n);
-    me_->describe[n] = 0;
-    shared(me_->describe_ack).store(req, std::memory_order_release);
+    // The engine moved our published clock to the wake-up cycle.
+    published_ = clock_;
   }
 
   // ---- arena: a ring of payload chunks, freed out of order as receivers copy them out
@@ -706,10 +624,8 @@ class SimTransport final : public Transport, public StaticNetwork {
     if (chunks_.empty()) release_pos_ = alloc_pos_;
   }
 
-  Segment seg_;
+  std::unique_ptr<EngineLink> link_;
   int rank_, size_;
-  Header* h_ = nullptr;
-  RankCtl* me_ = nullptr;
   Topology topo_;
   double hz_ = 1e9;
   bool static_ok_ = false;
@@ -725,9 +641,9 @@ class SimTransport final : public Transport, public StaticNetwork {
 
   std::uint64_t clock_ = 0, published_ = 0;
   std::uint64_t comm_ = 0, compute_ = 0, waited_ = 0;
-  std::uint64_t horizon_waits_ = 0, horizon_sleeps_ = 0, blocks_ = 0;  ///< hand-offs (TILEMPI_SIM_PROFILE)
-  std::uint64_t req_head_ = 0;
+  std::uint64_t blocks_ = 0;  ///< hand-offs (TILEMPI_SIM_PROFILE)
   std::uint64_t seen_ = 0;
+  std::vector<Event> incoming_events_;
   std::uint64_t local_seq_ = 0;
   std::uint64_t msg_seq_ = 0;
   OpId next_op_ = 1;
@@ -751,39 +667,8 @@ class SimTransport final : public Transport, public StaticNetwork {
 
 }  // namespace
 
-std::unique_ptr<Transport> connect(int rank, int size) {
-  const char* name = std::getenv(kEnvJob);
-  if (!name || !*name) throw std::runtime_error("tilempi: no job in the environment (TILEMPI_JOB)");
-  if (size < 1 || rank < 0 || rank >= size)
-    throw std::runtime_error("tilempi: bad rank " + std::to_string(rank) + " of " + std::to_string(size));
-  int fd = ::shm_open(name, O_RDWR, 0);
-  if (fd < 0)
-    throw std::runtime_error(std::string("tilempi: cannot open the job's shared memory ") + name + ": " +
-                             std::strerror(errno) + " (was this rank started by tilempirun?)");
-  Header probe{};
-  if (::pread(fd, &probe, sizeof probe, 0) != static_cast<ssize_t>(sizeof probe) || probe.magic != kMagic ||
-      probe.version != kVersion || probe.nranks != size) {
-    ::close(fd);
-    throw std::runtime_error("tilempi: the job's shared memory does not match this rank (size " +
-                             std::to_string(size) + ")");
-  }
-  const Geometry g = make_geometry(size, probe.arena_bytes);
-  void* base = ::mmap(nullptr, g.total_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  int e = errno;
-  ::close(fd);
-  if (base == MAP_FAILED)
-    throw std::runtime_error(std::string("tilempi: cannot map the job's shared memory: ") + std::strerror(e));
-  Segment seg;
-  seg.base = static_cast<unsigned char*>(base);
-  seg.bytes = g.total_bytes;
-  seg.g = g;
-  Header* h = seg.header();
-  shared(seg.ctl(rank)->pid).store(static_cast<std::int32_t>(::getpid()), std::memory_order_release);
-  // The last rank to attach removes the name: from then on nothing can outlive the job.
-  if (shared(h->attached).fetch_add(1, std::memory_order_acq_rel) + 1 == static_cast<std::uint32_t>(size)) {
-    if (shared(h->unlinked).exchange(1) == 0) ::shm_unlink(name);
-  }
-  return std::make_unique<SimTransport>(seg, rank, size);
+std::unique_ptr<Transport> make_sim_transport(std::unique_ptr<EngineLink> link, int rank, int size) {
+  return std::make_unique<SimTransport>(std::move(link), rank, size);
 }
 
 }  // namespace tilempi::transport::sim

@@ -6,7 +6,8 @@ target_sources(tilempi_transport PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/sim_job.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_engine.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_report.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/sim_transport.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/sim_transport.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/shm_link.cpp)
 # The process model of ranks as contexts: each part in its own file, added once it exists.
 foreach(part context program_image)
   if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/${part}.cpp)

@@ -83,7 +83,8 @@ class Transport {
   /// The layer above brackets each of its API calls: what runs between leave_library() and the
   /// next enter_library() is the application's own work. A modeled transport charges that as
   /// compute time; the library's work inside a call is modeled by the transport's own costs.
-  virtual void enter_library() {}
+  /// call: the API function's name, for reports (e.g. a crash in a rank names its last call).
+  virtual void enter_library(const char* call) { (void)call; }
   virtual void leave_library() {}
 
   virtual double wtime() = 0;

@@ -1,0 +1,45 @@
+// State that the layers above keep once per rank.
+//
+// Usually a process is one rank and holds one copy of the library. On the sim transport the
+// ranks can also be user-level contexts of one simulator process (docs/SIM.md "Ranks as
+// contexts"): each rank has a private copy of the program's image, but all share one copy of
+// libtilempi, so the library's own per-rank state (the MPI runtime, communicators, datatypes,
+// requests) must be selected by the rank that is running. The simulator's scheduler sets the
+// running rank's slot before it switches to the rank; in every other process the slot is 0.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+namespace tilempi::transport {
+
+namespace detail {
+/// The running rank's slot in this process (0 outside the simulator's contexts).
+extern int g_rank_slot;
+}  // namespace detail
+
+inline int current_rank_slot() { return detail::g_rank_slot; }
+/// For the simulator's scheduler only: the rank whose code runs from now on.
+inline void set_current_rank_slot(int slot) { detail::g_rank_slot = slot; }
+
+/// One T per rank slot, created on first use (value-initialized). References stay valid.
+template <class T>
+class RankLocal {
+ public:
+  T& get() {
+    const auto slot = static_cast<std::size_t>(detail::g_rank_slot);
+    if (slot < items_.size()) [[likely]] {
+      if (T* p = items_[slot].get()) [[likely]]
+        return *p;
+    } else {
+      items_.resize(slot + 1);
+    }
+    items_[slot] = std::make_unique<T>();
+    return *items_[slot];
+  }
+
+ private:
+  std::vector<std::unique_ptr<T>> items_;
+};
+
+}  // namespace tilempi::transport

@@ -1,0 +1,69 @@
+// How a rank of the sim transport talks to the simulation engine. The rank's logic
+// (sim_transport.cpp: clocks, events, operations, the payload arena) is the same whichever way
+// the ranks run; only this link differs:
+//  - ranks as processes (shm_link.cpp): requests and events travel through rings in a shared
+//    segment, the engine is a thread of the launcher, waiting is a futex sleep;
+//  - ranks as contexts (context_job.cpp): the engine lives in the same process and thread,
+//    requests are function calls, and waiting is a switch back to the scheduler.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/sim_shm.h"
+#include "tilempi/transport/transport.h"
+
+namespace tilempi::transport::sim {
+
+/// What every rank needs to know about the job.
+struct JobFacts {
+  std::string config_text;  ///< hwmodel::Config::to_text() of the chip
+  std::string adapter;
+  bool compute_scaled = false;  ///< --compute scale:F
+  double compute_scale = 0;
+  int mesh_width = 0, mesh_height = 0;
+};
+
+class EngineLink {
+ public:
+  virtual ~EngineLink() = default;
+
+  virtual const JobFacts& facts() const = 0;
+  /// Rank r's payload arena: a sender copies its message there, the receiver copies it out.
+  virtual unsigned char* arena(int r) const = 0;
+  virtual std::uint64_t arena_bytes() const = 0;
+  virtual std::uint64_t initial_clock() const = 0;
+
+  /// Hands a request to the engine (never blocks for long).
+  virtual void post(const Request& q) = 0;
+  /// Every event up to this cycle has been published to the rank.
+  virtual std::uint64_t horizon() const = 0;
+  /// Appends the events published since the last call, in publication order.
+  virtual void take_events(std::vector<Event>& into) = 0;
+  /// The rank's clock: every request it will still post has a time >= clock.
+  virtual void publish_clock(std::uint64_t clock) = 0;
+  /// Returns once horizon() >= t (the rank's clock, published, is <= t).
+  virtual void sync_to(std::uint64_t t) = 0;
+  /// Posts the BLOCK request q and returns when the engine wakes the rank: the clock to resume at.
+  virtual std::uint64_t block(const Request& q) = 0;
+  /// Returns only if the job still runs.
+  virtual void check_dead() = 0;
+  /// Ends the whole job: the launcher learns rank, code and why.
+  [[noreturn]] virtual void abort(int rank, int code, const std::string& why) = 0;
+  /// The MPI call the rank entered last (named when the rank crashes).
+  virtual void note_call(const char* call) { (void)call; }
+  /// What the rank waits for, asked when the engine reports a deadlock.
+  virtual void set_describer(std::function<std::string()> describe) = 0;
+
+  /// Hand-off counts (TILEMPI_SIM_PROFILE): waits for the horizon, and sleeps among them.
+  virtual std::uint64_t horizon_waits() const { return 0; }
+  virtual std::uint64_t horizon_sleeps() const { return 0; }
+};
+
+/// The rank side of the sim transport over a link.
+std::unique_ptr<Transport> make_sim_transport(std::unique_ptr<EngineLink> link, int rank, int size);
+
+}  // namespace tilempi::transport::sim
