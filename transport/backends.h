@@ -19,6 +19,9 @@ std::unique_ptr<Transport> connect_singleton();
 namespace sim {
 std::unique_ptr<Job> create_job(const JobSpec& spec);
 std::unique_ptr<Transport> connect(int rank, int size);
+/// The running rank of a simulator process (ranks as contexts).
+std::unique_ptr<Transport> connect_context();
+bool in_rank_context();
 }  // namespace sim
 
 }  // namespace tilempi::transport

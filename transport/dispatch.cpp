@@ -38,6 +38,10 @@ std::unique_ptr<Transport> connect_from_environment() {
   std::string transport = kind ? kind : "host";
   int rank = env_int(kEnvRank, 0);
   int size = env_int(kEnvSize, 1);
+#ifdef TILEMPI_HAVE_CONTEXTS
+  // A rank of a simulator process: the environment is the process's, shared by all its ranks.
+  if (sim::in_rank_context()) return sim::connect_context();
+#endif
 #ifdef TILEMPI_HAVE_HOST
   if (!job) return host::connect_singleton();
   if (transport == "host") return host::connect(rank, size);

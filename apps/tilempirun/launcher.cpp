@@ -220,6 +220,9 @@ class JobRunner {
   bool abort_reported_ = false;
   std::optional<Clock::time_point> deadline_;
   std::optional<Clock::time_point> kill_at_;
+  /// Every rank runs inside one simulator process (the sim's ranks as contexts): ranks_[0] is it.
+  bool hosted_ = false;
+  std::optional<int> host_failed_;  ///< wait status of a simulator process that failed
   std::vector<char> buf_ = std::vector<char>(kReadChunk);
 };
 
@@ -302,10 +305,13 @@ bool JobRunner::spawn(int rank, const std::string& path, std::vector<char*>& arg
   r.fd[1] = err[0];
   for (int s = 0; s < 2; ++s) {
     ::fcntl(r.fd[s], F_SETFL, ::fcntl(r.fd[s], F_GETFL) | O_NONBLOCK);
-    std::string prefix = o_.tag_output ? "[" + std::to_string(rank) + "] " : "";
+    std::string prefix = o_.tag_output && !hosted_ ? "[" + std::to_string(rank) + "] " : "";
     r.fwd[s] = std::make_unique<LineForwarder>(s == 0 ? STDOUT_FILENO : STDERR_FILENO, prefix);
   }
-  if (o_.verbose) say("rank %d started as pid %d", rank, static_cast<int>(pid));
+  if (o_.verbose) {
+    if (hosted_) say("the simulator process of all %d ranks started as pid %d", o_.nranks, static_cast<int>(pid));
+    else say("rank %d started as pid %d", rank, static_cast<int>(pid));
+  }
   return true;
 }
 
@@ -363,6 +369,14 @@ void JobRunner::rank_failed(int rank, int wait_status) {
     return;
   }
   pid_t pid = ranks_[static_cast<std::size_t>(rank)].pid;
+  if (hosted_) {
+    // The simulator process says which rank failed and why (Job::finish); without a word from
+    // it, the process itself failed.
+    exit_status_ = shell_status(wait_status);
+    host_failed_ = wait_status;
+    begin_ending(SIGTERM);
+    return;
+  }
   if (WIFSIGNALED(wait_status)) {
     say("rank %d (pid %d) killed by signal %s%s; ending the job", rank, static_cast<int>(pid),
         describe_signal(WTERMSIG(wait_status)).c_str(), WCOREDUMP(wait_status) ? ", core dumped" : "");
@@ -572,6 +586,8 @@ int JobRunner::run() {
   spec.mesh_height = o_.mesh_height;
   spec.bind = o_.bind;
   spec.options = o_.backend;
+  spec.program = *path;
+  spec.tag_output = o_.tag_output;
   if (o_.transport == "host" && !o_.backend.empty())
     say("warning: --transport host ignores the chip model options (--preset, --adapter, --compute, "
         "--report, --trace, --set, and --config apart from its mesh size)");
@@ -583,6 +599,9 @@ int JobRunner::run() {
   }
   crash_job = job_.get();
   install_crash_cleanup();
+  if (std::string notice = job_->notice(); !notice.empty()) say("%s", notice.c_str());
+  const std::string host = job_->rank_host();
+  hosted_ = !host.empty();
   auto topo = tt::default_topology(o_.nranks, o_.mesh_width, o_.mesh_height);
   if (o_.verbose)
     say("job of %d rank(s) created: transport %s, mesh %dx%d, bind %s", o_.nranks, o_.transport.c_str(),
@@ -613,7 +632,8 @@ int JobRunner::run() {
   }
 
   std::vector<std::string> arg_store;
-  arg_store.push_back(o_.program);
+  if (hosted_) arg_store.push_back(host);
+  arg_store.push_back(hosted_ ? *path : o_.program);
   for (const auto& a : o_.args) arg_store.push_back(a);
   std::vector<char*> argv;
   for (auto& a : arg_store) argv.push_back(a.data());
@@ -633,11 +653,12 @@ int JobRunner::run() {
     job_->unlink();
     return kExitLaunchFailed;
   }
-  ranks_.resize(static_cast<std::size_t>(o_.nranks));
+  const int processes = hosted_ ? 1 : o_.nranks;
+  ranks_.resize(static_cast<std::size_t>(processes));
   if (o_.timeout_s > 0)
     deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.timeout_s));
-  for (int r = 0; r < o_.nranks; ++r) {
-    if (!spawn(r, *path, argv, env, devnull)) {
+  for (int r = 0; r < processes; ++r) {
+    if (!spawn(r, hosted_ ? host : *path, argv, env, devnull)) {
       say("cannot start rank %d: %s; ending the job", r, std::strerror(errno));
       exit_status_ = kExitLaunchFailed;
       begin_ending(SIGKILL);
@@ -658,6 +679,14 @@ int JobRunner::run() {
   if (!failure.empty()) {
     say("%s", failure.c_str());
     if (!exit_status_ || *exit_status_ == 0) exit_status_ = kExitLaunchFailed;
+  } else if (host_failed_ && !abort_reported_ && !interrupted_) {
+    const int st = *host_failed_;
+    if (WIFSIGNALED(st)) {
+      say("the simulator process (pid %d) was killed by signal %s; ending the job", static_cast<int>(ranks_[0].pid),
+          describe_signal(WTERMSIG(st)).c_str());
+    } else {
+      say("the simulator process (pid %d) exited with status %d", static_cast<int>(ranks_[0].pid), WEXITSTATUS(st));
+    }
   }
   job_->unlink();
   crash_job = nullptr;

@@ -73,6 +73,7 @@ class Engine final : public hwmodel::adapter::Listener {
   bool advance_to(std::uint64_t bound);
   std::uint64_t bound() const { return bound_; }
   std::uint64_t lookahead() const { return lookahead_; }
+  int ranks() const { return n_; }
   /// No request queued, no timer pending, the chip idle.
   bool idle() const;
   /// The deadlock report (every blocked rank's pending operations).

@@ -15,6 +15,9 @@
 #include <string>
 
 #include "backends.h"
+#ifdef TILEMPI_HAVE_CONTEXTS
+#include "sim/program_image.h"
+#endif
 #include "sim/sim_engine.h"
 #include "sim/sim_shm.h"
 #include "tilempi/hwmodel/adapter.h"
@@ -43,6 +46,8 @@ class SimJob final : public Job {
     // small jobs (tests send 64 MiB between two ranks).
     std::uint64_t arena_mib = n <= 16 ? 160 : 64;
     bool summary = true;
+    std::string ranks_mode = "auto";
+    std::uint64_t stack_kib = 8192;
     bool mapping_set = false;
     bool worms_set = false;
     try {
@@ -61,6 +66,19 @@ class SimJob final : public Job {
           arena_mib = std::strtoull(value.c_str(), nullptr, 10);
           if (arena_mib < 1 || arena_mib > 65536)
             throw hw::ConfigError(k, "config key 'sim.arena_mib': bad value '" + value + "': 1..65536");
+          continue;
+        }
+        if (k == "sim.ranks") {
+          if (value != "auto" && value != "contexts" && value != "processes")
+            throw hw::ConfigError(k, "config key 'sim.ranks': bad value '" + value + "': auto, contexts or processes");
+          ranks_mode = value;
+          continue;
+        }
+        if (k == "sim.stack_kib") {
+          char* end = nullptr;
+          stack_kib = std::strtoull(value.c_str(), &end, 10);
+          if (!end || *end || stack_kib < 64 || stack_kib > (1u << 22))
+            throw hw::ConfigError(k, "config key 'sim.stack_kib': bad value '" + value + "': 64..4194304 (KiB)");
           continue;
         }
         if (k == "sim.summary") {
@@ -118,13 +136,16 @@ class SimJob final : public Job {
     }
     const std::string text = cfg.to_text();
     if (text.size() >= sizeof(Header::config)) throw std::runtime_error("the chip config is too long for the sim job");
+    choose_ranks_mode(spec, ranks_mode);
 
     // ---- the segment
     std::random_device rd;
     char name[96];
     std::snprintf(name, sizeof name, "/tilempi-sim-%d-%08x%08x", static_cast<int>(::getpid()), rd(), rd());
     name_ = name;
-    const Geometry g = make_geometry(n, arena_mib << 20);
+    // Ranks as contexts share no memory with the launcher but the header: their rings and
+    // arenas live in the simulator process.
+    const Geometry g = contexts_ ? make_geometry(0, 0) : make_geometry(n, arena_mib << 20);
     int fd = ::shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
     if (fd < 0) throw std::runtime_error(std::string("cannot create shared memory ") + name + ": " + std::strerror(errno));
     if (::ftruncate(fd, static_cast<off_t>(g.total_bytes)) != 0) {
@@ -146,7 +167,7 @@ class SimJob final : public Job {
     Header* h = seg_.header();
     h->version = kVersion;
     h->nranks = n;
-    h->arena_bytes = g.arena_bytes;
+    h->arena_bytes = contexts_ ? round_up(arena_mib << 20, kPage) : g.arena_bytes;
     h->total_bytes = g.total_bytes;
     std::snprintf(h->name, sizeof h->name, "%s", name);
     std::memcpy(h->config, text.data(), text.size());
@@ -158,7 +179,18 @@ class SimJob final : public Job {
     h->mesh_height = topo.height;
     h->chip_width = cfg.width;
     for (int r = 0; r < n; ++r) h->tile_of[r] = tiles[static_cast<std::size_t>(r)];
+    h->contexts = contexts_ ? 1 : 0;
+    h->stack_kib = static_cast<std::uint32_t>(stack_kib);
+    h->summary = summary ? 1 : 0;
+    std::snprintf(h->report_path, sizeof h->report_path, "%s", option(spec, "report", "").c_str());
+    std::snprintf(h->trace_path, sizeof h->trace_path, "%s", option(spec, "trace", "").c_str());
+    std::snprintf(h->compute, sizeof h->compute, "%s", compute.c_str());
+    if (option(spec, "report", "").size() >= sizeof h->report_path || option(spec, "trace", "").size() >= sizeof h->trace_path) {
+      unlink();
+      throw std::runtime_error("--report or --trace: path too long");
+    }
     shared(h->magic).store(kMagic, std::memory_order_release);
+    if (contexts_) return;  // the engine runs in the simulator process
 
     EngineOptions eo;
     eo.report_path = option(spec, "report", "");
@@ -176,17 +208,25 @@ class SimJob final : public Job {
   }
 
   ~SimJob() override {
-    engine_.reset();
+    if (engine_) engine_.reset();
     unlink();
     if (seg_.base) ::munmap(seg_.base, seg_.bytes);
   }
 
-  std::vector<std::pair<std::string, std::string>> environment() const override { return {{kEnvJob, name_}}; }
+  std::vector<std::pair<std::string, std::string>> environment() const override {
+    std::vector<std::pair<std::string, std::string>> env{{kEnvJob, name_}};
+    if (contexts_ && !tunables_.empty()) env.emplace_back("GLIBC_TUNABLES", tunables_);
+    return env;
+  }
 
-  void start() override { engine_->start(); }
+  void start() override {
+    if (engine_) engine_->start();
+  }
+  std::string rank_host() const override { return contexts_ ? host_ : std::string(); }
+  std::string notice() const override { return notice_; }
 
   void rank_exited(int rank, int status) override {
-    engine_->rank_exited(rank, WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    if (engine_) engine_->rank_exited(rank, WIFEXITED(status) && WEXITSTATUS(status) == 0);
   }
 
   bool abort_record(AbortRecord& out) const override {
@@ -198,7 +238,14 @@ class SimJob final : public Job {
     return true;
   }
 
-  std::string finish() override { return engine_->finish(); }
+  std::string finish() override {
+    if (engine_) return engine_->finish();
+    // Ranks as contexts: the simulator process wrote why it failed the job, if it did.
+    Header* h = seg_.header();
+    if (shared(h->failure_state).load(std::memory_order_acquire) != 2) return {};
+    h->failure[sizeof h->failure - 1] = 0;
+    return h->failure;
+  }
 
   void unlink() override {
     if (!seg_.base) return;
@@ -206,9 +253,57 @@ class SimJob final : public Job {
   }
 
  private:
+  /// Ranks as contexts (one simulator process) or as processes: sim.ranks=auto picks contexts
+  /// when the program can be loaded once per rank and says why when it cannot.
+  void choose_ranks_mode(const JobSpec& spec, const std::string& mode) {
+    if (mode == "processes") return;
+    std::string why;
+#ifdef TILEMPI_HAVE_CONTEXTS
+    host_ = simulator_program();
+    if (host_.empty()) why = "the simulator program tilempi-simhost is not installed beside tilempirun";
+    std::optional<ProgramImage> image;
+    if (why.empty()) image = ProgramImage::inspect(spec.program, why);
+    if (image) {
+      for (const std::string& lib : image->needed())
+        if (lib.find("libasan") != std::string::npos || lib.find("libtsan") != std::string::npos)
+          why = "it is built with a sanitizer (" + lib + ")";
+      if (why.empty() && spec.tag_output && mode == "auto") why = "--tag-output needs a process per rank";
+      if (why.empty() && image->has_static_tls()) {
+        // Each copy takes its thread-local variables from glibc's reserve of static TLS.
+        const std::uint64_t per_copy = round_up(image->tls_bytes() + 64, 64);
+        tunables_ = "glibc.rtld.optional_static_tls=" + std::to_string(per_copy * static_cast<std::uint64_t>(spec.nranks) + 4096);
+        if (const char* t = std::getenv("GLIBC_TUNABLES"); t && *t) tunables_ = std::string(t) + ":" + tunables_;
+      }
+    }
+#else
+    why = "this build has no ranks as contexts";
+#endif
+    if (why.empty()) {
+      contexts_ = true;
+      return;
+    }
+    if (mode == "contexts") throw std::runtime_error("sim.ranks=contexts: " + spec.program + " cannot run as contexts: " + why);
+    notice_ = "sim: ranks run as processes: " + why;
+  }
+
+  /// tilempi-simhost beside the running launcher, or empty.
+  static std::string simulator_program() {
+    char self[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) return {};
+    std::string dir(self, static_cast<std::size_t>(n));
+    dir = dir.substr(0, dir.rfind('/'));
+    const std::string path = dir + "/tilempi-simhost";
+    return ::access(path.c_str(), X_OK) == 0 ? path : std::string();
+  }
+
   std::string name_;
   Segment seg_;
   std::unique_ptr<Engine> engine_;
+  bool contexts_ = false;
+  std::string host_;
+  std::string notice_;
+  std::string tunables_;
 };
 
 }  // namespace

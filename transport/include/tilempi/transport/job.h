@@ -27,6 +27,9 @@ struct JobSpec {
   bool bind = true;
   /// Backend options given on the command line (sim: preset, adapter, compute, report, trace, ...).
   std::map<std::string, std::string> options;
+  /// The program the ranks run (a resolved path), and whether output lines get a [rank] tag.
+  std::string program;
+  bool tag_output = false;
 };
 
 /// Why a rank asked the job to end (MPI_Abort or a fatal MPI error).
@@ -46,6 +49,12 @@ class Job {
   virtual std::vector<std::pair<std::string, std::string>> environment() const = 0;
   /// Start backend services that live in the launcher (the sim engine); called before ranks start.
   virtual void start() {}
+  /// When the backend runs every rank inside one process of its own (the sim's ranks as
+  /// contexts): that process's program. The launcher then starts it once, as
+  /// `host PROGRAM ARGS...`, instead of starting PROGRAM once per rank. Empty otherwise.
+  virtual std::string rank_host() const { return {}; }
+  /// A one-line notice for the user about how the job runs (e.g. why ranks run as processes).
+  virtual std::string notice() const { return {}; }
   /// A rank's process ended (status as from waitpid).
   virtual void rank_exited(int rank, int wait_status) { (void)rank; (void)wait_status; }
   /// The first abort a rank recorded, if any.

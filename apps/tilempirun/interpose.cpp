@@ -1,0 +1,99 @@
+// C library functions that ranks running as contexts of one process must not share (docs/SIM.md
+// "Ranks as contexts", program-wide state). Outside a rank (the scheduler, start-up, the end of
+// the process) each one is the C library's own.
+//  - exit, _exit, _Exit (and so Fortran STOP, which calls exit): end the rank, not the process.
+//  - rand/srand and random/srandom: one generator per rank, seeded as a fresh process's is, so
+//    that each rank draws the sequence it would draw as a process.
+//  - pthread_create: a rank that starts a thread ends the job with a message saying how to run
+//    it as a process instead (a modeled tile core runs one thread; a context cannot host more).
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdint>
+
+#include "tilempi/transport/contexts.h"
+#include "tilempi/transport/rank_local.h"
+
+namespace ts = tilempi::transport::sim;
+
+namespace {
+
+template <class F>
+F next_definition(const char* name) {
+  return reinterpret_cast<F>(::dlsym(RTLD_NEXT, name));
+}
+
+struct Generator {
+  random_data data{};
+  char state[128] = {};
+  bool seeded = false;
+};
+
+Generator& generator() {
+  static tilempi::transport::RankLocal<Generator> g;
+  Generator& gen = g.get();
+  if (!gen.seeded) {
+    // glibc's rand() is random() on a 128-byte state seeded with 1 until srand() is called.
+    ::initstate_r(1, gen.state, sizeof gen.state, &gen.data);
+    gen.seeded = true;
+  }
+  return gen;
+}
+
+}  // namespace
+
+extern "C" {
+
+void exit(int status) noexcept {
+  if (ts::in_rank_context()) ts::end_rank(status);
+  next_definition<void (*)(int)>("exit")(status);
+  __builtin_unreachable();
+}
+
+void _exit(int status) noexcept {
+  if (ts::in_rank_context()) ts::end_rank(status);
+  next_definition<void (*)(int)>("_exit")(status);
+  __builtin_unreachable();
+}
+
+void _Exit(int status) noexcept {
+  if (ts::in_rank_context()) ts::end_rank(status);
+  next_definition<void (*)(int)>("_Exit")(status);
+  __builtin_unreachable();
+}
+
+int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*start)(void*), void* arg) noexcept {
+  if (ts::in_rank_context())
+    ts::fail_rank("started a thread (pthread_create; OpenMP with OMP_NUM_THREADS > 1 does): ranks that are "
+                  "contexts of the simulator run one thread each; run the program with --set sim.ranks=processes");
+  using Fn = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
+  return next_definition<Fn>("pthread_create")(thread, attr, start, arg);
+}
+
+int rand() noexcept {
+  if (!ts::in_rank_context()) return next_definition<int (*)()>("rand")();
+  std::int32_t r = 0;
+  ::random_r(&generator().data, &r);
+  return r;
+}
+
+long random() noexcept {
+  if (!ts::in_rank_context()) return next_definition<long (*)()>("random")();
+  std::int32_t r = 0;
+  ::random_r(&generator().data, &r);
+  return r;
+}
+
+void srand(unsigned seed) noexcept {
+  if (!ts::in_rank_context()) return next_definition<void (*)(unsigned)>("srand")(seed);
+  ::srandom_r(seed, &generator().data);
+}
+
+void srandom(unsigned seed) noexcept {
+  if (!ts::in_rank_context()) return next_definition<void (*)(unsigned)>("srandom")(seed);
+  ::srandom_r(seed, &generator().data);
+}
+
+}  // extern "C"

@@ -1,0 +1,492 @@
+// Ranks as contexts: the simulator process. One thread runs everything, in a deterministic
+// order: a scheduler loop (the "maestro", on the process's own stack) and one user-level context
+// per rank, each running main() of a private copy of the program's image (program_image.h).
+//
+// The scheduler keeps the conservative synchronization of the sim engine (sim_engine.h), with
+// the rank clocks read directly instead of through shared memory: the runnable rank with the
+// smallest clock c runs next; before it does, the engine simulates every cycle up to
+// c + L - 1 (L = the adapter's lookahead), which no request still to come can touch. A rank
+// runs until it must wait: for the horizon (its clock passed what the engine has simulated: it
+// goes back to the ready queue), or for an event (it blocks, and the engine wakes it at the
+// event's cycle). No futex, no horizon wait across processes, no engine thread: a hand-off is a
+// context switch of a few nanoseconds. Virtual times are those of ranks as processes.
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <queue>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "sim/context.h"
+#include "sim/engine_link.h"
+#include "sim/program_image.h"
+#include "sim/sim_engine.h"
+#include "sim/sim_shm.h"
+#include "tilempi/hwmodel/config.h"
+#include "tilempi/transport/contexts.h"
+#include "tilempi/transport/job.h"
+#include "tilempi/transport/rank_local.h"
+
+extern char** environ;
+
+namespace tilempi::transport::sim {
+
+namespace hw = tilempi::hwmodel;
+
+namespace {
+
+/// Leaves the process at once, whatever the ranks interposed (exit and _exit are, for ranks).
+[[noreturn]] void exit_process(int status) {
+  std::fflush(nullptr);
+  ::syscall(SYS_exit_group, status);
+  __builtin_unreachable();
+}
+
+enum class SlotState { Ready, Running, Blocked, Ended };
+
+struct Slot {
+  int rank = 0;
+  std::unique_ptr<Context> ctx;
+  LoadedCopy copy;
+  SlotState state = SlotState::Ready;
+  std::uint64_t clock = 0;  ///< the rank's published clock
+  std::uint64_t wake = 0;   ///< the clock a blocked rank resumes at
+  std::vector<Event> inbox;
+  std::function<std::string()> describer;
+  const char* last_call = nullptr;
+  int saved_errno = 0;
+  int status = 0;
+  std::vector<std::string> arg_store;
+  std::vector<char*> argv;
+};
+
+class Scheduler;
+Scheduler* g_scheduler = nullptr;
+Slot* g_running = nullptr;  ///< the rank whose code runs now (null: the scheduler)
+
+class Scheduler final : public RankSink {
+ public:
+  int run(int argc, char** argv);
+
+  // RankSink
+  void deliver(int r, const Event& e) override { slots_[static_cast<std::size_t>(r)].inbox.push_back(e); }
+  void woken(int r, std::uint64_t at) override {
+    Slot& s = slots_[static_cast<std::size_t>(r)];
+    s.wake = at;
+    s.clock = at;
+    s.state = SlotState::Ready;
+    ready_.push({at, r});
+  }
+  const unsigned char* arena(int r) const override { return arena_of(r); }
+  std::uint64_t clock_of(int r) const override { return slots_[static_cast<std::size_t>(r)].clock; }
+  std::string describe(int r) override {
+    Slot& s = slots_[static_cast<std::size_t>(r)];
+    if (!s.describer) return "(no description)";
+    const int before = current_rank_slot();
+    set_current_rank_slot(r);
+    std::string d = s.describer();
+    set_current_rank_slot(before);
+    return d;
+  }
+
+  // ---- what the ranks' links call
+  Engine& engine() { return *engine_; }
+  const JobFacts& facts() const { return facts_; }
+  unsigned char* arena_of(int r) const { return arenas_ + arena_bytes_ * static_cast<std::uint64_t>(r); }
+  std::uint64_t arena_bytes() const { return arena_bytes_; }
+  std::uint64_t horizon() const { return horizon_; }
+  Header* header() const { return header_; }
+
+  /// The running rank waits for the horizon: back to the ready queue at its clock.
+  void yield_ready(Slot& s) {
+    s.state = SlotState::Ready;
+    to_scheduler(s);
+  }
+  /// The running rank blocked (the engine took its BLOCK request); returns its wake-up clock.
+  std::uint64_t yield_blocked(Slot& s) {
+    s.state = SlotState::Blocked;
+    to_scheduler(s);
+    return s.wake;
+  }
+  [[noreturn]] void end(Slot& s, int status) {
+    s.status = status;
+    s.state = SlotState::Ended;
+    engine_->rank_ended(s.rank, s.clock);
+    to_scheduler(s);
+    std::abort();  // an ended rank is never resumed
+  }
+  [[noreturn]] void fail(Slot& s, const std::string& why) {
+    set_failure("rank " + std::to_string(s.rank) + ": " + why);
+    exit_process(1);
+  }
+  void set_failure(const std::string& text) {
+    Header* h = header_;
+    std::uint32_t expected = 0;
+    if (!shared(h->failure_state).compare_exchange_strong(expected, 1)) return;
+    std::snprintf(h->failure, sizeof h->failure, "%s", text.c_str());
+    shared(h->failure_state).store(2, std::memory_order_release);
+  }
+
+  std::size_t stack_bytes() const { return stack_bytes_; }
+  Slot* slot_at_address(const void* addr) {
+    for (Slot& s : slots_)
+      if (s.ctx && s.ctx->in_guard(addr)) return &s;
+    return nullptr;
+  }
+
+ private:
+  void to_scheduler(Slot& s) {
+    s.saved_errno = errno;
+    g_running = nullptr;
+    Context::switch_to(*s.ctx, maestro_);
+    errno = s.saved_errno;
+  }
+  void resume(Slot& s);
+  void attach_job();
+  void load_ranks(const std::string& program, int argc, char** argv);
+  std::string loop();
+
+  Header* header_ = nullptr;
+  int n_ = 0;
+  JobFacts facts_;
+  std::unique_ptr<Engine> engine_;
+  std::vector<Slot> slots_;
+  std::priority_queue<std::pair<std::uint64_t, int>, std::vector<std::pair<std::uint64_t, int>>,
+                      std::greater<>>
+      ready_;
+  std::uint64_t horizon_ = 0;
+  Context maestro_;
+  unsigned char* arenas_ = nullptr;
+  std::uint64_t arena_bytes_ = 0;
+  std::size_t stack_bytes_ = 0;
+  int failed_status_ = 0;
+  std::string notes_;
+  std::uint64_t switches_ = 0;
+};
+
+// ------------------------------------------------------------------ a rank's link
+
+class ContextLink final : public EngineLink {
+ public:
+  ContextLink(Scheduler& s, Slot& slot) : s_(s), slot_(slot) {}
+
+  const JobFacts& facts() const override { return s_.facts(); }
+  unsigned char* arena(int r) const override { return s_.arena_of(r); }
+  std::uint64_t arena_bytes() const override { return s_.arena_bytes(); }
+  std::uint64_t initial_clock() const override { return slot_.clock; }
+
+  void post(const Request& q) override { s_.engine().take(slot_.rank, q); }
+  std::uint64_t horizon() const override { return s_.horizon(); }
+  void take_events(std::vector<Event>& into) override {
+    if (slot_.inbox.empty()) return;
+    into.insert(into.end(), slot_.inbox.begin(), slot_.inbox.end());
+    slot_.inbox.clear();
+  }
+  void publish_clock(std::uint64_t clock) override { slot_.clock = clock; }
+  void sync_to(std::uint64_t t) override {
+    while (s_.horizon() < t) {
+      ++waits_;
+      s_.yield_ready(slot_);
+    }
+  }
+  std::uint64_t block(const Request& q) override {
+    s_.engine().take(slot_.rank, q);
+    // Something the rank has not seen yet was published: the engine left it running.
+    if (!s_.engine().is_blocked(slot_.rank)) return q.time;
+    return s_.yield_blocked(slot_);
+  }
+  void check_dead() override {}
+  [[noreturn]] void abort(int rank, int code, const std::string& why) override {
+    record_abort(s_.header(), rank, code, why.c_str());
+    int status = code & 0xff;
+    if (status == 0 && code != 0) status = 1;
+    exit_process(status);
+  }
+  void set_describer(std::function<std::string()> describe) override { slot_.describer = std::move(describe); }
+  void note_call(const char* call) override { slot_.last_call = call; }
+  std::uint64_t horizon_waits() const override { return waits_; }
+
+ private:
+  Scheduler& s_;
+  Slot& slot_;
+  std::uint64_t waits_ = 0;
+};
+
+// ------------------------------------------------------------------ the rank's entry
+
+void rank_entry(void* arg) {
+  Slot& s = *static_cast<Slot*>(arg);
+  const int status = s.copy.main(static_cast<int>(s.argv.size()) - 1, s.argv.data(), environ);
+  g_scheduler->end(s, status);
+}
+
+// ------------------------------------------------------------------ set-up
+
+std::string env_or(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v && *v ? v : fallback;
+}
+
+void Scheduler::attach_job() {
+  const char* name = std::getenv(kEnvJob);
+  if (!name || !*name) throw std::runtime_error("no job in the environment (TILEMPI_JOB): start it with tilempirun");
+  const int fd = ::shm_open(name, O_RDWR, 0);
+  if (fd < 0) throw std::runtime_error(std::string("cannot open the job's shared memory ") + name + ": " + std::strerror(errno));
+  const std::size_t bytes = round_up(sizeof(Header), kPage);
+  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  const int e = errno;
+  ::close(fd);
+  if (p == MAP_FAILED) throw std::runtime_error(std::string("cannot map the job's shared memory: ") + std::strerror(e));
+  header_ = static_cast<Header*>(p);
+  Header* h = header_;
+  if (h->magic != kMagic || h->version != kVersion || !h->contexts)
+    throw std::runtime_error("the job's shared memory is not a sim job for ranks as contexts");
+  n_ = h->nranks;
+  facts_.config_text.assign(h->config, h->config_len);
+  facts_.adapter = h->adapter;
+  facts_.compute_scaled = h->compute_scaled != 0;
+  facts_.compute_scale = h->compute_scale;
+  facts_.mesh_width = h->mesh_width;
+  facts_.mesh_height = h->mesh_height;
+  arena_bytes_ = h->arena_bytes;
+  stack_bytes_ = static_cast<std::size_t>(h->stack_kib) << 10;
+  // The launcher removes the name at the end; nothing else needs it now.
+  if (shared(h->unlinked).exchange(1) == 0) ::shm_unlink(name);
+}
+
+void Scheduler::load_ranks(const std::string& program, int argc, char** argv) {
+  std::string why;
+  std::optional<ProgramImage> image = ProgramImage::inspect(program, why);
+  if (!image) throw std::runtime_error(program + ": cannot be loaded once per rank: " + why);
+  slots_.resize(static_cast<std::size_t>(n_));
+  for (int r = 0; r < n_; ++r) {
+    Slot& s = slots_[static_cast<std::size_t>(r)];
+    s.rank = r;
+    s.copy = image->load_copy();
+    // Each rank gets its own argument strings: programs may permute or edit them (getopt).
+    s.arg_store.reserve(static_cast<std::size_t>(argc));
+    for (int i = 0; i < argc; ++i) s.arg_store.emplace_back(argv[i]);
+    for (std::string& a : s.arg_store) s.argv.push_back(a.data());
+    s.argv.push_back(nullptr);
+    s.ctx = std::make_unique<Context>(&rank_entry, &s, stack_bytes_);
+  }
+}
+
+// ------------------------------------------------------------------ crash reports
+
+char g_crash_stack[64 * 1024];
+
+const char* signal_name(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT";
+    default: return "a signal";
+  }
+}
+
+extern "C" void on_rank_crash(int sig, siginfo_t* info, void*) {
+  // Async-signal context: fixed buffers, no allocation. The message goes to the launcher
+  // through the job's header; the process then dies of the signal (exit status 128 + sig).
+  Slot* s = g_running;
+  if (s && g_scheduler) {
+    Header* h = g_scheduler->header();
+    std::uint32_t expected = 0;
+    if (shared(h->failure_state).compare_exchange_strong(expected, 1)) {
+      const bool overflow = (sig == SIGSEGV || sig == SIGBUS) && info && s->ctx && s->ctx->in_guard(info->si_addr);
+      if (overflow) {
+        std::snprintf(h->failure, sizeof h->failure,
+                      "rank %d: stack overflow (%s): its stack of %zu KiB is used up (last MPI call: %s); "
+                      "raise it with --set sim.stack_kib=N",
+                      s->rank, signal_name(sig), g_scheduler->stack_bytes() >> 10,
+                      s->last_call ? s->last_call : "none");
+      } else {
+        std::snprintf(h->failure, sizeof h->failure, "rank %d crashed with signal %d (%s: %s) (last MPI call: %s)",
+                      s->rank, sig, signal_name(sig), strsignal(sig), s->last_call ? s->last_call : "none");
+      }
+      shared(h->failure_state).store(2, std::memory_order_release);
+    }
+  }
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+void install_crash_handlers() {
+  stack_t ss{};
+  ss.ss_sp = g_crash_stack;
+  ss.ss_size = sizeof g_crash_stack;
+  ::sigaltstack(&ss, nullptr);
+  struct sigaction sa{};
+  sa.sa_sigaction = on_rank_crash;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND | SA_NODEFER;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::sigaction(sig, &sa, nullptr);
+}
+
+// ------------------------------------------------------------------ the loop
+
+void Scheduler::resume(Slot& s) {
+  s.state = SlotState::Running;
+  set_current_rank_slot(s.rank);
+  g_running = &s;
+  ++switches_;
+  Context::switch_to(maestro_, *s.ctx);
+  g_running = nullptr;
+}
+
+std::string Scheduler::loop() {
+  const std::uint64_t lookahead = engine_->lookahead();
+  std::size_t live = slots_.size();
+  for (Slot& s : slots_) ready_.push({0, s.rank});
+  double chip = 0;
+  while (live > 0) {
+    if (ready_.empty()) {
+      // Every live rank waits for an event: simulate until one is woken.
+      const auto t0 = std::chrono::steady_clock::now();
+      engine_->advance_to(hw::kNever);
+      chip += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (engine_->bound() != hw::kNever && engine_->bound() > horizon_) horizon_ = engine_->bound();
+      if (ready_.empty()) return engine_->deadlock_report();
+      continue;
+    }
+    const std::uint64_t c = ready_.top().first;
+    if (horizon_ < c + lookahead - 1) {
+      const auto t0 = std::chrono::steady_clock::now();
+      engine_->advance_to(c + lookahead - 1);
+      chip += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      horizon_ = std::max(horizon_, engine_->bound());
+      if (ready_.top().first < c) continue;  // a rank woken on the way comes first
+    }
+    const int r = ready_.top().second;
+    ready_.pop();
+    Slot& s = slots_[static_cast<std::size_t>(r)];
+    resume(s);
+    switch (s.state) {
+      case SlotState::Ready: ready_.push({s.clock, r}); break;
+      case SlotState::Blocked: break;  // the engine wakes it
+      case SlotState::Ended:
+        --live;
+        s.ctx.reset();  // its stack is free again
+        if (s.status != 0) {
+          failed_status_ = s.status;
+          engine_->add_chip_seconds(chip);
+          return "rank " + std::to_string(r) + " exited with status " + std::to_string(s.status) + "; ending the job";
+        }
+        break;
+      case SlotState::Running: break;
+    }
+  }
+  engine_->add_chip_seconds(chip);
+  return {};
+}
+
+int Scheduler::run(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: tilempi-simhost PROGRAM [ARGS...] (started by tilempirun --transport sim)\n");
+    return 2;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  g_scheduler = this;
+  attach_job();
+  // A modeled tile core runs one thread: OpenMP regions of a rank run on its context.
+  if (!std::getenv("OMP_NUM_THREADS")) {
+    ::setenv("OMP_NUM_THREADS", "1", 1);
+    notes_ = "OMP_NUM_THREADS=1";
+  }
+  hw::Config cfg;
+  {
+    std::size_t pos = 0;
+    const std::string& text = facts_.config_text;
+    while (pos < text.size()) {
+      std::size_t nl = text.find('\n', pos);
+      if (nl == std::string::npos) nl = text.size();
+      if (nl > pos) cfg.apply(text.substr(pos, nl - pos));
+      pos = nl + 1;
+    }
+  }
+  std::vector<hw::TileId> tiles(static_cast<std::size_t>(n_));
+  for (int r = 0; r < n_; ++r) tiles[static_cast<std::size_t>(r)] = header_->tile_of[r];
+  EngineOptions eo;
+  eo.report_path = header_->report_path;
+  eo.trace_path = header_->trace_path;
+  eo.compute = header_->compute;
+  eo.summary = header_->summary != 0;
+  eo.summary_note = "; ranks as contexts";
+  if (!notes_.empty()) eo.summary_note += " (" + notes_ + " for the ranks, a tile core runs one thread)";
+  engine_ = std::make_unique<Engine>(Segment{}, n_, cfg, facts_.adapter, tiles, eo, this);
+
+  // Payload arenas: virtual memory, committed only where messages are written.
+  const std::uint64_t total = arena_bytes_ * static_cast<std::uint64_t>(n_);
+  void* a = ::mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (a == MAP_FAILED) throw std::runtime_error("cannot reserve the payload arenas: " + std::string(std::strerror(errno)));
+  arenas_ = static_cast<unsigned char*>(a);
+
+  load_ranks(argv[1], argc - 1, argv + 1);
+  install_crash_handlers();
+
+  std::string failure = loop();
+  set_current_rank_slot(0);
+  engine_->set_wall_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  if (std::getenv("TILEMPI_SIM_PROFILE"))
+    std::fprintf(stderr, "tilempirun: sim: %llu context switches to ranks\n", static_cast<unsigned long long>(switches_));
+  const std::string engine_failure = engine_->finish();
+  if (failure.empty()) failure = engine_failure;
+  if (!failure.empty()) set_failure(failure);
+  return failed_status_;
+}
+
+}  // namespace
+
+int run_contexts(int argc, char** argv) {
+  try {
+    // Never destroyed: ranks' atexit handlers and destructors run after this returns.
+    static Scheduler* scheduler = new Scheduler;
+    const int status = scheduler->run(argc, argv);
+    std::fflush(nullptr);
+    return status;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "tilempirun: sim: %s\n", e.what());
+    return 1;
+  }
+}
+
+std::unique_ptr<Transport> connect_context() {
+  if (!g_running || !g_scheduler) throw std::runtime_error("tilempi: not a rank of a simulator process");
+  Slot& s = *g_running;
+  const int n = static_cast<int>(g_scheduler->engine().ranks());
+  return make_sim_transport(std::make_unique<ContextLink>(*g_scheduler, s), s.rank, n);
+}
+
+bool in_rank_context() { return g_running != nullptr; }
+int running_rank() { return g_running ? g_running->rank : -1; }
+
+void end_rank(int status) {
+  if (!g_running || !g_scheduler) exit_process(status);
+  g_scheduler->end(*g_running, status);
+}
+
+void fail_rank(const std::string& why) {
+  if (!g_running || !g_scheduler) {
+    std::fprintf(stderr, "tilempirun: sim: %s\n", why.c_str());
+    exit_process(1);
+  }
+  g_scheduler->fail(*g_running, why);
+}
+
+}  // namespace tilempi::transport::sim
