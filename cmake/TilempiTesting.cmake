@@ -20,7 +20,32 @@
 set(TILEMPI_TEST_TIMEOUT_MARGIN 30 CACHE STRING "Seconds CTest waits beyond the launcher's --timeout")
 mark_as_advanced(TILEMPI_TEST_TIMEOUT_MARGIN)
 
+# On the sim transport every test runs twice: once as registered (ranks as contexts of one
+# simulator process, the default sim.ranks=auto) and once as <name>.processes with
+# TILEMPI_SIM_RANKS=processes (ranks as processes), so that both process models pass one suite.
 function(tilempi_add_mpi_test)
+  _tilempi_add_mpi_test(${ARGN})
+  cmake_parse_arguments(T "WILL_FAIL;RUN_SERIAL" "NAME;NP;TRANSPORT;TIMEOUT;PROCESSORS"
+                        "COMMAND;LAUNCHER_ARGS;LABELS;PASS_REGULAR_EXPRESSION;FAIL_REGULAR_EXPRESSION;ENVIRONMENT"
+                        ${ARGN})
+  if(T_TRANSPORT STREQUAL "sim" AND NOT "${T_LAUNCHER_ARGS}" MATCHES "sim\\.ranks=")
+    set(_args ${ARGN})
+    list(FIND _args NAME _i)
+    math(EXPR _i "${_i} + 1")
+    list(REMOVE_AT _args ${_i})
+    list(INSERT _args ${_i} ${T_NAME}.processes)
+    list(FIND _args ENVIRONMENT _e)
+    if(_e EQUAL -1)
+      list(APPEND _args ENVIRONMENT TILEMPI_SIM_RANKS=processes)
+    else()
+      math(EXPR _e "${_e} + 1")
+      list(INSERT _args ${_e} TILEMPI_SIM_RANKS=processes)
+    endif()
+    _tilempi_add_mpi_test(${_args})
+  endif()
+endfunction()
+
+function(_tilempi_add_mpi_test)
   cmake_parse_arguments(T "WILL_FAIL;RUN_SERIAL" "NAME;NP;TRANSPORT;TIMEOUT;PROCESSORS"
                         "COMMAND;LAUNCHER_ARGS;LABELS;PASS_REGULAR_EXPRESSION;FAIL_REGULAR_EXPRESSION;ENVIRONMENT"
                         ${ARGN})

@@ -48,6 +48,20 @@ determinism)
   cmp "$tmp/r1.json" "$tmp/r2.json" || fail "reports differ between runs"
   grep -q '"total_cycles"' "$tmp/r1.json" || fail "report has no total_cycles"
   ;;
+same_as_processes)
+  # Ranks as contexts and ranks as processes give the same virtual times, the same report and the
+  # same program output (--compute none).
+  np=$1
+  shift
+  for mode in contexts processes; do
+    "$run" -n "$np" --transport sim --compute none --timeout 100 --set sim.ranks=$mode --report "$tmp/$mode.json" \
+      "$@" >"$tmp/o.$mode" 2>"$tmp/e.$mode" || fail "run with sim.ranks=$mode failed: $(cat "$tmp/o.$mode" "$tmp/e.$mode")"
+  done
+  grep -q "ranks as contexts" "$tmp/e.contexts" || fail "the contexts run's summary does not say it ran as contexts: $(cat "$tmp/e.contexts")"
+  cmp "$tmp/o.contexts" "$tmp/o.processes" || fail "program output differs between contexts and processes"
+  cmp "$tmp/contexts.json" "$tmp/processes.json" || fail "reports differ between contexts and processes"
+  cat "$tmp/o.contexts"
+  ;;
 compute)
   prog=$1
   # 8 ranks, 400 x (barrier + allreduce) with nothing in between: the compute charged per MPI

@@ -236,11 +236,6 @@ void rank_entry(void* arg) {
 
 // ------------------------------------------------------------------ set-up
 
-std::string env_or(const char* name, const char* fallback) {
-  const char* v = std::getenv(name);
-  return v && *v ? v : fallback;
-}
-
 void Scheduler::attach_job() {
   const char* name = std::getenv(kEnvJob);
   if (!name || !*name) throw std::runtime_error("no job in the environment (TILEMPI_JOB): start it with tilempirun");

@@ -46,7 +46,12 @@ class SimJob final : public Job {
     // small jobs (tests send 64 MiB between two ranks).
     std::uint64_t arena_mib = n <= 16 ? 160 : 64;
     bool summary = true;
-    std::string ranks_mode = "auto";
+    // TILEMPI_SIM_RANKS sets the default for a whole session (the test suite runs both ways).
+    std::string ranks_mode = std::getenv("TILEMPI_SIM_RANKS") && *std::getenv("TILEMPI_SIM_RANKS")
+                                 ? std::getenv("TILEMPI_SIM_RANKS")
+                                 : "auto";
+    if (ranks_mode != "auto" && ranks_mode != "contexts" && ranks_mode != "processes")
+      throw std::runtime_error("TILEMPI_SIM_RANKS='" + ranks_mode + "': expected auto, contexts or processes");
     std::uint64_t stack_kib = 8192;
     bool mapping_set = false;
     bool worms_set = false;
@@ -264,6 +269,10 @@ class SimJob final : public Job {
     std::optional<ProgramImage> image;
     if (why.empty()) image = ProgramImage::inspect(spec.program, why);
     if (image) {
+      bool shared_library = false;
+      for (const std::string& lib : image->needed()) shared_library = shared_library || lib.rfind("libtilempi.so", 0) == 0;
+      // The ranks' copies must share the simulator's one libtilempi.so (rank_local.h).
+      if (!shared_library) why = "it does not link libtilempi.so (a static libtilempi cannot share the simulator)";
       for (const std::string& lib : image->needed())
         if (lib.find("libasan") != std::string::npos || lib.find("libtsan") != std::string::npos)
           why = "it is built with a sanitizer (" + lib + ")";
