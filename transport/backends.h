@@ -22,6 +22,8 @@ std::unique_ptr<Transport> connect(int rank, int size);
 /// The running rank of a simulator process (ranks as contexts).
 std::unique_ptr<Transport> connect_context();
 bool in_rank_context();
+/// A symbol of the running rank's copy of the program (null outside a rank).
+void* running_rank_symbol(const char* name);
 }  // namespace sim
 
 }  // namespace tilempi::transport

@@ -58,6 +58,19 @@ std::unique_ptr<Transport> connect_from_environment() {
 
 }  // namespace tilempi::transport
 
-namespace tilempi::transport::detail {
+namespace tilempi::transport {
+
+namespace detail {
 int g_rank_slot = 0;
-}  // namespace tilempi::transport::detail
+}  // namespace detail
+
+void* rank_image_symbol(const char* name) {
+#ifdef TILEMPI_HAVE_CONTEXTS
+  return sim::running_rank_symbol(name);
+#else
+  (void)name;
+  return nullptr;
+#endif
+}
+
+}  // namespace tilempi::transport

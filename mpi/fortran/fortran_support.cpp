@@ -10,6 +10,8 @@
 // gfortran's for the blocks in mpif.h.
 #include "fortran_support.h"
 
+#include "tilempi/transport/rank_local.h"
+
 static_assert(TILEMPI_STATUS_INTS * sizeof(MPI_Fint) == 24, "status sentinels below are 24 bytes");
 
 asm(".comm tilempi_bottom_,4,16\n\t"
@@ -17,3 +19,25 @@ asm(".comm tilempi_bottom_,4,16\n\t"
     ".comm tilempi_status_ignore_,24,16\n\t"
     ".comm tilempi_statuses_ignore_,24,16\n\t"
     ".comm tilempi_errcodes_ignore_,4,16");
+
+namespace tilempi::fortran {
+
+const ImageSentinels& image_sentinels() {
+  struct Found {
+    ImageSentinels s;
+    bool looked = false;
+  };
+  static transport::RankLocal<Found> per_rank;
+  Found& f = per_rank.get();
+  if (!f.looked) {
+    // Null outside the simulator's contexts: then the library's blocks are the program's.
+    f.s.bottom = transport::rank_image_symbol("tilempi_bottom_");
+    f.s.in_place = transport::rank_image_symbol("tilempi_in_place_");
+    f.s.status_ignore = transport::rank_image_symbol("tilempi_status_ignore_");
+    f.s.statuses_ignore = transport::rank_image_symbol("tilempi_statuses_ignore_");
+    f.looked = true;
+  }
+  return f.s;
+}
+
+}  // namespace tilempi::fortran

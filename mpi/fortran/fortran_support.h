@@ -30,16 +30,32 @@ static_assert(sizeof(MPI_Status) == TILEMPI_STATUS_INTS * sizeof(MPI_Fint),
 static_assert(sizeof(MPI_Fint) == 4 && sizeof(MPI_Aint) == 8,
               "mpif.h assumes 4-byte INTEGER and MPI_ADDRESS_KIND=8");
 
+/// The sentinel blocks of the running rank's own program image. Usually the program's blocks
+/// and the library's are one object; a rank that is a context of the simulator has a private
+/// copy of the program, whose blocks the shared library's symbols do not reach.
+struct ImageSentinels {
+  const void* bottom = nullptr;
+  const void* in_place = nullptr;
+  const void* status_ignore = nullptr;
+  const void* statuses_ignore = nullptr;
+};
+const ImageSentinels& image_sentinels();
+
 /// A Fortran choice buffer as a C buffer: MPI_BOTTOM and MPI_IN_PLACE become the C sentinels.
 inline void* buffer(void* f) {
   if (f == static_cast<void*>(&tilempi_bottom_)) return MPI_BOTTOM;
   if (f == static_cast<void*>(&tilempi_in_place_)) return MPI_IN_PLACE;
+  const ImageSentinels& s = image_sentinels();
+  if (f == s.bottom) return MPI_BOTTOM;
+  if (f == s.in_place) return MPI_IN_PLACE;
   return f;
 }
 inline const void* buffer(const void* f) { return buffer(const_cast<void*>(f)); }
 
 inline bool ignores_status(const MPI_Fint* f) {
-  return f == tilempi_status_ignore_ || f == tilempi_statuses_ignore_;
+  if (f == tilempi_status_ignore_ || f == tilempi_statuses_ignore_) return true;
+  const ImageSentinels& s = image_sentinels();
+  return f == s.status_ignore || f == s.statuses_ignore;
 }
 
 /// A Fortran output status: the C call fills a real MPI_Status, copied back when this goes

@@ -139,8 +139,11 @@ typedef struct MPI_Status {
 #define MPI_IN_PLACE   ((void*)-1)
 #define MPI_BOTTOM     ((void*)0)
 /* The status sentinels point at a library object of unknown size (rather than at address 1),
- * so compilers see a real array when user code passes them where a status array is declared. */
-extern MPI_Status tilempi_status_ignore[];
+ * so compilers see a real array when user code passes them where a status array is declared.
+ * Declared weak so that a program reaches it through its GOT: a plain extern object would be
+ * copied into a -fPIE executable (a copy relocation), and a copy of the program loaded per rank
+ * by the simulator (ranks as contexts) would pass its own stale copy's address. */
+extern MPI_Status tilempi_status_ignore[] __attribute__((weak));
 #define MPI_STATUS_IGNORE   ((MPI_Status*)tilempi_status_ignore)
 #define MPI_STATUSES_IGNORE ((MPI_Status*)tilempi_status_ignore)
 #define MPI_ERRCODES_IGNORE ((int*)0)

@@ -31,6 +31,7 @@
 #include <utility>
 #include <vector>
 
+#include "backends.h"
 #include "sim/context.h"
 #include "sim/engine_link.h"
 #include "sim/program_image.h"
@@ -469,6 +470,11 @@ std::unique_ptr<Transport> connect_context() {
 }
 
 bool in_rank_context() { return g_running != nullptr; }
+
+void* running_rank_symbol(const char* name) {
+  if (!g_running || !g_running->copy.handle) return nullptr;
+  return ::dlsym(g_running->copy.handle, name);
+}
 int running_rank() { return g_running ? g_running->rank : -1; }
 
 void end_rank(int status) {

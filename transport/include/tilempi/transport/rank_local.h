@@ -22,6 +22,11 @@ inline int current_rank_slot() { return detail::g_rank_slot; }
 /// For the simulator's scheduler only: the rank whose code runs from now on.
 inline void set_current_rank_slot(int slot) { detail::g_rank_slot = slot; }
 
+/// In a simulator process, the address of a symbol of the running rank's own copy of the program
+/// (null elsewhere, or when the copy has none). Objects a program and the library both define,
+/// such as Fortran's sentinel COMMON blocks, are one object per process only outside contexts.
+void* rank_image_symbol(const char* name);
+
 /// One T per rank slot, created on first use (value-initialized). References stay valid.
 template <class T>
 class RankLocal {
