@@ -53,7 +53,7 @@ Cycle Chip::zero_load_latency(TileId src, TileId dst, std::uint32_t payload_flit
   const Config& c = config_;
   Cycle h = static_cast<Cycle>(topo_.hops(src, dst));
   Cycle flits = static_cast<Cycle>(c.header_flits) + payload_flits;
-  return static_cast<Cycle>(c.injection_latency) + (h + 1) * static_cast<Cycle>(c.router_delay) +
+  return static_cast<Cycle>(c.injection_latency) + (h + 1) * static_cast<Cycle>(c.head_stages() + c.router_delay) +
          h * static_cast<Cycle>(c.link_latency) + (flits - 1) + static_cast<Cycle>(c.ejection_latency);
 }
 

@@ -115,12 +115,51 @@ const std::vector<Key>& key_table() {
               &Config::injection_buffer_flits, 1, 1 << 16),
       int_key("ejection_buffer_flits", "router-to-core ejection (receive) buffer per VC, in flits",
               &Config::ejection_buffer_flits, 1, 1 << 16),
-      int_key("router_delay", "cycles for a head flit from a router input to the next router input",
+      int_key("routing_delay",
+              "route computation (RC) cycles of a head at each router, from the cycle it is at the front of its "
+              "input VC (0: lookahead routing; BookSim routing_delay)",
+              &Config::routing_delay, 0, 1000),
+      int_key("vc_alloc_delay",
+              "VC allocation (VA) cycles of a head after route computation (0: the output VC is taken with the "
+              "switch; BookSim vc_alloc_delay)",
+              &Config::vc_alloc_delay, 0, 1000),
+      Key{"sw_alloc_delay",
+          "switch allocation (SA) cycles, part of router_delay; setting it keeps st_delay (BookSim "
+          "sw_alloc_delay)",
+          [](Config& c, const std::string& v) {
+            const int st = c.router_delay - c.sw_alloc_delay;
+            Config tmp;
+            int_key("sw_alloc_delay", "", &Config::sw_alloc_delay, 1, 1000).set(tmp, v);
+            if (tmp.sw_alloc_delay + st > 1000) bad("sw_alloc_delay", v, "sw_alloc_delay + st_delay exceeds 1000");
+            c.sw_alloc_delay = tmp.sw_alloc_delay;
+            c.router_delay = c.sw_alloc_delay + st;
+          },
+          [](const Config& c) { return std::to_string(c.sw_alloc_delay); }},
+      bool_key("speculative", "speculative switch allocation: VC allocation in parallel with switch allocation "
+                              "(BookSim speculative)",
+               &Config::speculative),
+      int_key("router_delay",
+              "cycles from a flit's switch allocation to the router's output: sw_alloc_delay + st_delay (with "
+              "no RC or VA stage, a head's router input to the next router input without link_latency)",
               &Config::router_delay, 1, 1000),
+      Key{"st_delay",
+          "switch traversal (ST) cycles after switch allocation: sets router_delay = sw_alloc_delay + st_delay "
+          "(BookSim st_prepare_delay + st_final_delay)",
+          [](Config& c, const std::string& v) {
+            Config tmp;
+            int_key("st_delay", "", &Config::router_delay, 0, 999).set(tmp, v);
+            if (c.sw_alloc_delay + tmp.router_delay > 1000) bad("st_delay", v, "sw_alloc_delay + st_delay exceeds 1000");
+            c.router_delay = c.sw_alloc_delay + tmp.router_delay;
+          },
+          [](const Config& c) { return std::to_string(c.st_delay()); }},
       int_key("link_latency", "extra wire cycles per hop", &Config::link_latency, 0, 1000),
       int_key("credit_delay", "cycles for a credit to reach the upstream router", &Config::credit_delay, 1, 1000),
       int_key("injection_latency", "cycles from the core's write to the flit at the router input",
               &Config::injection_latency, 1, 1000),
+      int_key("injection_credit_delay",
+              "cycles for a freed injection-buffer slot's credit to reach the core (0: the core sees its buffer "
+              "directly)",
+              &Config::injection_credit_delay, 0, 1000),
       int_key("ejection_latency", "cycles from the tail in the ejection buffer to delivery to the core",
               &Config::ejection_latency, 0, 1000),
       bool_key("fast_worms", "compute a worm's remaining flits in one step once its head is delivered (vcs=1)",
@@ -201,6 +240,13 @@ void Config::validate() const {
   if (max_packet_flits <= header_flits)
     throw ConfigError("max_packet_flits", "config key 'max_packet_flits' (" + std::to_string(max_packet_flits) +
                                               ") must exceed header_flits (" + std::to_string(header_flits) + ")");
+  if (sw_alloc_delay < 1 || sw_alloc_delay > router_delay)
+    throw ConfigError("sw_alloc_delay", "config key 'sw_alloc_delay' (" + std::to_string(sw_alloc_delay) +
+                                            ") must be in [1, router_delay (" + std::to_string(router_delay) +
+                                            ")]: router_delay is switch allocation plus switch traversal");
+  if (routing_delay < 0 || vc_alloc_delay < 0)
+    throw ConfigError(routing_delay < 0 ? "routing_delay" : "vc_alloc_delay",
+                      "config key 'routing_delay' and 'vc_alloc_delay' must be >= 0");
   if (torus && network_model == "packet")
     throw ConfigError("network_model", "config key 'network_model': packet is for meshes (it models no dateline "
                                        "virtual channels, so a torus could deadlock); use flit");
@@ -244,7 +290,9 @@ std::string Config::to_text() const {
   return out;
 }
 
-std::vector<std::string> Config::preset_names() { return {"default", "tilepro64", "optimsoc", "mmachine"}; }
+std::vector<std::string> Config::preset_names() {
+  return {"default", "tilepro64", "optimsoc", "mmachine", "booksim", "booksim_speculative"};
+}
 
 Config Config::preset_named(const std::string& name) {
   Config c;
@@ -301,7 +349,39 @@ Config Config::preset_named(const std::string& name) {
     c.router_delay = 1;          // assumption (not in the seeds)
     return c;
   }
-  throw ConfigError(name, "unknown preset '" + name + "' (default, tilepro64, optimsoc, mmachine)");
+  if (name == "booksim" || name == "booksim_speculative") {
+    // BookSim 2's input-queued router on the 8x8 mesh of the reference curves
+    // (docs/REFERENCES.md: BookSim 2; ../shared/reference/booksim-8x8.md has the configuration and curves).
+    // "booksim" is BookSim's default pipeline (routing_delay = vc_alloc_delay = sw_alloc_delay =
+    // st_final_delay = 1, speculative = 0); "booksim_speculative" adds lookahead routing
+    // (routing_delay = 0) and speculative switch allocation. HWMODEL.md "Router pipeline" maps them.
+    const bool spec = name == "booksim_speculative";
+    c.width = 8;                   // k = 8, n = 2
+    c.height = 8;
+    c.vcs = 1;                     // num_vcs = 1
+    c.input_buffer_flits = 4;      // vc_buf_size = 4
+    c.injection_buffer_flits = 4;  // vc_buf_size = 4 (the router's injection input)
+    c.ejection_buffer_flits = 4;   // vc_buf_size = 4: the router keeps credits for the ejection channel too
+    c.header_flits = 1;            // packet_size counts every flit; no separate header
+    c.max_packet_flits = 129;
+    c.routing_delay = spec ? 0 : 1;  // routing_delay = 1 (0: lookahead)
+    c.vc_alloc_delay = 1;          // vc_alloc_delay = 1
+    c.sw_alloc_delay = 1;          // sw_alloc_delay = 1
+    c.router_delay = 2;            // sw_alloc_delay + st_final_delay (1) + st_prepare_delay (0)
+    c.speculative = spec;          // speculative = 0 / 1
+    c.link_latency = 1;            // channel latency 1
+    c.injection_latency = 3;       // injection channel latency 1 and 2 cycles to the router's input VC, and
+    c.ejection_latency = 0;        // the ejection channel's cycle: together fitted to the measured zero-load
+                                   // latencies (7 + 5h and 5 + 3h with 1-flit packets) and to the source's
+                                   // credit round trip of 5 cycles (one more cycle for 5-flit packets,
+                                   // 12 + 5h and 10 + 3h; a single flow gets 0.8 flit/cycle)
+    c.injection_credit_delay = 2;  // as credit_delay
+    c.credit_delay = 2;            // credit_delay = 0 plus the 1-cycle credit channel and its read: fitted
+                                   // to the credit round trip of 5 cycles the reference measured
+    return c;
+  }
+  throw ConfigError(name, "unknown preset '" + name +
+                              "' (default, tilepro64, optimsoc, mmachine, booksim, booksim_speculative)");
 }
 
 }  // namespace tilempi::hwmodel

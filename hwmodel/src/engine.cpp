@@ -101,6 +101,15 @@ Chip::Engine::Engine(Chip& chip, const Config& c, const Topology& topo)
   flits_.resize(flit_total);
   ret_.resize(ret_total);
   wait_since_.assign(in_.size(), 0);
+  head_wait_ = c.speculative ? c.head_stages() : c.routing_delay;
+  va_stage_ = !c.speculative && c.vc_alloc_delay > 0;
+  va_delay_ = c.vc_alloc_delay;
+  head_stages_ = head_wait_ > 0 || va_stage_;
+  if (head_stages_) {
+    front_since_.assign(in_.size(), 0);
+    alloc_from_.assign(in_.size(), 0);
+    sa_from_.assign(in_.size(), 0);
+  }
   port_.resize(static_cast<std::size_t>(nodes) * kPorts);
   inmask_.assign(static_cast<std::size_t>(nodes), 0);
   ejmask_.assign(static_cast<std::size_t>(nodes), 0);
@@ -111,7 +120,7 @@ Chip::Engine::Engine(Chip& chip, const Config& c, const Topology& topo)
   src_pending_.assign(static_cast<std::size_t>(nodes), 0);
   inj_port_.resize(static_cast<std::size_t>(nodes));
 
-  int maxd = std::max({hop_, eject_delay_, credit_delay_, inj_latency_, 1}) + 2;
+  int maxd = std::max({hop_, eject_delay_, credit_delay_, inj_latency_, head_wait_, va_delay_, 1}) + 2;
   std::size_t wheel = 1;
   while (wheel < static_cast<std::size_t>(maxd)) wheel <<= 1;
   wheel_.resize(wheel);
@@ -120,15 +129,19 @@ Chip::Engine::Engine(Chip& chip, const Config& c, const Topology& topo)
   last_proc_.assign(static_cast<std::size_t>(nodes), kNever);
   counters_.resize(static_cast<std::size_t>(nets_));
   fast_ = c.fast_worms && vcs_ == 1;
+  inj_credit_delay_ = c.injection_credit_delay;
   if (fast_) {
     in_free_.assign(in_.size(), 0);
     ej_free_.assign(ej_.size(), 0);
     out_free_.assign(out_.size(), 0);
     src_free_.assign(static_cast<std::size_t>(nodes), 0);
+  }
+  if (fast_ || inj_credit_delay_ > 0) {
     ph_cap_ = static_cast<std::uint32_t>(c.injection_buffer_flits);
-    phantom_.assign(static_cast<std::size_t>(nodes) * ph_cap_, 0);
-    ph_head_.assign(static_cast<std::size_t>(nodes), 0);
-    ph_count_.assign(static_cast<std::size_t>(nodes), 0);
+    const std::size_t rings = static_cast<std::size_t>(nodes) * static_cast<std::size_t>(vcs_);
+    phantom_.assign(rings * ph_cap_, 0);
+    ph_head_.assign(rings, 0);
+    ph_count_.assign(rings, 0);
   }
 }
 
@@ -316,6 +329,7 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
   // forwards at most one flit per cycle.
   std::uint64_t cand[kPorts] = {0, 0, 0, 0, 0};
   unsigned demand = 0;
+  std::uint64_t va_mask = 0;  // output VCs requested in VC allocation
   for (std::uint64_t m = inmask_[n]; m; m &= m - 1) {
     int i = std::countr_zero(m);
     Fifo& f = in_[base + static_cast<std::size_t>(i)];
@@ -326,6 +340,10 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
     if (f.out >= 0) {
       o = f.out;
       ovc = f.ovc;
+      if (head_stages_ && sa_from_[base + static_cast<std::size_t>(i)] > t) {
+        wake = std::min(wake, sa_from_[base + static_cast<std::size_t>(i)]);  // a head in VA
+        continue;
+      }
       OutVc& ov = out_[base + static_cast<std::size_t>(o * vcs_ + ovc)];
       demand |= 1u << o;
       if (credit_ready(ov, t)) cand[o] |= std::uint64_t{1} << i;
@@ -350,13 +368,32 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
         }
         f.want = static_cast<std::int8_t>(o);
         f.want_vc = static_cast<std::int8_t>(ovc);
+        if (head_stages_) {
+          // Route computation starts when the head is at the front of its input VC.
+          const std::size_t idx = base + static_cast<std::size_t>(i);
+          alloc_from_[idx] = std::max(fl.ready, front_since_[idx]) + static_cast<Cycle>(head_wait_);
+        }
       }
       o = f.want;
       ovc = f.want_vc;
+      if (head_stages_ && alloc_from_[base + static_cast<std::size_t>(i)] > t) {
+        wake = std::min(wake, alloc_from_[base + static_cast<std::size_t>(i)]);  // still in RC
+        continue;
+      }
       OutVc& ov = out_[base + static_cast<std::size_t>(o * vcs_ + ovc)];
       // Reserved by a one-step worm: this router is woken when it ends.
       if (fast_ && t < out_free_[base + static_cast<std::size_t>(o * vcs_ + ovc)]) {
         if (o != kLocal) link_wait_begin(f, base + static_cast<std::size_t>(i), t);
+        continue;
+      }
+      if (va_stage_) {
+        // VC allocation: the head asks for its output VC; granted below if free.
+        if (ov.owner < 0) {
+          va_req_[o * vcs_ + ovc] |= std::uint64_t{1} << i;
+          va_mask |= std::uint64_t{1} << (o * vcs_ + ovc);
+        } else if (o != kLocal) {
+          link_wait_begin(f, base + static_cast<std::size_t>(i), t);
+        }
         continue;
       }
       demand |= 1u << o;
@@ -374,6 +411,36 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
         link_wait_begin(f, base + static_cast<std::size_t>(i), t);  // another input's worm holds the link
       }
     }
+  }
+
+  // VC allocation: each free output VC goes to one requesting head, round robin; the head
+  // may take part in switch allocation va_delay_ cycles later.
+  for (std::uint64_t m = va_mask; m; m &= m - 1) {
+    const int ovi = std::countr_zero(m);
+    OutVc& ov = out_[base + static_cast<std::size_t>(ovi)];
+    const std::uint64_t r = va_req_[ovi];
+    va_req_[ovi] = 0;
+    std::uint64_t hi = ov.va_rr >= 64 ? 0 : r & (~std::uint64_t{0} << ov.va_rr);
+    const int i = std::countr_zero(hi ? hi : r);
+    ov.va_rr = static_cast<std::uint16_t>(i + 1);
+    ov.owner = static_cast<std::int16_t>(i);
+    const std::size_t idx = base + static_cast<std::size_t>(i);
+    Fifo& f = in_[idx];
+    f.out = static_cast<std::int8_t>(ovi / vcs_);
+    f.ovc = static_cast<std::int8_t>(ovi % vcs_);
+    f.want = f.want_vc = -1;
+    const Flit& fl = flits_[f.off + f.head];
+    ov.last_src = pkts_[fl.code >> 2].src;
+    if (f.conflict) {
+      link_wait_[fl.code >> 2] += t - wait_since_[idx];
+      f.conflict = 0;
+    }
+    if (r & (r - 1))
+      for (std::uint64_t l = r & ~(std::uint64_t{1} << i); l; l &= l - 1)
+        if (f.out != kLocal) link_wait_begin(in_[base + static_cast<std::size_t>(std::countr_zero(l))],
+                                             base + static_cast<std::size_t>(std::countr_zero(l)), t);
+    sa_from_[idx] = t + static_cast<Cycle>(va_delay_);
+    wake = std::min(wake, sa_from_[idx]);
   }
 
   if (demand) {
@@ -417,9 +484,10 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       }
       f.head = static_cast<std::uint16_t>(f.head + 1 == f.cap ? 0 : f.head + 1);
       if (--f.count == 0) inmask_[n] &= ~(std::uint64_t{1} << i);
+      if (head_stages_) front_since_[base + static_cast<std::size_t>(i)] = t + 1;
       const bool is_head = fl.code & 1u;
       const bool is_tail = fl.code & 2u;
-      if (is_head) {
+      if (is_head && f.want >= 0) {  // (a head that went through VC allocation has its output VC)
         f.out = static_cast<std::int8_t>(o);
         f.ovc = f.want_vc;
         f.want = f.want_vc = -1;
@@ -430,7 +498,7 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       }
       const int ovc = f.ovc;
       OutVc& ov = out_[base + static_cast<std::size_t>(o * vcs_ + ovc)];
-      if (is_head) ov.last_src = pkts_[fl.code >> 2].src;
+      if (is_head && !va_stage_) ov.last_src = pkts_[fl.code >> 2].src;
       --ov.credits;
       ov.owner = is_tail ? -1 : static_cast<std::int16_t>(i);
       if (is_tail) f.out = f.ovc = -1;
@@ -440,7 +508,18 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       if (in_port != kLocal) {
         TileId up = nbr_[tbase + static_cast<std::size_t>(in_port)];
         return_credit(net_base + static_cast<std::uint32_t>(up), kOpposite[in_port] * vcs_ + vc_of_[i], t);
-      } else if (is_tail) {
+      } else {
+        if (inj_credit_delay_ > 0) {
+          // The core sees the freed slot once its credit is back.
+          const std::size_t ring = static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_) + vc_of_[i];
+          std::uint32_t pos = ph_head_[ring] + ph_count_[ring];
+          if (pos >= ph_cap_) pos -= ph_cap_;
+          phantom_[ring * ph_cap_ + pos] = t + static_cast<Cycle>(inj_credit_delay_);
+          ++ph_count_[ring];
+          if (src_pending_[n]) schedule_any(n, t, t + static_cast<Cycle>(inj_credit_delay_));
+        }
+      }
+      if (in_port == kLocal && is_tail) {
         Packet& p = pkts_[fl.code >> 2];
         p.tail_out = t;
         if (chip_.on_injected_)
@@ -508,15 +587,18 @@ void Chip::Engine::process(std::uint32_t n, Cycle t) {
       int li = kLocal * vcs_ + lvc;
       Fifo& f = in_[base + static_cast<std::size_t>(li)];
       std::uint32_t phantom = 0;
-      if (fast_ && ph_count_[n]) {
-        // Slots still held by a one-step worm's flits.
-        const std::size_t pb = static_cast<std::size_t>(n) * ph_cap_;
-        while (ph_count_[n] && phantom_[pb + ph_head_[n]] <= t) {
-          ph_head_[n] = ph_head_[n] + 1 == ph_cap_ ? 0 : ph_head_[n] + 1;
-          --ph_count_[n];
+      const std::size_t ring = static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_) +
+                               static_cast<std::size_t>(lvc);
+      if (!ph_count_.empty() && ph_count_[ring]) {
+        // Slots the core does not see free yet: held by a one-step worm's flits, or freed but
+        // their credit still on its way (injection_credit_delay).
+        const std::size_t pb = ring * ph_cap_;
+        while (ph_count_[ring] && phantom_[pb + ph_head_[ring]] <= t) {
+          ph_head_[ring] = ph_head_[ring] + 1 == ph_cap_ ? 0 : ph_head_[ring] + 1;
+          --ph_count_[ring];
         }
-        phantom = ph_count_[n];
-        if (phantom && f.count + phantom >= f.cap) wake = std::min(wake, phantom_[pb + ph_head_[n]]);
+        phantom = ph_count_[ring];
+        if (phantom && f.count + phantom >= f.cap) wake = std::min(wake, phantom_[pb + ph_head_[ring]]);
       }
       if (f.count + phantom >= f.cap) continue;
       std::uint32_t slot = static_cast<std::uint32_t>(s.qhead);
@@ -706,6 +788,7 @@ bool Chip::Engine::express(std::uint32_t slot, Cycle t) {
   auto W = [&](std::size_t q) -> Cycle& { return xs_[(static_cast<std::size_t>(h) + 2) * L + q]; };
   auto pop_time = [&](int i, std::size_t q) { return i <= h ? S(i, q) : C(q); };
   const Cycle cd = static_cast<Cycle>(credit_delay_);
+  const Cycle icd = static_cast<Cycle>(inj_credit_delay_);
   std::vector<std::int32_t>& credits0 = xcredits_;
   credits0.assign(static_cast<std::size_t>(h) + 1, 0);
   for (int j = m; j <= h; ++j) {
@@ -716,12 +799,28 @@ bool Chip::Engine::express(std::uint32_t slot, Cycle t) {
   std::vector<std::uint64_t>& blocked = xblocked_;
   blocked.assign(static_cast<std::size_t>(h) + 1, 0);
   std::uint64_t inj_blocked = 0;
+  // Injection-buffer slots the core does not see free yet (credits still on their way back,
+  // injection_credit_delay): the core's next writes take the slots in the order they free,
+  // these first, then those of the worm's own flits still in the buffer.
+  std::vector<Cycle>& pending = xpending_;
+  pending.clear();
+  const std::size_t n0ring = node_at(0);  // one VC: the ring of node n0
+  if (m == 0 && !ph_count_.empty()) {
+    const std::size_t pb = n0ring * ph_cap_;
+    for (std::uint32_t r = 0, pos = ph_head_[n0ring]; r < ph_count_[n0ring]; ++r) {
+      if (phantom_[pb + pos] > t) pending.push_back(phantom_[pb + pos]);
+      pos = pos + 1 == ph_cap_ ? 0 : pos + 1;
+    }
+  }
+  const std::size_t free0 = U ? fifo(0).cap - fifo(0).count - pending.size() : 0;
   for (std::size_t q = 1; q < L; ++q) {
     if (q >= kw) {
       Cycle w = t + 1;
       if (q > kw) w = std::max(w, W(q - 1) + 1);
-      const std::size_t cap0 = fifo(0).cap;
-      if (q >= cap0 && q - cap0 >= kfirst[0]) w = std::max(w, S(0, q - cap0));
+      if (q - kw >= free0) {
+        const std::size_t idx = q - kw - free0;
+        w = std::max(w, idx < pending.size() ? pending[idx] : S(0, kfirst[0] + idx - pending.size()) + icd);
+      }
       const Cycle want = q > kw ? W(q - 1) + 1 : t + 1;
       inj_blocked += w - want;
       W(q) = w;
@@ -783,8 +882,8 @@ bool Chip::Engine::express(std::uint32_t slot, Cycle t) {
   std::size_t phantoms = 0;
   const Cycle written_by = U ? W(L - 1) : t;
   if (m == 0)
-    for (std::size_t q = kfirst[0]; q < L; ++q) phantoms += S(0, q) > written_by;
-  if (phantoms > ph_cap_) return false;
+    for (std::size_t q = kfirst[0]; q < L; ++q) phantoms += S(0, q) + icd > written_by;
+  if (phantoms + pending.size() > ph_cap_) return false;
 
   // --- Commit.
   for (int i = m; i <= h + 1; ++i) {
@@ -797,6 +896,7 @@ bool Chip::Engine::express(std::uint32_t slot, Cycle t) {
     if (i <= h) {
       f.out = f.ovc = f.want = f.want_vc = -1;
       in_free_[fifo_index(i)] = free_at;
+      if (head_stages_) front_since_[fifo_index(i)] = free_at;
       const std::uint32_t nd = node_at(i);
       const int port = i == 0 ? kLocal : kOpposite[xout_[static_cast<std::size_t>(i - 1)]];
       if (f.count == 0) inmask_[nd] &= ~(std::uint64_t{1} << port);
@@ -813,10 +913,10 @@ bool Chip::Engine::express(std::uint32_t slot, Cycle t) {
       --ph_count_[n0];
     }
     for (std::size_t q = kfirst[0]; q < L; ++q) {
-      if (S(0, q) <= written_by) continue;
+      if (S(0, q) + icd <= written_by) continue;
       std::uint32_t pos = ph_head_[n0] + ph_count_[n0];
       if (pos >= ph_cap_) pos -= ph_cap_;
-      phantom_[pb + pos] = S(0, q);
+      phantom_[pb + pos] = S(0, q) + icd;
       ++ph_count_[n0];
     }
     // A core waiting for room in its injection buffer wakes as slots free.

@@ -48,6 +48,7 @@ struct Chip::Engine final : Chip::Network {
     std::uint16_t rcap = 0;
     std::uint16_t rhead = 0;
     std::uint16_t rcount = 0;
+    std::uint16_t va_rr = 0;  // round-robin position of VC allocation among input VCs
   };
   struct PortStats {
     std::uint64_t flits = 0;
@@ -128,6 +129,15 @@ struct Chip::Engine final : Chip::Network {
   std::vector<Fifo> in_;    // [node * ivcs_ + port * vcs_ + vc]
   std::vector<Cycle> wait_since_;  // per in_ entry: when its front head began to wait (Fifo::conflict)
   std::vector<Cycle> link_wait_;   // per packet slot: PacketEvent::link_wait so far
+  // Router pipeline with head stages (routing_delay, vc_alloc_delay): per in_ entry.
+  bool head_stages_ = false;       // a head spends cycles in RC or VA before switch allocation
+  bool va_stage_ = false;          // VC allocation is a stage of its own (not speculative, vc_alloc_delay > 0)
+  int head_wait_ = 0;              // RC cycles (+ VA beyond SA when speculative)
+  int va_delay_ = 0;
+  std::vector<Cycle> front_since_; // the cycle the flit at the front got there (the one before left)
+  std::vector<Cycle> alloc_from_;  // front head: first cycle of VA (or SA without a VA stage)
+  std::vector<Cycle> sa_from_;     // front head after VA: first cycle of SA
+  std::uint64_t va_req_[64] = {};  // scratch of VC allocation: requesting input VCs per output VC
   std::vector<OutVc> out_;  // [node * ivcs_ + port * vcs_ + vc]
   std::vector<Cycle> ret_;  // credit return rings
   std::vector<PortStats> port_;  // [node * kPorts + port]
@@ -156,11 +166,14 @@ struct Chip::Engine final : Chip::Network {
 
   // Worms computed in one step (fast_worms).
   bool fast_ = false;
+  int inj_credit_delay_ = 0;
   std::vector<Cycle> in_free_;   // per in_ entry: first cycle its front may move
   std::vector<Cycle> ej_free_;   // per ej_ entry: likewise
   std::vector<Cycle> out_free_;  // per out_ entry: first cycle after a one-step worm's reservation
   std::vector<Cycle> src_free_;  // per node: first cycle the core may write after a one-step worm
-  std::vector<Cycle> phantom_;    // per node ring: when a one-step worm's flits leave the injection buffer
+  // Per node and local VC, a ring of injection-buffer slots the core does not see free yet: when a
+  // one-step worm's flits leave, or when a freed slot's credit reaches the core.
+  std::vector<Cycle> phantom_;
   std::vector<std::uint32_t> ph_head_, ph_count_;
   std::uint32_t ph_cap_ = 0;
   std::priority_queue<Deferred, std::vector<Deferred>, std::greater<Deferred>> deferred_;
@@ -173,6 +186,7 @@ struct Chip::Engine final : Chip::Network {
   std::vector<std::size_t> xkfirst_;         // scratch of express(), kept to avoid allocations
   std::vector<std::int32_t> xcredits_;
   std::vector<std::uint64_t> xblocked_;
+  std::vector<Cycle> xpending_;
   std::vector<Deferred> due_;
 
   std::vector<NetCounters> counters_;

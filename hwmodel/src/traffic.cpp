@@ -106,7 +106,7 @@ TrafficResult run_traffic(const Config& config, const TrafficSpec& spec) {
     const double mean_hops = mx / (static_cast<double>(topo.width()) * topo.width()) +
                              my / (static_cast<double>(topo.height()) * topo.height());
     const double t0 = static_cast<double>(chip.zero_load_latency(0, 0, pay));  // 0 hops
-    const double per_hop = static_cast<double>(config.router_delay + config.link_latency);
+    const double per_hop = static_cast<double>(config.head_stages() + config.router_delay + config.link_latency);
     const double uni = t0 + per_hop * mean_hops;
     double sum = 0;
     std::uint64_t dummy = 0;

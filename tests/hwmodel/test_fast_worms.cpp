@@ -54,8 +54,13 @@ Outcome simulate(Config c, bool fast, std::uint64_t seed, int cycles, int burst)
 }  // namespace
 
 TEST(FastWorms, SameCyclesAsFlitByFlit) {
-  std::uint64_t rng = 0xfeedbeef;
+  std::uint64_t rng0 = 0xfeedbeef;
   std::uint64_t conflicts = 0;  // the link_wait comparison below must see some
+  // Second pass: the same random chips with random router pipelines (RC, VA, speculation, credit
+  // delay seen by the core).
+  for (int pipelined = 0; pipelined < 2; ++pipelined) {
+  std::uint64_t rng = rng0;
+  std::uint64_t prng = rng0 ^ 0x9e3779b97f4a7c15ull;
   for (int trial = 0; trial < 40; ++trial) {
     Config c;
     c.width = 1 + static_cast<int>(next(rng) % 6);
@@ -72,6 +77,13 @@ TEST(FastWorms, SameCyclesAsFlitByFlit) {
     c.ejection_buffer_flits = 1 + static_cast<int>(next(rng) % 6);
     c.header_flits = 1 + static_cast<int>(next(rng) % 2);
     c.max_packet_flits = c.header_flits + 1 + static_cast<int>(next(rng) % 40);
+    if (pipelined) {
+      c.routing_delay = static_cast<int>(next(prng) % 3);
+      c.vc_alloc_delay = static_cast<int>(next(prng) % 3);
+      c.speculative = next(prng) % 2 == 0;
+      c.sw_alloc_delay = 1 + static_cast<int>(next(prng) % static_cast<std::uint64_t>(c.router_delay));
+      c.injection_credit_delay = static_cast<int>(next(prng) % 4);
+    }
     SCOPED_TRACE(c.to_text());
     const std::uint64_t seed = next(rng) | 1;
     const int burst = 1 + static_cast<int>(next(rng) % 5);
@@ -97,6 +109,7 @@ TEST(FastWorms, SameCyclesAsFlitByFlit) {
       for (std::size_t t = 0; t < a.ejection.size(); ++t) EXPECT_EQ(a.ejection[t].flits, b.ejection[t].flits);
       for (std::size_t t = 0; t < a.injection.size(); ++t) EXPECT_EQ(a.injection[t].flits, b.injection[t].flits);
     }
+  }
   }
   EXPECT_GT(conflicts, 100u);
 }

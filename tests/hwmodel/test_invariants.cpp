@@ -23,7 +23,12 @@ std::uint64_t next(std::uint64_t& s) {
 }  // namespace
 
 TEST(Invariants, RandomTrafficConservesFlitsAndOrder) {
-  std::uint64_t rng = 0x1234567;
+  std::uint64_t rng0 = 0x1234567;
+  // Second pass: the same random chips with random router pipelines (RC, VA, speculation, credit
+  // delay seen by the core).
+  for (int pipelined = 0; pipelined < 2; ++pipelined) {
+  std::uint64_t rng = rng0;
+  std::uint64_t prng = rng0 ^ 0x9e3779b97f4a7c15ull;
   for (int trial = 0; trial < 40; ++trial) {
     Config c;
     c.width = 1 + static_cast<int>(next(rng) % 6);
@@ -42,6 +47,13 @@ TEST(Invariants, RandomTrafficConservesFlitsAndOrder) {
     c.ejection_buffer_flits = 1 + static_cast<int>(next(rng) % 6);
     c.header_flits = 1 + static_cast<int>(next(rng) % 2);
     c.max_packet_flits = c.header_flits + 1 + static_cast<int>(next(rng) % 12);
+    if (pipelined) {
+      c.routing_delay = static_cast<int>(next(prng) % 3);
+      c.vc_alloc_delay = static_cast<int>(next(prng) % 3);
+      c.speculative = next(prng) % 2 == 0;
+      c.sw_alloc_delay = 1 + static_cast<int>(next(prng) % static_cast<std::uint64_t>(c.router_delay));
+      c.injection_credit_delay = static_cast<int>(next(prng) % 4);
+    }
     SCOPED_TRACE(c.to_text());
     Chip chip(c);
     const Topology& topo = chip.topology();
@@ -102,5 +114,6 @@ TEST(Invariants, RandomTrafficConservesFlitsAndOrder) {
         EXPECT_EQ(st.networks[static_cast<std::size_t>(net)].links[static_cast<std::size_t>(l)].flits,
                   expect[static_cast<std::size_t>(net)][static_cast<std::size_t>(l)])
             << "net " << net << " link " << l;
+  }
   }
 }

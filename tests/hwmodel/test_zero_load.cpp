@@ -20,7 +20,7 @@ struct Case {
 // serialization of the remaining flits + ejection.
 Cycle analytic(const Config& c, int hops, int payload) {
   const int flits = c.header_flits + payload;
-  return static_cast<Cycle>(c.injection_latency + (hops + 1) * c.router_delay + hops * c.link_latency +
+  return static_cast<Cycle>(c.injection_latency + (hops + 1) * (c.head_stages() + c.router_delay) + hops * c.link_latency +
                             (flits - 1) + c.ejection_latency);
 }
 
@@ -57,7 +57,7 @@ void check_all_pairs(const Case& k, const std::vector<int>& payloads, bool fast)
                                         << "->" << d << " payload " << payload;
         ASSERT_EQ(chip.zero_load_latency(s, d, static_cast<std::uint32_t>(payload)), want);
         // The tail leaves the injection buffer once it is visible at the router.
-        ASSERT_EQ(sent - at, static_cast<Cycle>(c.injection_latency + flits - 1));
+        ASSERT_EQ(sent - at, static_cast<Cycle>(c.injection_latency + c.head_stages() + flits - 1));
       }
     }
   }
@@ -88,3 +88,21 @@ TEST(ZeroLoad, Mesh8x8MMachine) {
 }
 TEST(ZeroLoad, Torus5x4) { check_all_pairs({5, 4, true, {"header_flits=2"}}, {0, 6}); }
 TEST(ZeroLoad, Mesh16x2TwoHeaderFlits) { check_all_pairs_both({16, 2, false, {"header_flits=2", "router_delay=2"}}, {1, 4}); }
+
+// Router pipelines with route computation and VC allocation stages (the head's extra cycles at
+// every router), and with speculative switch allocation. Buffers cover the credit loop of a
+// head that waits in them: head stages + router_delay + link_latency + credit_delay.
+TEST(ZeroLoad, Mesh4x5RouteAndVcAllocationStages) {
+  check_all_pairs_both({4, 5, false,
+                        {"routing_delay=1", "vc_alloc_delay=1", "router_delay=2", "link_latency=1", "credit_delay=2",
+                         "input_buffer_flits=7", "injection_buffer_flits=6", "ejection_buffer_flits=6",
+                         "injection_latency=2"}},
+                       {0, 1, 4, 20});
+}
+TEST(ZeroLoad, Mesh5x3SpeculativeVcAllocation) {
+  check_all_pairs_both({5, 3, false,
+                        {"routing_delay=2", "vc_alloc_delay=3", "sw_alloc_delay=2", "st_delay=1", "speculative=true",
+                         "credit_delay=1", "input_buffer_flits=7", "injection_buffer_flits=6",
+                         "ejection_buffer_flits=6", "injection_credit_delay=1"}},
+                       {0, 3, 12});
+}

@@ -1,6 +1,7 @@
 // Parameters of the modeled chip: presets, key=value overrides, config files.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <stdexcept>
@@ -27,8 +28,10 @@ class ConfigError : public std::invalid_argument {
 // Zero-load timing of one packet of L = header_flits + payload flits over h
 // hops, from the cycle it is injected to the cycle its tail is consumed at
 // the destination core:
-//   injection_latency + (h + 1) * router_delay + h * link_latency
+//   injection_latency + (h + 1) * (head_stages() + router_delay) + h * link_latency
 //     + (L - 1) + ejection_latency
+// where head_stages() is 0 unless the router pipeline has route computation or VC
+// allocation stages (routing_delay, vc_alloc_delay; HWMODEL.md "Router pipeline").
 struct Config {
   std::string preset = "default";
 
@@ -49,10 +52,24 @@ struct Config {
   int output_buffer_flits = 0; // per output port and VC (adds to link credit)
   int injection_buffer_flits = 4;
   int ejection_buffer_flits = 4;
-  int router_delay = 1;        // head: router input to next router input (>= 1)
+  // The router pipeline, in the field's words (BookSim 2, Garnet). A flit in an input VC is
+  // switch-allocated (SA) and then traverses the switch (ST) and the link; router_delay is
+  // SA + ST, the cycles from the flit's switch allocation to the flit at the router's output
+  // (the key st_delay sets and reads router_delay - sw_alloc_delay). A head first spends
+  // routing_delay cycles in route computation (RC; 0 = lookahead routing, the route was
+  // computed upstream) and vc_alloc_delay cycles in VC allocation (VA), counted from the cycle
+  // it reaches the front of its input VC; with speculative, VA runs in parallel with SA and
+  // costs only max(0, vc_alloc_delay - sw_alloc_delay). Defaults: no RC or VA stage, which is
+  // the original single-stage router. HWMODEL.md maps these onto BookSim's parameters.
+  int routing_delay = 0;       // RC cycles of a head (0: lookahead routing)
+  int vc_alloc_delay = 0;      // VA cycles of a head (0: the output VC is taken with the switch)
+  int sw_alloc_delay = 1;      // SA cycles, part of router_delay (>= 1, <= router_delay)
+  bool speculative = false;    // speculative switch allocation: VA in parallel with SA
+  int router_delay = 1;        // SA + ST: a flit's switch allocation to the router's output (>= 1)
   int link_latency = 0;        // extra wire cycles per hop
   int credit_delay = 1;        // cycles for a freed slot's credit to reach upstream (>= 1)
   int injection_latency = 1;   // core write to visible at local router input (>= 1)
+  int injection_credit_delay = 0;  // cycles for a freed injection-buffer slot to be seen by the core
   int ejection_latency = 0;    // tail in ejection buffer to delivered to core
   // Once a worm's head is delivered, compute the rest of the worm in one step
   // instead of flit by flit (same cycles; only with vcs == 1). See HWMODEL.md.
@@ -96,6 +113,13 @@ struct Config {
   std::string to_text() const;  // key=value lines, loadable by apply_text
 
   int max_payload_flits() const { return max_packet_flits - header_flits; }
+  // Cycles a head spends in route computation and VC allocation at each router, beyond
+  // router_delay, when nothing else is in its way.
+  int head_stages() const {
+    const int va = speculative ? std::max(0, vc_alloc_delay - sw_alloc_delay) : vc_alloc_delay;
+    return routing_delay + va;
+  }
+  int st_delay() const { return router_delay - sw_alloc_delay; }
   // Flits needed for `bytes` of payload at flit_bytes per flit (rounded up).
   std::uint64_t flits_for_bytes(std::uint64_t bytes) const {
     const auto fb = static_cast<std::uint64_t>(flit_bytes);
