@@ -1,6 +1,8 @@
 // Process-wide state of the MPI library: the transport this rank talks through, init/finalize.
 #pragma once
 
+#include <cerrno>
+
 #include "mpi.h"
 #include "tilempi/transport/transport.h"
 
@@ -23,17 +25,23 @@ inline transport::Transport& transport_of_job() { return *runtime().transport; }
 /// the library's work inside them).
 /// The outermost call's name goes to the transport too: a simulator that sees a rank crash
 /// names the rank's last MPI call.
+/// The application's errno is kept across the call: the library's own system calls (futex
+/// timeouts, ...) are no business of the program's.
 struct ApiScope {
-  explicit ApiScope(const char* call) {
+  explicit ApiScope(const char* call) : saved_errno_(errno) {
     Runtime& rt = runtime();
     if (rt.api_depth++ == 0 && rt.transport) rt.transport->enter_library(call);
   }
   ~ApiScope() {
     Runtime& rt = runtime();
     if (--rt.api_depth == 0 && rt.transport) rt.transport->leave_library();
+    errno = saved_errno_;
   }
   ApiScope(const ApiScope&) = delete;
   ApiScope& operator=(const ApiScope&) = delete;
+
+ private:
+  int saved_errno_;
 };
 
 }  // namespace tilempi::mpi
