@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine.h"
-#include "packet_engine.h"
+#include "flit_network.h"
+#include "packet_network.h"
 
 namespace tilempi::hwmodel {
 
@@ -19,35 +19,35 @@ const Config& validated(const Config& c) {
 Chip::Chip(const Config& config)
     : config_(validated(config)),
       topo_(config.width, config.height, config.torus),
-      engine_(config_.network_model == "packet"
-                  ? std::unique_ptr<Network>(std::make_unique<PacketEngine>(*this, config_, topo_))
-                  : std::unique_ptr<Network>(std::make_unique<Engine>(*this, config_, topo_))),
+      network_(config_.network_model == "packet"
+                   ? std::unique_ptr<NetworkModel>(std::make_unique<PacketNetwork>(*this, config_, topo_))
+                   : std::unique_ptr<NetworkModel>(std::make_unique<FlitNetwork>(*this, config_, topo_))),
       static_(this) {}
 
 Chip::~Chip() = default;
 
 PacketId Chip::inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at,
                       std::uint64_t user_tag, int vc_class) {
-  return engine_->inject(network, src, dst, payload_flits, at, user_tag, vc_class);
+  return network_->inject(network, src, dst, payload_flits, at, user_tag, vc_class);
 }
 
-Cycle Chip::next_event_cycle() const { return engine_->next_event_cycle(now_); }
+Cycle Chip::next_event_cycle() const { return network_->next_event_cycle(now_); }
 
-void Chip::run_until(Cycle cycle) { engine_->run_until(cycle); }
+void Chip::run_until(Cycle cycle) { network_->run_until(cycle); }
 
 Cycle Chip::run_to_idle() {
   Cycle last = now_ == 0 ? 0 : now_ - 1;
   for (;;) {
-    Cycle next = engine_->next_event_cycle(now_);
+    Cycle next = network_->next_event_cycle(now_);
     if (next == kNever) return last;
-    engine_->run_until(next);
+    network_->run_until(next);
     last = next;
   }
 }
 
-std::uint64_t Chip::packets_in_flight() const { return engine_->in_flight(); }
+std::uint64_t Chip::packets_in_flight() const { return network_->in_flight(); }
 
-void Chip::hold_ejection(int network, TileId tile, bool hold) { engine_->hold_ejection(network, tile, hold); }
+void Chip::hold_ejection(int network, TileId tile, bool hold) { network_->hold_ejection(network, tile, hold); }
 
 Cycle Chip::zero_load_latency(TileId src, TileId dst, std::uint32_t payload_flits) const {
   const Config& c = config_;
@@ -59,20 +59,20 @@ Cycle Chip::zero_load_latency(TileId src, TileId dst, std::uint32_t payload_flit
 
 Stats Chip::stats() const {
   Stats s;
-  s.start_cycle = engine_->stats_start_;
+  s.start_cycle = network_->stats_start_;
   s.end_cycle = now_;
-  engine_->fill_stats(s);
+  network_->fill_stats(s);
   s.static_links = static_.link_stats_;
   return s;
 }
 
 void Chip::reset_stats() {
-  engine_->reset_stats();
-  engine_->stats_start_ = now_;
+  network_->reset_stats();
+  network_->stats_start_ = now_;
   static_.link_stats_.assign(static_.link_stats_.size(), LinkStats{});
 }
 
-void Chip::set_packet_log(bool on) { engine_->log_packets_ = on; }
+void Chip::set_packet_log(bool on) { network_->log_packets_ = on; }
 
 RankMap make_rank_map(const Config& config, int nranks) {
   Topology topo(config.width, config.height, config.torus);

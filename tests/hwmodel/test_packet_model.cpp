@@ -1,4 +1,4 @@
-// network_model=packet: zero-load timing identical to the flit engine for every pair, the
+// network_model=packet: zero-load timing identical to the flit model for every pair, the
 // behaviour of ports under contention, held ejection ports, and random traffic invariants.
 #include <gtest/gtest.h>
 
@@ -46,7 +46,7 @@ TEST(PacketModel, ConfigKeyIsValidated) {
 }
 
 // Every source-destination pair, three packet lengths, two timing sets: the same cycles as
-// the flit engine, which the zero-load formula describes. The formula (and so the packet
+// the flit model, which the zero-load formula describes. The formula (and so the packet
 // model) assumes that a worm streams one flit per cycle, i.e. that every buffer is at least
 // as deep as its credit loop (true of every preset); the second timing set, with slower hops,
 // uses the shallowest such buffers.
@@ -58,7 +58,7 @@ TEST(PacketModel, ZeroLoadIsTheFlitEnginesForEveryPair) {
       flit.link_latency = 1;
       flit.injection_latency = 3;
       flit.ejection_latency = 2;
-      // The shallowest buffers that still stream (one less anywhere and the flit engine is slower):
+      // The shallowest buffers that still stream (one less anywhere and the flit model is slower):
       flit.input_buffer_flits = 4;      // router_delay + link_latency + credit_delay
       flit.injection_buffer_flits = 4;  // injection_latency + 1
       flit.ejection_buffer_flits = 5;   // router_delay + ejection_latency + credit_delay

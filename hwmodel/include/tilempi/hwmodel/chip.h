@@ -142,9 +142,11 @@ class Chip {
   void reset_stats();
   void set_packet_log(bool on);
 
-  struct Network;       // a model of the dynamic networks (private)
-  struct Engine;        // network_model=flit
-  struct PacketEngine;  // network_model=packet
+  // Models of the dynamic networks (private; hwmodel/src): the interface, and one class per
+  // value of network_model.
+  struct NetworkModel;
+  struct FlitNetwork;    // network_model=flit: routers flit by flit
+  struct PacketNetwork;  // network_model=packet: one event per packet and hop
 
  private:
   friend class StaticNetwork;
@@ -153,7 +155,7 @@ class Chip {
   Cycle now_ = 0;
   PacketCallback on_injected_;
   PacketCallback on_delivered_;
-  std::unique_ptr<Network> engine_;
+  std::unique_ptr<NetworkModel> network_;
   StaticNetwork static_;
 };
 

@@ -1,4 +1,4 @@
-#include "packet_engine.h"
+#include "packet_network.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -6,7 +6,7 @@
 
 namespace tilempi::hwmodel {
 
-Chip::PacketEngine::PacketEngine(Chip& chip, const Config& c, const Topology& topo)
+Chip::PacketNetwork::PacketNetwork(Chip& chip, const Config& c, const Topology& topo)
     : chip_(chip),
       topo_(topo),
       tiles_(c.num_tiles()),
@@ -26,7 +26,7 @@ Chip::PacketEngine::PacketEngine(Chip& chip, const Config& c, const Topology& to
       inj_(static_cast<std::size_t>(nets_ * tiles_)),
       counters_(static_cast<std::size_t>(nets_)) {}
 
-PacketId Chip::PacketEngine::inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at,
+PacketId Chip::PacketNetwork::inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at,
                                     std::uint64_t tag, int cls) {
   const std::uint64_t flits = std::uint64_t{payload_flits} + static_cast<std::uint64_t>(header_flits_);
   check_inject(topo_, network, nets_, src, dst, cls, classes_, flits, max_flits_, at, chip_.now_);
@@ -61,12 +61,12 @@ PacketId Chip::PacketEngine::inject(int network, TileId src, TileId dst, std::ui
   return p.id;
 }
 
-Cycle Chip::PacketEngine::next_event_cycle(Cycle from) const {
+Cycle Chip::PacketNetwork::next_event_cycle(Cycle from) const {
   if (events_.empty()) return kNever;
   return std::max(from, events_.top().at);
 }
 
-void Chip::PacketEngine::run_until(Cycle c) {
+void Chip::PacketNetwork::run_until(Cycle c) {
   while (!events_.empty() && events_.top().at <= c) {
     const Event e = events_.top();
     events_.pop();
@@ -88,14 +88,14 @@ void Chip::PacketEngine::run_until(Cycle c) {
 
 // The core writes its packets one after another, one flit per cycle, into its injection
 // buffer: a packet waits until the one before has left enough of the buffer.
-void Chip::PacketEngine::write_head(std::uint32_t slot, Cycle t) {
+void Chip::PacketNetwork::write_head(std::uint32_t slot, Cycle t) {
   const Packet& p = pkts_[slot];
   const std::size_t n = node(p.net, p.src);
   to_write_[n].push_back(slot);
   if (writing_[n] < 0) start_write(n, t);
 }
 
-void Chip::PacketEngine::start_write(std::size_t n, Cycle t) {
+void Chip::PacketNetwork::start_write(std::size_t n, Cycle t) {
   const std::uint32_t slot = to_write_[n].front();
   to_write_[n].pop_front();
   Packet& p = pkts_[slot];
@@ -110,7 +110,7 @@ void Chip::PacketEngine::start_write(std::size_t n, Cycle t) {
 
 // The head is at the input of router p.at from cycle t: it takes the port of its route when
 // that port is free and nobody queues for it before, else it joins the queue.
-void Chip::PacketEngine::head_ready(std::uint32_t slot, Cycle t) {
+void Chip::PacketNetwork::head_ready(std::uint32_t slot, Cycle t) {
   Packet& p = pkts_[slot];
   const Dir d = topo_.route(p.at, p.dst);
   const std::uint32_t pi = port_index(p.net, p.at, d);
@@ -124,7 +124,7 @@ void Chip::PacketEngine::head_ready(std::uint32_t slot, Cycle t) {
 }
 
 // The head takes port `pi` at cycle s >= the cycle it was ready there.
-void Chip::PacketEngine::take(std::uint32_t slot, std::uint32_t pi, Cycle s) {
+void Chip::PacketNetwork::take(std::uint32_t slot, std::uint32_t pi, Cycle s) {
   Packet& p = pkts_[slot];
   Port& out = ports_[pi];
   const Dir d = static_cast<Dir>(pi % kPorts);
@@ -156,7 +156,7 @@ void Chip::PacketEngine::take(std::uint32_t slot, std::uint32_t pi, Cycle s) {
 // stage j after the head plus flits - 1 cycles, or later when the head waited further on at a
 // stage i close enough (i - j hops of buffers, buffer_ flits each, hold less than the packet)
 // for the body to back up to j.
-void Chip::PacketEngine::schedule_releases(std::uint32_t slot, std::uint32_t upto) {
+void Chip::PacketNetwork::schedule_releases(std::uint32_t slot, std::uint32_t upto) {
   Packet& p = pkts_[slot];
   const std::uint32_t last = static_cast<std::uint32_t>(p.took.size()) - 1;
   for (std::uint32_t j = p.released; j <= upto && j <= last; ++j) {
@@ -182,7 +182,7 @@ void Chip::PacketEngine::schedule_releases(std::uint32_t slot, std::uint32_t upt
 }
 
 // The tail crossed: the port goes to the first head that waits for it.
-void Chip::PacketEngine::release(std::uint32_t pi, Cycle t) {
+void Chip::PacketNetwork::release(std::uint32_t pi, Cycle t) {
   Port& out = ports_[pi];
   out.holder = -1;
   out.free = t;
@@ -192,7 +192,7 @@ void Chip::PacketEngine::release(std::uint32_t pi, Cycle t) {
   take(next, pi, std::max(t, pkts_[next].ready));
 }
 
-void Chip::PacketEngine::hold_ejection(int network, TileId tile, bool hold) {
+void Chip::PacketNetwork::hold_ejection(int network, TileId tile, bool hold) {
   if (network < 0 || network >= nets_ || !topo_.valid(tile))
     throw std::invalid_argument("hold_ejection: bad network or tile");
   const std::uint32_t pi = port_index(network, tile, Dir::Local);
@@ -206,11 +206,11 @@ void Chip::PacketEngine::hold_ejection(int network, TileId tile, bool hold) {
   take(next, pi, std::max({pkts_[next].ready, ej.free, chip_.now_}));
 }
 
-PacketEvent Chip::PacketEngine::event_of(const Packet& p, Cycle t) const {
+PacketEvent Chip::PacketNetwork::event_of(const Packet& p, Cycle t) const {
   return PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, p.link_wait};
 }
 
-void Chip::PacketEngine::deliver(std::uint32_t slot, Cycle t) {
+void Chip::PacketNetwork::deliver(std::uint32_t slot, Cycle t) {
   const Packet& p = pkts_[slot];
   count_delivery(counters_[p.net], PacketRecord{p.id, p.tag, p.src, p.dst, p.net, static_cast<int>(p.flits),
                                                 static_cast<int>(p.hops), p.created, p.head_in, p.tail_out, t,
@@ -221,7 +221,7 @@ void Chip::PacketEngine::deliver(std::uint32_t slot, Cycle t) {
   if (chip_.on_delivered_) chip_.on_delivered_(ev);
 }
 
-void Chip::PacketEngine::fill_stats(Stats& s) const {
+void Chip::PacketNetwork::fill_stats(Stats& s) const {
   s.router_cycles = activations_;
   s.networks.resize(static_cast<std::size_t>(nets_));
   for (int net = 0; net < nets_; ++net) {
@@ -245,7 +245,7 @@ void Chip::PacketEngine::fill_stats(Stats& s) const {
   s.packets = log_;
 }
 
-void Chip::PacketEngine::reset_stats() {
+void Chip::PacketNetwork::reset_stats() {
   for (Port& p : ports_) {
     p.flits = 0;
     p.blocked = 0;

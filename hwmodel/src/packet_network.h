@@ -8,12 +8,12 @@
 // input_buffer_flits + output_buffer_flits per hop). So a packet costs a few events per hop,
 // whatever its length, instead of one per flit and hop.
 //
-// Timing without contention is the flit engine's exactly (Config's zero-load formula; the
+// Timing without contention is the flit model's exactly (Config's zero-load formula; the
 // tests check every pair) whenever the buffers let a worm stream one flit per cycle, as in
-// every preset. Under contention it approximates the flit engine: arbitration is first come,
+// every preset. Under contention it approximates the flit model: arbitration is first come,
 // first served rather than round robin, credits are not modeled (a worm streams or stops),
 // and a held ejection port (hold_ejection) stops heads at the port instead of after its
-// buffer fills. As in the flit engine, a core writes its packets one after another into its
+// buffer fills. As in the flit model, a core writes its packets one after another into its
 // injection buffer, so a packet stuck at its first router holds up the core's next one.
 // docs/HWMODEL.md compares the two models. Ports are not divided into virtual channels.
 #pragma once
@@ -23,12 +23,12 @@
 #include <queue>
 #include <vector>
 
-#include "network.h"
+#include "network_model.h"
 
 namespace tilempi::hwmodel {
 
-struct Chip::PacketEngine final : Chip::Network {
-  PacketEngine(Chip& chip, const Config& c, const Topology& topo);
+struct Chip::PacketNetwork final : Chip::NetworkModel {
+  PacketNetwork(Chip& chip, const Config& c, const Topology& topo);
 
   PacketId inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at, std::uint64_t tag,
                   int cls) override;

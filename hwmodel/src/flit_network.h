@@ -1,7 +1,7 @@
-// The dynamic-network cycle engine behind Chip (private header).
-//
-// Flit-level wormhole routers with credit flow control, advanced by a timing
-// wheel of router wake-ups: a router is processed in a cycle only when a flit
+// The flit network (network_model=flit; private header): the dynamic networks as flit-level
+// wormhole routers with credit flow control and a named pipeline (route computation, VC
+// allocation, switch allocation, switch traversal), advanced by a timing wheel of router
+// wake-ups: a router is processed in a cycle only when a flit
 // or credit reaches it, when it moved a flit in the previous cycle, or when
 // its core has something to inject or consume. Every interaction between two
 // routers takes at least one cycle, so the order in which the routers of one
@@ -12,13 +12,16 @@
 #include <queue>
 #include <vector>
 
-#include "network.h"
+#include "network_model.h"
 #include "tilempi/hwmodel/chip.h"
 
 namespace tilempi::hwmodel {
 
-struct Chip::Engine final : Chip::Network {
-  Engine(Chip& chip, const Config& c, const Topology& topo);
+inline constexpr int kLocal = static_cast<int>(Dir::Local);
+inline constexpr int kOpposite[kPorts] = {1, 0, 3, 2, 4};
+
+struct Chip::FlitNetwork final : Chip::NetworkModel {
+  FlitNetwork(Chip& chip, const Config& c, const Topology& topo);
 
   // A flit in a buffer: the cycle it becomes visible there and its packet.
   struct Flit {
@@ -102,16 +105,42 @@ struct Chip::Engine final : Chip::Network {
 
  private:
   std::uint32_t node(int net, TileId t) const { return static_cast<std::uint32_t>(net * tiles_ + t); }
+  // One router in one cycle: where it is, what its input VCs ask for, what it did.
+  struct RouterCycle {
+    std::uint32_t n = 0;         // node = network * tiles + tile
+    Cycle t = 0;
+    std::size_t net = 0;
+    std::uint32_t net_base = 0;  // node of tile 0 of this network
+    TileId tile = 0;
+    std::size_t base = 0;        // first in_/out_ entry of the node
+    std::size_t tbase = 0;       // first nbr_/wrap_ entry of the tile
+    std::uint64_t cand[kPorts] = {0, 0, 0, 0, 0};  // per output: input VCs asking for the switch
+    unsigned demand = 0;         // outputs some flit waits for
+    std::uint64_t va_mask = 0;   // output VCs heads ask for in VC allocation (requests in va_req_)
+    bool worked = false;         // a flit moved
+    Cycle wake = kNever;         // earliest cycle a waiting flit may move (credit back, stage done)
+  };
+
   [[gnu::always_inline]] inline void schedule(std::uint32_t n, Cycle c);
-  void process(std::uint32_t n, Cycle t);
+  // The router's cycle and its stages, in pipeline order.
+  void router_cycle(std::uint32_t n, Cycle t);
+  [[gnu::always_inline]] inline void requests(RouterCycle& r);
+  [[gnu::always_inline]] inline void route_computation(const RouterCycle& r, int i, Fifo& f, const Flit& fl);
+  [[gnu::always_inline]] inline void vc_allocation(RouterCycle& r);
+  [[gnu::always_inline]] inline void switch_allocation(RouterCycle& r);
+  [[gnu::always_inline]] inline void switch_traversal(RouterCycle& r, int i, int o);
+  [[gnu::always_inline]] inline void credit_return(std::uint32_t up_node, int out_index, Cycle t);
+  [[gnu::always_inline]] inline void ejection(RouterCycle& r);
+  [[gnu::always_inline]] inline void injection(RouterCycle& r);
+  [[gnu::always_inline]] inline void schedule_next(const RouterCycle& r);
   [[gnu::always_inline]] inline bool credit_ready(OutVc& ov, Cycle t);
   [[gnu::always_inline]] inline void link_wait_begin(Fifo& f, std::size_t idx, Cycle t);
-  [[gnu::always_inline]] inline void return_credit(std::uint32_t up_node, int out_index, Cycle t);
   Dir route(TileId at, TileId dst) const;
   void deliver(std::uint32_t slot, Cycle t);
   void schedule_any(std::uint32_t n, Cycle now, Cycle c);
   void defer(Cycle at, std::uint32_t id, std::uint8_t kind);
-  bool express(std::uint32_t slot, Cycle t);
+  // fast_worms: the rest of a worm whose head was just read, in one step (one_step_worm.cpp).
+  bool one_step_worm(std::uint32_t slot, Cycle t);
   std::uint32_t alloc_packet();
 
   Chip& chip_;
@@ -177,13 +206,13 @@ struct Chip::Engine final : Chip::Network {
   std::vector<std::uint32_t> ph_head_, ph_count_;
   std::uint32_t ph_cap_ = 0;
   std::priority_queue<Deferred, std::vector<Deferred>, std::greater<Deferred>> deferred_;
-  std::vector<std::uint32_t> express_todo_;  // packets whose head was read this cycle
+  std::vector<std::uint32_t> one_step_todo_;  // packets whose head was read this cycle
   std::vector<Cycle> xs_;                    // scratch: send times per stage and flit
   std::vector<std::int32_t> xloc_;           // scratch: where each flit is
   std::vector<Cycle> xready_;                // scratch: when it is visible there
   std::vector<TileId> xpath_;
   std::vector<int> xout_;
-  std::vector<std::size_t> xkfirst_;         // scratch of express(), kept to avoid allocations
+  std::vector<std::size_t> xkfirst_;         // scratch of one_step_worm(), kept to avoid allocations
   std::vector<std::int32_t> xcredits_;
   std::vector<std::uint64_t> xblocked_;
   std::vector<Cycle> xpending_;
@@ -194,5 +223,15 @@ struct Chip::Engine final : Chip::Network {
 
   friend class Chip;
 };
+
+// Takes in the credits that are back by t; true if the output VC has one.
+inline bool Chip::FlitNetwork::credit_ready(OutVc& ov, Cycle t) {
+  while (ov.rcount > 0 && ret_[ov.roff + ov.rhead] <= t) {
+    ++ov.credits;
+    ov.rhead = static_cast<std::uint16_t>(ov.rhead + 1 == ov.rcap ? 0 : ov.rhead + 1);
+    --ov.rcount;
+  }
+  return ov.credits > 0;
+}
 
 }  // namespace tilempi::hwmodel

@@ -1,11 +1,11 @@
-#include "network.h"
+#include "network_model.h"
 
 #include <stdexcept>
 #include <string>
 
 namespace tilempi::hwmodel {
 
-void Chip::Network::check_inject(const Topology& topo, int network, int networks, TileId src, TileId dst, int cls,
+void Chip::NetworkModel::check_inject(const Topology& topo, int network, int networks, TileId src, TileId dst, int cls,
                                  int classes, std::uint64_t flits, std::uint32_t max_flits, Cycle at, Cycle now) {
   if (network < 0 || network >= networks)
     throw std::invalid_argument("inject: network " + std::to_string(network) + " out of range [0, " +
@@ -23,7 +23,7 @@ void Chip::Network::check_inject(const Topology& topo, int network, int networks
     throw std::invalid_argument("inject: cycle " + std::to_string(at) + " is before now() " + std::to_string(now));
 }
 
-void Chip::Network::count_delivery(NetCounters& nc, const PacketRecord& r) {
+void Chip::NetworkModel::count_delivery(NetCounters& nc, const PacketRecord& r) {
   nc.latency.add(r.delivered - r.created);
   nc.queueing.add(r.head_in - r.created);
   nc.network.add(r.delivered - r.head_in);
@@ -37,7 +37,7 @@ void Chip::Network::count_delivery(NetCounters& nc, const PacketRecord& r) {
   if (log_packets_) log_.push_back(r);
 }
 
-void Chip::Network::copy_counters(const NetCounters& nc, NetworkStats& ns) {
+void Chip::NetworkModel::copy_counters(const NetCounters& nc, NetworkStats& ns) {
   ns.latency = nc.latency;
   ns.queueing = nc.queueing;
   ns.network = nc.network;

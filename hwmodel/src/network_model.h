@@ -1,6 +1,6 @@
 // What Chip needs from a model of its dynamic networks (private header). Two models exist:
-// Chip::Engine (engine.h, network_model=flit: wormhole routers flit by flit, the reference) and
-// Chip::PacketEngine (packet_engine.h, network_model=packet: one event per packet and hop).
+// Chip::FlitNetwork (flit_network.h, network_model=flit: wormhole routers flit by flit, the reference) and
+// Chip::PacketNetwork (packet_network.h, network_model=packet: one event per packet and hop).
 #pragma once
 
 #include <cstdint>
@@ -10,8 +10,8 @@
 
 namespace tilempi::hwmodel {
 
-struct Chip::Network {
-  virtual ~Network() = default;
+struct Chip::NetworkModel {
+  virtual ~NetworkModel() = default;
   virtual PacketId inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at,
                           std::uint64_t tag, int cls) = 0;
   virtual Cycle next_event_cycle(Cycle from) const = 0;

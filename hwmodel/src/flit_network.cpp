@@ -1,0 +1,739 @@
+#include "flit_network.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+namespace tilempi::hwmodel {
+
+namespace {
+// Signed minimal steps from a to b along a dimension of n positions.
+inline int delta(int a, int b, int n, bool ring) {
+  int d = b - a;
+  if (!ring || d == 0) return d;
+  int fwd = d > 0 ? d : d + n;
+  int back = n - fwd;
+  return fwd <= back ? fwd : -back;
+}
+}  // namespace
+
+Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo)
+    : chip_(chip),
+      topo_(topo),
+      tiles_(topo.num_tiles()),
+      vcs_(c.vcs),
+      nets_(c.networks),
+      classes_(c.torus ? c.vcs / 2 : c.vcs),
+      ivcs_(kPorts * c.vcs),
+      torus_(c.torus),
+      hop_(c.router_delay + c.link_latency),
+      eject_delay_(c.router_delay + c.ejection_latency),
+      credit_delay_(c.credit_delay),
+      inj_latency_(c.injection_latency),
+      max_flits_(static_cast<std::uint32_t>(c.max_packet_flits)),
+      header_flits_(c.header_flits) {
+  const int nodes = nets_ * tiles_;
+  nbr_.resize(static_cast<std::size_t>(tiles_) * kMeshDirs);
+  wrap_.resize(nbr_.size());
+  x_.resize(static_cast<std::size_t>(tiles_));
+  y_.resize(static_cast<std::size_t>(tiles_));
+  for (TileId t = 0; t < tiles_; ++t) {
+    Coord co = topo.coord(t);
+    x_[static_cast<std::size_t>(t)] = static_cast<std::int16_t>(co.x);
+    y_[static_cast<std::size_t>(t)] = static_cast<std::int16_t>(co.y);
+    for (int d = 0; d < kMeshDirs; ++d) {
+      TileId nb = topo.neighbor(t, static_cast<Dir>(d));
+      std::size_t i = static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d);
+      nbr_[i] = nb;
+      if (nb != kNoTile) {
+        Coord cn = topo.coord(nb);
+        wrap_[i] = static_cast<std::uint8_t>(std::abs(cn.x - co.x) + std::abs(cn.y - co.y) != 1);
+      }
+    }
+  }
+  for (int p = 0; p < kPorts; ++p)
+    for (int v = 0; v < vcs_; ++v) {
+      port_mask_[p] |= std::uint64_t{1} << (p * vcs_ + v);
+      port_of_[p * vcs_ + v] = static_cast<std::uint8_t>(p);
+      vc_of_[p * vcs_ + v] = static_cast<std::uint8_t>(v);
+    }
+
+  const int mesh_cap = c.input_buffer_flits + c.output_buffer_flits;
+  if (mesh_cap > 65535 || c.injection_buffer_flits > 65535 || c.ejection_buffer_flits > 65535)
+    throw ConfigError("input_buffer_flits", "buffers larger than 65535 flits are not supported");
+  in_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(ivcs_));
+  out_.resize(in_.size());
+  ej_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(vcs_));
+  std::size_t flit_total = 0, ret_total = 0;
+  for (int n = 0; n < nodes; ++n) {
+    TileId t = n % tiles_;
+    for (int p = 0; p < kPorts; ++p) {
+      bool exists = p == kLocal || nbr_[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(p)] != kNoTile;
+      for (int v = 0; v < vcs_; ++v) {
+        std::size_t i = static_cast<std::size_t>(n) * static_cast<std::size_t>(ivcs_) +
+                        static_cast<std::size_t>(p * vcs_ + v);
+        Fifo& f = in_[i];
+        f.cap = static_cast<std::uint16_t>(!exists ? 0 : p == kLocal ? c.injection_buffer_flits : mesh_cap);
+        f.off = static_cast<std::uint32_t>(flit_total);
+        flit_total += f.cap;
+        // Output p feeds the neighbour's input (or the ejection buffer).
+        OutVc& o = out_[i];
+        o.credits = !exists ? 0 : p == kLocal ? c.ejection_buffer_flits : mesh_cap;
+        o.rcap = static_cast<std::uint16_t>(o.credits);
+        o.roff = static_cast<std::uint32_t>(ret_total);
+        ret_total += o.rcap;
+      }
+    }
+    for (int v = 0; v < vcs_; ++v) {
+      Fifo& f = ej_[static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_) + static_cast<std::size_t>(v)];
+      f.cap = static_cast<std::uint16_t>(c.ejection_buffer_flits);
+      f.off = static_cast<std::uint32_t>(flit_total);
+      flit_total += f.cap;
+    }
+  }
+  if (flit_total > 0xFFFFFFFFu || ret_total > 0xFFFFFFFFu)
+    throw ConfigError("input_buffer_flits", "total buffer space too large");
+  flits_.resize(flit_total);
+  ret_.resize(ret_total);
+  wait_since_.assign(in_.size(), 0);
+  head_wait_ = c.speculative ? c.head_stages() : c.routing_delay;
+  va_stage_ = !c.speculative && c.vc_alloc_delay > 0;
+  va_delay_ = c.vc_alloc_delay;
+  head_stages_ = head_wait_ > 0 || va_stage_;
+  if (head_stages_) {
+    front_since_.assign(in_.size(), 0);
+    alloc_from_.assign(in_.size(), 0);
+    sa_from_.assign(in_.size(), 0);
+  }
+  port_.resize(static_cast<std::size_t>(nodes) * kPorts);
+  inmask_.assign(static_cast<std::size_t>(nodes), 0);
+  ejmask_.assign(static_cast<std::size_t>(nodes), 0);
+  src_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(classes_));
+  src_rr_.assign(static_cast<std::size_t>(nodes), 0);
+  ej_rr_.assign(static_cast<std::size_t>(nodes), 0);
+  held_.assign(static_cast<std::size_t>(nodes), 0);
+  src_pending_.assign(static_cast<std::size_t>(nodes), 0);
+  inj_port_.resize(static_cast<std::size_t>(nodes));
+
+  int maxd = std::max({hop_, eject_delay_, credit_delay_, inj_latency_, head_wait_, va_delay_, 1}) + 2;
+  std::size_t wheel = 1;
+  while (wheel < static_cast<std::size_t>(maxd)) wheel <<= 1;
+  wheel_.resize(wheel);
+  wheel_mask_ = wheel - 1;
+  last_sched_.assign(static_cast<std::size_t>(nodes), kNever);
+  last_proc_.assign(static_cast<std::size_t>(nodes), kNever);
+  counters_.resize(static_cast<std::size_t>(nets_));
+  fast_ = c.fast_worms && vcs_ == 1;
+  inj_credit_delay_ = c.injection_credit_delay;
+  if (fast_) {
+    in_free_.assign(in_.size(), 0);
+    ej_free_.assign(ej_.size(), 0);
+    out_free_.assign(out_.size(), 0);
+    src_free_.assign(static_cast<std::size_t>(nodes), 0);
+  }
+  if (fast_ || inj_credit_delay_ > 0) {
+    ph_cap_ = static_cast<std::uint32_t>(c.injection_buffer_flits);
+    const std::size_t rings = static_cast<std::size_t>(nodes) * static_cast<std::size_t>(vcs_);
+    phantom_.assign(rings * ph_cap_, 0);
+    ph_head_.assign(rings, 0);
+    ph_count_.assign(rings, 0);
+  }
+}
+
+void Chip::FlitNetwork::defer(Cycle at, std::uint32_t id, std::uint8_t kind) { deferred_.push(Deferred{at, seq_++, id, kind}); }
+
+void Chip::FlitNetwork::schedule_any(std::uint32_t n, Cycle now, Cycle c) {
+  if (c < now + wheel_.size()) schedule(n, c);
+  else defer(c, n, kWake);
+}
+
+std::uint32_t Chip::FlitNetwork::alloc_packet() {
+  if (!free_slots_.empty()) {
+    std::uint32_t s = free_slots_.back();
+    free_slots_.pop_back();
+    return s;
+  }
+  if (pkts_.size() >= (std::size_t{1} << 30)) throw std::length_error("too many packets in flight");
+  pkts_.emplace_back();
+  link_wait_.push_back(0);
+  return static_cast<std::uint32_t>(pkts_.size() - 1);
+}
+
+PacketId Chip::FlitNetwork::inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at,
+                              std::uint64_t tag, int cls) {
+  const std::uint64_t flits = std::uint64_t{payload_flits} + static_cast<std::uint64_t>(header_flits_);
+  check_inject(topo_, network, nets_, src, dst, cls, classes_, flits, max_flits_, at, chip_.now_);
+  std::uint32_t slot = alloc_packet();
+  Packet& p = pkts_[slot];
+  p = Packet{};
+  p.id = next_id_++;
+  p.tag = tag;
+  p.created = at;
+  p.src = src;
+  p.dst = dst;
+  p.flits = static_cast<std::uint32_t>(flits);
+  p.net = static_cast<std::uint8_t>(network);
+  p.cls = static_cast<std::uint8_t>(cls);
+  link_wait_[slot] = 0;
+  pending_.push(Pending{at, seq_++, slot});
+  ++live_packets_;
+  ++counters_[static_cast<std::size_t>(network)].injected;
+  return p.id;
+}
+
+inline void Chip::FlitNetwork::schedule(std::uint32_t n, Cycle c) {
+  if (last_sched_[n] == c) return;
+  last_sched_[n] = c;
+  wheel_[c & wheel_mask_].push_back(n);
+  ++wheel_count_;
+}
+
+Cycle Chip::FlitNetwork::next_event_cycle(Cycle from) const {
+  Cycle best = pending_.empty() ? kNever : pending_.top().at;
+  if (!deferred_.empty()) best = std::min(best, deferred_.top().at);
+  if (wheel_count_ > 0) {
+    for (Cycle c = from; c < from + wheel_.size() && c < best; ++c)
+      if (!wheel_[c & wheel_mask_].empty()) return c;
+  }
+  return best;
+}
+
+void Chip::FlitNetwork::hold_ejection(int network, TileId tile, bool hold) {
+  if (network < 0 || network >= nets_ || !topo_.valid(tile))
+    throw std::invalid_argument("hold_ejection: bad network or tile");
+  std::uint32_t n = node(network, tile);
+  held_[n] = hold ? 1 : 0;
+  if (!hold && ejmask_[n]) schedule(n, chip_.now_);
+}
+
+void Chip::FlitNetwork::run_until(Cycle c) {
+  for (;;) {
+    Cycle t = next_event_cycle(chip_.now_);
+    if (t == kNever || t > c) break;
+    chip_.now_ = t + 1;  // callbacks of cycle t may inject from t + 1 on
+    while (!pending_.empty() && pending_.top().at == t) {
+      std::uint32_t slot = pending_.top().slot;
+      pending_.pop();
+      Packet& p = pkts_[slot];
+      std::uint32_t n = node(p.net, p.src);
+      Source& s = src_[static_cast<std::size_t>(n) * static_cast<std::size_t>(classes_) + p.cls];
+      if (s.qtail >= 0) pkts_[static_cast<std::size_t>(s.qtail)].next = static_cast<std::int32_t>(slot);
+      else s.qhead = static_cast<std::int32_t>(slot);
+      s.qtail = static_cast<std::int32_t>(slot);
+      ++src_pending_[n];
+      schedule(n, t);
+    }
+    due_.clear();
+    while (!deferred_.empty() && deferred_.top().at == t) {
+      const Deferred d = deferred_.top();
+      deferred_.pop();
+      if (d.kind == kWake) schedule(d.id, t);
+      else due_.push_back(d);
+    }
+    std::vector<std::uint32_t>& bucket = wheel_[t & wheel_mask_];
+    for (std::size_t k = 0; k < bucket.size(); ++k) {
+      std::uint32_t n = bucket[k];
+      if (last_proc_[n] == t) continue;
+      last_proc_[n] = t;
+      router_cycle(n, t);
+    }
+    wheel_count_ -= bucket.size();
+    bucket.clear();
+    for (const Deferred& d : due_) {
+      Packet& p = pkts_[d.id];
+      if (d.kind == kInjected) {
+        if (chip_.on_injected_)
+          chip_.on_injected_(
+              PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, link_wait_[d.id]});
+      } else {
+        deliver(d.id, t);
+      }
+    }
+    // Worms whose head was read this cycle continue in one step, from the
+    // state at the end of the cycle.
+    for (std::size_t k = 0; k < one_step_todo_.size(); ++k) one_step_worm(one_step_todo_[k], t);
+    one_step_todo_.clear();
+  }
+  if (c != kNever && chip_.now_ < c + 1) chip_.now_ = c + 1;
+}
+
+Dir Chip::FlitNetwork::route(TileId at, TileId dst) const {
+  int dx = delta(x_[static_cast<std::size_t>(at)], x_[static_cast<std::size_t>(dst)], topo_.width(), torus_);
+  if (dx > 0) return Dir::East;
+  if (dx < 0) return Dir::West;
+  int dy = delta(y_[static_cast<std::size_t>(at)], y_[static_cast<std::size_t>(dst)], topo_.height(), torus_);
+  if (dy > 0) return Dir::South;
+  if (dy < 0) return Dir::North;
+  return Dir::Local;
+}
+
+// The head at the front of input VC `idx` begins (or goes on) waiting for a
+// link that another packet holds (PacketEvent::link_wait).
+inline void Chip::FlitNetwork::link_wait_begin(Fifo& f, std::size_t idx, Cycle t) {
+  if (!f.conflict) {
+    f.conflict = 1;
+    wait_since_[idx] = t;
+  }
+}
+
+// Credit return: a slot of the buffer fed by output `out_index` of `up_node` was freed at t.
+inline void Chip::FlitNetwork::credit_return(std::uint32_t up_node, int out_index, Cycle t) {
+  OutVc& ov = out_[static_cast<std::size_t>(up_node) * static_cast<std::size_t>(ivcs_) +
+                   static_cast<std::size_t>(out_index)];
+  // A router that ran out of credit sleeps until this credit comes back; with
+  // credit or earlier returns still pending it wakes (or is awake) anyway.
+  if (ov.credits + ov.rcount == 0) schedule(up_node, t + static_cast<Cycle>(credit_delay_));
+  std::uint32_t pos = ov.rhead + ov.rcount;
+  if (pos >= ov.rcap) pos -= ov.rcap;
+  ret_[ov.roff + pos] = t + static_cast<Cycle>(credit_delay_);
+  ++ov.rcount;
+}
+
+void Chip::FlitNetwork::deliver(std::uint32_t slot, Cycle t) {
+  Packet& p = pkts_[slot];
+  const Cycle link_wait = link_wait_[slot];
+  count_delivery(counters_[p.net], PacketRecord{p.id, p.tag, p.src, p.dst, p.net, static_cast<int>(p.flits),
+                                                topo_.hops(p.src, p.dst), p.created, p.head_in, p.tail_out, t,
+                                                link_wait});
+  PacketEvent ev{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, link_wait};
+  free_slots_.push_back(slot);
+  --live_packets_;
+  if (chip_.on_delivered_) chip_.on_delivered_(ev);
+}
+
+// One router in one cycle: its stages in pipeline order. Each input VC's front flit asks for
+// the stage it is at (route computation for a new head, VC allocation for a routed head, switch
+// allocation for a flit with an output VC); then VC allocation and switch allocation grant, the
+// winners traverse the switch (their freed slots' credits return upstream), and the core reads
+// from its ejection buffers and writes into its injection buffers.
+void Chip::FlitNetwork::router_cycle(std::uint32_t n, Cycle t) {
+  ++activations_;
+  RouterCycle r;
+  r.n = n;
+  r.t = t;
+  r.net = n / static_cast<std::uint32_t>(tiles_);
+  r.net_base = static_cast<std::uint32_t>(r.net) * static_cast<std::uint32_t>(tiles_);
+  r.tile = static_cast<TileId>(n - r.net_base);
+  r.base = static_cast<std::size_t>(n) * static_cast<std::size_t>(ivcs_);
+  r.tbase = static_cast<std::size_t>(r.tile) * kMeshDirs;
+  requests(r);
+  if (r.va_mask) vc_allocation(r);
+  if (r.demand) switch_allocation(r);
+  if (ejmask_[n] && !held_[n]) ejection(r);
+  if (src_pending_[n] && (!fast_ || t >= src_free_[n])) injection(r);
+  schedule_next(r);
+}
+
+void Chip::FlitNetwork::requests(RouterCycle& r) {
+  const Cycle t = r.t;
+  for (std::uint64_t m = inmask_[r.n]; m; m &= m - 1) {
+    const int i = std::countr_zero(m);
+    const std::size_t idx = r.base + static_cast<std::size_t>(i);
+    Fifo& f = in_[idx];
+    const Flit& fl = flits_[f.off + f.head];
+    if (fl.ready > t) continue;
+    if (fast_ && t < in_free_[idx]) continue;  // behind a one-step worm
+    if (f.out >= 0) {
+      // A flit with an output VC (a body flit, or a head past VC allocation) asks for the switch.
+      if (head_stages_ && sa_from_[idx] > t) {
+        r.wake = std::min(r.wake, sa_from_[idx]);  // a head still in VC allocation
+        continue;
+      }
+      const int o = f.out;
+      OutVc& ov = out_[r.base + static_cast<std::size_t>(o * vcs_ + f.ovc)];
+      r.demand |= 1u << o;
+      if (credit_ready(ov, t)) r.cand[o] |= std::uint64_t{1} << i;
+      else if (ov.rcount) r.wake = std::min(r.wake, ret_[ov.roff + ov.rhead]);
+      continue;
+    }
+    if (f.want < 0) route_computation(r, i, f, fl);
+    if (head_stages_ && alloc_from_[idx] > t) {
+      r.wake = std::min(r.wake, alloc_from_[idx]);  // still in route computation
+      continue;
+    }
+    const int o = f.want;
+    const int ovi = o * vcs_ + f.want_vc;
+    OutVc& ov = out_[r.base + static_cast<std::size_t>(ovi)];
+    // Reserved by a one-step worm: this router is woken when it ends.
+    if (fast_ && t < out_free_[r.base + static_cast<std::size_t>(ovi)]) {
+      if (o != kLocal) link_wait_begin(f, idx, t);
+      continue;
+    }
+    if (va_stage_) {
+      // The head asks for its output VC; vc_allocation() grants it if it is free.
+      if (ov.owner < 0) {
+        va_req_[ovi] |= std::uint64_t{1} << i;
+        r.va_mask |= std::uint64_t{1} << ovi;
+      } else if (o != kLocal) {
+        link_wait_begin(f, idx, t);  // another input's worm holds the link
+      }
+      continue;
+    }
+    // No VC allocation stage: the head takes its output VC together with the switch.
+    r.demand |= 1u << o;
+    if (ov.owner < 0) {
+      if (credit_ready(ov, t)) {
+        r.cand[o] |= std::uint64_t{1} << i;
+      } else {
+        if (ov.rcount) r.wake = std::min(r.wake, ret_[ov.roff + ov.rhead]);
+        // The buffer behind the link still holds the last worm's flits: a
+        // conflict if that worm came from another source.
+        if (o != kLocal && ov.last_src != pkts_[fl.code >> 2].src) link_wait_begin(f, idx, t);
+      }
+    } else if (o != kLocal) {
+      link_wait_begin(f, idx, t);  // another input's worm holds the link
+    }
+  }
+}
+
+// Route computation of the head at the front of input VC i, once: its output port (XY) and
+// output VC (its class; on a torus the dateline VC). With an RC stage the head may ask for
+// the next stage routing_delay cycles after it reached the front of its input VC.
+void Chip::FlitNetwork::route_computation(const RouterCycle& r, int i, Fifo& f, const Flit& fl) {
+  const Packet& p = pkts_[fl.code >> 2];
+  const int o = static_cast<int>(route(r.tile, p.dst));
+  int ovc;
+  if (!torus_) {
+    ovc = p.cls;
+  } else if (o == kLocal) {
+    ovc = 2 * p.cls;
+  } else {
+    // Dateline VCs: a packet starts each dimension on the even VC of its
+    // class and moves to the odd one after crossing the wrap-around link.
+    const int in_port = port_of_[i];
+    const bool same_dim = in_port != kLocal && (in_port / 2) == (o / 2);
+    int bit = same_dim ? (vc_of_[i] & 1) : 0;
+    if (wrap_[r.tbase + static_cast<std::size_t>(o)]) bit = 1;
+    ovc = 2 * p.cls + bit;
+  }
+  f.want = static_cast<std::int8_t>(o);
+  f.want_vc = static_cast<std::int8_t>(ovc);
+  if (head_stages_) {
+    const std::size_t idx = r.base + static_cast<std::size_t>(i);
+    alloc_from_[idx] = std::max(fl.ready, front_since_[idx]) + static_cast<Cycle>(head_wait_);
+  }
+}
+
+// VC allocation: each free output VC that heads asked for goes to one of them, round robin;
+// the winner may ask for the switch vc_alloc_delay cycles later.
+void Chip::FlitNetwork::vc_allocation(RouterCycle& r) {
+  const Cycle t = r.t;
+  for (std::uint64_t m = r.va_mask; m; m &= m - 1) {
+    const int ovi = std::countr_zero(m);
+    OutVc& ov = out_[r.base + static_cast<std::size_t>(ovi)];
+    const std::uint64_t req = va_req_[ovi];
+    va_req_[ovi] = 0;
+    const std::uint64_t hi = ov.va_rr >= 64 ? 0 : req & (~std::uint64_t{0} << ov.va_rr);
+    const int i = std::countr_zero(hi ? hi : req);
+    ov.va_rr = static_cast<std::uint16_t>(i + 1);
+    ov.owner = static_cast<std::int16_t>(i);
+    const std::size_t idx = r.base + static_cast<std::size_t>(i);
+    Fifo& f = in_[idx];
+    f.out = static_cast<std::int8_t>(ovi / vcs_);
+    f.ovc = static_cast<std::int8_t>(ovi % vcs_);
+    f.want = f.want_vc = -1;
+    const Flit& fl = flits_[f.off + f.head];
+    ov.last_src = pkts_[fl.code >> 2].src;
+    if (f.conflict) {
+      link_wait_[fl.code >> 2] += t - wait_since_[idx];
+      f.conflict = 0;
+    }
+    if (f.out != kLocal)  // the other heads lost the link to this packet
+      for (std::uint64_t l = req & ~(std::uint64_t{1} << i); l; l &= l - 1)
+        link_wait_begin(in_[r.base + static_cast<std::size_t>(std::countr_zero(l))],
+                        r.base + static_cast<std::size_t>(std::countr_zero(l)), t);
+    sa_from_[idx] = t + static_cast<Cycle>(va_delay_);
+    r.wake = std::min(r.wake, sa_from_[idx]);
+  }
+}
+
+// Switch allocation: each output sends at most one flit, each input port forwards at most one
+// flit per cycle. Outputs are served in an order that rotates with the cycle; each picks among
+// its requesting input VCs round robin. Every winner traverses the switch.
+void Chip::FlitNetwork::switch_allocation(RouterCycle& r) {
+  const Cycle t = r.t;
+  std::uint64_t excluded = 0;  // input VCs of ports that already sent this cycle
+  const int first = static_cast<int>(t % kPorts);
+  for (int k = 0; k < kPorts; ++k) {
+    int o = first + k;
+    if (o >= kPorts) o -= kPorts;
+    if (!(r.demand & (1u << o))) continue;
+    PortStats& ps = port_[static_cast<std::size_t>(r.n) * kPorts + static_cast<std::size_t>(o)];
+    const std::uint64_t c = r.cand[o] & ~excluded;
+    if (!c) {
+      if (ps.blocked_since == kNever) ps.blocked_since = t;
+      continue;
+    }
+    // Round robin: first candidate at or after the pointer.
+    const std::uint64_t hi = ps.rr >= 64 ? 0 : c & (~std::uint64_t{0} << ps.rr);
+    const int i = std::countr_zero(hi ? hi : c);
+    ps.rr = static_cast<std::uint16_t>(i + 1);
+    if (ps.blocked_since != kNever) {
+      ps.blocked += t - ps.blocked_since;
+      ps.blocked_since = kNever;
+    }
+    ++ps.flits;
+    excluded |= port_mask_[port_of_[i]];
+    r.worked = true;
+    if ((c & (c - 1)) && o != kLocal) {
+      // The other candidates lost the link to this packet: heads (a candidate
+      // of another VC may be a worm's body) of another source wait for it.
+      const Fifo& f = in_[r.base + static_cast<std::size_t>(i)];
+      const TileId winner = pkts_[flits_[f.off + f.head].code >> 2].src;
+      for (std::uint64_t m = c & ~(std::uint64_t{1} << i); m; m &= m - 1) {
+        const int j = std::countr_zero(m);
+        Fifo& fj = in_[r.base + static_cast<std::size_t>(j)];
+        if (fj.out < 0 && (vcs_ == 1 || pkts_[flits_[fj.off + fj.head].code >> 2].src != winner))
+          link_wait_begin(fj, r.base + static_cast<std::size_t>(j), t);
+      }
+    }
+    switch_traversal(r, i, o);
+  }
+}
+
+// The front flit of input VC i crosses the switch to output o: it leaves its input buffer
+// (the slot's credit returns upstream), the output VC follows the worm (taken by a head that
+// had no VA stage, released by the tail), and the flit is written into the next router's
+// input buffer, or the ejection buffer, where it is visible router_delay (+ link or ejection
+// latency) cycles later.
+void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
+  const Cycle t = r.t;
+  const std::size_t idx = r.base + static_cast<std::size_t>(i);
+  Fifo& f = in_[idx];
+  const Flit fl = flits_[f.off + f.head];
+  f.head = static_cast<std::uint16_t>(f.head + 1 == f.cap ? 0 : f.head + 1);
+  if (--f.count == 0) inmask_[r.n] &= ~(std::uint64_t{1} << i);
+  if (head_stages_) front_since_[idx] = t + 1;
+  const bool is_head = fl.code & 1u;
+  const bool is_tail = fl.code & 2u;
+  if (is_head && f.want >= 0) {  // (a head that went through VC allocation has its output VC)
+    f.out = static_cast<std::int8_t>(o);
+    f.ovc = f.want_vc;
+    f.want = f.want_vc = -1;
+    if (f.conflict) {
+      link_wait_[fl.code >> 2] += t - wait_since_[idx];
+      f.conflict = 0;
+    }
+  }
+  const int ovc = f.ovc;
+  OutVc& ov = out_[r.base + static_cast<std::size_t>(o * vcs_ + ovc)];
+  if (is_head && !va_stage_) ov.last_src = pkts_[fl.code >> 2].src;
+  --ov.credits;
+  ov.owner = is_tail ? -1 : static_cast<std::int16_t>(i);
+  if (is_tail) f.out = f.ovc = -1;
+
+  const int in_port = port_of_[i];
+  if (in_port != kLocal) {
+    const TileId up = nbr_[r.tbase + static_cast<std::size_t>(in_port)];
+    credit_return(r.net_base + static_cast<std::uint32_t>(up), kOpposite[in_port] * vcs_ + vc_of_[i], t);
+  } else {
+    if (inj_credit_delay_ > 0) {
+      // The core sees the freed injection slot once its credit is back.
+      const std::size_t ring = static_cast<std::size_t>(r.n) * static_cast<std::size_t>(vcs_) + vc_of_[i];
+      std::uint32_t pos = ph_head_[ring] + ph_count_[ring];
+      if (pos >= ph_cap_) pos -= ph_cap_;
+      phantom_[ring * ph_cap_ + pos] = t + static_cast<Cycle>(inj_credit_delay_);
+      ++ph_count_[ring];
+      if (src_pending_[r.n]) schedule_any(r.n, t, t + static_cast<Cycle>(inj_credit_delay_));
+    }
+    if (is_tail) {
+      Packet& p = pkts_[fl.code >> 2];
+      p.tail_out = t;
+      if (chip_.on_injected_)
+        chip_.on_injected_(PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits,
+                                       link_wait_[fl.code >> 2]});
+    }
+  }
+
+  if (o != kLocal) {
+    const TileId dn = nbr_[r.tbase + static_cast<std::size_t>(o)];
+    const std::uint32_t dnode = r.net_base + static_cast<std::uint32_t>(dn);
+    const int di = kOpposite[o] * vcs_ + ovc;
+    Fifo& d = in_[static_cast<std::size_t>(dnode) * static_cast<std::size_t>(ivcs_) + static_cast<std::size_t>(di)];
+    std::uint32_t pos = d.head + d.count;
+    if (pos >= d.cap) pos -= d.cap;
+    flits_[d.off + pos] = Flit{t + static_cast<Cycle>(hop_), fl.code, 0};
+    ++d.count;
+    inmask_[dnode] |= std::uint64_t{1} << di;
+    schedule(dnode, t + static_cast<Cycle>(hop_));
+    ++counters_[r.net].flit_hops;
+  } else {
+    Fifo& d = ej_[static_cast<std::size_t>(r.n) * static_cast<std::size_t>(vcs_) + static_cast<std::size_t>(ovc)];
+    std::uint32_t pos = d.head + d.count;
+    if (pos >= d.cap) pos -= d.cap;
+    flits_[d.off + pos] = Flit{t + static_cast<Cycle>(eject_delay_), fl.code, 0};
+    ++d.count;
+    ejmask_[r.n] |= 1u << ovc;
+    schedule(r.n, t + static_cast<Cycle>(eject_delay_));
+  }
+}
+
+// Ejection: the core reads one flit per cycle from its ejection buffers (VCs in turn); the
+// slot's credit returns to the router; a tail delivers its packet.
+void Chip::FlitNetwork::ejection(RouterCycle& r) {
+  const Cycle t = r.t;
+  const std::uint32_t n = r.n;
+  const std::size_t ebase = static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_);
+  for (int k = 0; k < vcs_; ++k) {
+    int v = ej_rr_[n] + k;
+    if (v >= vcs_) v -= vcs_;
+    if (!(ejmask_[n] & (1u << v))) continue;
+    Fifo& f = ej_[ebase + static_cast<std::size_t>(v)];
+    const Flit fl = flits_[f.off + f.head];
+    if (fl.ready > t) continue;
+    if (fast_ && t < ej_free_[ebase + static_cast<std::size_t>(v)]) continue;
+    f.head = static_cast<std::uint16_t>(f.head + 1 == f.cap ? 0 : f.head + 1);
+    if (--f.count == 0) ejmask_[n] &= ~(1u << v);
+    ej_rr_[n] = static_cast<std::uint8_t>(v + 1 == vcs_ ? 0 : v + 1);
+    credit_return(n, kLocal * vcs_ + v, t);
+    r.worked = true;
+    if (fl.code & 2u) deliver(fl.code >> 2, t);
+    else if (fast_ && (fl.code & 1u)) one_step_todo_.push_back(fl.code >> 2);
+    return;
+  }
+}
+
+// Injection: the core writes one flit per cycle into its injection buffers (VC classes in
+// turn), each visible at the router injection_latency cycles later, while its buffer (minus the
+// slots whose credit is still on its way back) has room.
+void Chip::FlitNetwork::injection(RouterCycle& r) {
+  const Cycle t = r.t;
+  const std::uint32_t n = r.n;
+  const std::size_t base = r.base;
+  const std::size_t sbase = static_cast<std::size_t>(n) * static_cast<std::size_t>(classes_);
+  PortStats& ip = inj_port_[n];
+  bool wrote = false;
+  for (int k = 0; k < classes_; ++k) {
+    int c = src_rr_[n] + k;
+    if (c >= classes_) c -= classes_;
+    Source& s = src_[sbase + static_cast<std::size_t>(c)];
+    if (s.qhead < 0) continue;
+    int lvc = torus_ ? 2 * c : c;
+    int li = kLocal * vcs_ + lvc;
+    Fifo& f = in_[base + static_cast<std::size_t>(li)];
+    std::uint32_t phantom = 0;
+    const std::size_t ring = static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_) +
+                             static_cast<std::size_t>(lvc);
+    if (!ph_count_.empty() && ph_count_[ring]) {
+      // Slots the core does not see free yet: held by a one-step worm's flits, or freed but
+      // their credit still on its way (injection_credit_delay).
+      const std::size_t pb = ring * ph_cap_;
+      while (ph_count_[ring] && phantom_[pb + ph_head_[ring]] <= t) {
+        ph_head_[ring] = ph_head_[ring] + 1 == ph_cap_ ? 0 : ph_head_[ring] + 1;
+        --ph_count_[ring];
+      }
+      phantom = ph_count_[ring];
+      if (phantom && f.count + phantom >= f.cap) r.wake = std::min(r.wake, phantom_[pb + ph_head_[ring]]);
+    }
+    if (f.count + phantom >= f.cap) continue;
+    std::uint32_t slot = static_cast<std::uint32_t>(s.qhead);
+    Packet& p = pkts_[slot];
+    std::uint32_t code = slot << 2;
+    if (p.written == 0) {
+      code |= 1u;
+      p.head_in = t;
+    }
+    if (++p.written == p.flits) {
+      code |= 2u;
+      s.qhead = p.next;
+      if (s.qhead < 0) s.qtail = -1;
+      --src_pending_[n];
+    }
+    std::uint32_t pos = f.head + f.count;
+    if (pos >= f.cap) pos -= f.cap;
+    flits_[f.off + pos] = Flit{t + static_cast<Cycle>(inj_latency_), code, 0};
+    ++f.count;
+    inmask_[n] |= std::uint64_t{1} << li;
+    schedule(n, t + static_cast<Cycle>(inj_latency_));
+    src_rr_[n] = static_cast<std::uint8_t>(c + 1 == classes_ ? 0 : c + 1);
+    wrote = true;
+    r.worked = true;
+    break;
+  }
+  if (wrote) {
+    ++ip.flits;
+    if (ip.blocked_since != kNever) {
+      ip.blocked += t - ip.blocked_since;
+      ip.blocked_since = kNever;
+    }
+  } else if (ip.blocked_since == kNever) {
+    ip.blocked_since = t;
+  }
+}
+
+// Come back next cycle only if something here can move then; flits still on their way
+// schedule this router when they arrive, a credit-starved or staged router at r.wake.
+void Chip::FlitNetwork::schedule_next(const RouterCycle& r) {
+  const Cycle t = r.t;
+  const std::uint32_t n = r.n;
+  const std::size_t base = r.base;
+  if (r.worked) {
+    // Come back next cycle only if something here can move then; flits still
+    // on their way schedule this router when they arrive.
+    bool again = src_pending_[n] != 0;
+    for (std::uint64_t m = inmask_[n]; m && !again; m &= m - 1) {
+      const Fifo& f = in_[base + static_cast<std::size_t>(std::countr_zero(m))];
+      again = flits_[f.off + f.head].ready <= t + 1;
+    }
+    if (!again && ejmask_[n] && !held_[n]) {
+      const std::size_t ebase = static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_);
+      for (int v = 0; v < vcs_ && !again; ++v) {
+        const Fifo& f = ej_[ebase + static_cast<std::size_t>(v)];
+        again = f.count && flits_[f.off + f.head].ready <= t + 1;
+      }
+    }
+    if (again) schedule(n, t + 1);
+    else if (r.wake != kNever) schedule_any(n, t, r.wake);
+  } else if (r.wake != kNever) {
+    schedule_any(n, t, r.wake);
+  }
+}
+
+void Chip::FlitNetwork::fill_stats(Stats& s) const {
+  const Cycle now = chip_.now_;
+  auto blocked = [now](const PortStats& p) {
+    return p.blocked + (p.blocked_since != kNever && p.blocked_since < now ? now - p.blocked_since : 0);
+  };
+  s.router_cycles = activations_;
+  s.networks.resize(static_cast<std::size_t>(nets_));
+  for (int net = 0; net < nets_; ++net) {
+    NetworkStats& ns = s.networks[static_cast<std::size_t>(net)];
+    ns.links.assign(static_cast<std::size_t>(tiles_) * kMeshDirs, LinkStats{});
+    ns.injection.assign(static_cast<std::size_t>(tiles_), LinkStats{});
+    ns.ejection.assign(static_cast<std::size_t>(tiles_), LinkStats{});
+    for (TileId t = 0; t < tiles_; ++t) {
+      std::uint32_t n = node(net, t);
+      for (int d = 0; d < kMeshDirs; ++d) {
+        const PortStats& p = port_[static_cast<std::size_t>(n) * kPorts + static_cast<std::size_t>(d)];
+        LinkStats& l = ns.links[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d)];
+        l.flits = p.flits;
+        l.busy_cycles = p.flits;
+        l.blocked_cycles = blocked(p);
+      }
+      const PortStats& e = port_[static_cast<std::size_t>(n) * kPorts + kLocal];
+      ns.ejection[static_cast<std::size_t>(t)] = LinkStats{e.flits, e.flits, blocked(e)};
+      const PortStats& i = inj_port_[n];
+      ns.injection[static_cast<std::size_t>(t)] = LinkStats{i.flits, i.flits, blocked(i)};
+    }
+    copy_counters(counters_[static_cast<std::size_t>(net)], ns);
+  }
+  s.packets = log_;
+}
+
+void Chip::FlitNetwork::reset_stats() {
+  const Cycle now = chip_.now_;
+  auto reset = [now](PortStats& p) {
+    p.flits = 0;
+    p.blocked = 0;
+    if (p.blocked_since != kNever) p.blocked_since = now;
+  };
+  for (PortStats& p : port_) reset(p);
+  for (PortStats& p : inj_port_) reset(p);
+  for (NetCounters& nc : counters_) nc = NetCounters{};
+  activations_ = 0;
+  log_.clear();
+}
+
+}  // namespace tilempi::hwmodel

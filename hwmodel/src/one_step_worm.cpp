@@ -1,0 +1,313 @@
+// One-step worms (fast_worms=true): once a worm's head has been read by the destination core,
+// the rest of the worm is computed in one step (docs/HWMODEL.md "One-step worms").
+#include <algorithm>
+
+#include "flit_network.h"
+
+namespace tilempi::hwmodel {
+
+// A worm whose head has been read by the destination core owns every output
+// on its remaining route, and with one VC nothing else can enter the buffers
+// ahead of its tail: its remaining flits follow a fixed pipeline. Compute
+// that pipeline (core writes, router sends, core reads) exactly as the flit
+// engine would, then remove the flits, reserve the outputs and buffer fronts
+// until the tail has passed, queue the credit returns at their cycles and
+// defer the packet's events. Returns false (and changes nothing) if the
+// state is not the one assumed.
+bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
+  Packet& p = pkts_[slot];
+  const std::uint32_t nb = static_cast<std::uint32_t>(p.net) * static_cast<std::uint32_t>(tiles_);
+  const std::size_t L = p.flits;
+  xpath_.clear();
+  xout_.clear();
+  for (TileId at = p.src;;) {
+    const int d = static_cast<int>(route(at, p.dst));
+    xpath_.push_back(at);
+    xout_.push_back(d);
+    if (d == kLocal) break;
+    at = nbr_[static_cast<std::size_t>(at) * kMeshDirs + static_cast<std::size_t>(d)];
+  }
+  const int h = static_cast<int>(xpath_.size()) - 1;
+  auto node_at = [&](int i) { return nb + static_cast<std::uint32_t>(xpath_[static_cast<std::size_t>(i)]); };
+  // Buffer i: 0 = injection buffer at the source, 1..h = router inputs on the
+  // way, h + 1 = ejection buffer at the destination (one VC: index = port).
+  auto fifo_index = [&](int i) -> std::size_t {
+    if (i == h + 1) return node_at(h);
+    const int port = i == 0 ? kLocal : kOpposite[xout_[static_cast<std::size_t>(i - 1)]];
+    return static_cast<std::size_t>(node_at(i)) * static_cast<std::size_t>(ivcs_) + static_cast<std::size_t>(port);
+  };
+  auto fifo = [&](int i) -> Fifo& { return i == h + 1 ? ej_[fifo_index(i)] : in_[fifo_index(i)]; };
+  auto out_index = [&](int j) {
+    return static_cast<std::size_t>(node_at(j)) * static_cast<std::size_t>(ivcs_) +
+           static_cast<std::size_t>(xout_[static_cast<std::size_t>(j)]);
+  };
+
+  // Where are flits 1 .. L-1 (flit 0, the head, was just read)?
+  xloc_.assign(L, -1);
+  xready_.assign(L, 0);
+  std::size_t k = 1;
+  for (int i = h + 1; i >= 0 && k < L; --i) {
+    const Fifo& f = fifo(i);
+    std::uint32_t pos = f.head;
+    for (std::uint32_t c = 0; c < f.count && k < L; ++c) {
+      const Flit& fl = flits_[f.off + pos];
+      if ((fl.code >> 2) != slot) break;
+      xloc_[k] = i;
+      xready_[k] = fl.ready;
+      ++k;
+      pos = pos + 1 == f.cap ? 0 : pos + 1;
+    }
+  }
+  if (k != p.written) return false;
+  const std::size_t kw = k;  // first unwritten flit (L: all written)
+  const std::size_t U = L - kw;
+  const int m = U ? 0 : xloc_[L - 1];  // first stage that still sends P's flits
+  // kfirst[i]: first flit that is at or before buffer i (leaves it after t).
+  std::vector<std::size_t>& kfirst = xkfirst_;
+  kfirst.assign(static_cast<std::size_t>(h) + 2, L);
+  for (int i = 0; i <= h + 1; ++i)
+    for (std::size_t q = 1; q < L; ++q)
+      if (xloc_[q] <= i) {
+        kfirst[static_cast<std::size_t>(i)] = q;
+        break;
+      }
+  // The worm must still own its outputs from stage m on.
+  for (int j = m; j <= h; ++j) {
+    const Fifo& f = fifo(j);
+    const OutVc& ov = out_[out_index(j)];
+    const int in_port = j == 0 ? kLocal : kOpposite[xout_[static_cast<std::size_t>(j - 1)]];
+    if (f.out != xout_[static_cast<std::size_t>(j)] || ov.owner != in_port) return false;
+  }
+  if (U && src_[node_at(0)].qhead != static_cast<std::int32_t>(slot)) return false;
+
+  // Times: s[j][k] send at stage j, c[k] read by the core, w[k] written by it.
+  xs_.assign((static_cast<std::size_t>(h) + 3) * L, 0);
+  auto S = [&](int j, std::size_t q) -> Cycle& { return xs_[static_cast<std::size_t>(j) * L + q]; };
+  auto C = [&](std::size_t q) -> Cycle& { return xs_[(static_cast<std::size_t>(h) + 1) * L + q]; };
+  auto W = [&](std::size_t q) -> Cycle& { return xs_[(static_cast<std::size_t>(h) + 2) * L + q]; };
+  auto pop_time = [&](int i, std::size_t q) { return i <= h ? S(i, q) : C(q); };
+  const Cycle cd = static_cast<Cycle>(credit_delay_);
+  const Cycle icd = static_cast<Cycle>(inj_credit_delay_);
+  std::vector<std::int32_t>& credits0 = xcredits_;
+  credits0.assign(static_cast<std::size_t>(h) + 1, 0);
+  for (int j = m; j <= h; ++j) {
+    OutVc& ov = out_[out_index(j)];
+    credit_ready(ov, t);  // take in the credits that are back by now
+    credits0[static_cast<std::size_t>(j)] = ov.credits;
+  }
+  std::vector<std::uint64_t>& blocked = xblocked_;
+  blocked.assign(static_cast<std::size_t>(h) + 1, 0);
+  std::uint64_t inj_blocked = 0;
+  // Injection-buffer slots the core does not see free yet (credits still on their way back,
+  // injection_credit_delay): the core's next writes take the slots in the order they free,
+  // these first, then those of the worm's own flits still in the buffer.
+  std::vector<Cycle>& pending = xpending_;
+  pending.clear();
+  const std::size_t n0ring = node_at(0);  // one VC: the ring of node n0
+  if (m == 0 && !ph_count_.empty()) {
+    const std::size_t pb = n0ring * ph_cap_;
+    for (std::uint32_t r = 0, pos = ph_head_[n0ring]; r < ph_count_[n0ring]; ++r) {
+      if (phantom_[pb + pos] > t) pending.push_back(phantom_[pb + pos]);
+      pos = pos + 1 == ph_cap_ ? 0 : pos + 1;
+    }
+  }
+  const std::size_t free0 = U ? fifo(0).cap - fifo(0).count - pending.size() : 0;
+  for (std::size_t q = 1; q < L; ++q) {
+    if (q >= kw) {
+      Cycle w = t + 1;
+      if (q > kw) w = std::max(w, W(q - 1) + 1);
+      if (q - kw >= free0) {
+        const std::size_t idx = q - kw - free0;
+        w = std::max(w, idx < pending.size() ? pending[idx] : S(0, kfirst[0] + idx - pending.size()) + icd);
+      }
+      const Cycle want = q > kw ? W(q - 1) + 1 : t + 1;
+      inj_blocked += w - want;
+      W(q) = w;
+    }
+    for (int j = std::max(m, xloc_[q] < 0 ? 0 : xloc_[q]); j <= h; ++j) {
+      if (xloc_[q] > j) continue;
+      Cycle arrive;
+      if (xloc_[q] == j) arrive = xready_[q];
+      else if (j == 0) arrive = W(q) + static_cast<Cycle>(inj_latency_);
+      else arrive = S(j - 1, q) + static_cast<Cycle>(hop_);
+      const std::size_t first = kfirst[static_cast<std::size_t>(j)];
+      Cycle lo = std::max(t + 1, arrive);
+      if (q > first) lo = std::max(lo, S(j, q - 1) + 1);
+      const Cycle ready = lo;
+      // Credit for the m-th send of this output since t.
+      const std::int64_t msend = static_cast<std::int64_t>(q - first) + 1;
+      const std::int64_t need = msend - credits0[static_cast<std::size_t>(j)];
+      if (need > 0) {
+        const OutVc& ov = out_[out_index(j)];
+        Cycle back;
+        if (need <= ov.rcount) {
+          std::uint32_t pos = ov.rhead + static_cast<std::uint32_t>(need - 1);
+          if (pos >= ov.rcap) pos -= ov.rcap;
+          back = ret_[ov.roff + pos];
+        } else {
+          const std::size_t q2 = kfirst[static_cast<std::size_t>(j) + 1] +
+                                 static_cast<std::size_t>(need - ov.rcount) - 1;
+          if (q2 >= q) return false;
+          back = pop_time(j + 1, q2) + cd;
+        }
+        lo = std::max(lo, back);
+      }
+      blocked[static_cast<std::size_t>(j)] += lo - ready;
+      S(j, q) = lo;
+    }
+    {
+      const Cycle arrive = xloc_[q] == h + 1 ? xready_[q] : S(h, q) + static_cast<Cycle>(eject_delay_);
+      Cycle c = std::max(t + 1, arrive);
+      if (q > 1) c = std::max(c, C(q - 1) + 1);
+      C(q) = c;
+    }
+  }
+  // Credit returns still outstanding afterwards, per output feeding buffer i:
+  // for an output the worm keeps, only those after its last send (the others
+  // are back by the time anyone else may use it).
+  auto last_use = [&](int i) -> Cycle { return i - 1 >= m ? S(i - 1, L - 1) : t; };
+  for (int i = std::max(m, 1); i <= h + 1; ++i) {
+    const OutVc& ov = out_[out_index(i - 1)];
+    const Cycle after = last_use(i);
+    std::size_t left = 0;
+    for (std::uint32_t r = 0; r < ov.rcount; ++r) {
+      std::uint32_t pos = ov.rhead + r;
+      if (pos >= ov.rcap) pos -= ov.rcap;
+      left += ret_[ov.roff + pos] > after;
+    }
+    for (std::size_t q = kfirst[static_cast<std::size_t>(i)]; q < L; ++q) left += pop_time(i, q) + cd > after;
+    if (left > ov.rcap) return false;
+  }
+  std::size_t phantoms = 0;
+  const Cycle written_by = U ? W(L - 1) : t;
+  if (m == 0)
+    for (std::size_t q = kfirst[0]; q < L; ++q) phantoms += S(0, q) + icd > written_by;
+  if (phantoms + pending.size() > ph_cap_) return false;
+
+  // --- Commit.
+  for (int i = m; i <= h + 1; ++i) {
+    Fifo& f = fifo(i);
+    std::uint32_t n_here = 0;
+    for (std::size_t q = 1; q < L; ++q) n_here += xloc_[q] == i;
+    f.head = static_cast<std::uint16_t>((f.head + n_here) % f.cap);
+    f.count = static_cast<std::uint16_t>(f.count - n_here);
+    const Cycle free_at = (i <= h ? S(i, L - 1) : C(L - 1)) + 1;
+    if (i <= h) {
+      f.out = f.ovc = f.want = f.want_vc = -1;
+      in_free_[fifo_index(i)] = free_at;
+      if (head_stages_) front_since_[fifo_index(i)] = free_at;
+      const std::uint32_t nd = node_at(i);
+      const int port = i == 0 ? kLocal : kOpposite[xout_[static_cast<std::size_t>(i - 1)]];
+      if (f.count == 0) inmask_[nd] &= ~(std::uint64_t{1} << port);
+    } else {
+      ej_free_[fifo_index(i)] = free_at;
+      if (f.count == 0) ejmask_[node_at(h)] &= ~1u;
+    }
+  }
+  const std::uint32_t n0 = node_at(0);
+  if (m == 0) {
+    const std::size_t pb = static_cast<std::size_t>(n0) * ph_cap_;
+    while (ph_count_[n0] && phantom_[pb + ph_head_[n0]] <= t) {
+      ph_head_[n0] = ph_head_[n0] + 1 == ph_cap_ ? 0 : ph_head_[n0] + 1;
+      --ph_count_[n0];
+    }
+    for (std::size_t q = kfirst[0]; q < L; ++q) {
+      if (S(0, q) + icd <= written_by) continue;
+      std::uint32_t pos = ph_head_[n0] + ph_count_[n0];
+      if (pos >= ph_cap_) pos -= ph_cap_;
+      phantom_[pb + pos] = S(0, q) + icd;
+      ++ph_count_[n0];
+    }
+    // A core waiting for room in its injection buffer wakes as slots free.
+    if (ph_count_[n0]) schedule_any(n0, t, phantom_[pb + ph_head_[n0]]);
+  }
+  NetCounters& nc = counters_[p.net];
+  if (U) {
+    Source& s = src_[n0];
+    s.qhead = p.next;
+    if (s.qhead < 0) s.qtail = -1;
+    --src_pending_[n0];
+    p.written = p.flits;
+    src_free_[n0] = W(L - 1) + 1;
+    PortStats& ip = inj_port_[n0];
+    ip.flits += U;
+    if (ip.blocked_since != kNever) {
+      ip.blocked += W(kw) - ip.blocked_since;
+      ip.blocked_since = kNever;
+      inj_blocked -= W(kw) - (t + 1);
+    }
+    ip.blocked += inj_blocked;
+    schedule_any(n0, t, W(L - 1) + 1);
+  }
+  for (int j = m; j <= h; ++j) {
+    const std::size_t first = kfirst[static_cast<std::size_t>(j)];
+    const std::uint64_t sends = L - first;
+    OutVc& ov = out_[out_index(j)];
+    ov.owner = -1;
+    ov.credits -= static_cast<std::int32_t>(sends);
+    out_free_[out_index(j)] = S(j, L - 1) + 1;
+    PortStats& ps = port_[static_cast<std::size_t>(node_at(j)) * kPorts + static_cast<std::size_t>(xout_[static_cast<std::size_t>(j)])];
+    ps.flits += sends;
+    std::uint64_t b = blocked[static_cast<std::size_t>(j)];
+    if (ps.blocked_since != kNever) {
+      // The open wait ends with the first send (its own stall is inside).
+      const Cycle first_send = S(j, first);
+      const Cycle own_ready = std::max(t + 1, xloc_[first] == j ? xready_[first]
+                                              : j == 0 ? W(first) + static_cast<Cycle>(inj_latency_)
+                                                       : S(j - 1, first) + static_cast<Cycle>(hop_));
+      b -= first_send - own_ready;
+      b += first_send - ps.blocked_since;
+      ps.blocked_since = kNever;
+    }
+    ps.blocked += b;
+    if (j < h) nc.flit_hops += sends;
+    schedule_any(node_at(j), t, S(j, L - 1) + 1);
+  }
+  for (int i = std::max(m, 1); i <= h + 1; ++i) {
+    OutVc& ov = out_[out_index(i - 1)];
+    const std::size_t first = kfirst[static_cast<std::size_t>(i)];
+    if (first >= L) continue;
+    if (i - 1 < m) {
+      // An output the worm already left: its credits come back one by one.
+      if (ov.credits + ov.rcount == 0) schedule_any(node_at(i - 1), t, pop_time(i, first) + cd);
+      for (std::size_t q = first; q < L; ++q) {
+        std::uint32_t pos = ov.rhead + ov.rcount;
+        if (pos >= ov.rcap) pos -= ov.rcap;
+        ret_[ov.roff + pos] = pop_time(i, q) + cd;
+        ++ov.rcount;
+      }
+      continue;
+    }
+    // An output the worm keeps until last_use: returns up to then count now.
+    const Cycle after = last_use(i);
+    std::vector<Cycle>& keep = xready_;  // reuse as scratch: flit ready times are no longer needed
+    keep.clear();
+    for (std::uint32_t r = 0; r < ov.rcount; ++r) {
+      std::uint32_t pos = ov.rhead + r;
+      if (pos >= ov.rcap) pos -= ov.rcap;
+      const Cycle back = ret_[ov.roff + pos];
+      if (back > after) keep.push_back(back);
+      else ++ov.credits;
+    }
+    for (std::size_t q = first; q < L; ++q) {
+      const Cycle back = pop_time(i, q) + cd;
+      if (back > after) keep.push_back(back);
+      else ++ov.credits;
+    }
+    ov.rhead = 0;
+    ov.rcount = 0;
+    for (Cycle back : keep) {
+      ret_[ov.roff + ov.rcount] = back;
+      ++ov.rcount;
+    }
+  }
+  schedule_any(node_at(h), t, C(L - 1) + 1);
+  if (m == 0) {
+    p.tail_out = S(0, L - 1);
+    defer(S(0, L - 1), slot, kInjected);
+  }
+  defer(C(L - 1), slot, kDelivered);
+  return true;
+}
+
+}  // namespace tilempi::hwmodel
