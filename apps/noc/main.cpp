@@ -4,9 +4,11 @@
 #include <omp.h>
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -29,7 +31,7 @@ struct Options {
   std::uint64_t seed = 1;
   Cycle warmup = 2000;
   Cycle cycles = 10000;
-  Cycle drain = 0;
+  long long drain = -1;  // -1: 4 x cycles
   int hotspot = -1;
   double hotspot_fraction = 0.2;
   int network = 0;
@@ -37,33 +39,91 @@ struct Options {
   double sweep_step = 0.02;
   double sweep_max = 1.0;
   int threads = 0;
-  std::string json_file, csv_file, heatmap_file;
+  std::string json_file, csv_file, heatmap_file, packets_csv, pairs_csv;
   bool print_config = false;
 };
 
+// Labels say what each figure measures: latencies in cycles over the packets created in the
+// measurement window; offered load = what the sources generated in the window, accepted load =
+// what was delivered in it.
 void print_result(const TrafficResult& r, const TrafficSpec& s, const Config& c) {
   const double flits = c.header_flits + s.payload_flits;
-  std::printf("====== Overall Traffic Statistics ======\n");
-  std::printf("Packet latency average = %.4f\n", r.latency.mean());
-  std::printf("\tminimum = %llu\n", static_cast<unsigned long long>(r.latency.count ? r.latency.min : 0));
-  std::printf("\tmaximum = %llu\n", static_cast<unsigned long long>(r.latency.max));
-  std::printf("Network latency average = %.4f\n", r.network_latency.mean());
-  std::printf("\tminimum = %llu\n",
-              static_cast<unsigned long long>(r.network_latency.count ? r.network_latency.min : 0));
-  std::printf("\tmaximum = %llu\n", static_cast<unsigned long long>(r.network_latency.max));
-  std::printf("Queueing latency average = %.4f\n", r.queueing_latency.mean());
-  std::printf("Zero-load latency (analytic) = %.4f\n", r.zero_load_latency);
-  std::printf("Injected packet rate average = %.6f\n", r.offered_flits / flits);
-  std::printf("Accepted packet rate average = %.6f\n", r.accepted_packets);
-  std::printf("Injected flit rate average = %.6f\n", r.offered_flits);
-  std::printf("Accepted flit rate average = %.6f\n", r.accepted_flits);
-  std::printf("Hops average = %.4f\n", r.hops.mean());
+  auto u = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+  std::printf("====== Overall Traffic Statistics (packets created in the measurement window) ======\n");
+  std::printf("Packet latency average = %.4f cycles (created to tail delivered, source queueing included)\n",
+              r.latency.mean());
+  std::printf("\tminimum = %llu\n", u(r.latency.count ? r.latency.min : 0));
+  std::printf("\tmaximum = %llu\n", u(r.latency.max));
+  std::printf("Network latency average = %.4f cycles (head into the injection buffer to tail delivered)\n",
+              r.network_latency.mean());
+  std::printf("\tminimum = %llu\n", u(r.network_latency.count ? r.network_latency.min : 0));
+  std::printf("\tmaximum = %llu\n", u(r.network_latency.max));
+  std::printf("Queueing latency average = %.4f cycles (created to head into the injection buffer)\n",
+              r.queueing_latency.mean());
+  if (std::abs(r.zero_load_latency - r.zero_load_analytic) < 1e-9)
+    std::printf("Zero-load latency = %.4f cycles (one packet alone; equals the analytic T0)\n", r.zero_load_latency);
+  else
+    std::printf("Zero-load latency = %.4f cycles (one packet alone, measured; the analytic T0 = %.4f assumes "
+                "buffers that let a lone worm stream one flit per cycle)\n",
+                r.zero_load_latency, r.zero_load_analytic);
+  std::printf("Offered load = %.6f flits/node/cycle = %.6f packets/node/cycle (generated in the window)\n",
+              r.offered_flits, r.offered_flits / flits);
+  std::printf("Accepted load = %.6f flits/node/cycle = %.6f packets/node/cycle (delivered in the window)\n",
+              r.accepted_flits, r.accepted_packets);
+  std::printf("Hops average = %.4f links crossed (%.4f routers)\n", r.hops.mean(), r.hops.mean() + 1);
   std::printf("Bisection bound (uniform) = %.4f flits/node/cycle\n", r.bisection_bound);
-  std::printf("Measured packets = %llu (%s)\n", static_cast<unsigned long long>(r.measured_packets),
-              r.drained ? "all delivered" : "NOT all delivered: saturated");
-  std::printf("Total run time %llu cycles, %.0f router-cycles, %llu flit-hops\n",
-              static_cast<unsigned long long>(r.cycles), r.router_cycles,
-              static_cast<unsigned long long>(r.flit_hops));
+  std::printf("Measured packets = %llu (%s)\n", u(r.measured_packets),
+              r.drained ? "all delivered" : "NOT all delivered within the drain limit: saturated");
+  std::printf("Simulated %llu cycles (%.6g s at %.6g Hz), %.0f router-cycles, %llu flit-hops\n", u(r.cycles),
+              static_cast<double>(r.cycles) / c.clock_hz, c.clock_hz, r.router_cycles, u(r.flit_hops));
+}
+
+// "a=1 b=2" or "a=1,b=2" (a comma inside a value, as in mapping=list:0,1,2, stays in it).
+std::vector<std::string> split_assignments(const std::string& text) {
+  std::vector<std::string> out;
+  std::string word;
+  auto flush = [&] {
+    if (word.empty()) return;
+    if (word.find('=') == std::string::npos && !out.empty()) out.back() += "," + word;
+    else out.push_back(word);
+    word.clear();
+  };
+  for (char ch : text) {
+    if (ch == ' ' || ch == '\t' || ch == ',') flush();
+    else word += ch;
+  }
+  flush();
+  return out;
+}
+
+void write_packets_csv(const std::string& file, const TrafficResult& r) {
+  std::ofstream f(file);
+  if (!f) throw std::runtime_error("cannot write " + file);
+  Stats st;
+  st.packets = r.packets;
+  st.write_packets_csv(f);
+}
+
+// Per source-destination pair: packets, latency (mean, min, max), mean link wait.
+void write_pairs_csv(const std::string& file, const TrafficResult& r) {
+  std::ofstream f(file);
+  if (!f) throw std::runtime_error("cannot write " + file);
+  struct Pair {
+    Summary latency;
+    std::uint64_t hops = 0, link_wait = 0;
+  };
+  std::map<std::pair<TileId, TileId>, Pair> pairs;
+  for (const PacketRecord& p : r.packets) {
+    Pair& q = pairs[{p.src, p.dst}];
+    q.latency.add(p.delivered - p.created);
+    q.hops = static_cast<std::uint64_t>(p.hops);
+    q.link_wait += p.link_wait;
+  }
+  f << "src,dst,hops,packets,latency_mean,latency_min,latency_max,link_wait_mean\n";
+  for (const auto& [k, q] : pairs)
+    f << k.first << ',' << k.second << ',' << q.hops << ',' << q.latency.count << ',' << q.latency.mean() << ','
+      << q.latency.min << ',' << q.latency.max << ','
+      << static_cast<double>(q.link_wait) / static_cast<double>(q.latency.count) << '\n';
 }
 
 nlohmann::json result_json(const TrafficResult& r) {
@@ -85,14 +145,23 @@ int run(const Options& o) {
   Config c = Config::preset_named(o.preset);
   for (const std::string& f : o.config_files) c.apply_file(f);
   if (!o.mesh.empty()) {
-    std::size_t x = o.mesh.find('x');
-    if (x == std::string::npos) throw CLI::ValidationError("--mesh", "expects WxH, e.g. 8x8, got '" + o.mesh + "'");
-    c.set("width", o.mesh.substr(0, x));
-    c.set("height", o.mesh.substr(x + 1));
+    const std::size_t x = o.mesh.find('x');
+    const auto digits = [](const std::string& v) {
+      return !v.empty() && v.find_first_not_of("0123456789") == std::string::npos;
+    };
+    if (x == std::string::npos || !digits(o.mesh.substr(0, x)) || !digits(o.mesh.substr(x + 1)))
+      throw CLI::ValidationError("--mesh", "expects WxH, e.g. 8x8, got '" + o.mesh + "'");
+    try {
+      c.set("width", o.mesh.substr(0, x));
+      c.set("height", o.mesh.substr(x + 1));
+    } catch (const ConfigError& e) {
+      throw CLI::ValidationError("--mesh", e.what());
+    }
   }
-  c.apply_all(o.sets);
+  for (const std::string& set : o.sets) c.apply_all(split_assignments(set));
   c.validate();
   if (o.print_config) std::cout << c.to_text();
+  for (const std::string& w : c.ignored_settings()) std::fprintf(stderr, "tilempi-noc: warning: %s\n", w.c_str());
 
   TrafficSpec s;
   s.pattern = parse_pattern(o.pattern);
@@ -102,7 +171,8 @@ int run(const Options& o) {
   s.seed = o.seed;
   s.warmup = o.warmup;
   s.measure = o.cycles;
-  s.drain_limit = o.drain;
+  s.drain_limit = o.drain < 0 ? kDrainAuto : static_cast<Cycle>(o.drain);
+  s.keep_packets = !o.packets_csv.empty() || !o.pairs_csv.empty();
   s.hotspot = o.hotspot;
   s.hotspot_fraction = o.hotspot_fraction;
   s.network = o.network;
@@ -135,7 +205,17 @@ int run(const Options& o) {
       write_heatmap(r.window, topo, s.network, o.heatmap_file,
                     std::string(pattern_name(s.pattern)) + " traffic at " + std::to_string(s.rate) + " " + o.unit +
                         "/node/cycle: link utilization");
-    return r.drained ? 0 : 0;
+    if (!o.packets_csv.empty()) write_packets_csv(o.packets_csv, r);
+    if (!o.pairs_csv.empty()) write_pairs_csv(o.pairs_csv, r);
+    if (!r.drained) {
+      std::fprintf(stderr,
+                   "tilempi-noc: %llu of %llu measured packets were not delivered within the drain limit "
+                   "(exit status 3): the network is saturated at this load, or --drain is too short\n",
+                   static_cast<unsigned long long>(r.measured_packets - r.latency.count),
+                   static_cast<unsigned long long>(r.measured_packets));
+      return 3;
+    }
+    return 0;
   }
 
   // Sweep: load points in batches of one per thread, until a batch holds a
@@ -148,8 +228,8 @@ int run(const Options& o) {
     rates.push_back(r);
   }
   if (rates.empty()) throw CLI::ValidationError("--sweep-step", "no load point at or below --sweep-max");
-  std::printf("%10s %10s %10s %10s %8s %8s %10s %8s\n", "offered", "injected", "accepted", "latency", "min", "max",
-              "net_lat", "hops");
+  std::printf("%10s %10s %10s %10s %8s %8s %10s %8s\n", "offered", "generated", "accepted", "latency", "min",
+              "max", "net_lat", "hops");
   nlohmann::json points = nlohmann::json::array();
   bool saturated = false;
   for (std::size_t b = 0; b < rates.size() && !saturated; b += static_cast<std::size_t>(threads)) {
@@ -218,7 +298,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember(Config::preset_names()));
   app.add_option("--config", o.config_files, "config file of key=value lines (# comments); repeatable")
       ->check(CLI::ExistingFile);
-  app.add_option("--set", o.sets, "override one parameter, key=value; repeatable (e.g. --set router_delay=2)");
+  app.add_option("--set", o.sets,
+                 "override parameters: key=value, several separated by spaces or commas; repeatable "
+                 "(e.g. --set router_delay=2,credit_delay=2)");
   app.add_option("--mesh", o.mesh, "mesh size WxH, e.g. 8x8");
   app.add_option("--pattern", o.pattern, "uniform, transpose, bitcomp, tornado, hotspot, neighbor")
       ->check(CLI::IsMember({"uniform", "transpose", "bitcomp", "tornado", "hotspot", "neighbor"}));
@@ -229,7 +311,10 @@ int main(int argc, char** argv) {
   app.add_option("--seed", o.seed, "random seed");
   app.add_option("--warmup", o.warmup, "warm-up cycles before measuring");
   app.add_option("--cycles", o.cycles, "measured cycles")->check(CLI::PositiveNumber);
-  app.add_option("--drain", o.drain, "cycles allowed to deliver measured packets (0: 4 x --cycles)");
+  app.add_option("--drain", o.drain,
+                 "cycles allowed after the window to deliver the measured packets (default: 4 x --cycles; 0: "
+                 "none). A single run whose measured packets are not all delivered exits with status 3")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--hotspot", o.hotspot, "hotspot tile (default: centre)");
   app.add_option("--hotspot-fraction", o.hotspot_fraction, "share of packets to the hotspot")
       ->check(CLI::Range(0.0, 1.0));
@@ -240,8 +325,14 @@ int main(int argc, char** argv) {
   app.add_option("--threads", o.threads, "threads of the sweep (default: OpenMP default)");
   app.add_option("--json", o.json_file, "write results as JSON");
   app.add_option("--csv", o.csv_file, "write per-link statistics (or the sweep) as CSV");
+  app.add_option("--packets-csv", o.packets_csv, "write one line per measured packet as CSV (single run)");
+  app.add_option("--pairs-csv", o.pairs_csv,
+                 "write per source-destination pair packets, latency and link wait as CSV (single run)");
   app.add_option("--heatmap", o.heatmap_file, "draw link utilization with gnuplot: FILE.png or FILE.svg");
   app.add_flag("--print-config", o.print_config, "print the effective parameters");
+  app.footer(
+      "Exit status: 0 done; 3 a single run whose measured packets were not all delivered within --drain "
+      "(saturated); 2 a bad config key or value, or another error; CLI11's codes (100 and up) for a bad option.");
   CLI11_PARSE(app, argc, argv);
   try {
     return run(o);

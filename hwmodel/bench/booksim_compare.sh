@@ -21,7 +21,7 @@ curves=(
 run() {  # preset flits rate model -> "latency accepted"
   "$noc" --preset "$1" --packet-size $(($2 - 1)) --rate "$3" --warmup 5000 --cycles 15000 --seed 1 \
     --set network_model="$4" --drain 100000 |
-    awk '/^Packet latency average/ {l=$NF} /^Accepted flit rate average/ {a=$NF} END {printf "%s %s", l, a}'
+    awk '/^Packet latency average/ {l=$5} /^Accepted load/ {a=$4} END {printf "%s %s", l, a}'
 }
 pct() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%+.1f %%", 100 * (a - b) / b}'; }
 

@@ -262,6 +262,23 @@ void Config::validate() const {
   }
 }
 
+std::vector<std::string> Config::ignored_settings() const {
+  std::vector<std::string> out;
+  const bool packet = network_model == "packet";
+  if (fast_worms && packet) out.push_back("fast_worms is ignored by network_model=packet (it moves no flits)");
+  else if (fast_worms && vcs > 1) out.push_back("fast_worms is ignored with vcs > 1: one-step worms need one VC");
+  if (packet) {
+    if (vcs > 1) out.push_back("network_model=packet has no virtual channels: vcs=" + std::to_string(vcs) +
+                               " only sets the number of packet classes");
+    if (routing_delay > 0 || vc_alloc_delay > 0)
+      out.push_back("network_model=packet adds routing_delay and vc_alloc_delay to every hop as fixed delays; "
+                    "it has no input-VC pipeline (HWMODEL.md: its error against BookSim's router)");
+    if (injection_credit_delay > 0)
+      out.push_back("injection_credit_delay is ignored by network_model=packet (no credits)");
+  }
+  return out;
+}
+
 std::string Config::get(const std::string& key) const {
   auto it = adapter.find(key);
   if (it != adapter.end()) return it->second;

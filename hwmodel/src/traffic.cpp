@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "tilempi/hwmodel/chip.h"
 
@@ -64,6 +65,26 @@ TileId pattern_destination(Pattern p, const Topology& topo, TileId src, std::uin
   return src;
 }
 
+std::vector<Cycle> lone_packet_latency(const Config& config, int payload_flits) {
+  Chip chip(config);
+  const Topology& topo = chip.topology();
+  int max_hops = 0;
+  for (TileId d = 0; d < topo.num_tiles(); ++d) max_hops = std::max(max_hops, topo.hops(0, d));
+  std::vector<Cycle> out(static_cast<std::size_t>(max_hops) + 1, 0);
+  Cycle delivered = 0;
+  chip.on_delivered([&](const PacketEvent& e) { delivered = e.cycle; });
+  // Tile 0 is a corner: every hop count up to the largest has a destination.
+  for (TileId d = 0; d < topo.num_tiles(); ++d) {
+    Cycle& slot = out[static_cast<std::size_t>(topo.hops(0, d))];
+    if (slot) continue;
+    const Cycle at = chip.now();
+    chip.inject(0, 0, d, static_cast<std::uint32_t>(payload_flits), at, 1);
+    chip.run_to_idle();
+    slot = delivered - at;
+  }
+  return out;
+}
+
 double bisection_bound(const Topology& topo) {
   const double k = std::max(topo.width(), topo.height());
   const double b = (topo.torus() ? 8.0 : 4.0) / k;
@@ -95,7 +116,31 @@ TrafficResult run_traffic(const Config& config, const TrafficSpec& spec) {
   TrafficResult r;
   r.bisection_bound = bisection_bound(topo);
   {
-    // Mean analytic zero-load latency of the pattern.
+    // Mean zero-load latency of the pattern: analytic, and measured per hop count.
+    const std::vector<Cycle> lone = lone_packet_latency(config, spec.payload_flits);
+    auto measured = [&](TileId a, TileId b) {
+      return static_cast<double>(lone[static_cast<std::size_t>(topo.hops(a, b))]);
+    };
+    // Uniform: over all pairs, from the distributions of the X and Y distances.
+    std::vector<double> cx(static_cast<std::size_t>(topo.width()), 0), cy(static_cast<std::size_t>(topo.height()), 0);
+    for (int a = 0; a < topo.width(); ++a)
+      for (int b = 0; b < topo.width(); ++b) cx[static_cast<std::size_t>(topo.hops(topo.tile(a, 0), topo.tile(b, 0)))] += 1;
+    for (int a = 0; a < topo.height(); ++a)
+      for (int b = 0; b < topo.height(); ++b) cy[static_cast<std::size_t>(topo.hops(topo.tile(0, a), topo.tile(0, b)))] += 1;
+    double muni = 0;
+    for (std::size_t dx = 0; dx < cx.size(); ++dx)
+      for (std::size_t dy = 0; dy < cy.size(); ++dy)
+        if (cx[dx] > 0 && cy[dy] > 0) muni += cx[dx] * cy[dy] * static_cast<double>(lone[dx + dy]);
+    muni /= static_cast<double>(n) * static_cast<double>(n);
+    double msum = 0;
+    std::uint64_t draw = 0;
+    for (TileId s = 0; s < n; ++s) {
+      if (spec.pattern == Pattern::Uniform) msum += muni;
+      else if (spec.pattern == Pattern::Hotspot)
+        msum += spec.hotspot_fraction * measured(s, hotspot) + (1 - spec.hotspot_fraction) * muni;
+      else msum += measured(s, pattern_destination(spec.pattern, topo, s, draw, hotspot, 0));
+    }
+    r.zero_load_latency = msum / n;
     const auto pay = static_cast<std::uint32_t>(spec.payload_flits);
     // Uniform: the mean of T0 over all pairs, from the mean X and Y distances.
     double mx = 0, my = 0;
@@ -118,14 +163,26 @@ TrafficResult run_traffic(const Config& config, const TrafficSpec& spec) {
       else sum += static_cast<double>(chip.zero_load_latency(
                s, pattern_destination(spec.pattern, topo, s, dummy, hotspot, 0), pay));
     }
-    r.zero_load_latency = sum / n;
+    r.zero_load_analytic = sum / n;
   }
 
   const Cycle w0 = spec.warmup, w1 = spec.warmup + spec.measure;
-  const Cycle drain_end = w1 + (spec.drain_limit ? spec.drain_limit : 4 * spec.measure);
+  const Cycle drain_end = w1 + (spec.drain_limit == kDrainAuto ? 4 * spec.measure : spec.drain_limit);
   std::uint64_t measured_done = 0;
+  std::unordered_map<PacketId, Cycle> tail_out;  // keep_packets: measured packets in flight
+  if (spec.keep_packets)
+    chip.on_injected([&](const PacketEvent& e) {
+      if (e.tag) tail_out[e.id] = e.cycle;
+    });
   chip.on_delivered([&](const PacketEvent& e) {
     if (!e.tag) return;
+    if (spec.keep_packets) {
+      const auto it = tail_out.find(e.id);
+      r.packets.push_back(PacketRecord{e.id, e.tag, e.src, e.dst, e.network, static_cast<int>(e.flits),
+                                       topo.hops(e.src, e.dst), e.created, e.head_in,
+                                       it != tail_out.end() ? it->second : 0, e.cycle, e.link_wait});
+      if (it != tail_out.end()) tail_out.erase(it);
+    }
     r.latency.add(e.cycle - e.created);
     r.network_latency.add(e.cycle - e.head_in);
     r.queueing_latency.add(e.head_in - e.created);

@@ -103,3 +103,37 @@ TEST(Traffic, TorusWithDatelineVCsDoesNotDeadlock) {
   EXPECT_EQ(delivered, sent);
   EXPECT_EQ(chip.packets_in_flight(), 0u);
 }
+
+// The zero-load line is measured (one packet alone per hop count): it equals the analytic T0
+// when the buffers let a worm stream, and is higher, not silently wrong, when they throttle it.
+TEST(Traffic, ZeroLoadIsMeasuredAndMatchesT0WhenBuffersStream) {
+  TrafficSpec s = uniform(0.05);
+  s.measure = 500;
+  TrafficResult r = run_traffic(mesh(4), s);
+  EXPECT_DOUBLE_EQ(r.zero_load_latency, r.zero_load_analytic);
+  Config slow = mesh(4);
+  slow.apply_all({"router_delay=2", "link_latency=1", "credit_delay=2"});  // loop 5 > 4-flit buffers
+  r = run_traffic(slow, s);
+  EXPECT_GT(r.zero_load_latency, r.zero_load_analytic);
+  const std::vector<Cycle> lone = lone_packet_latency(slow, s.payload_flits);
+  ASSERT_EQ(lone.size(), 7u);  // 0 .. 6 hops on 4x4
+  Chip chip(slow);
+  for (std::size_t h = 0; h < lone.size(); ++h)
+    EXPECT_GE(lone[h], chip.zero_load_latency(0, chip.topology().tile(static_cast<int>(std::min<std::size_t>(h, 3)),
+                                                                       static_cast<int>(h > 3 ? h - 3 : 0)),
+                                              static_cast<std::uint32_t>(s.payload_flits)));
+}
+
+// keep_packets: one record per measured packet, none of the warm-up's.
+TEST(Traffic, KeepsMeasuredPackets) {
+  TrafficSpec s = uniform(0.05);
+  s.measure = 500;
+  s.keep_packets = true;
+  TrafficResult r = run_traffic(mesh(4), s);
+  EXPECT_EQ(r.packets.size(), r.measured_packets);
+  for (const PacketRecord& p : r.packets) {
+    EXPECT_GE(p.created, s.warmup);
+    EXPECT_LT(p.created, s.warmup + s.measure);
+    EXPECT_GT(p.delivered, p.tail_out);
+  }
+}

@@ -107,6 +107,10 @@ struct Config {
   // with even vcs, mapping spec). Throws ConfigError naming the key.
   void validate() const;
 
+  // Settings that a valid config holds but the chosen model does not honour (e.g. fast_worms
+  // with several VCs), one sentence each, for tools to print as warnings.
+  std::vector<std::string> ignored_settings() const;
+
   std::string get(const std::string& key) const;  // text of one key
   static std::vector<std::string> keys();          // every known key
   static std::string describe(const std::string& key);

@@ -19,6 +19,9 @@ enum class Pattern { Uniform, Transpose, BitComplement, Tornado, Hotspot, Neighb
 Pattern parse_pattern(const std::string& name);
 const char* pattern_name(Pattern p);
 
+// TrafficSpec::drain_limit: 4 * measure.
+inline constexpr Cycle kDrainAuto = kNever;
+
 struct TrafficSpec {
   Pattern pattern = Pattern::Uniform;
   double rate = 0.1;           // offered load per node per cycle
@@ -26,12 +29,13 @@ struct TrafficSpec {
   int payload_flits = 4;       // per packet; header_flits come on top
   Cycle warmup = 1000;
   Cycle measure = 10000;
-  Cycle drain_limit = 0;       // extra cycles to deliver measured packets; 0: 4 * measure
+  Cycle drain_limit = kDrainAuto;  // extra cycles to deliver measured packets (0: none)
   std::uint64_t seed = 1;
   TileId hotspot = kNoTile;    // hotspot pattern: target (default: centre tile)
   double hotspot_fraction = 0.2;
   int network = 0;
   bool spread_vcs = true;      // packets take the VC classes in turn (else class 0)
+  bool keep_packets = false;   // TrafficResult::packets: one record per measured packet delivered
 };
 
 // Destination of a packet from `src` (uniform and hotspot draw from `rng_state`).
@@ -53,8 +57,17 @@ struct TrafficResult {
   std::uint64_t flit_hops = 0;  // in total
   Stats window;                 // chip statistics of the measurement window
   double bisection_bound = 0;   // uniform-traffic bound 4/k (flits/node/cycle) for the mesh
-  double zero_load_latency = 0; // mean analytic zero-load latency of the pattern
+  // Mean zero-load latency of the pattern, measured: one packet alone on the chip per hop
+  // count (at zero load a packet's latency depends only on its hops). The analytic T0 below
+  // equals it when the buffers let a lone worm stream one flit per cycle (HWMODEL.md).
+  double zero_load_latency = 0;
+  double zero_load_analytic = 0;  // mean of Chip::zero_load_latency over the pattern
+  std::vector<PacketRecord> packets;  // keep_packets: measured packets, in delivery order
 };
+
+// Latency of one packet alone on the chip (created to delivered), per hop count 0 .. the
+// mesh's largest.
+std::vector<Cycle> lone_packet_latency(const Config& config, int payload_flits);
 
 // Throws ConfigError for a bad config and std::invalid_argument for a bad spec.
 TrafficResult run_traffic(const Config& config, const TrafficSpec& spec);
