@@ -60,9 +60,10 @@ std::unique_ptr<Transport> connect_from_environment() {
 
 namespace tilempi::transport {
 
-namespace detail {
-int g_rank_slot = 0;
-}  // namespace detail
+// detail::g_rank_slot is a common symbol declared in assembly: tilempirun links the transport
+// statically and libtilempi.so as well, and the two definitions must merge into one object
+// (AddressSanitizer would report a C++ definition in both as an ODR violation).
+asm(".comm _ZN7tilempi9transport6detail11g_rank_slotE,4,4");
 
 void* rank_image_symbol(const char* name) {
 #ifdef TILEMPI_HAVE_CONTEXTS
