@@ -6,7 +6,8 @@
 #   ITEMS="1 2 3 4 p" which measurements to run (p: sim.ranks=processes against contexts)
 #   PP_LONG=100000 PP_SHORT=10000   ping-pong round trips of the long and the short run (item 2)
 #   (the 1024-rank comparison has no warm-up runs: SMPI takes minutes per run there)
-#   RUNS4=1          runs of the 4096-rank alltoall (item 4, tilempi only)
+#   RUNS4=1          runs of the 4096-rank alltoall (item 4, tilempi only; over 11 min per run on a loaded 2-core host)
+#   (item 3 has no warm-up runs: SMPI takes 1.5 to 4.5 min per run there)
 #   ARENA_MIB=4      sim.arena_mib for the 1024 and 4096-rank runs
 #   LOAD_MAX=2.5 LOAD_WAIT=600   wait up to LOAD_WAIT s for the 1-minute load average to drop below LOAD_MAX
 #   WORK=dir         scratch directory (default: a new one under /tmp)
