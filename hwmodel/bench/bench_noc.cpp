@@ -42,6 +42,51 @@ void BM_UniformTraffic(benchmark::State& state) {
 
 }  // namespace
 
+// The BookSim comparison of issue 14: BookSim 2's two pipelines (presets booksim and
+// booksim_speculative), 5-flit packets, k x k mesh, ~20 000 simulated cycles as in the
+// reference's speed table. Arguments: k, offered load in thousandths, pipeline (0: default = A,
+// 1: speculative = B), network model (0: flit, 1: packet).
+void BM_BookSimPipeline(benchmark::State& state) {
+  Config c = Config::preset_named(state.range(2) ? "booksim_speculative" : "booksim");
+  c.width = c.height = static_cast<int>(state.range(0));
+  if (state.range(3)) c.network_model = "packet";
+  TrafficSpec s;
+  s.rate = static_cast<double>(state.range(1)) / 1000.0;
+  s.payload_flits = 4;
+  s.warmup = 2000;
+  s.measure = 18000;
+  s.drain_limit = 0;  // ~20 000 cycles whatever the load (BookSim's runs: about 20 000 cycles)
+  double router_cycles = 0, packets = 0, accepted = 0;
+  for (auto _ : state) {
+    TrafficResult r = run_traffic(c, s);
+    router_cycles += r.router_cycles;
+    packets += static_cast<double>(r.window.networks[0].packets_delivered);
+    accepted = r.accepted_flits;
+    benchmark::DoNotOptimize(r.latency.sum);
+  }
+  state.counters["router_cycles/s"] = benchmark::Counter(router_cycles, benchmark::Counter::kIsRate);
+  state.counters["packets/s"] = benchmark::Counter(packets, benchmark::Counter::kIsRate);
+  state.counters["accepted"] = accepted;
+}
+
+BENCHMARK(BM_BookSimPipeline)
+    ->ArgNames({"k", "load_milli", "spec", "packet_model"})
+    ->Args({8, 10, 0, 0})
+    ->Args({8, 100, 0, 0})
+    ->Args({8, 300, 0, 0})
+    ->Args({16, 10, 0, 0})
+    ->Args({16, 100, 0, 0})
+    ->Args({16, 300, 0, 0})
+    ->Args({8, 10, 1, 0})
+    ->Args({8, 100, 1, 0})
+    ->Args({8, 300, 1, 0})
+    ->Args({16, 10, 1, 0})
+    ->Args({16, 100, 1, 0})
+    ->Args({16, 300, 1, 0})
+    ->Args({8, 100, 0, 1})
+    ->Args({16, 100, 0, 1})
+    ->Unit(benchmark::kMillisecond);
+
 BENCHMARK(BM_UniformTraffic)
     ->ArgNames({"k", "load_milli", "vcs", "payload", "fast"})
     ->Args({8, 10, 1, 4, 0})

@@ -117,7 +117,8 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
   src_pending_.assign(static_cast<std::size_t>(nodes), 0);
   inj_port_.resize(static_cast<std::size_t>(nodes));
 
-  int maxd = std::max({hop_, eject_delay_, credit_delay_, inj_latency_, head_wait_, va_delay_, 1}) + 2;
+  int maxd = std::max({hop_ + head_wait_, eject_delay_, credit_delay_, inj_latency_ + head_wait_, va_delay_,
+                       inj_credit_delay_, 1}) + 2;
   std::size_t wheel = 1;
   while (wheel < static_cast<std::size_t>(maxd)) wheel <<= 1;
   wheel_.resize(wheel);
@@ -366,8 +367,9 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
       if (ov.owner < 0) {
         va_req_[ovi] |= std::uint64_t{1} << i;
         r.va_mask |= std::uint64_t{1} << ovi;
-      } else if (o != kLocal) {
-        link_wait_begin(f, idx, t);  // another input's worm holds the link
+      } else {
+        r.held_up |= std::uint64_t{1} << ovi;
+        if (o != kLocal) link_wait_begin(f, idx, t);  // another input's worm holds the link
       }
       continue;
     }
@@ -382,8 +384,9 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
         // conflict if that worm came from another source.
         if (o != kLocal && ov.last_src != pkts_[fl.code >> 2].src) link_wait_begin(f, idx, t);
       }
-    } else if (o != kLocal) {
-      link_wait_begin(f, idx, t);  // another input's worm holds the link
+    } else {
+      r.held_up |= std::uint64_t{1} << ovi;
+      if (o != kLocal) link_wait_begin(f, idx, t);  // another input's worm holds the link
     }
   }
 }
@@ -440,6 +443,7 @@ void Chip::FlitNetwork::vc_allocation(RouterCycle& r) {
       link_wait_[fl.code >> 2] += t - wait_since_[idx];
       f.conflict = 0;
     }
+    if (req & (req - 1)) r.retry = true;  // the losers ask again next cycle
     if (f.out != kLocal)  // the other heads lost the link to this packet
       for (std::uint64_t l = req & ~(std::uint64_t{1} << i); l; l &= l - 1)
         link_wait_begin(in_[r.base + static_cast<std::size_t>(std::countr_zero(l))],
@@ -455,12 +459,14 @@ void Chip::FlitNetwork::vc_allocation(RouterCycle& r) {
 void Chip::FlitNetwork::switch_allocation(RouterCycle& r) {
   const Cycle t = r.t;
   std::uint64_t excluded = 0;  // input VCs of ports that already sent this cycle
+  std::uint64_t asked = 0, granted = 0;
   const int first = static_cast<int>(t % kPorts);
   for (int k = 0; k < kPorts; ++k) {
     int o = first + k;
     if (o >= kPorts) o -= kPorts;
     if (!(r.demand & (1u << o))) continue;
     PortStats& ps = port_[static_cast<std::size_t>(r.n) * kPorts + static_cast<std::size_t>(o)];
+    asked |= r.cand[o];
     const std::uint64_t c = r.cand[o] & ~excluded;
     if (!c) {
       if (ps.blocked_since == kNever) ps.blocked_since = t;
@@ -475,6 +481,7 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle& r) {
       ps.blocked_since = kNever;
     }
     ++ps.flits;
+    granted |= std::uint64_t{1} << i;
     excluded |= port_mask_[port_of_[i]];
     r.worked = true;
     if ((c & (c - 1)) && o != kLocal) {
@@ -491,6 +498,7 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle& r) {
     }
     switch_traversal(r, i, o);
   }
+  if (asked & ~granted) r.retry = true;  // candidates that lost ask again next cycle
 }
 
 // The front flit of input VC i crosses the switch to output o: it leaves its input buffer
@@ -504,7 +512,14 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
   Fifo& f = in_[idx];
   const Flit fl = flits_[f.off + f.head];
   f.head = static_cast<std::uint16_t>(f.head + 1 == f.cap ? 0 : f.head + 1);
-  if (--f.count == 0) inmask_[r.n] &= ~(std::uint64_t{1} << i);
+  if (--f.count == 0) {
+    inmask_[r.n] &= ~(std::uint64_t{1} << i);
+  } else {
+    // The next flit is at the front: it may move next cycle, or a head after its RC stage.
+    const Flit& nf = flits_[f.off + f.head];
+    if (head_wait_ && (nf.code & 1u)) schedule_any(r.n, t, std::max(nf.ready, t + 1) + static_cast<Cycle>(head_wait_));
+    else if (nf.ready <= t + 1) r.retry = true;
+  }
   if (head_stages_) front_since_[idx] = t + 1;
   const bool is_head = fl.code & 1u;
   const bool is_tail = fl.code & 2u;
@@ -522,7 +537,10 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
   if (is_head && !va_stage_) ov.last_src = pkts_[fl.code >> 2].src;
   --ov.credits;
   ov.owner = is_tail ? -1 : static_cast<std::int16_t>(i);
-  if (is_tail) f.out = f.ovc = -1;
+  if (is_tail) {
+    f.out = f.ovc = -1;
+    if (r.held_up & (std::uint64_t{1} << (o * vcs_ + ovc))) r.retry = true;  // a head waits for it
+  }
 
   const int in_port = port_of_[i];
   if (in_port != kLocal) {
@@ -555,9 +573,12 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
     std::uint32_t pos = d.head + d.count;
     if (pos >= d.cap) pos -= d.cap;
     flits_[d.off + pos] = Flit{t + static_cast<Cycle>(hop_), fl.code, 0};
+    // A head that will be at the front on arrival has nothing to do before its RC stage ends
+    // (the router computes that from the time stamps when it first looks at it).
+    const Cycle wake_at = t + static_cast<Cycle>(hop_) + (is_head && d.count == 0 ? static_cast<Cycle>(head_wait_) : 0);
     ++d.count;
     inmask_[dnode] |= std::uint64_t{1} << di;
-    schedule(dnode, t + static_cast<Cycle>(hop_));
+    schedule(dnode, wake_at);
     ++counters_[r.net].flit_hops;
   } else {
     Fifo& d = ej_[static_cast<std::size_t>(r.n) * static_cast<std::size_t>(vcs_) + static_cast<std::size_t>(ovc)];
@@ -589,6 +610,10 @@ void Chip::FlitNetwork::ejection(RouterCycle& r) {
     ej_rr_[n] = static_cast<std::uint8_t>(v + 1 == vcs_ ? 0 : v + 1);
     credit_return(n, kLocal * vcs_ + v, t);
     r.worked = true;
+    for (int w = 0; w < vcs_ && !r.retry; ++w) {
+      const Fifo& e = ej_[ebase + static_cast<std::size_t>(w)];
+      r.retry = e.count && flits_[e.off + e.head].ready <= t + 1;
+    }
     if (fl.code & 2u) deliver(fl.code >> 2, t);
     else if (fast_ && (fl.code & 1u)) one_step_todo_.push_back(fl.code >> 2);
     return;
@@ -644,12 +669,14 @@ void Chip::FlitNetwork::injection(RouterCycle& r) {
     std::uint32_t pos = f.head + f.count;
     if (pos >= f.cap) pos -= f.cap;
     flits_[f.off + pos] = Flit{t + static_cast<Cycle>(inj_latency_), code, 0};
+    schedule(n, t + static_cast<Cycle>(inj_latency_) +
+                    ((code & 1u) && f.count == 0 ? static_cast<Cycle>(head_wait_) : 0));
     ++f.count;
     inmask_[n] |= std::uint64_t{1} << li;
-    schedule(n, t + static_cast<Cycle>(inj_latency_));
     src_rr_[n] = static_cast<std::uint8_t>(c + 1 == classes_ ? 0 : c + 1);
     wrote = true;
     r.worked = true;
+    if (src_pending_[n]) r.retry = true;
     break;
   }
   if (wrote) {
@@ -663,32 +690,13 @@ void Chip::FlitNetwork::injection(RouterCycle& r) {
   }
 }
 
-// Come back next cycle only if something here can move then; flits still on their way
-// schedule this router when they arrive, a credit-starved or staged router at r.wake.
+// Come back next cycle only if something here may move then without another wake-up (a
+// candidate that lost, the next flit of a FIFO at its front, a released output VC, the core
+// with more to write or read); flits on their way schedule this router when they arrive, and
+// a flit waiting for a credit or for a pipeline stage wakes it at r.wake.
 void Chip::FlitNetwork::schedule_next(const RouterCycle& r) {
-  const Cycle t = r.t;
-  const std::uint32_t n = r.n;
-  const std::size_t base = r.base;
-  if (r.worked) {
-    // Come back next cycle only if something here can move then; flits still
-    // on their way schedule this router when they arrive.
-    bool again = src_pending_[n] != 0;
-    for (std::uint64_t m = inmask_[n]; m && !again; m &= m - 1) {
-      const Fifo& f = in_[base + static_cast<std::size_t>(std::countr_zero(m))];
-      again = flits_[f.off + f.head].ready <= t + 1;
-    }
-    if (!again && ejmask_[n] && !held_[n]) {
-      const std::size_t ebase = static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_);
-      for (int v = 0; v < vcs_ && !again; ++v) {
-        const Fifo& f = ej_[ebase + static_cast<std::size_t>(v)];
-        again = f.count && flits_[f.off + f.head].ready <= t + 1;
-      }
-    }
-    if (again) schedule(n, t + 1);
-    else if (r.wake != kNever) schedule_any(n, t, r.wake);
-  } else if (r.wake != kNever) {
-    schedule_any(n, t, r.wake);
-  }
+  if (r.retry) schedule(r.n, r.t + 1);
+  else if (r.wake != kNever) schedule_any(r.n, r.t, r.wake);
 }
 
 void Chip::FlitNetwork::fill_stats(Stats& s) const {

@@ -118,6 +118,8 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     unsigned demand = 0;         // outputs some flit waits for
     std::uint64_t va_mask = 0;   // output VCs heads ask for in VC allocation (requests in va_req_)
     bool worked = false;         // a flit moved
+    bool retry = false;          // something may move next cycle without another wake-up
+    std::uint64_t held_up = 0;   // output VCs that heads wait for because another worm owns them
     Cycle wake = kNever;         // earliest cycle a waiting flit may move (credit back, stage done)
   };
 
