@@ -17,6 +17,7 @@
 #include "coll/schedule/schedule.h"
 #include "comm.h"
 #include "mpi.h"
+#include "tilempi/transport/transport.h"
 
 namespace tilempi::mpi {
 
@@ -31,6 +32,8 @@ struct CollState {
   int rows = 0;                                ///< distinct rows the members occupy
   std::map<int, coll::schedule::Tree> ktrees;  ///< barrier trees by arity, built once
   std::map<int, coll::schedule::Tree> bcast_trees;   ///< static-route trees by root
+  /// Static-network routes of bcast_trees, by root (empty: the tree has no static route).
+  std::map<int, std::vector<tilempi::transport::StaticRouteHop>> static_routes;
   std::map<int, coll::schedule::Tree> reduce_trees;  ///< two-level reduce trees by root
   bool rounds_ready = false;
   std::vector<int> round_partner;  ///< mesh_rounds: this rank's partner in each round, -1 if idle

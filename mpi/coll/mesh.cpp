@@ -156,13 +156,22 @@ int barrier_ktree(Comm& c, int k) {
   return ktree_release(c, t);
 }
 
+/// The static routes of the broadcast tree rooted at root, computed once per communicator: a
+/// barrier of mesh_rounds' round loop asks for them every round.
+const std::vector<transport::StaticRouteHop>& cached_static_routes(Comm& c, int root) {
+  CollState& st = state(c);
+  auto it = st.static_routes.find(root);
+  if (it == st.static_routes.end()) it = st.static_routes.emplace(root, static_routes(c, bcast_tree(c, root))).first;
+  return it->second;
+}
+
 int barrier_ktree_static(Comm& c, int k) {
   const sch::Tree& t = cached_ktree(c, k > 0 ? k : 3);
   if (int rc = ktree_gather(c, t)) return rc;
   // Every member calls the broadcast once it has notified its parent, so its switch is set while
   // the notifications climb; the root sends the word when its children have all notified it.
   if (transport::StaticNetwork* sn = transport_of_job().static_network()) {
-    auto routes = static_routes(c, bcast_tree(c, t.root));
+    const auto& routes = cached_static_routes(c, t.root);
     if (!routes.empty()) {
       const int world_root = c.world[static_cast<std::size_t>(t.root)];
       unsigned char word = 1;
@@ -176,7 +185,7 @@ int barrier_ktree_static(Comm& c, int k) {
 int bcast_static_route(void* buf, std::size_t bytes, int root, Comm& c, int) {
   const sch::Tree& t = bcast_tree(c, root);
   if (transport::StaticNetwork* sn = transport_of_job().static_network()) {
-    auto routes = static_routes(c, t);
+    const auto& routes = cached_static_routes(c, root);
     if (!routes.empty()) {
       const int world_root = c.world[static_cast<std::size_t>(root)];
       sn->bcast(static_id(c, world_root), routes, world_root, buf, bytes);
