@@ -1,6 +1,7 @@
 #include "packet_network.h"
 
 #include <algorithm>
+#include <bit>
 #include <stdexcept>
 #include <string>
 
@@ -61,27 +62,62 @@ PacketId Chip::PacketNetwork::inject(int network, TileId src, TileId dst, std::u
   return p.id;
 }
 
+Cycle Chip::PacketNetwork::earliest() const {
+  if (wheel_count_ == 0) return far_.empty() ? kNever : far_.top().at;
+  // First non-empty bucket at or after base_, around the calendar.
+  const std::size_t start = static_cast<std::size_t>(base_ & (kWheel - 1));
+  constexpr std::size_t words = kWheel / 64;
+  for (std::size_t k = 0; k <= words; ++k) {
+    const std::size_t w = ((start >> 6) + k) % words;
+    std::uint64_t bits = wheel_bits_[w];
+    if (k == 0) bits &= ~std::uint64_t{0} << (start & 63);  // this word: from start on
+    else if (k == words) bits &= (start & 63) ? ~(~std::uint64_t{0} << (start & 63)) : 0;  // wrapped: before start
+    if (!bits) continue;
+    const std::size_t b = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+    return base_ + static_cast<Cycle>((b + kWheel - start) & (kWheel - 1));
+  }
+  return kNever;  // not reached: wheel_count_ > 0
+}
+
+void Chip::PacketNetwork::advance(Cycle t) {
+  base_ = t;
+  while (!far_.empty() && far_.top().at < base_ + kWheel) {
+    push_near(far_.top());
+    far_.pop();
+  }
+}
+
 Cycle Chip::PacketNetwork::next_event_cycle(Cycle from) const {
-  if (events_.empty()) return kNever;
-  return std::max(from, events_.top().at);
+  const Cycle t = earliest();
+  return t == kNever ? kNever : std::max(from, t);
 }
 
 void Chip::PacketNetwork::run_until(Cycle c) {
-  while (!events_.empty() && events_.top().at <= c) {
-    const Event e = events_.top();
-    events_.pop();
-    chip_.now_ = e.at + 1;  // callbacks of cycle t may inject from t + 1 on
-    cur_ = e.at;
-    ++activations_;
-    switch (e.kind) {
-      case kWrite: write_head(e.id, e.at); break;
-      case kReady: head_ready(e.id, e.at); break;
-      case kInjected:
-        if (chip_.on_injected_) chip_.on_injected_(event_of(pkts_[e.id], e.at));
-        break;
-      case kDelivered: deliver(e.id, e.at); break;
-      case kRelease: release(e.id, e.at); break;
+  for (;;) {
+    const Cycle t = earliest();
+    if (t == kNever || t > c) break;
+    advance(t);
+    const std::size_t bi = static_cast<std::size_t>(t & (kWheel - 1));
+    std::vector<Event>& bucket = wheel_[bi];
+    // Events of cycle t scheduled while these run are appended and run too.
+    for (std::size_t k = 0; k < bucket.size(); ++k) {
+      const Event e = bucket[k];
+      chip_.now_ = t + 1;  // callbacks of cycle t may inject from t + 1 on
+      cur_ = t;
+      ++activations_;
+      switch (e.kind) {
+        case kWrite: write_head(e.id, t); break;
+        case kReady: head_ready(e.id, t); break;
+        case kInjected:
+          if (chip_.on_injected_) chip_.on_injected_(event_of(pkts_[e.id], t));
+          break;
+        case kDelivered: deliver(e.id, t); break;
+        case kRelease: release(e.id, t); break;
+      }
     }
+    wheel_count_ -= bucket.size();
+    bucket.clear();
+    wheel_bits_[bi >> 6] &= ~(std::uint64_t{1} << (bi & 63));
   }
   if (c != kNever && chip_.now_ < c + 1) chip_.now_ = c + 1;
 }

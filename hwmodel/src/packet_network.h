@@ -72,7 +72,24 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   std::uint32_t port_index(int net, TileId t, Dir d) const {
     return static_cast<std::uint32_t>(node(net, t) * kPorts + static_cast<std::size_t>(d));
   }
-  void schedule(Cycle at, std::uint32_t id, Kind kind) { events_.push(Event{at, seq_++, id, kind}); }
+  // Events live in a calendar of the next kWheel cycles (one bucket per cycle, in the order they
+  // were scheduled) and, further ahead, in a heap whose events move into the calendar as the
+  // window reaches them, before anything else is scheduled for their cycle: either way the
+  // events of one cycle run in the order they were scheduled.
+  static constexpr Cycle kWheel = 1024;
+  void schedule(Cycle at, std::uint32_t id, Kind kind) {
+    const Event e{at, seq_++, id, kind};
+    if (at < base_ + kWheel) push_near(e);
+    else far_.push(e);
+  }
+  void push_near(const Event& e) {
+    const std::size_t b = static_cast<std::size_t>(e.at & (kWheel - 1));
+    wheel_[b].push_back(e);
+    wheel_bits_[b >> 6] |= std::uint64_t{1} << (b & 63);
+    ++wheel_count_;
+  }
+  Cycle earliest() const;  // the first cycle with an event, kNever if none
+  void advance(Cycle t);   // the window starts at t
   void write_head(std::uint32_t slot, Cycle t);
   void start_write(std::size_t n, Cycle t);
   void head_ready(std::uint32_t slot, Cycle t);
@@ -97,7 +114,11 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   std::vector<LinkStats> inj_;       // per node
   std::vector<Packet> pkts_;
   std::vector<std::uint32_t> free_slots_;
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  std::vector<std::vector<Event>> wheel_ = std::vector<std::vector<Event>>(kWheel);
+  std::uint64_t wheel_bits_[kWheel / 64] = {};
+  std::size_t wheel_count_ = 0;
+  Cycle base_ = 0;  // the calendar holds the events of cycles [base_, base_ + kWheel)
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> far_;
   std::vector<NetCounters> counters_;
   PacketId next_id_ = 1;
   std::uint64_t seq_ = 0, live_ = 0, activations_ = 0;
