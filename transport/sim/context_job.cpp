@@ -419,7 +419,7 @@ int Scheduler::run(int argc, char** argv) {
   g_scheduler = this;
   attach_job();
   // A modeled tile core runs one thread: OpenMP regions of a rank run on its context.
-  if (!std::getenv("OMP_NUM_THREADS")) {
+  if (const char* omp = std::getenv("OMP_NUM_THREADS"); !omp || !*omp) {
     ::setenv("OMP_NUM_THREADS", "1", 1);
     notes_ = "OMP_NUM_THREADS=1";
   }
