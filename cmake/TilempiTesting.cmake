@@ -28,7 +28,8 @@ function(tilempi_add_mpi_test)
   cmake_parse_arguments(T "WILL_FAIL;RUN_SERIAL" "NAME;NP;TRANSPORT;TIMEOUT;PROCESSORS"
                         "COMMAND;LAUNCHER_ARGS;LABELS;PASS_REGULAR_EXPRESSION;FAIL_REGULAR_EXPRESSION;ENVIRONMENT"
                         ${ARGN})
-  if(T_TRANSPORT STREQUAL "sim" AND NOT "${T_LAUNCHER_ARGS}" MATCHES "sim\\.ranks=")
+  # (Under sanitizers sim.ranks=auto runs ranks as processes anyway: no twin.)
+  if(T_TRANSPORT STREQUAL "sim" AND NOT TILEMPI_SANITIZE AND NOT "${T_LAUNCHER_ARGS}" MATCHES "sim\\.ranks=")
     set(_args ${ARGN})
     list(FIND _args NAME _i)
     math(EXPR _i "${_i} + 1")
