@@ -103,6 +103,10 @@ const std::vector<Key>& key_table() {
           [](const Config& c) { return c.mapping; }},
       int_key("networks", "number of identical dynamic physical networks", &Config::networks, 1, 16),
       int_key("vcs", "virtual channels per port (torus: even, used in dateline pairs)", &Config::vcs, 1, 12),
+      int_key("vcs_per_class",
+              "VCs per packet class on a mesh; > 1: a head takes any free VC of its class at every hop (per-hop "
+              "VC allocation; packets of a class may overtake each other)",
+              &Config::vcs_per_class, 1, 12),
       int_key("flit_bytes", "link width: bytes per flit", &Config::flit_bytes, 1, 1024),
       int_key("header_flits", "header flits per packet", &Config::header_flits, 1, 64),
       int_key("max_packet_flits", "longest packet in flits, header included", &Config::max_packet_flits, 1,
@@ -250,6 +254,12 @@ void Config::validate() const {
   if (torus && network_model == "packet")
     throw ConfigError("network_model", "config key 'network_model': packet is for meshes (it models no dateline "
                                        "virtual channels, so a torus could deadlock); use flit");
+  if (vcs % vcs_per_class != 0)
+    throw ConfigError("vcs_per_class", "config key 'vcs_per_class' (" + std::to_string(vcs_per_class) +
+                                           ") must divide vcs (" + std::to_string(vcs) + ")");
+  if (torus && vcs_per_class != 1)
+    throw ConfigError("vcs_per_class", "config key 'vcs_per_class' must be 1 on a torus (its VCs are dateline "
+                                       "pairs)");
   if (torus && vcs % 2 != 0)
     throw ConfigError("vcs", "config key 'vcs' must be even on a torus (dateline pairs), got " +
                                  std::to_string(vcs));
@@ -270,6 +280,7 @@ std::vector<std::string> Config::ignored_settings() const {
   if (packet) {
     if (vcs > 1) out.push_back("network_model=packet has no virtual channels: vcs=" + std::to_string(vcs) +
                                " only sets the number of packet classes");
+    if (vcs_per_class > 1) out.push_back("vcs_per_class is ignored by network_model=packet (no virtual channels)");
     if (routing_delay > 0 || vc_alloc_delay > 0)
       out.push_back("network_model=packet adds routing_delay and vc_alloc_delay to every hop as fixed delays; "
                     "it has no input-VC pipeline (HWMODEL.md: its error against BookSim's router)");

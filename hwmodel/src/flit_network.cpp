@@ -25,7 +25,7 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
       tiles_(topo.num_tiles()),
       vcs_(c.vcs),
       nets_(c.networks),
-      classes_(c.torus ? c.vcs / 2 : c.vcs),
+      classes_(c.vc_classes()),
       ivcs_(kPorts * c.vcs),
       torus_(c.torus),
       hop_(c.router_delay + c.link_latency),
@@ -34,6 +34,7 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
       inj_latency_(c.injection_latency),
       max_flits_(static_cast<std::uint32_t>(c.max_packet_flits)),
       header_flits_(c.header_flits) {
+  per_class_ = c.torus ? 1 : c.vcs_per_class;
   const int nodes = nets_ * tiles_;
   nbr_.resize(static_cast<std::size_t>(tiles_) * kMeshDirs);
   wrap_.resize(nbr_.size());
@@ -355,6 +356,7 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
       continue;
     }
     const int o = f.want;
+    if (f.any_vc) f.want_vc = static_cast<std::int8_t>(choose_vc(r, f, o, t));
     const int ovi = o * vcs_ + f.want_vc;
     OutVc& ov = out_[r.base + static_cast<std::size_t>(ovi)];
     // Reserved by a one-step worm: this router is woken when it ends.
@@ -368,7 +370,7 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
         va_req_[ovi] |= std::uint64_t{1} << i;
         r.va_mask |= std::uint64_t{1} << ovi;
       } else {
-        r.held_up |= std::uint64_t{1} << ovi;
+        r.held_up |= f.any_vc ? ((std::uint64_t{1} << per_class_) - 1) << (o * vcs_ + f.want_vc) : std::uint64_t{1} << ovi;
         if (o != kLocal) link_wait_begin(f, idx, t);  // another input's worm holds the link
       }
       continue;
@@ -385,7 +387,7 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
         if (o != kLocal && ov.last_src != pkts_[fl.code >> 2].src) link_wait_begin(f, idx, t);
       }
     } else {
-      r.held_up |= std::uint64_t{1} << ovi;
+      r.held_up |= f.any_vc ? ((std::uint64_t{1} << per_class_) - 1) << (o * vcs_ + f.want_vc) : std::uint64_t{1} << ovi;
       if (o != kLocal) link_wait_begin(f, idx, t);  // another input's worm holds the link
     }
   }
@@ -399,7 +401,8 @@ void Chip::FlitNetwork::route_computation(const RouterCycle& r, int i, Fifo& f, 
   const int o = static_cast<int>(route(r.tile, p.dst));
   int ovc;
   if (!torus_) {
-    ovc = p.cls;
+    ovc = p.cls * per_class_;
+    f.any_vc = per_class_ > 1;
   } else if (o == kLocal) {
     ovc = 2 * p.cls;
   } else {
@@ -417,6 +420,20 @@ void Chip::FlitNetwork::route_computation(const RouterCycle& r, int i, Fifo& f, 
     const std::size_t idx = r.base + static_cast<std::size_t>(i);
     alloc_from_[idx] = std::max(fl.ready, front_since_[idx]) + static_cast<Cycle>(head_wait_);
   }
+}
+
+// Per-hop VC allocation (vcs_per_class > 1): the head asks for a free VC of its class at
+// output o, one with a credit if there is one, the first of the class if none is free.
+int Chip::FlitNetwork::choose_vc(const RouterCycle& r, const Fifo& f, int o, Cycle t) {
+  const int first = f.want_vc - f.want_vc % per_class_;
+  int free_vc = -1;
+  for (int v = first; v < first + per_class_; ++v) {
+    OutVc& ov = out_[r.base + static_cast<std::size_t>(o * vcs_ + v)];
+    if (ov.owner >= 0) continue;
+    if (va_stage_ || credit_ready(ov, t)) return v;
+    if (free_vc < 0) free_vc = v;
+  }
+  return free_vc >= 0 ? free_vc : first;
 }
 
 // VC allocation: each free output VC that heads asked for goes to one of them, round robin;
@@ -437,6 +454,7 @@ void Chip::FlitNetwork::vc_allocation(RouterCycle& r) {
     f.out = static_cast<std::int8_t>(ovi / vcs_);
     f.ovc = static_cast<std::int8_t>(ovi % vcs_);
     f.want = f.want_vc = -1;
+    f.any_vc = 0;
     const Flit& fl = flits_[f.off + f.head];
     ov.last_src = pkts_[fl.code >> 2].src;
     if (f.conflict) {
@@ -527,6 +545,7 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
     f.out = static_cast<std::int8_t>(o);
     f.ovc = f.want_vc;
     f.want = f.want_vc = -1;
+    f.any_vc = 0;
     if (f.conflict) {
       link_wait_[fl.code >> 2] += t - wait_since_[idx];
       f.conflict = 0;
@@ -635,7 +654,26 @@ void Chip::FlitNetwork::injection(RouterCycle& r) {
     if (c >= classes_) c -= classes_;
     Source& s = src_[sbase + static_cast<std::size_t>(c)];
     if (s.qhead < 0) continue;
-    int lvc = torus_ ? 2 * c : c;
+    int lvc = torus_ ? 2 * c : c * per_class_;
+    if (per_class_ > 1) {
+      // A packet stays in one local VC; a new one takes the class's VC with the most room.
+      const Packet& q = pkts_[static_cast<std::size_t>(s.qhead)];
+      if (q.written) {
+        lvc = q.vc;
+      } else {
+        int best = -1;
+        const int first = lvc;
+        for (int v = first; v < first + per_class_; ++v) {
+          const Fifo& fv = in_[base + static_cast<std::size_t>(kLocal * vcs_ + v)];
+          const std::size_t rv = static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_) + static_cast<std::size_t>(v);
+          const int room = fv.cap - fv.count - static_cast<int>(ph_count_.empty() ? 0 : ph_count_[rv]);
+          if (room > best) {
+            best = room;
+            lvc = v;
+          }
+        }
+      }
+    }
     int li = kLocal * vcs_ + lvc;
     Fifo& f = in_[base + static_cast<std::size_t>(li)];
     std::uint32_t phantom = 0;
@@ -659,6 +697,7 @@ void Chip::FlitNetwork::injection(RouterCycle& r) {
     if (p.written == 0) {
       code |= 1u;
       p.head_in = t;
+      p.vc = static_cast<std::uint8_t>(lvc);
     }
     if (++p.written == p.flits) {
       code |= 2u;

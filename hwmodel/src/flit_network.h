@@ -40,6 +40,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     std::int8_t want = -1;      // route of the waiting head at the front (-1: not computed)
     std::int8_t want_vc = -1;   // and its output VC
     std::uint8_t conflict = 0;  // the head at the front waits for a link another packet holds
+    std::uint8_t any_vc = 0;    // the head takes any free VC of its class (want_vc: the first)
   };
   // Output VC: which input VC owns it, credits, credits still on their way back,
   // and the source tile of the last worm whose head it carried.
@@ -76,6 +77,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     std::uint32_t written = 0;
     std::uint8_t net = 0;
     std::uint8_t cls = 0;
+    std::uint8_t vc = 0;  // local VC its flits are written into
   };
   struct Pending {
     Cycle at;
@@ -129,6 +131,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   [[gnu::always_inline]] inline void requests(RouterCycle& r);
   [[gnu::always_inline]] inline void route_computation(const RouterCycle& r, int i, Fifo& f, const Flit& fl);
   [[gnu::always_inline]] inline void vc_allocation(RouterCycle& r);
+  [[gnu::always_inline]] inline int choose_vc(const RouterCycle& r, const Fifo& f, int o, Cycle t);
   [[gnu::always_inline]] inline void switch_allocation(RouterCycle& r);
   [[gnu::always_inline]] inline void switch_traversal(RouterCycle& r, int i, int o);
   [[gnu::always_inline]] inline void credit_return(std::uint32_t up_node, int out_index, Cycle t);
@@ -148,6 +151,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   Chip& chip_;
   const Topology& topo_;
   int tiles_, vcs_, nets_, classes_, ivcs_;  // ivcs_ = kPorts * vcs_ per node
+  int per_class_ = 1;                        // vcs_per_class (mesh)
   bool torus_;
   int hop_, eject_delay_, credit_delay_, inj_latency_;
   std::uint32_t max_flits_;

@@ -12,7 +12,7 @@ Chip::PacketNetwork::PacketNetwork(Chip& chip, const Config& c, const Topology& 
       topo_(topo),
       tiles_(c.num_tiles()),
       nets_(c.networks),
-      classes_(c.torus ? c.vcs / 2 : c.vcs),
+      classes_(c.vc_classes()),
       header_flits_(c.header_flits),
       max_flits_(static_cast<std::uint32_t>(c.max_packet_flits)),
       inj_latency_(static_cast<Cycle>(c.injection_latency)),

@@ -111,7 +111,7 @@ TrafficResult run_traffic(const Config& config, const TrafficSpec& spec) {
     throw std::invalid_argument("traffic: hotspot tile " + std::to_string(hotspot) + " outside the mesh");
   if (spec.pattern == Pattern::Transpose && topo.width() != topo.height())
     throw std::invalid_argument("traffic: transpose needs a square mesh");
-  const int classes = config.torus ? config.vcs / 2 : config.vcs;
+  const int classes = config.vc_classes();
 
   TrafficResult r;
   r.bisection_bound = bisection_bound(topo);

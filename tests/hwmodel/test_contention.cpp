@@ -160,3 +160,38 @@ TEST(Contention, VirtualChannelBypassesBlockedWorm) {
   EXPECT_GE(rec.link_wait['W'], 400u - 203u);
   EXPECT_EQ(rec.link_wait['X'], 0u);
 }
+
+// Per-hop VC allocation (vcs_per_class = 2, one class): a worm of the same class as a blocked
+// worm takes the other VC at every hop and passes at zero-load latency; a third worm finds
+// both VCs of the link held and waits.
+TEST(Contention, PerHopVcAllocationTakesAnyFreeVcOfTheClass) {
+  Config c = row(8);
+  c.vcs = 2;
+  c.vcs_per_class = 2;
+  Chip chip(c);
+  Recorder rec(chip);
+  chip.hold_ejection(0, 7, true);
+  chip.inject(0, 5, 7, 15, 0, 'X', 0);
+  chip.run_until(40);  // X is stuck holding 5->6 and 6->7 on one VC
+  EXPECT_TRUE(rec.delivered.empty());
+  chip.inject(0, 4, 7, 15, 41, 'Y', 0);  // takes the other VC, and is stuck behind X at 7's ejection
+  chip.run_until(100);
+  chip.inject(0, 4, 6, 3, 101, 'V', 0);  // both VCs of 5->6 are held now
+  chip.run_until(300);
+  EXPECT_EQ(rec.delivered.count('V'), 0u);
+  chip.hold_ejection(0, 7, false);
+  chip.run_to_idle();
+  EXPECT_EQ(rec.delivered.size(), 3u);
+  EXPECT_EQ(chip.packets_in_flight(), 0u);
+
+  // Alone behind one blocked worm of its class, a worm passes at zero-load latency.
+  Chip chip2(c);
+  Recorder rec2(chip2);
+  chip2.hold_ejection(0, 7, true);
+  chip2.inject(0, 5, 7, 15, 0, 'X', 0);
+  chip2.run_until(40);
+  chip2.inject(0, 4, 6, 3, 41, 'V', 0);
+  chip2.run_until(200);
+  EXPECT_EQ(rec2.delivered['V'] - 41, chip2.zero_load_latency(4, 6, 3));
+  EXPECT_EQ(rec2.link_wait['V'], 0u);
+}

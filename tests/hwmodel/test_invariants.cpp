@@ -117,3 +117,60 @@ TEST(Invariants, RandomTrafficConservesFlitsAndOrder) {
   }
   }
 }
+
+// Per-hop VC allocation on random meshes: every packet arrives, never faster than T0, and every
+// link carries exactly the flits of the packets routed over it (packets of a class may
+// overtake each other, so order is not checked).
+TEST(Invariants, PerHopVcAllocationConservesFlits) {
+  std::uint64_t rng = 0x7777;
+  for (int trial = 0; trial < 30; ++trial) {
+    Config c;
+    c.width = 1 + static_cast<int>(next(rng) % 6);
+    c.height = 1 + static_cast<int>(next(rng) % 6);
+    c.vcs_per_class = 2 + static_cast<int>(next(rng) % 2);
+    c.vcs = c.vcs_per_class * (1 + static_cast<int>(next(rng) % 2));
+    c.input_buffer_flits = 1 + static_cast<int>(next(rng) % 5);
+    c.injection_buffer_flits = 1 + static_cast<int>(next(rng) % 4);
+    c.ejection_buffer_flits = 1 + static_cast<int>(next(rng) % 5);
+    c.routing_delay = static_cast<int>(next(rng) % 2);
+    c.vc_alloc_delay = static_cast<int>(next(rng) % 2);
+    c.speculative = next(rng) % 2 == 0;
+    c.credit_delay = 1 + static_cast<int>(next(rng) % 3);
+    c.max_packet_flits = 2 + static_cast<int>(next(rng) % 10);
+    SCOPED_TRACE(c.to_text());
+    Chip chip(c);
+    const Topology& topo = chip.topology();
+    const int n = topo.num_tiles(), classes = c.vc_classes();
+    std::vector<Cycle> delivered;
+    chip.on_delivered([&](const PacketEvent& e) { delivered[e.tag] = e.cycle; });
+    struct Sent {
+      TileId src, dst;
+      std::uint32_t payload;
+      Cycle at;
+    };
+    std::vector<Sent> sent;
+    std::vector<std::uint64_t> expect(static_cast<std::size_t>(topo.num_link_slots()));
+    for (Cycle t = 0; t < 400; t += 1 + next(rng) % 3) {
+      for (int k = static_cast<int>(next(rng) % 4); k > 0; --k) {
+        const TileId s = static_cast<TileId>(next(rng) % static_cast<std::uint64_t>(n));
+        const TileId d = static_cast<TileId>(next(rng) % static_cast<std::uint64_t>(n));
+        const auto payload = static_cast<std::uint32_t>(next(rng) % static_cast<std::uint64_t>(c.max_payload_flits() + 1));
+        sent.push_back({s, d, payload, t});
+        delivered.push_back(kNever);
+        chip.inject(0, s, d, payload, t, sent.size() - 1, static_cast<int>(next(rng) % static_cast<std::uint64_t>(classes)));
+        for (const Link& l : topo.xy_path(s, d))
+          expect[static_cast<std::size_t>(Topology::link_index(l))] += payload + static_cast<std::uint64_t>(c.header_flits);
+      }
+      if (next(rng) % 3 == 0) chip.run_until(t);
+    }
+    chip.run_to_idle();
+    ASSERT_EQ(chip.packets_in_flight(), 0u);
+    for (std::size_t i = 0; i < sent.size(); ++i) {
+      ASSERT_NE(delivered[i], kNever) << "packet " << i << " lost";
+      EXPECT_GE(delivered[i] - sent[i].at, chip.zero_load_latency(sent[i].src, sent[i].dst, sent[i].payload)) << i;
+    }
+    const Stats st = chip.stats();
+    for (int l = 0; l < topo.num_link_slots(); ++l)
+      EXPECT_EQ(st.networks[0].links[static_cast<std::size_t>(l)].flits, expect[static_cast<std::size_t>(l)]) << l;
+  }
+}

@@ -137,3 +137,22 @@ TEST(Traffic, KeepsMeasuredPackets) {
     EXPECT_GT(p.delivered, p.tail_out);
   }
 }
+
+// Per-hop VC allocation: with two VCs in one class a head takes whichever is free at every hop,
+// which carries more at overload than two fixed classes (packets alternating between them):
+// measured 0.390 against 0.374 flits/node/cycle on 8x8 with 8-flit buffers.
+TEST(Traffic, PerHopVcAllocationCarriesMoreThanFixedClasses) {
+  TrafficSpec s = uniform(0.8);
+  s.warmup = 2000;
+  s.measure = 5000;
+  s.drain_limit = 0;
+  Config fixed = mesh(8);
+  fixed.vcs = 2;
+  fixed.input_buffer_flits = 8;
+  Config any = fixed;
+  any.vcs_per_class = 2;
+  const double a_fixed = run_traffic(fixed, s).accepted_flits;
+  const double a_any = run_traffic(any, s).accepted_flits;
+  EXPECT_GT(a_any, a_fixed * 1.02);
+  EXPECT_LT(a_any, 0.5);  // the bisection bound
+}

@@ -107,8 +107,9 @@ class Chip {
 
   // Queues a packet of header_flits + payload_flits at `src`'s core at cycle
   // `at` on dynamic network `network`, in virtual-channel class `vc_class`
-  // (0 .. vcs-1; 0 .. vcs/2-1 on a torus). Packets of one source and class
-  // leave in order of `at`, then of inject() calls. Throws std::invalid_argument for a bad network,
+  // (0 .. Config::vc_classes() - 1: vcs / vcs_per_class, vcs / 2 on a torus). Packets of one
+  // source and class leave in order of `at`, then of inject() calls (and arrive in that order
+  // unless vcs_per_class > 1). Throws std::invalid_argument for a bad network,
   // tile, class, a packet longer than max_packet_flits or at < now().
   PacketId inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at,
                   std::uint64_t user_tag, int vc_class = 0);

@@ -45,6 +45,10 @@ struct Config {
   // Dynamic networks (all identical; e.g. request and response networks).
   int networks = 1;
   int vcs = 1;                 // virtual channels per port (torus: even, dateline pairs)
+  // VCs per packet class (mesh only). 1: a packet keeps the VC of its class end to end. k > 1:
+  // classes of k VCs each, and a head takes any free VC of its class at every hop (per-hop VC
+  // allocation, as BookSim and Garnet do); packets of one class may then overtake each other.
+  int vcs_per_class = 1;
   int flit_bytes = 4;
   int header_flits = 1;
   int max_packet_flits = 129;  // header included
@@ -124,6 +128,8 @@ struct Config {
     return routing_delay + va;
   }
   int st_delay() const { return router_delay - sw_alloc_delay; }
+  // Packet classes (Chip::inject's vc_class): vcs / vcs_per_class; on a torus vcs / 2.
+  int vc_classes() const { return torus ? vcs / 2 : vcs / vcs_per_class; }
   // Flits needed for `bytes` of payload at flit_bytes per flit (rounded up).
   std::uint64_t flits_for_bytes(std::uint64_t bytes) const {
     const auto fb = static_cast<std::uint64_t>(flit_bytes);
