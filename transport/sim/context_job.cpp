@@ -11,6 +11,7 @@
 // event's cycle). No futex, no horizon wait across processes, no engine thread: a hand-off is a
 // context switch of a few nanoseconds. Virtual times are those of ranks as processes.
 #include <dlfcn.h>
+#include <link.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -59,8 +60,19 @@ namespace {
 
 enum class SlotState { Ready, Running, Blocked, Ended };
 
+/// A library variable that the program's image holds a copy of (a copy relocation of a -fPIE
+/// executable: optind, optarg and opterr of getopt, stdout, ...). The library works on the process's
+/// one variable, each rank's code on its own copy: while a rank runs, the process's variable holds
+/// the rank's value (copied in when it is resumed, back out when it yields).
+struct CopiedVariable {
+  void* mine;
+  void* shared;
+  std::size_t bytes;
+};
+
 struct Slot {
   int rank = 0;
+  std::vector<CopiedVariable> copied;
   std::unique_ptr<Context> ctx;
   LoadedCopy copy;
   SlotState state = SlotState::Ready;
@@ -146,6 +158,7 @@ class Scheduler final : public RankSink {
 
  private:
   void to_scheduler(Slot& s) {
+    for (const CopiedVariable& v : s.copied) std::memcpy(v.mine, v.shared, v.bytes);
     s.saved_errno = errno;
     g_running = nullptr;
     Context::switch_to(*s.ctx, maestro_);
@@ -268,6 +281,21 @@ void Scheduler::load_ranks(const std::string& program, int argc, char** argv) {
     Slot& s = slots_[static_cast<std::size_t>(r)];
     s.rank = r;
     s.copy = image->load_copy();
+    for (const std::string& name : image->copy_relocated_symbols()) {
+      void* mine = ::dlsym(s.copy.handle, name.c_str());
+      void* shared = ::dlsym(RTLD_DEFAULT, name.c_str());
+      Dl_info info{};
+      void* entry = nullptr;
+      if (!mine || !shared || mine == shared || !::dladdr1(mine, &info, &entry, RTLD_DL_SYMENT) || !entry) continue;
+      const auto* sym = static_cast<const ElfW(Sym)*>(entry);
+      if (!sym->st_size) continue;
+      // The copy was taken when the image was loaded; take it again now (the process's environ
+      // may have been set up after the host's own copy was made).
+      std::memcpy(mine, shared, sym->st_size);
+      // environ stays one for all: the environment is the process's (docs/SIM.md).
+      if (name != "environ" && name != "__environ")
+        s.copied.push_back(CopiedVariable{mine, shared, static_cast<std::size_t>(sym->st_size)});
+    }
     // Each rank gets its own argument strings: programs may permute or edit them (getopt).
     s.arg_store.reserve(static_cast<std::size_t>(argc));
     for (int i = 0; i < argc; ++i) s.arg_store.emplace_back(argv[i]);
@@ -335,6 +363,7 @@ void install_crash_handlers() {
 // ------------------------------------------------------------------ the loop
 
 void Scheduler::resume(Slot& s) {
+  for (const CopiedVariable& v : s.copied) std::memcpy(v.shared, v.mine, v.bytes);
   s.state = SlotState::Running;
   set_current_rank_slot(s.rank);
   g_running = &s;
