@@ -74,7 +74,10 @@ compute)
   per_call=$(grep -o '"compute_cycles": *[0-9]*' "$tmp/r.json" | awk -v n=$((2 * iters)) '{s += $2; k++} END { if (k) printf "%d", s / k / n }')
   [ -n "$per_call" ] || fail "no compute_cycles in the report"
   echo "compute charged per MPI call: $per_call cycles"
-  [ "$per_call" -lt 2000 ] || fail "$per_call compute cycles per MPI call in a program that only calls MPI"
+  # The library's own CPU time was ~10,000 cycles per call when it counted; a sanitized Debug
+  # build on a loaded machine stays near 2,000 (COMPUTE_LIMIT raises the bound there).
+  limit=${COMPUTE_LIMIT:-2000}
+  [ "$per_call" -lt "$limit" ] || fail "$per_call compute cycles per MPI call in a program that only calls MPI"
   ;;
 deadlock)
   prog=$1 np=$2
