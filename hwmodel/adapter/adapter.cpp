@@ -49,7 +49,7 @@ void Adapter::check_unknown() const {
 }
 
 void Adapter::channel_of(int c, int& network, int& vc) const {
-  const int classes = config_.torus ? config_.vcs / 2 : config_.vcs;
+  const int classes = config_.vc_classes();
   const int nets = config_.networks;
   // Separate networks first (as the TilePro64's several physical networks), then VC classes.
   network = c % nets;
