@@ -16,10 +16,12 @@ Chip::PacketNetwork::PacketNetwork(Chip& chip, const Config& c, const Topology& 
       header_flits_(c.header_flits),
       max_flits_(static_cast<std::uint32_t>(c.max_packet_flits)),
       inj_latency_(static_cast<Cycle>(c.injection_latency)),
-      hop_(static_cast<Cycle>(c.head_stages() + c.router_delay + c.link_latency)),
-      eject_(static_cast<Cycle>(c.head_stages() + c.router_delay + c.ejection_latency)),
+      hop_(static_cast<Cycle>(c.router_delay + c.link_latency)),
+      eject_(static_cast<Cycle>(c.router_delay + c.ejection_latency)),
+      head_stages_(static_cast<Cycle>(c.head_stages())),
       buffer_(static_cast<std::uint32_t>(c.input_buffer_flits + c.output_buffer_flits)),
       ports_(static_cast<std::size_t>(nets_ * tiles_) * kPorts),
+      inputs_(static_cast<std::size_t>(nets_ * tiles_) * kPorts),
       core_free_(static_cast<std::size_t>(nets_ * tiles_), 0),
       writing_(static_cast<std::size_t>(nets_ * tiles_), -1),
       to_write_(static_cast<std::size_t>(nets_ * tiles_)),
@@ -42,11 +44,17 @@ PacketId Chip::PacketNetwork::inject(int network, TileId src, TileId dst, std::u
   Packet& p = pkts_[slot];
   std::vector<Cycle> took = std::move(p.took);  // keep the slot's allocations
   std::vector<std::uint32_t> ports = std::move(p.port);
+  std::vector<std::uint32_t> inputs = std::move(p.input);
+  std::vector<std::int32_t> nexts = std::move(p.next);
   p = Packet{};
   p.took = std::move(took);
   p.port = std::move(ports);
+  p.input = std::move(inputs);
+  p.next = std::move(nexts);
   p.took.clear();
   p.port.clear();
+  p.input.clear();
+  p.next.clear();
   p.id = next_id_++;
   p.tag = tag;
   p.created = at;
@@ -107,6 +115,7 @@ void Chip::PacketNetwork::run_until(Cycle c) {
       ++activations_;
       switch (e.kind) {
         case kWrite: write_head(e.id, t); break;
+        case kArrive: head_arrive(e.id, t); break;
         case kReady: head_ready(e.id, t); break;
         case kInjected:
           if (chip_.on_injected_) chip_.on_injected_(event_of(pkts_[e.id], t));
@@ -141,7 +150,32 @@ void Chip::PacketNetwork::start_write(std::size_t n, Cycle t) {
   inj.flits += p.flits;
   inj.busy_cycles += p.flits;
   inj.blocked_cycles += p.head_in - p.created;
-  schedule(p.head_in + inj_latency_, slot, kReady);
+  schedule(p.head_in + inj_latency_, slot, kArrive);
+}
+
+// The head reaches router p.at's input at cycle t. It is at the front of that input once the
+// packet that came in before it has left, then spends head_stages_ cycles in RC and VA.
+void Chip::PacketNetwork::head_arrive(std::uint32_t slot, Cycle t) {
+  Packet& p = pkts_[slot];
+  const std::uint32_t ii = p.hops == 0 ? port_index(p.net, p.at, Dir::Local)
+                                       : port_index(p.net, p.at, opposite(static_cast<Dir>(p.port.back() % kPorts)));
+  p.input.push_back(ii);
+  p.next.push_back(-1);
+  p.ready = t;  // arrival; head_ready sets the cycle it is ready to take a port
+  Input& in = inputs_[ii];
+  const std::int32_t before = in.last;
+  const std::uint32_t before_stage = in.last_stage;
+  const Cycle before_left = in.last_left;
+  in.last = static_cast<std::int32_t>(slot);
+  in.last_stage = p.hops;
+  in.last_left = kNever;
+  if (before >= 0 && before_left == kNever) {
+    pkts_[static_cast<std::size_t>(before)].next[before_stage] = static_cast<std::int32_t>(slot);  // wait
+    return;
+  }
+  const Cycle front = before >= 0 ? std::max(t, before_left + 1) : t;
+  if (front + head_stages_ == t) head_ready(slot, t);
+  else schedule(front + head_stages_, slot, kReady);
 }
 
 // The head is at the input of router p.at from cycle t: it takes the port of its route when
@@ -185,7 +219,7 @@ void Chip::PacketNetwork::take(std::uint32_t slot, std::uint32_t pi, Cycle s) {
   if (p.hops >= span) schedule_releases(slot, p.hops - span);
   p.at = topo_.neighbor(p.at, d);
   ++p.hops;
-  schedule(s + hop_, slot, kReady);
+  schedule(s + hop_, slot, kArrive);
 }
 
 // Schedules the release of the packet's stages released .. upto (inclusive): the tail crosses
@@ -213,6 +247,14 @@ void Chip::PacketNetwork::schedule_releases(std::uint32_t slot, std::uint32_t up
       if (!to_write_[n].empty()) start_write(n, std::max(cur_, core_free_[n]));
     }
     schedule(tail + 1, p.port[j], kRelease);
+    // The tail has left router j's input: the packet behind it there may start its RC stage.
+    Input& in = inputs_[p.input[j]];
+    if (in.last == static_cast<std::int32_t>(slot) && in.last_stage == j) in.last_left = tail;
+    const std::int32_t behind = p.next[j];
+    if (behind >= 0) {
+      const Cycle front = std::max(pkts_[static_cast<std::size_t>(behind)].ready, tail + 1);
+      schedule(std::max(front + head_stages_, cur_), static_cast<std::uint32_t>(behind), kReady);
+    }
   }
   if (upto + 1 > p.released) p.released = upto + 1;
 }

@@ -51,8 +51,18 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
     std::uint8_t net = 0;
     std::vector<Cycle> took;     // per stage: the cycle the head took its port
     std::vector<std::uint32_t> port;  // per stage: the port
+    std::vector<std::uint32_t> input;  // per stage: the router input the packet came in by
+    std::vector<std::int32_t> next;    // per stage: the packet that came in by the same input after it
   };
-  enum Kind : std::uint8_t { kWrite, kReady, kInjected, kDelivered, kRelease };
+  // A router input (a link's far end, or the core's injection port): its packets leave it in
+  // the order they came; a head can start its RC and VA stages only once the packet before it
+  // has left (head-of-line blocking, the flit model's input FIFO).
+  struct Input {
+    std::int32_t last = -1;     // the last packet whose head came in here
+    std::uint32_t last_stage = 0;
+    Cycle last_left = 0;        // when its tail left the router (kNever: not known yet)
+  };
+  enum Kind : std::uint8_t { kWrite, kArrive, kReady, kInjected, kDelivered, kRelease };
   struct Event {
     Cycle at;
     std::uint64_t seq;
@@ -92,6 +102,7 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   void advance(Cycle t);   // the window starts at t
   void write_head(std::uint32_t slot, Cycle t);
   void start_write(std::size_t n, Cycle t);
+  void head_arrive(std::uint32_t slot, Cycle t);
   void head_ready(std::uint32_t slot, Cycle t);
   void take(std::uint32_t slot, std::uint32_t port, Cycle s);
   void schedule_releases(std::uint32_t slot, std::uint32_t upto);
@@ -103,9 +114,11 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   const Topology& topo_;
   int tiles_, nets_, classes_, header_flits_;
   std::uint32_t max_flits_;
-  Cycle inj_latency_, hop_, eject_;  // eject_: from taking the ejection port to the head at the core
+  Cycle inj_latency_, hop_, eject_;  // hop_: to the next router's input; eject_: ejection port to the core
+  Cycle head_stages_;                // RC and VA cycles of a head at every router
   std::uint32_t buffer_;             // flits a router holds per input (chain blocking)
   std::vector<Port> ports_;          // [node * kPorts + dir]
+  std::vector<Input> inputs_;        // [node * kPorts + dir the packets come from]
   std::vector<Cycle> core_free_;     // per node: the core writes its next head from then on
   std::vector<std::int64_t> writing_;  // per node: packet whose tail has not left the injection buffer
   std::vector<std::deque<std::uint32_t>> to_write_;  // per node: packets the core has not started

@@ -161,3 +161,25 @@ TEST(PacketModel, RandomTrafficInvariants) {
   const Stats st = chip.stats();
   EXPECT_EQ(st.networks[0].packets_delivered + st.networks[1].packets_delivered, static_cast<std::uint64_t>(n));
 }
+
+// Head-of-line blocking, in both models: on a 4x1 row, X (0 -> 3) stalls at core 3's held
+// ejection port with its tail in router 1's input buffer (13 flits in the flit model, whose
+// ejection buffer fills; 9 in the packet model, which stops the head at the port); Y (0 -> 1)
+// comes in by the same input behind it and waits there although router 1's ejection port is
+// free.
+TEST(PacketModel, HeadWaitsBehindThePacketBeforeItInItsInput) {
+  for (const std::string model : {"flit", "packet"}) {
+    Chip chip(mesh(4, 1, model));
+    std::map<std::uint64_t, Cycle> got;
+    chip.on_delivered([&](const PacketEvent& e) { got[e.tag] = e.cycle; });
+    chip.hold_ejection(0, 3, true);
+    chip.inject(0, 0, 3, model == "flit" ? 12 : 8, 0, 'X');
+    chip.inject(0, 0, 1, 0, 0, 'Y');
+    chip.run_until(200);
+    EXPECT_EQ(got.count('Y'), 0u) << model;
+    chip.hold_ejection(0, 3, false);
+    chip.run_to_idle();
+    ASSERT_EQ(got.size(), 2u) << model;
+    EXPECT_GT(got.at('Y'), 200u) << model;
+  }
+}
