@@ -245,6 +245,36 @@ void rank_entry(void* arg) {
 
 // ------------------------------------------------------------------ set-up
 
+/// Whether addr lies in memory a program may write: a writable segment of a loaded object, and
+/// not its RELRO part (read-only once relocated). Copy-relocated constants (std::nothrow) are not.
+bool writable_variable(const void* addr) {
+  struct Query {
+    std::uintptr_t at;
+    bool writable = false;
+  } q{reinterpret_cast<std::uintptr_t>(addr)};
+  ::dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* data) -> int {
+        auto* q = static_cast<Query*>(data);
+        bool inside = false, writable = false, relro = false;
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+          const std::uintptr_t lo = info->dlpi_addr + ph.p_vaddr, hi = lo + ph.p_memsz;
+          if (q->at < lo || q->at >= hi) continue;
+          if (ph.p_type == PT_LOAD) {
+            inside = true;
+            writable = (ph.p_flags & PF_W) != 0;
+          } else if (ph.p_type == PT_GNU_RELRO) {
+            relro = true;
+          }
+        }
+        if (!inside) return 0;
+        q->writable = writable && !relro;
+        return 1;
+      },
+      &q);
+  return q.writable;
+}
+
 void Scheduler::attach_job() {
   const char* name = std::getenv(kEnvJob);
   if (!name || !*name) throw std::runtime_error("no job in the environment (TILEMPI_JOB): start it with tilempirun");
@@ -288,7 +318,7 @@ void Scheduler::load_ranks(const std::string& program, int argc, char** argv) {
       void* entry = nullptr;
       if (!mine || !shared || mine == shared || !::dladdr1(mine, &info, &entry, RTLD_DL_SYMENT) || !entry) continue;
       const auto* sym = static_cast<const ElfW(Sym)*>(entry);
-      if (!sym->st_size) continue;
+      if (!sym->st_size || !writable_variable(mine) || !writable_variable(shared)) continue;
       // The copy was taken when the image was loaded; take it again now (the process's environ
       // may have been set up after the host's own copy was made).
       std::memcpy(mine, shared, sym->st_size);
