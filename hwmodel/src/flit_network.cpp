@@ -235,6 +235,7 @@ void Chip::FlitNetwork::run_until(Cycle c) {
       else due_.push_back(d);
     }
     std::vector<std::uint32_t>& bucket = wheel_[t & wheel_mask_];
+    cycle_mod_ports_ = static_cast<int>(t % kPorts);
     for (std::size_t k = 0; k < bucket.size(); ++k) {
       std::uint32_t n = bucket[k];
       if (last_proc_[n] == t) continue;
@@ -478,11 +479,12 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle& r) {
   const Cycle t = r.t;
   std::uint64_t excluded = 0;  // input VCs of ports that already sent this cycle
   std::uint64_t asked = 0, granted = 0;
-  const int first = static_cast<int>(t % kPorts);
-  for (int k = 0; k < kPorts; ++k) {
-    int o = first + k;
+  // Outputs in the order first, first + 1, ... (mod kPorts): the demanded ones, rotated.
+  const int first = cycle_mod_ports_;
+  const unsigned all = (1u << kPorts) - 1;
+  for (unsigned rot = ((r.demand >> first) | (r.demand << (kPorts - first))) & all; rot; rot &= rot - 1) {
+    int o = first + std::countr_zero(rot);
     if (o >= kPorts) o -= kPorts;
-    if (!(r.demand & (1u << o))) continue;
     PortStats& ps = port_[static_cast<std::size_t>(r.n) * kPorts + static_cast<std::size_t>(o)];
     asked |= r.cand[o];
     const std::uint64_t c = r.cand[o] & ~excluded;

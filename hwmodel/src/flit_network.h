@@ -152,6 +152,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   const Topology& topo_;
   int tiles_, vcs_, nets_, classes_, ivcs_;  // ivcs_ = kPorts * vcs_ per node
   int per_class_ = 1;                        // vcs_per_class (mesh)
+  int cycle_mod_ports_ = 0;                  // the cycle being simulated, mod kPorts (switch allocation order)
   bool torus_;
   int hop_, eject_delay_, credit_delay_, inj_latency_;
   std::uint32_t max_flits_;
