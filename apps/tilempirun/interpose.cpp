@@ -6,12 +6,18 @@
 //    that each rank draws the sequence it would draw as a process.
 //  - pthread_create: a rank that starts a thread ends the job with a message saying how to run
 //    it as a process instead (a modeled tile core runs one thread; a context cannot host more).
+//  - the Fortran runtime's I/O statements (gfortran's libgfortran): its unit table is the
+//    process's, so rank r's external unit u (0 <= u < kUnitStride, other than the preconnected
+//    0, 5 and 6) becomes unit u + (r + 1) * kUnitStride: two ranks that OPEN unit 10 on
+//    different files no longer collide. Internal units (-1) and NEWUNIT= units (negative, unique
+//    in the process) are left alone.
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include <cstdint>
+#include <string>
 
 #include "tilempi/transport/contexts.h"
 #include "tilempi/transport/rank_local.h"
@@ -42,7 +48,54 @@ Generator& generator() {
   return gen;
 }
 
+// ---- Fortran units
+
+constexpr int kUnitStride = 100000;  // 4097 strides stay below 2^31
+
+/// gfortran passes every I/O statement a parameter block that starts with
+/// { GFC_INTEGER_4 flags; GFC_INTEGER_4 unit; ... } (st_parameter_common).
+struct FortranIoCommon {
+  std::int32_t flags;
+  std::int32_t unit;
+};
+
+void rank_unit(void* parameters) {
+  if (!ts::in_rank_context() || !parameters) return;
+  auto* common = static_cast<FortranIoCommon*>(parameters);
+  const std::int32_t u = common->unit;
+  if (u < 0 || u >= kUnitStride || u == 0 || u == 5 || u == 6) return;
+  common->unit = u + (ts::running_rank() + 1) * kUnitStride;
+}
+
+/// The Fortran runtime is loaded by the ranks' program copies, outside the process's global
+/// scope: look it up by name.
+void* fortran_function(const char* name) {
+  static void* runtime = ::dlopen("libgfortran.so.5", RTLD_LAZY | RTLD_NOLOAD);
+  void* f = runtime ? ::dlsym(runtime, name) : nullptr;
+  if (!f) ts::fail_rank(std::string("the Fortran runtime's ") + name + " was not found");
+  return f;
+}
+
 }  // namespace
+
+#define TILEMPI_FORTRAN_UNIT_STATEMENT(name)                             \
+  extern "C" void name(void* parameters) {                                \
+    static auto next = reinterpret_cast<void (*)(void*)>(fortran_function(#name)); \
+    rank_unit(parameters);                                                \
+    next(parameters);                                                     \
+  }
+TILEMPI_FORTRAN_UNIT_STATEMENT(_gfortran_st_open)
+TILEMPI_FORTRAN_UNIT_STATEMENT(_gfortran_st_close)
+TILEMPI_FORTRAN_UNIT_STATEMENT(_gfortran_st_read)
+TILEMPI_FORTRAN_UNIT_STATEMENT(_gfortran_st_write)
+TILEMPI_FORTRAN_UNIT_STATEMENT(_gfortran_st_rewind)
+TILEMPI_FORTRAN_UNIT_STATEMENT(_gfortran_st_backspace)
+TILEMPI_FORTRAN_UNIT_STATEMENT(_gfortran_st_endfile)
+TILEMPI_FORTRAN_UNIT_STATEMENT(_gfortran_st_flush)
+TILEMPI_FORTRAN_UNIT_STATEMENT(_gfortran_st_inquire)
+TILEMPI_FORTRAN_UNIT_STATEMENT(_gfortran_st_wait)
+TILEMPI_FORTRAN_UNIT_STATEMENT(_gfortran_st_wait_async)
+#undef TILEMPI_FORTRAN_UNIT_STATEMENT
 
 extern "C" {
 

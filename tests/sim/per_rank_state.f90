@@ -1,7 +1,7 @@
 ! Per-rank Fortran state when ranks are contexts of one simulator process: a COMMON block, a
-! SAVEd local and a file (every rank OPENs a unit of its own on a file of its own, writes, calls
-! MPI while the others do the same, then reads its file back; ranks as contexts share the Fortran
-! runtime, so its unit numbers are the process's, see docs/SIM.md). Ends with STOP, which must end the
+! SAVEd local and an I/O unit (every rank OPENs unit 10 on a file of its own, writes, calls MPI
+! while the others do the same, then reads its file back: the ranks share one Fortran runtime,
+! whose unit numbers the simulator makes per rank, docs/SIM.md). Ends with STOP, which must end the
 ! rank only. Prints "rank R ok" per rank and "per_rank_state_f: all N ranks ok" on rank 0.
 program per_rank_state_f
   use mpi
@@ -16,20 +16,20 @@ program per_rank_state_f
   bad = 0
   shared_value = 100 * rank
   write(fname, '(a,i0,a)') 'per_rank_state_f.', rank, '.tmp'
-  open(unit=10 + rank, file=trim(fname), status='replace', action='readwrite')
+  open(unit=10, file=trim(fname), status='replace', action='readwrite')
   do i = 1, 5
-    write(10 + rank, *) rank * 10 + i
+    write(10, *) rank * 10 + i
     if (counter() /= i) bad = 1
     call MPI_Allreduce(rank, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
     if (shared_value /= 100 * rank) bad = 1
   end do
-  rewind(10 + rank)
+  rewind(10)
   do i = 1, 5
-    read(10 + rank, *) got
+    read(10, *) got
     if (got /= rank * 10 + i) bad = 1
     call MPI_Barrier(MPI_COMM_WORLD, ierr)
   end do
-  close(10 + rank, status='delete')
+  close(10, status='delete')
   call MPI_Allreduce(bad, allbad, 1, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD, ierr)
   if (bad == 0) print '(a,i0,a)', 'rank ', rank, ' ok'
   if (rank == 0 .and. allbad == 0) print '(a,i0,a)', 'per_rank_state_f: all ', nranks, ' ranks ok'
