@@ -15,4 +15,15 @@ cmake --build "$work/consumer" > "$work/consumer-build.log"
 "$work/consumer/hello_shared" | grep -q "hello from 0 of 1"
 "$work/consumer/hello_static" | grep -q "hello from 0 of 1"
 "$work/prefix/bin/tilempirun" -n 3 "$work/consumer/hello_static" | grep -c hello | grep -q 3
-echo "install check: pkg-config, find_package (shared and static) and tilempirun work"
+# On the modeled chip the installed launcher finds its simulator process beside it: programs built
+# with find_package and with the installed wrapper run as contexts (which `--set sim.ranks=contexts`
+# demands), a program with the static library as processes, with a notice saying why.
+"$work/prefix/bin/tilempirun" -n 4 --transport sim --set sim.ranks=contexts "$work/consumer/hello_shared" \
+  > "$work/sim.out" 2>&1 || { cat "$work/sim.out"; exit 1; }
+grep -c "hello from" "$work/sim.out" | grep -q 4
+grep -q "ranks as contexts" "$work/sim.out"
+"$work/prefix/bin/tilempicc" "$src/hello.c" -o "$work/hello_wrapped"
+"$work/prefix/bin/tilempirun" -n 4 --transport sim --set sim.ranks=contexts "$work/hello_wrapped" | grep -c hello | grep -q 4
+"$work/prefix/bin/tilempirun" -n 2 --transport sim "$work/consumer/hello_static" > "$work/static.out" 2>&1
+grep -q "ranks run as processes: it does not link libtilempi.so" "$work/static.out"
+echo "install check: pkg-config, find_package (shared and static), the wrapper and tilempirun (host, and sim as contexts) work"
