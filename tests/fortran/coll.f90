@@ -172,7 +172,7 @@ subroutine tgather_scatter(rank, np)
   implicit none
   include 'mpif.h'
   integer, intent(in) :: rank, np
-  integer, parameter :: maxp = 64
+  integer, parameter :: maxp = 128
   integer :: ierr, root, i, j, mine(2), all2(2 * maxp), counts(maxp), displs(maxp)
   integer :: vbuf(maxp * (maxp + 1) / 2 + maxp), vmine(maxp), n
 
@@ -256,7 +256,7 @@ subroutine talltoall(rank, np)
   implicit none
   include 'mpif.h'
   integer, intent(in) :: rank, np
-  integer, parameter :: maxp = 64
+  integer, parameter :: maxp = 128
   integer :: ierr, i, j, sbuf(3 * maxp), rbuf(3 * maxp)
   integer :: scounts(maxp), sdispls(maxp), rcounts(maxp), rdispls(maxp)
   integer :: vs(maxp * maxp), vr(maxp * maxp), off
@@ -295,7 +295,7 @@ end subroutine talltoall
 subroutine tscan(rank, np)
   implicit none
   include 'mpif.h'
-  integer, parameter :: maxp = 64
+  integer, parameter :: maxp = 128
   integer, intent(in) :: rank, np
   integer :: ierr, s(2), r(2), counts(maxp), i, blk(maxp * 2), red(2)
 
