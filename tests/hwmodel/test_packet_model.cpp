@@ -45,14 +45,25 @@ TEST(PacketModel, ConfigKeyIsValidated) {
   EXPECT_THROW(c.set("network_model", "flits"), ConfigError);
 }
 
-// Every source-destination pair, three packet lengths, two timing sets: the same cycles as
+// Every source-destination pair, three packet lengths, three timing sets: the same cycles as
 // the flit model, which the zero-load formula describes. The formula (and so the packet
 // model) assumes that a worm streams one flit per cycle, i.e. that every buffer is at least
 // as deep as its credit loop (true of every preset); the second timing set, with slower hops,
 // uses the shallowest such buffers.
 TEST(PacketModel, ZeroLoadIsTheFlitEnginesForEveryPair) {
-  for (int variant = 0; variant < 2; ++variant) {
+  for (int variant = 0; variant < 3; ++variant) {
     Config flit = mesh(5, 4, "flit");
+    if (variant == 2) {
+      // Route computation and VC allocation stages (2 cycles per head and router).
+      flit.routing_delay = 1;
+      flit.vc_alloc_delay = 1;
+      flit.router_delay = 2;
+      flit.link_latency = 1;
+      flit.credit_delay = 2;
+      flit.input_buffer_flits = 7;      // head_stages + router_delay + link_latency + credit_delay
+      flit.injection_buffer_flits = 6;
+      flit.ejection_buffer_flits = 5;
+    }
     if (variant == 1) {
       flit.router_delay = 2;
       flit.link_latency = 1;
