@@ -6,6 +6,8 @@
 //    that each rank draws the sequence it would draw as a process.
 //  - pthread_create: a rank that starts a thread ends the job with a message saying how to run
 //    it as a process instead (a modeled tile core runs one thread; a context cannot host more).
+//  - getenv("TILEMPI_RANK"): the running rank, as the launcher sets it in each rank process's
+//    environment (the rest of the environment is the process's, shared by all ranks).
 //  - the Fortran runtime's I/O statements (gfortran's libgfortran): its unit table is the
 //    process's, so rank r's external unit u (0 <= u < kUnitStride, other than the preconnected
 //    0, 5 and 6) becomes unit u + (r + 1) * kUnitStride: two ranks that OPEN unit 10 on
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "tilempi/transport/contexts.h"
@@ -115,6 +118,17 @@ void _Exit(int status) noexcept {
   if (ts::in_rank_context()) ts::end_rank(status);
   next_definition<void (*)(int)>("_Exit")(status);
   __builtin_unreachable();
+}
+
+char* getenv(const char* name) noexcept {
+  static auto next = next_definition<char* (*)(const char*)>("getenv");
+  if (ts::in_rank_context() && std::strcmp(name, "TILEMPI_RANK") == 0) {
+    static tilempi::transport::RankLocal<std::string> rank_text;
+    std::string& text = rank_text.get();
+    if (text.empty()) text = std::to_string(ts::running_rank());
+    return text.data();
+  }
+  return next(name);
 }
 
 int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*start)(void*), void* arg) noexcept {

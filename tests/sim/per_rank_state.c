@@ -1,5 +1,5 @@
 /* Per-rank program state when ranks are contexts of one simulator process: every rank must see
- * its own globals, static locals, rand() generator and errno, however the scheduler interleaves
+ * its own globals, static locals, rand() generator, errno and TILEMPI_RANK, however the scheduler interleaves
  * the ranks (each step below makes MPI calls between writing and reading the state), and exit()
  * must end the calling rank only. Also passes as processes, where all of this is trivially true.
  *
@@ -27,6 +27,10 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const int rounds = argc > 1 ? atoi(argv[1]) : 5;
   global_rank = rank;
+  /* The launcher's per-rank variable, as a rank process would see it. */
+  const char* env_rank = getenv("TILEMPI_RANK");
+  int bad_env = !env_rank || atoi(env_rank) != rank;
+  if (bad_env) printf("rank %d: TILEMPI_RANK=%s\n", rank, env_rank ? env_rank : "(unset)");
 
   /* The expected rand() sequence of a fresh process seeded with rank + 1, from a private state. */
   struct random_data ref;
@@ -36,7 +40,7 @@ int main(int argc, char** argv) {
   srandom_r((unsigned)rank + 1, &ref);
   srand((unsigned)rank + 1);
 
-  int bad = 0;
+  int bad = bad_env;
   for (int i = 0; i < rounds; ++i) {
     global_counter += rank + 1;
     weights[i % 64] = rank * 1000.0 + i;
