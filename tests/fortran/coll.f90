@@ -339,10 +339,12 @@ subroutine compose(invec, inoutvec, n, datatype)
   integer, intent(in) :: invec(2, n)
   integer, intent(inout) :: inoutvec(2, n)
   integer :: i
+  ! Affine maps modulo a prime below 2**15: products stay in a default INTEGER for any rank count.
+  integer, parameter :: p = 32749
   if (datatype < 0) return
   do i = 1, n
-    inoutvec(2, i) = inoutvec(1, i) * invec(2, i) + inoutvec(2, i)
-    inoutvec(1, i) = inoutvec(1, i) * invec(1, i)
+    inoutvec(2, i) = mod(inoutvec(1, i) * invec(2, i) + inoutvec(2, i), p)
+    inoutvec(1, i) = mod(inoutvec(1, i) * invec(1, i), p)
   end do
 end subroutine compose
 
@@ -372,7 +374,7 @@ subroutine tuserop(rank, np)
   call check(ir(1) == np - 1 .and. ir(2) == np, 'user op allreduce')
   call mpi_op_free(op, ierr)
   call check(op == MPI_OP_NULL, 'op_free')
-  ! Non-commutative: rank i holds x -> (i+2)*x + i; the result must be the
+  ! Non-commutative: rank i holds x -> (i+2)*x + i (mod 32749); the result must be the
   ! composition in rank order, applied to every prefix by scan as well.
   call mpi_op_create(compose, .false., op2, ierr)
   call mpi_op_commutative(op2, commute, ierr)
@@ -382,7 +384,7 @@ subroutine tuserop(rank, np)
   call mpi_reduce(fmap, red, 1, MPI_2INTEGER, op2, 0, MPI_COMM_WORLD, ierr)
   expect = [1, 0]
   do i = 0, np - 1
-    expect = [(i + 2) * expect(1), (i + 2) * expect(2) + i]
+    expect = [mod((i + 2) * expect(1), 32749), mod((i + 2) * expect(2) + i, 32749)]
     if (i == rank) prefix = expect
   end do
   if (rank == 0) call check(all(red == expect), 'non-commutative user op in rank order')
