@@ -37,11 +37,6 @@ constexpr std::uint64_t kNever = ~0ull;
 constexpr std::uint32_t kEvLocalDone = 100;  // a fetch whose core work ends after its data arrived
 constexpr std::uint64_t kLocalSeq = 1ull << 62;
 
-std::uint64_t cpu_ns() {
-  timespec ts;
-  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(ts.tv_nsec);
-}
 
 class SimTransport final : public Transport, public StaticNetwork {
  public:
@@ -81,12 +76,12 @@ class SimTransport final : public Transport, public StaticNetwork {
       // charged as compute at every call: measure it once and take it off each interval.
       std::vector<std::uint64_t> reads(101);
       for (std::uint64_t& d : reads) {
-        const std::uint64_t a = cpu_ns();
-        d = cpu_ns() - a;
+        const std::uint64_t a = link_->compute_clock_ns();
+        d = link_->compute_clock_ns() - a;
       }
       std::nth_element(reads.begin(), reads.begin() + 50, reads.end());
       clock_read_ns_ = reads[50];
-      last_cpu_ = cpu_ns();
+      last_cpu_ = link_->compute_clock_ns();
     }
     published_ = link_->initial_clock();
     clock_ = published_;
@@ -363,7 +358,7 @@ class SimTransport final : public Transport, public StaticNetwork {
       if (--t.depth_ == 0) {
         t.comm_ += t.clock_ - start;
         t.publish_clock();
-        if (t.scaled_ && !t.in_library_) t.last_cpu_ = cpu_ns();
+        if (t.scaled_ && !t.in_library_) t.last_cpu_ = t.link_->compute_clock_ns();
       }
     }
   };
@@ -372,7 +367,7 @@ class SimTransport final : public Transport, public StaticNetwork {
   /// preset clock.
   void charge_compute() {
     if (!scaled_ || finished_) return;
-    const std::uint64_t now = cpu_ns();
+    const std::uint64_t now = link_->compute_clock_ns();
     const std::uint64_t spent = now - last_cpu_ > clock_read_ns_ ? now - last_cpu_ - clock_read_ns_ : 0;
     const double cyc = static_cast<double>(spent) * 1e-9 * scale_ * hz_;
     const std::uint64_t c = static_cast<std::uint64_t>(cyc);
@@ -389,7 +384,7 @@ class SimTransport final : public Transport, public StaticNetwork {
   }
   void leave_library() override {
     in_library_ = false;
-    if (scaled_) last_cpu_ = cpu_ns();
+    if (scaled_) last_cpu_ = link_->compute_clock_ns();
   }
 
  private:
