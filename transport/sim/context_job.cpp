@@ -27,6 +27,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <stdexcept>
 #include <string>
@@ -167,7 +168,7 @@ class Scheduler final : public RankSink {
   }
   void resume(Slot& s);
   void attach_job();
-  void load_ranks(const std::string& program, int argc, char** argv);
+  void load_ranks(ProgramImage& image, int argc, char** argv);
   std::string loop();
 
   Header* header_ = nullptr;
@@ -311,16 +312,13 @@ void Scheduler::attach_job() {
   if (shared(h->unlinked).exchange(1) == 0) ::shm_unlink(name);
 }
 
-void Scheduler::load_ranks(const std::string& program, int argc, char** argv) {
-  std::string why;
-  std::optional<ProgramImage> image = ProgramImage::inspect(program, why);
-  if (!image) throw std::runtime_error(program + ": cannot be loaded once per rank: " + why);
+void Scheduler::load_ranks(ProgramImage& image, int argc, char** argv) {
   slots_.resize(static_cast<std::size_t>(n_));
   for (int r = 0; r < n_; ++r) {
     Slot& s = slots_[static_cast<std::size_t>(r)];
     s.rank = r;
-    s.copy = image->load_copy();
-    for (const std::string& name : image->copy_relocated_symbols()) {
+    s.copy = image.load_copy();
+    for (const std::string& name : image.copy_relocated_symbols()) {
       void* mine = ::dlsym(s.copy.handle, name.c_str());
       void* shared = ::dlsym(RTLD_DEFAULT, name.c_str());
       Dl_info info{};
@@ -486,10 +484,15 @@ int Scheduler::run(int argc, char** argv) {
   const auto t0 = std::chrono::steady_clock::now();
   g_scheduler = this;
   attach_job();
-  // A modeled tile core runs one thread: OpenMP regions of a rank run on its context.
+  std::string why;
+  std::optional<ProgramImage> image = ProgramImage::inspect(argv[1], why);
+  if (!image) throw std::runtime_error(std::string(argv[1]) + ": cannot be loaded once per rank: " + why);
+  // A modeled tile core runs one thread: OpenMP regions of a rank run on its context. (Set before
+  // the first copy loads the OpenMP runtime, which reads it once.)
   if (const char* omp = std::getenv("OMP_NUM_THREADS"); !omp || !*omp) {
     ::setenv("OMP_NUM_THREADS", "1", 1);
-    notes_ = "OMP_NUM_THREADS=1";
+    for (const std::string& lib : image->needed())
+      if (lib.find("libgomp") != std::string::npos || lib.find("libomp") != std::string::npos) notes_ = "OMP_NUM_THREADS=1";
   }
   hw::Config cfg;
   {
@@ -519,7 +522,7 @@ int Scheduler::run(int argc, char** argv) {
   if (a == MAP_FAILED) throw std::runtime_error("cannot reserve the payload arenas: " + std::string(std::strerror(errno)));
   arenas_ = static_cast<unsigned char*>(a);
 
-  load_ranks(argv[1], argc - 1, argv + 1);
+  load_ranks(*image, argc - 1, argv + 1);
   install_crash_handlers();
 
   std::string failure = loop();
