@@ -142,6 +142,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.set_version_flag("--version", "tilempirun (tilempi) " TILEMPI_VERSION_STRING);
   app.footer(
       "Everything after PROGRAM is passed to it untouched ('--' may stand before PROGRAM).\n\n"
+      "On the sim transport the ranks run as user-level contexts of one simulator process "
+      "(tilempi-simhost), each with a private copy of PROGRAM; --set sim.ranks=processes runs "
+      "one process per rank instead (auto, the default, says when and why it does so itself). "
+      "Other sim keys: sim.stack_kib=N (each context's stack, default 8192), sim.arena_mib=N, "
+      "sim.summary=0 (docs/SIM.md).\n\n"
       "Exit status: 0 when every rank succeeded; else the first failing rank's status "
       "(128+N for a rank killed by signal N), the code a rank gave MPI_Abort, 124 when "
       "--timeout expired, 130/143 when tilempirun was interrupted (SIGINT/SIGTERM), "
