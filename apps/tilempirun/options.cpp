@@ -182,8 +182,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--adapter", adapter, "sim: network adapter model: udn, namp or rdma (default: udn)")
       ->type_name("NAME");
   app.add_option("--compute", compute,
-                 "sim: charge the application's CPU time between MPI calls x F (scale:F) or "
-                 "nothing (none) (default: none)")
+                 "sim: charge the application's time between MPI calls x F (scale:F; docs/SIM.md "
+                 "says which clock) or nothing (none) (default: none)")
       ->type_name("none|scale:F");
   app.add_option("--report", report, "sim: write statistics to FILE (default: none)")
       ->type_name("FILE");
