@@ -300,12 +300,7 @@ void Scheduler::attach_job() {
   if (h->magic != kMagic || h->version != kVersion || !h->contexts)
     throw std::runtime_error("the job's shared memory is not a sim job for ranks as contexts");
   n_ = h->nranks;
-  facts_.config_text.assign(h->config, h->config_len);
-  facts_.adapter = h->adapter;
-  facts_.compute_scaled = h->compute_scaled != 0;
-  facts_.compute_scale = h->compute_scale;
-  facts_.mesh_width = h->mesh_width;
-  facts_.mesh_height = h->mesh_height;
+  facts_ = facts_of(*h);
   arena_bytes_ = h->arena_bytes;
   stack_bytes_ = static_cast<std::size_t>(h->stack_kib) << 10;
   // The launcher removes the name at the end; nothing else needs it now.

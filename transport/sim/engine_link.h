@@ -29,6 +29,18 @@ struct JobFacts {
   int mesh_width = 0, mesh_height = 0;
 };
 
+/// The facts as the launcher wrote them into the job's header.
+inline JobFacts facts_of(const Header& h) {
+  JobFacts f;
+  f.config_text.assign(h.config, h.config_len);
+  f.adapter = h.adapter;
+  f.compute_scaled = h.compute_scaled != 0;
+  f.compute_scale = h.compute_scale;
+  f.mesh_width = h.mesh_width;
+  f.mesh_height = h.mesh_height;
+  return f;
+}
+
 class EngineLink {
  public:
   virtual ~EngineLink() = default;

@@ -33,12 +33,7 @@ class ShmLink final : public EngineLink {
   ShmLink(Segment seg, int rank) : seg_(seg), rank_(rank) {
     h_ = seg_.header();
     me_ = seg_.ctl(rank_);
-    facts_.config_text.assign(h_->config, h_->config_len);
-    facts_.adapter = h_->adapter;
-    facts_.compute_scaled = h_->compute_scaled != 0;
-    facts_.compute_scale = h_->compute_scale;
-    facts_.mesh_width = h_->mesh_width;
-    facts_.mesh_height = h_->mesh_height;
+    facts_ = facts_of(*h_);
   }
   ~ShmLink() override {
     if (seg_.base) ::munmap(seg_.base, seg_.bytes);
