@@ -180,7 +180,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag)
     case MPI_HOST: value = &host; break;
     case MPI_IO: value = &io; break;
     case MPI_WTIME_IS_GLOBAL:
-      wtime_global = std::string(runtime().transport->name()) == "sim";  // one virtual clock
+      wtime_global = runtime().transport->capabilities().global_clock;
       value = &wtime_global;
       break;
     case MPI_UNIVERSE_SIZE:

@@ -136,7 +136,7 @@ int MPI_Get_processor_name(char* name, int* resultlen) {
   char host[MPI_MAX_PROCESSOR_NAME] = "localhost";
   gethostname(host, sizeof host - 1);
   std::string n = host;
-  if (std::string(runtime().transport->name()) == "sim") {
+  if (runtime().transport->capabilities().modeled_tiles) {
     const auto& c = runtime().transport->topology().coord[runtime().transport->rank()];
     n = "tile(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")";
   }

@@ -144,6 +144,11 @@ class HostTransport final : public Transport {
   int size() const override { return size_; }
   const Topology& topology() const override { return topo_; }
   const char* name() const override { return "host"; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.eager_limit = eager_max_;  // every rank reads its own steady clock: not global
+    return c;
+  }
 
   // ---------------------------------------------------------------- send side
 

@@ -95,6 +95,22 @@ class SimTransport final : public Transport, public StaticNetwork {
   int size() const override { return size_; }
   const Topology& topology() const override { return topo_; }
   const char* name() const override { return "sim"; }
+  Capabilities capabilities() const override {
+    Capabilities c;
+    c.virtual_time = true;
+    c.global_clock = true;  // one engine clock for every rank
+    c.modeled_tiles = true;
+    c.static_network = static_ok_;
+    // The adapter decides per size; its protocol switch is monotone in the size, so bisect it.
+    std::uint64_t lo = 0, hi = std::uint64_t{1} << 40;
+    if (!costs_->rendezvous(hi, false)) return c.eager_limit = hi, c;
+    while (lo + 1 < hi) {
+      const std::uint64_t mid = lo + (hi - lo) / 2;
+      (costs_->rendezvous(mid, false) ? hi : lo) = mid;
+    }
+    c.eager_limit = lo;
+    return c;
+  }
   StaticNetwork* static_network() override { return static_ok_ ? this : nullptr; }
   void set_describer(std::function<std::string()> d) override { describer_ = std::move(d); }
 

@@ -44,6 +44,20 @@ constexpr OpId kDone = 0;       ///< an operation that completed inside the call
 
 class StaticNetwork;
 
+/// What a backend offers, so that the layers above ask for a property, never for a backend's name.
+struct Capabilities {
+  /// MPI_Wtime is the modeled chip's clock, not the host's (compute between calls is modeled too).
+  bool virtual_time = false;
+  /// All ranks read one clock (MPI_WTIME_IS_GLOBAL).
+  bool global_clock = false;
+  /// Ranks sit on modeled tiles of a chip: a rank's processor is its tile, named by its coordinates.
+  bool modeled_tiles = false;
+  /// static_network() returns a software-routed network (the mesh broadcast can use it).
+  bool static_network = false;
+  /// Largest standard-mode payload that leaves without waiting for the receiver (0: none is eager).
+  std::size_t eager_limit = 0;
+};
+
 class Transport {
  public:
   virtual ~Transport() = default;
@@ -52,6 +66,7 @@ class Transport {
   virtual int size() const = 0;
   virtual const Topology& topology() const = 0;
   virtual const char* name() const = 0;
+  virtual Capabilities capabilities() const = 0;
 
   /// Start sending len bytes at buf to world rank dst. buf stays untouched by the caller until
   /// send_done() says so; returns kDone when the data has already left the buffer.
