@@ -260,7 +260,7 @@ std::string describe_pending() {
   return out.empty() ? "nothing pending" : out;
 }
 
-int isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, Comm& comm, Lane lane,
+int isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm, Lane lane,
           bool synchronous, MPI_Request* request) {
   Engine& e = engine();
   MPI_Request h = new_request(Request::Kind::Send, comm.handle);
@@ -271,7 +271,7 @@ int isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, Comm
     return MPI_SUCCESS;
   }
   const Datatype& t = *datatype_get(type);
-  std::size_t bytes = static_cast<std::size_t>(count) * t.size;
+  std::size_t bytes = count * t.size;
   std::uint64_t context = comm.context + (lane == Lane::Coll ? 1 : 0);
   transport::Transport& tp = transport_of_job();
   int dst = comm.world[dest];
@@ -328,14 +328,14 @@ int isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, Comm
   return MPI_SUCCESS;
 }
 
-int irecv(void* buf, int count, MPI_Datatype type, int source, int tag, Comm& comm, Lane lane,
+int irecv(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm, Lane lane,
           MPI_Request* request) {
   Engine& e = engine();
   MPI_Request h = new_request(Request::Kind::Recv, comm.handle);
   *request = h;
   Request* r = e.requests[h].get();
   r->buf = buf;
-  r->count = static_cast<std::size_t>(count);
+  r->count = count;
   r->type = datatype_get(type);
   r->source = source;
   r->tag = tag;
@@ -402,19 +402,19 @@ bool iprobe(int source, int tag, Comm& comm, Lane lane, MPI_Status* status) {
   return false;
 }
 
-int coll_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, Comm& comm) {
+int coll_send(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm) {
   MPI_Request r;
   int rc = isend(buf, count, type, dest, tag, comm, Lane::Coll, false, &r);
   return rc == MPI_SUCCESS ? wait(&r, MPI_STATUS_IGNORE) : rc;
 }
 
-int coll_recv(void* buf, int count, MPI_Datatype type, int source, int tag, Comm& comm) {
+int coll_recv(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm) {
   MPI_Request r;
   int rc = irecv(buf, count, type, source, tag, comm, Lane::Coll, &r);
   return rc == MPI_SUCCESS ? wait(&r, MPI_STATUS_IGNORE) : rc;
 }
 
-int coll_sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dest, void* rbuf, int rcount,
+int coll_sendrecv(const void* sbuf, std::size_t scount, MPI_Datatype stype, int dest, void* rbuf, std::size_t rcount,
                   MPI_Datatype rtype, int source, int tag, Comm& comm) {
   MPI_Request r[2];
   int rc = irecv(rbuf, rcount, rtype, source, tag, comm, Lane::Coll, &r[0]);

@@ -2,6 +2,7 @@
 // need not be aligned, and integer arithmetic wraps in unsigned form so that overflow is defined.
 #include "coll/op.h"
 
+#include <climits>
 #include <complex>
 #include <cstdint>
 #include <cstring>
@@ -268,6 +269,14 @@ Reducer::Reducer(MPI_Op op, MPI_Datatype type)
 void Reducer::apply(const void* in, void* inout, std::size_t n) const {
   if (n == 0 || elem_size_ == 0) return;
   if (UserOp* u = user_op(op_)) {
+    // The user function counts in int: longer runs of packed elements go in pieces.
+    constexpr std::size_t kMaxLen = INT_MAX;
+    if (n > kMaxLen) {
+      for (std::size_t i = 0; i < n; i += kMaxLen)
+        apply(static_cast<const unsigned char*>(in) + i * elem_size_, static_cast<unsigned char*>(inout) + i * elem_size_,
+              std::min(kMaxLen, n - i));
+      return;
+    }
     int len = static_cast<int>(n);
     MPI_Datatype dt = type_handle_;
     if (type_->contiguous) {

@@ -351,26 +351,20 @@ const schedule::Tree& cached_ktree(Comm& comm, int k) {
 
 // ---- byte helpers ------------------------------------------------------------------------------
 
-namespace {
-// Messages above INT_MAX bytes go as MPI_DOUBLE-sized... not needed here: tilempi messages are
-// bounded by int counts of bytes.
-int icount(std::size_t n) { return static_cast<int>(std::min<std::size_t>(n, INT_MAX)); }
-}  // namespace
-
 int send_bytes(const void* buf, std::size_t n, int dest, int tag, Comm& comm) {
-  return coll_send(buf, icount(n), MPI_BYTE, dest, tag, comm);
+  return coll_send(buf, n, MPI_BYTE, dest, tag, comm);
 }
 int recv_bytes(void* buf, std::size_t n, int src, int tag, Comm& comm) {
-  return coll_recv(buf, icount(n), MPI_BYTE, src, tag, comm);
+  return coll_recv(buf, n, MPI_BYTE, src, tag, comm);
 }
 int sendrecv_bytes(const void* sbuf, std::size_t sn, int dest, void* rbuf, std::size_t rn, int src, int tag, Comm& comm) {
-  return coll_sendrecv(sbuf, icount(sn), MPI_BYTE, dest, rbuf, icount(rn), MPI_BYTE, src, tag, comm);
+  return coll_sendrecv(sbuf, sn, MPI_BYTE, dest, rbuf, rn, MPI_BYTE, src, tag, comm);
 }
 int isend_bytes(const void* buf, std::size_t n, int dest, int tag, Comm& comm, MPI_Request* req) {
-  return coll_isend(buf, icount(n), MPI_BYTE, dest, tag, comm, req);
+  return coll_isend(buf, n, MPI_BYTE, dest, tag, comm, req);
 }
 int irecv_bytes(void* buf, std::size_t n, int src, int tag, Comm& comm, MPI_Request* req) {
-  return coll_irecv(buf, icount(n), MPI_BYTE, src, tag, comm, req);
+  return coll_irecv(buf, n, MPI_BYTE, src, tag, comm, req);
 }
 int waitall(std::vector<MPI_Request>& reqs) {
   if (reqs.empty()) return MPI_SUCCESS;
