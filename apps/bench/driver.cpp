@@ -38,37 +38,60 @@ using nlohmann::json;
 
 namespace tilempi::bench {
 
+namespace {
+
+/// The library's registry entries of a collective (TILEMPIX_Coll_algorithms): the bench's
+/// algorithm lists are read from it, never written down here.
+std::vector<TILEMPIX_Coll_algorithm_info> registry_of(const std::string& coll) {
+  int count = 0;
+  if (TILEMPIX_Coll_algorithms(coll.c_str(), nullptr, 0, &count) != MPI_SUCCESS) return {};
+  std::vector<TILEMPIX_Coll_algorithm_info> out(static_cast<std::size_t>(count));
+  TILEMPIX_Coll_algorithms(coll.c_str(), out.data(), count, &count);
+  return out;
+}
+
+}  // namespace
+
 bool is_mesh_algorithm(const std::string& alg) {
   const std::string a = alg.substr(0, alg.find(':'));
-  return a == "mesh_rounds" || a == "ktree" || a == "ktree_static" || a == "static_route" || a == "mesh_tree" ||
-         a == "mesh_reduce_bcast";
+  char coll[64];
+  for (int i = 0; TILEMPIX_Coll_collective(i, coll, sizeof coll) == MPI_SUCCESS; ++i)
+    for (const auto& info : registry_of(coll))
+      if (info.mesh && a == info.name) return true;
+  return false;
 }
 
 namespace {
 
 constexpr int kExitUsage = 2;
 
+// The collectives tilempi-bench-mpi measures.
 const std::vector<std::string> kCollectives = {"alltoall", "barrier",   "bcast",  "reduce",
                                                "allreduce", "allgather", "gather", "scatter"};
 const std::vector<std::string> kDefaultCollectives = {"alltoall", "barrier", "bcast", "reduce", "allreduce"};
 
-// The seed's NoCMsg algorithm, its OperaMPI-like baseline and the MPICH-style classic ones.
-const std::map<std::string, std::vector<std::string>> kDefaultAlgorithms = {
-    {"alltoall", {"mesh_rounds", "linear", "bruck", "pairwise"}},
-    {"barrier", {"ktree", "linear", "dissemination", "recursive_doubling"}},
-    {"bcast", {"static_route", "binomial", "linear", "scatter_allgather"}},
-    {"reduce", {"mesh_tree", "binomial", "linear"}},
-    {"allreduce", {"mesh_reduce_bcast", "linear", "recursive_doubling", "rabenseifner"}},
-    {"allgather", {"linear", "ring", "recursive_doubling", "bruck"}},
-    {"gather", {"linear", "binomial"}},
-    {"scatter", {"linear", "binomial"}},
-};
-const std::map<std::string, std::vector<std::string>> kQuickAlgorithms = {
-    {"alltoall", {"mesh_rounds", "linear", "bruck"}},
-    {"barrier", {"ktree", "linear", "dissemination"}},
-    {"bcast", {"static_route", "binomial"}},
-    {"reduce", {"mesh_tree", "binomial"}},
-};
+// Every registered algorithm of a collective: the default sweep.
+std::vector<std::string> registered_algorithms(const std::string& coll) {
+  std::vector<std::string> out;
+  for (const auto& info : registry_of(coll)) out.push_back(info.name);
+  return out;
+}
+
+// --quick: mesh against classic, i.e. the default selector's choice on several mesh rows and on
+// one row.
+std::vector<std::string> default_algorithms(const std::string& coll) {
+  std::vector<std::string> out;
+  for (int bit : {TILEMPIX_COLL_DEFAULT_MULTI_ROW, TILEMPIX_COLL_DEFAULT_SINGLE_ROW})
+    for (const auto& info : registry_of(coll))
+      if ((info.defaults & bit) && std::find(out.begin(), out.end(), info.name) == out.end()) out.push_back(info.name);
+  return out;
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
 
 [[noreturn]] void usage_error(const std::string& msg) {
   std::fprintf(stderr, "tilempi-bench: %s (see tilempi-bench --help)\n", msg.c_str());
@@ -147,35 +170,6 @@ std::vector<int> parse_ranks(const std::string& text) {
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
-
-std::string registered_help() {
-  std::string text(1 << 16, '\0');
-  TILEMPIX_Coll_help(text.data(), static_cast<int>(text.size()));
-  text.resize(std::strlen(text.c_str()));
-  return text;
-}
-
-// Every registered algorithm of a collective, from the library's help table.
-std::vector<std::string> registered_algorithms(const std::string& coll) {
-  std::vector<std::string> out;
-  std::istringstream in(registered_help());
-  std::string line;
-  bool inside = false;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == ':' && line[0] != ' ') {
-      inside = line == coll + ":";
-      continue;
-    }
-    if (!inside || line.size() < 5) continue;
-    std::istringstream w(line.substr(4));
-    std::string name;
-    w >> name;
-    const auto br = name.find('[');
-    if (br != std::string::npos) name.resize(br);
-    if (!name.empty()) out.push_back(name);
-  }
   return out;
 }
 
@@ -564,7 +558,7 @@ int main(int argc, char** argv) {
       ->type_name("LIST");
   app.add_option("-a,--alg", algs,
                  "COLL=ALG[,ALG...]: the algorithms of one collective (repeatable); ALG 'all' = every registered "
-                 "one. Default: the mesh algorithm, the OperaMPI-like baseline and the classic ones")
+                 "one. Default: every algorithm the library registers for the collective (--list)")
       ->type_name("SPEC");
   app.add_option("-n,--ranks", ranks_text, "comma-separated rank counts")->capture_default_str()->type_name("LIST");
   app.add_option("-s,--sizes", sizes_text,
@@ -603,9 +597,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_flag("--quick", quick,
                "seconds-long comparison: 16 and 49 ranks, 8 B and 1 KiB, alltoall/barrier/bcast/reduce, mesh vs "
-               "classic, sim; prints a table");
+               "classic (the library's defaults on several mesh rows and on one row), sim; prints a table");
   app.add_flag("-q,--quiet", quiet, "no progress lines");
-  app.add_flag("--list", list, "list the collectives and algorithms the library registers, then exit");
+  app.add_flag("--list", list,
+               "list per collective the algorithms the library registers (the default sweep) and its defaults "
+               "(--quick), then exit");
   app.add_option("--tilempirun", s.tilempirun, "the launcher (default: next to this program)")->type_name("PATH");
   app.add_option("--bench-mpi", s.bench_mpi, "the MPI benchmark program (default: next to this program)")->type_name("PATH");
   app.add_option("--work-dir", s.work_dir, "keep the jobs' logs and run reports here (default: a temporary directory)")
@@ -614,7 +610,10 @@ int main(int argc, char** argv) {
 
   set_metric(metric == "span" ? Metric::span : Metric::max);
   if (list) {
-    std::fputs(registered_help().c_str(), stdout);
+    // From the library's registry: what the default sweep and --quick run per collective.
+    for (const std::string& c : kCollectives)
+      std::printf("%s: %s (quick: %s)\n", c.c_str(), join(registered_algorithms(c), " ").c_str(),
+                  join(default_algorithms(c), " ").c_str());
     return 0;
   }
   if (s.tilempirun.empty()) s.tilempirun = self_dir() + "/tilempirun";
@@ -668,7 +667,7 @@ int main(int argc, char** argv) {
       }
     }
     for (const std::string& c : colls)
-      if (!chosen.count(c)) chosen[c] = (quick && kQuickAlgorithms.count(c) ? kQuickAlgorithms : kDefaultAlgorithms).at(c);
+      if (!chosen.count(c)) chosen[c] = quick ? default_algorithms(c) : registered_algorithms(c);
     const std::vector<int> ranks = parse_ranks(ranks_text);
     const std::vector<long> sizes = parse_sizes(sizes_text);
     for (const std::string& c : colls)

@@ -111,11 +111,17 @@ int finish(Comm& c, int rc, const char* fn) {
   return raise(c.handle, rc, fn, "communication failed inside the collective");
 }
 
+/// The algorithm that runs for this call (coll::choose: the user's choice or the default, then
+/// the fallbacks of the restrictions the call breaks). Under TILEMPI_COLL_FALLBACK=error a broken
+/// restriction of the user's choice is an error of the call, under the communicator's handler.
 template <class F>
-F pick(Kind k, Comm& c, int* param) {
-  coll::Selected s = coll::select(k, c);
+int pick(Kind k, Comm& c, const coll::Call& call, const char* fn, F* f, int* param) {
+  coll::Selected s;
+  std::string why;
+  if (int e = coll::choose(k, c, call, &s, &why)) return raise(c.handle, e, fn, why);
+  *f = coll::as<F>(s.algorithm->fn);
   *param = s.param;
-  return coll::as<F>(s.algorithm->fn);
+  return MPI_SUCCESS;
 }
 
 /// Byte counts and displacements of a v-collective's buffer, in packed form. For a contiguous
@@ -166,8 +172,9 @@ int MPI_Barrier(MPI_Comm comm) {
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
   if (c->size == 1) return MPI_SUCCESS;
-  int p;
-  auto f = pick<coll::BarrierFn>(Kind::Barrier, *c, &p);
+  int p = 0;
+  coll::BarrierFn f = nullptr;
+  if (int e = pick(Kind::Barrier, *c, coll::Call{}, fn, &f, &p)) return e;
   return finish(*c, f(*c, p), fn);
 }
 
@@ -184,8 +191,9 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
     return rc;
   const std::size_t bytes = uz(count) * t->size;
   if (c->size == 1 || bytes == 0) return MPI_SUCCESS;
-  int p;
-  auto f = pick<coll::BcastFn>(Kind::Bcast, *c, &p);
+  int p = 0;
+  coll::BcastFn f = nullptr;
+  if (int e = pick(Kind::Bcast, *c, coll::Call{}, fn, &f, &p)) return e;
   if (t->contiguous) return finish(*c, f(buffer, bytes, root, *c, p), fn);
   Bytes tmp(bytes);
   if (c->rank == root) pack(buffer, uz(count), *t, tmp.data());
@@ -222,8 +230,9 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
     return MPI_SUCCESS;
   }
   void* out = is_root ? out_view(recvbuf, n, *t, out_tmp) : nullptr;
-  int p;
-  auto f = pick<coll::ReduceFn>(Kind::Reduce, *c, &p);
+  int p = 0;
+  coll::ReduceFn f = nullptr;
+  if (int e = pick(Kind::Reduce, *c, coll::Call{&red, n}, fn, &f, &p)) return e;
   rc = f(in, out, n, red, root, *c, p);
   if (rc == MPI_SUCCESS && is_root) out_finish(recvbuf, n, *t, out_tmp);
   return finish(*c, rc, fn);
@@ -250,8 +259,9 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
   Bytes in_tmp, out_tmp;
   const void* in = in_place ? (in_tmp = packed_copy(recvbuf, n, *t), in_tmp.data()) : in_view(sendbuf, n, *t, in_tmp);
   void* out = out_view(recvbuf, n, *t, out_tmp);
-  int p;
-  auto f = pick<coll::AllreduceFn>(Kind::Allreduce, *c, &p);
+  int p = 0;
+  coll::AllreduceFn f = nullptr;
+  if (int e = pick(Kind::Allreduce, *c, coll::Call{&red, n}, fn, &f, &p)) return e;
   rc = f(in, out, n, red, *c, p);
   if (rc == MPI_SUCCESS) out_finish(recvbuf, n, *t, out_tmp);
   return finish(*c, rc, fn);
@@ -288,8 +298,9 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   if (c->size == 1) {
     std::memmove(out, in, rblock);
   } else {
-    int p;
-    auto f = pick<coll::AlltoallFn>(Kind::Alltoall, *c, &p);
+    int p = 0;
+    coll::AlltoallFn f = nullptr;
+    if (int e = pick(Kind::Alltoall, *c, coll::Call{}, fn, &f, &p)) return e;
     rc = f(in, out, rblock, *c, p);
   }
   if (rc == MPI_SUCCESS) out_finish(recvbuf, n * uz(recvcount), *rt, out_tmp);
@@ -350,8 +361,9 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
   if (n == 1) {
     if (rl.counts[0]) std::memmove(coll::at(out, rl.displs[0]), coll::at(in, sl.displs[0]), rl.counts[0]);
   } else {
-    int p;
-    auto f = pick<coll::AlltoallvFn>(Kind::Alltoallv, *c, &p);
+    int p = 0;
+    coll::AlltoallvFn f = nullptr;
+    if (int e = pick(Kind::Alltoallv, *c, coll::Call{}, fn, &f, &p)) return e;
     rc = f(in, sl.counts.data(), sl.displs.data(), out, rl.counts.data(), rl.displs.data(), *c, p);
   }
   if (rc == MPI_SUCCESS && !rt->contiguous) vunpack(out_tmp.data(), recvcounts, rdispls, n, *rt, recvbuf);
@@ -397,8 +409,9 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   if (c->size == 1) {
     if (block && in != out) std::memmove(out, in, block);
   } else if (block) {
-    int p;
-    auto f = pick<coll::GatherFn>(Kind::Gather, *c, &p);
+    int p = 0;
+    coll::GatherFn f = nullptr;
+    if (int e = pick(Kind::Gather, *c, coll::Call{}, fn, &f, &p)) return e;
     rc = f(in, out, block, root, *c, p);
   }
   if (rc == MPI_SUCCESS && is_root) out_finish(recvbuf, n * uz(recvcount), *rt, out_tmp);
@@ -452,8 +465,9 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   if (c->size == 1) {
     if (sbytes && in != coll::at(out, rl.displs[0])) std::memmove(coll::at(out, rl.displs[0]), in, sbytes);
   } else {
-    int p;
-    auto f = pick<coll::GathervFn>(Kind::Gatherv, *c, &p);
+    int p = 0;
+    coll::GathervFn f = nullptr;
+    if (int e = pick(Kind::Gatherv, *c, coll::Call{}, fn, &f, &p)) return e;
     rc = f(in, sbytes, out, is_root ? rl.counts.data() : nullptr, is_root ? rl.displs.data() : nullptr, root, *c, p);
   }
   if (rc == MPI_SUCCESS && is_root && !rt->contiguous) vunpack(out_tmp.data(), recvcounts, displs, c->size, *rt, recvbuf);
@@ -489,8 +503,9 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   if (c->size == 1) {
     if (block && in != out) std::memmove(out, in, block);
   } else if (block) {
-    int p;
-    auto f = pick<coll::ScatterFn>(Kind::Scatter, *c, &p);
+    int p = 0;
+    coll::ScatterFn f = nullptr;
+    if (int e = pick(Kind::Scatter, *c, coll::Call{}, fn, &f, &p)) return e;
     rc = f(in, out, block, root, *c, p);
   }
   if (rc == MPI_SUCCESS && !in_place) out_finish(recvbuf, uz(recvcount), *rt, out_tmp);
@@ -537,8 +552,9 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
   if (c->size == 1) {
     if (rbytes && coll::at(in, sl.displs[0]) != out) std::memmove(out, coll::at(in, sl.displs[0]), rbytes);
   } else {
-    int p;
-    auto f = pick<coll::ScattervFn>(Kind::Scatterv, *c, &p);
+    int p = 0;
+    coll::ScattervFn f = nullptr;
+    if (int e = pick(Kind::Scatterv, *c, coll::Call{}, fn, &f, &p)) return e;
     rc = f(in, is_root ? sl.counts.data() : nullptr, is_root ? sl.displs.data() : nullptr, out, rbytes, root, *c, p);
   }
   if (rc == MPI_SUCCESS && !in_place) out_finish(recvbuf, uz(recvcount), *rt, out_tmp);
@@ -575,8 +591,9 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
     pack(sendbuf, uz(sendcount), *st, coll::at(out, me * block));
   }
   if (c->size > 1) {
-    int p;
-    auto f = pick<coll::AllgatherFn>(Kind::Allgather, *c, &p);
+    int p = 0;
+    coll::AllgatherFn f = nullptr;
+    if (int e = pick(Kind::Allgather, *c, coll::Call{}, fn, &f, &p)) return e;
     rc = f(out, block, *c, p);
   }
   if (rc == MPI_SUCCESS) out_finish(recvbuf, n * uz(recvcount), *rt, out_tmp);
@@ -618,8 +635,9 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
     else pack(sendbuf, uz(sendcount), *st, coll::at(out, rl.displs[uz(me)]));
   }
   if (c->size > 1) {
-    int p;
-    auto f = pick<coll::AllgathervFn>(Kind::Allgatherv, *c, &p);
+    int p = 0;
+    coll::AllgathervFn f = nullptr;
+    if (int e = pick(Kind::Allgatherv, *c, coll::Call{}, fn, &f, &p)) return e;
     rc = f(out, rl.counts.data(), rl.displs.data(), *c, p);
   }
   if (rc == MPI_SUCCESS && !rt->contiguous) vunpack(out_tmp.data(), recvcounts, displs, c->size, *rt, recvbuf);
@@ -657,8 +675,9 @@ static int reduce_scatter_common(const char* fn, Kind kind, const void* sendbuf,
   if (c->size == 1) {
     if (mine) std::memmove(out, in, mine * t->size);
   } else {
-    int p;
-    auto f = pick<coll::ReduceScatterFn>(kind, *c, &p);
+    int p = 0;
+    coll::ReduceScatterFn f = nullptr;
+    if (int e = pick(kind, *c, coll::Call{&red, total}, fn, &f, &p)) return e;
     rc = f(in, out, ucounts.data(), red, *c, p);
   }
   if (rc == MPI_SUCCESS) out_finish(recvbuf, mine, *t, out_tmp);
@@ -703,8 +722,9 @@ static int scan_common(const char* fn, Kind kind, const void* sendbuf, void* rec
   }
   void* out = (kind == Kind::Exscan && c->rank == 0) ? out_tmp.data() : out_view(recvbuf, n, *t, out_tmp);
   coll::Reducer red(op, datatype);
-  int p;
-  auto f = pick<coll::ScanFn>(kind, *c, &p);
+  int p = 0;
+  coll::ScanFn f = nullptr;
+  if (int e = pick(kind, *c, coll::Call{&red, n}, fn, &f, &p)) return e;
   rc = f(in, out, n, red, *c, p);
   if (rc == MPI_SUCCESS && !(kind == Kind::Exscan && c->rank == 0)) out_finish(recvbuf, n, *t, out_tmp);
   return finish(*c, rc, fn);

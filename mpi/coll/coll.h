@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,7 @@ namespace tilempi::mpi {
 
 namespace coll {
 namespace schedule = ::tilempi::coll::schedule;
+struct Algorithm;
 }
 
 struct CollState {
@@ -38,6 +41,10 @@ struct CollState {
   bool rounds_ready = false;
   std::vector<int> round_partner;  ///< mesh_rounds: this rank's partner in each round, -1 if idle
   std::uint64_t static_seq = 0;    ///< broadcasts issued on the static network
+  /// What ran last per collective (TILEMPIX_Coll_selected): with op- and count-dependent
+  /// restrictions the algorithm can differ from call to call.
+  std::vector<std::pair<const coll::Algorithm*, int>> ran;
+  std::set<const coll::Algorithm*> warned;  ///< fallbacks already reported on this communicator
 };
 
 namespace coll {
@@ -77,11 +84,51 @@ using ScanFn = int (*)(const void* sbuf, void* rbuf, std::size_t n, const Reduce
 
 using AnyFn = void (*)();
 
+/// The communication schedule of an algorithm, for tilempi-coll-check: rounds of messages between
+/// members (communicator ranks) at the given tiles of the mesh.
+using ScheduleFn = schedule::Schedule (*)(const schedule::Mesh&, const std::vector<schedule::Point>& members,
+                                          int root, int param);
+
+enum class Family : std::uint8_t {
+  Classic,  ///< partners depend on ranks only (MPICH, Open MPI, SimGrid)
+  Mesh,     ///< partners follow the members' tiles on the mesh (seed 003 chapter 3)
+};
+
+/// What an algorithm needs in order to run. A call that breaks one of them runs the algorithm's
+/// fallback instead; TILEMPI_COLL_FALLBACK says whether a user's choice then fails, warns or is
+/// silent (registry.cpp, choose()). Each is one fact the library checks per call, so that what
+/// runs is what TILEMPIX_Coll_selected and tilempi-bench report.
+struct Restrictions {
+  bool commutative = false;     ///< combines out of rank order: commutative ops only
+  bool power_of_two = false;    ///< communicator sizes 2^k only
+  bool static_network = false;  ///< the transport has a static network (Capabilities::static_network)
+  bool count_ge_ranks = false;  ///< at least one element per rank (count >= communicator size)
+  int max_ranks = 0;            ///< largest communicator (0: no limit)
+  bool any() const { return commutative || power_of_two || static_network || count_ge_ranks || max_ranks > 0; }
+};
+
+/// Where the default selector picks an algorithm (at most one per collective and case).
+enum class DefaultOn : std::uint8_t {
+  None,
+  MultiRow,   ///< the communicator's members span more than one mesh row
+  SingleRow,  ///< one row (or one rank)
+  Always,
+};
+
+/// One registered algorithm: the registry (registry.cpp) is the only list of them. The help
+/// text, the default selector, tilempi-coll-check's schedules and tilempi-bench's lists
+/// (TILEMPIX_Coll_algorithms) are all read from these entries.
 struct Algorithm {
-  const char* name;
-  const char* help;
-  AnyFn fn;
-  bool takes_param = false;  ///< "name:N" (ktree arity)
+  Kind kind = Kind::Barrier;
+  const char* name = "";
+  Family family = Family::Classic;
+  AnyFn fn = nullptr;
+  const char* help = "";
+  Restrictions restrictions{};
+  const char* fallback = nullptr;  ///< same collective; runs when a restriction fails for a call
+  DefaultOn default_on = DefaultOn::None;
+  ScheduleFn schedule = nullptr;   ///< nullptr: tilempi-coll-check does not know it
+  bool takes_param = false;        ///< "name:N" (ktree arity)
   int default_param = 0;
 };
 
@@ -94,16 +141,42 @@ F as(AnyFn f) {
   return reinterpret_cast<F>(f);
 }
 
+/// Every registered algorithm, in registration order (the order of --coll help).
+const std::vector<const Algorithm*>& registry();
+/// The registered algorithms of collective k, in registration order.
 const std::vector<Algorithm>& algorithms(Kind k);
+const Algorithm* find_algorithm(Kind k, const std::string& name);
+std::optional<Kind> kind_of(const std::string& name);
+
+/// What the restrictions look at in one call. Fields a collective does not have stay empty
+/// (a barrier has no op): their restrictions hold.
+struct Call {
+  const Reducer* red = nullptr;  ///< reductions: the op
+  std::size_t count = 0;         ///< reductions: elements per rank
+};
 
 struct Selected {
-  const Algorithm* algorithm = nullptr;
+  const Algorithm* algorithm = nullptr;  ///< what runs
   int param = 0;
-  bool user = false;  ///< chosen by TILEMPI_COLL / TILEMPI_COLL_<NAME>, not by the default selector
+  bool user = false;                     ///< chosen by TILEMPI_COLL / TILEMPI_COLL_<NAME>, not by the default selector
+  const Algorithm* requested = nullptr;  ///< what was asked for (the user's choice or the default)
 };
-/// The algorithm that runs for collective k on comm: the user's choice, else the default.
+/// The algorithm that runs for this call of collective k on comm: the user's choice, else the
+/// default, then the fallbacks of every restriction the call breaks. Applies
+/// TILEMPI_COLL_FALLBACK to a user's choice (error: returns the error class with *why; warn: one
+/// line on stderr per algorithm and communicator) and records what runs as the communicator's
+/// last algorithm of k (TILEMPIX_Coll_selected).
+int choose(Kind k, Comm& comm, const Call& call, Selected* out, std::string* why);
+/// As choose() for a call whose op and count are not known (they are taken to be fine), without
+/// warnings, errors or records.
 Selected select(Kind k, Comm& comm);
+/// The first restriction of a that this call breaks: its MPI error class and a description; 0 if none.
+int broken_restriction(const Algorithm& a, Comm& comm, const Call& call, std::string* why);
+/// The default selector's algorithm for collective k on comm, before restrictions.
 const char* default_algorithm(Kind k, Comm& comm);
+/// The default algorithm of collective k on a communicator spanning several mesh rows (multi_row)
+/// or one row.
+const Algorithm* default_for(Kind k, bool multi_row);
 /// Replace the user's selection with spec ("alltoall=pairwise,...", "" for the defaults), as if
 /// it had been in TILEMPI_COLL. For tests that run every algorithm in one job; every rank must
 /// make the same calls. Returns MPI_ERR_ARG (and leaves the selection alone) on a bad spec.
@@ -135,63 +208,32 @@ using Bytes = std::vector<unsigned char>;
 inline unsigned char* at(void* p, std::size_t off) { return static_cast<unsigned char*>(p) + off; }
 inline const unsigned char* at(const void* p, std::size_t off) { return static_cast<const unsigned char*>(p) + off; }
 
-// ---- algorithms (one file per family) ----------------------------------------------------------
+// ---- schedules in registry entries ---------------------------------------------------------------
 
-// mesh.cpp: seed 003 chapter 3
-int barrier_ktree(Comm&, int k);
-int barrier_ktree_static(Comm&, int k);
-int bcast_static_route(void*, std::size_t, int, Comm&, int);
-int reduce_mesh_tree(const void*, void*, std::size_t, const Reducer&, int, Comm&, int);
-int allreduce_mesh_reduce_bcast(const void*, void*, std::size_t, const Reducer&, Comm&, int);
-int alltoall_mesh_rounds(const void*, void*, std::size_t, Comm&, int);
-int alltoallv_mesh_rounds(const void*, const std::size_t*, const std::size_t*, void*, const std::size_t*,
-                          const std::size_t*, Comm&, int);
-// barrier.cpp
-int barrier_linear(Comm&, int);
+using Members = std::vector<schedule::Point>;
+inline int count_of(const Members& m) { return static_cast<int>(m.size()); }
+
+// ---- algorithms that other files call -------------------------------------------------------
+// Every algorithm's function and entry live in its collective's file (barrier.cpp, ...) or, for
+// the mesh algorithms of seed 003 chapter 3, in a file of its own (ktree.cpp, static_route.cpp,
+// mesh_tree.cpp, mesh_rounds.cpp). Only what another file calls is declared here.
+
+// barrier.cpp, ktree.cpp
 int barrier_dissemination(Comm&, int);
-int barrier_recursive_doubling(Comm&, int);
-// bcast.cpp
+int barrier_ktree_static(Comm&, int k);
+// bcast.cpp, static_route.cpp
 int bcast_linear(void*, std::size_t, int, Comm&, int);
-int bcast_binomial(void*, std::size_t, int, Comm&, int);
-int bcast_scatter_allgather(void*, std::size_t, int, Comm&, int);
+int bcast_static_route(void*, std::size_t, int, Comm&, int);
+/// The static routes of the broadcast tree rooted at root, computed once per communicator (empty:
+/// the tree cannot be routed statically).
+const std::vector<transport::StaticRouteHop>& cached_static_routes(Comm& c, int root);
+/// A static-network broadcast's id on this communicator.
+std::uint64_t static_id(Comm& c, int world_root);
 // reduce.cpp
 int reduce_linear(const void*, void*, std::size_t, const Reducer&, int, Comm&, int);
 int reduce_binomial(const void*, void*, std::size_t, const Reducer&, int, Comm&, int);
-int allreduce_linear(const void*, void*, std::size_t, const Reducer&, Comm&, int);
-int allreduce_recursive_doubling(const void*, void*, std::size_t, const Reducer&, Comm&, int);
-int allreduce_ring(const void*, void*, std::size_t, const Reducer&, Comm&, int);
-int allreduce_rabenseifner(const void*, void*, std::size_t, const Reducer&, Comm&, int);
-int reduce_scatter_nonoverlapping(const void*, void*, const std::size_t*, const Reducer&, Comm&, int);
-int reduce_scatter_ring(const void*, void*, const std::size_t*, const Reducer&, Comm&, int);
-int scan_linear(const void*, void*, std::size_t, const Reducer&, Comm&, int);
-int scan_recursive_doubling(const void*, void*, std::size_t, const Reducer&, Comm&, int);
-int exscan_linear(const void*, void*, std::size_t, const Reducer&, Comm&, int);
-int exscan_recursive_doubling(const void*, void*, std::size_t, const Reducer&, Comm&, int);
-// alltoall.cpp
-int alltoall_linear(const void*, void*, std::size_t, Comm&, int);
-int alltoall_pairwise(const void*, void*, std::size_t, Comm&, int);
-int alltoall_bruck(const void*, void*, std::size_t, Comm&, int);
-int alltoall_xor_direct(const void*, void*, std::size_t, Comm&, int);
-int alltoall_scattered(const void*, void*, std::size_t, Comm&, int);
-int alltoallv_linear(const void*, const std::size_t*, const std::size_t*, void*, const std::size_t*,
-                     const std::size_t*, Comm&, int);
-int alltoallv_pairwise(const void*, const std::size_t*, const std::size_t*, void*, const std::size_t*,
-                       const std::size_t*, Comm&, int);
-int alltoallv_scattered(const void*, const std::size_t*, const std::size_t*, void*, const std::size_t*,
-                        const std::size_t*, Comm&, int);
-// gather.cpp
-int gather_linear(const void*, void*, std::size_t, int, Comm&, int);
-int gather_binomial(const void*, void*, std::size_t, int, Comm&, int);
-int gatherv_linear(const void*, std::size_t, void*, const std::size_t*, const std::size_t*, int, Comm&, int);
-int scatter_linear(const void*, void*, std::size_t, int, Comm&, int);
-int scatter_binomial(const void*, void*, std::size_t, int, Comm&, int);
+// scatter.cpp
 int scatterv_linear(const void*, const std::size_t*, const std::size_t*, void*, std::size_t, int, Comm&, int);
-int allgather_linear(void*, std::size_t, Comm&, int);
-int allgather_ring(void*, std::size_t, Comm&, int);
-int allgather_recursive_doubling(void*, std::size_t, Comm&, int);
-int allgather_bruck(void*, std::size_t, Comm&, int);
-int allgatherv_linear(void*, const std::size_t*, const std::size_t*, Comm&, int);
-int allgatherv_ring(void*, const std::size_t*, const std::size_t*, Comm&, int);
 
 }  // namespace coll
 }  // namespace tilempi::mpi

@@ -1,25 +1,52 @@
-// The algorithm registry, the user's selection (TILEMPI_COLL, TILEMPI_COLL_<NAME>), the default
-// selector, per-communicator state and the byte-level helpers of the algorithms.
+// The collective registry: the only list of algorithms. Each algorithm's file defines its entry
+// (name, collective, function, help, restrictions, fallback, family, default, schedule); the
+// registration lines below list the entries, in the order --coll help shows them. Everything
+// else reads this list: the user's selection (TILEMPI_COLL, TILEMPI_COLL_<NAME>), the default
+// selector, the fallback policy (TILEMPI_COLL_FALLBACK), TILEMPIX_Coll_help, TILEMPIX_Coll_algorithms
+// (tilempi-bench's lists) and the schedules tilempi-coll-check analyses (named_schedules.cpp).
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
-#include <set>
 #include <sstream>
 
 #include "coll/coll.h"
 #include "errors.h"
 #include "hooks.h"
-#include "p2p.h"
 #include "runtime.h"
 #include "tilempi/transport/rank_local.h"
 
+// ---- the registration lines: one per algorithm, in --coll help order ---------------------------
+// TILEMPI_COLL_ALGORITHM(id) names the entry `coll::entry::id` that the algorithm's file defines.
+#define TILEMPI_COLL_ALGORITHMS(X)                                                                    \
+  X(barrier_ktree) X(barrier_ktree_static) X(barrier_linear) X(barrier_dissemination)                 \
+  X(barrier_recursive_doubling)                                                                       \
+  X(bcast_static_route) X(bcast_linear) X(bcast_binomial) X(bcast_scatter_allgather)                  \
+  X(reduce_mesh_tree) X(reduce_linear) X(reduce_binomial)                                             \
+  X(allreduce_mesh_reduce_bcast) X(allreduce_linear) X(allreduce_recursive_doubling) X(allreduce_ring) \
+  X(allreduce_rabenseifner)                                                                           \
+  X(alltoall_mesh_rounds) X(alltoall_linear) X(alltoall_pairwise) X(alltoall_bruck)                   \
+  X(alltoall_xor_direct) X(alltoall_scattered)                                                        \
+  X(alltoallv_mesh_rounds) X(alltoallv_linear) X(alltoallv_pairwise) X(alltoallv_scattered)           \
+  X(gather_linear) X(gather_binomial) X(gatherv_linear)                                               \
+  X(scatter_linear) X(scatter_binomial) X(scatterv_linear)                                            \
+  X(allgather_linear) X(allgather_ring) X(allgather_recursive_doubling) X(allgather_bruck)            \
+  X(allgatherv_linear) X(allgatherv_ring)                                                             \
+  X(reduce_scatter_nonoverlapping) X(reduce_scatter_ring)                                             \
+  X(reduce_scatter_block_nonoverlapping) X(reduce_scatter_block_ring)                                 \
+  X(scan_linear) X(scan_recursive_doubling) X(exscan_linear) X(exscan_recursive_doubling)
+
 namespace tilempi::mpi {
 namespace coll {
+
+namespace entry {
+#define TILEMPI_COLL_DECLARE(id) extern const Algorithm id;
+TILEMPI_COLL_ALGORITHMS(TILEMPI_COLL_DECLARE)
+#undef TILEMPI_COLL_DECLARE
+}  // namespace entry
 
 namespace {
 
@@ -27,87 +54,44 @@ const char* const kKindNames[kKinds] = {
     "barrier", "bcast", "reduce", "allreduce", "alltoall", "alltoallv", "gather", "gatherv", "scatter",
     "scatterv", "allgather", "allgatherv", "reduce_scatter", "reduce_scatter_block", "scan", "exscan"};
 
+[[noreturn]] void registry_error(const std::string& what) {
+  std::fprintf(stderr, "tilempi: collective registry: %s\n", what.c_str());
+  std::abort();
+}
+
+/// The registered entries by collective. A broken registration (a fallback that does not exist,
+/// a restricted algorithm without one, two defaults for one case) stops the library at its first
+/// use: it is a mistake in the source, not in the user's input.
 const std::array<std::vector<Algorithm>, kKinds>& table() {
   static const std::array<std::vector<Algorithm>, kKinds> t = [] {
     std::array<std::vector<Algorithm>, kKinds> a;
-    auto& barrier = a[static_cast<int>(Kind::Barrier)];
-    barrier = {
-        {"ktree", "k-ary tree rooted at the mesh centre, built once per communicator (seed 003 §3.2.2); ktree:K sets k (default 3)", any(&barrier_ktree), true, 3},
-        {"ktree_static", "ktree's notifications up to the root, released by one word over the static network along the §3.2.3 tree (ktree's replies without one); mesh_rounds' round barrier", any(&barrier_ktree_static), true, 3},
-        {"linear", "every rank notifies rank 0, which releases them all (2(N-1) messages at rank 0)", any(&barrier_linear)},
-        {"dissemination", "ceil(log2 N) rounds, rank r signals r+2^i (Hensgen, Finkel, Manber)", any(&barrier_dissemination)},
-        {"recursive_doubling", "pairwise exchanges r xor 2^i; extra ranks fold in before and out after", any(&barrier_recursive_doubling)},
-    };
-    a[static_cast<int>(Kind::Bcast)] = {
-        {"static_route", "static-network tree: root's column, then the rows (seed 003 §3.2.3); the same tree over point-to-point without a static network", any(&bcast_static_route)},
-        {"linear", "root sends to every other rank in turn", any(&bcast_linear)},
-        {"binomial", "binomial tree over ranks relative to the root, ceil(log2 N) steps (OperaMPI, MPICH)", any(&bcast_binomial)},
-        {"scatter_allgather", "scatter of the message in N pieces, then a ring allgather (van de Geijn)", any(&bcast_scatter_allgather)},
-    };
-    a[static_cast<int>(Kind::Reduce)] = {
-        {"mesh_tree", "two-level tree: the root's row, then the columns (seed 003 §3.2.4); rank-ordered binomial for non-commutative ops", any(&reduce_mesh_tree)},
-        {"linear", "root receives from every rank and combines in rank order", any(&reduce_linear)},
-        {"binomial", "binomial tree, ceil(log2 N) steps; keeps rank order for non-commutative ops", any(&reduce_binomial)},
-    };
-    a[static_cast<int>(Kind::Allreduce)] = {
-        {"mesh_reduce_bcast", "mesh_tree reduce to rank 0, then static_route broadcast (seed 003 Algorithm 3)", any(&allreduce_mesh_reduce_bcast)},
-        {"linear", "linear reduce to rank 0, then linear broadcast", any(&allreduce_linear)},
-        {"recursive_doubling", "log2 N exchange-and-combine steps; non-power-of-two ranks fold in and out", any(&allreduce_recursive_doubling)},
-        {"ring", "ring reduce-scatter then ring allgather, 2(N-1) steps (commutative ops; else recursive_doubling)", any(&allreduce_ring)},
-        {"rabenseifner", "recursive-halving reduce-scatter then recursive-doubling allgather (commutative ops; else recursive_doubling)", any(&allreduce_rabenseifner)},
-    };
-    a[static_cast<int>(Kind::Alltoall)] = {
-        {"mesh_rounds", "contention-free rounds of exchanges on the mesh with a barrier between rounds (seed 003 §3.2.1)", any(&alltoall_mesh_rounds)},
-        {"linear", "OperaMPI baseline (seed 003 §2.2): the tasks take turns, in turn s task s sends to every other", any(&alltoall_linear)},
-        {"pairwise", "N-1 steps, step k: send to r+k, receive from r-k", any(&alltoall_pairwise)},
-        {"bruck", "ceil(log2 N) steps of combined blocks (Bruck et al.), for small messages", any(&alltoall_bruck)},
-        {"xor_direct", "steps k = 1..2^ceil(log2 N)-1 exchanging with r xor k (Thakur & Choudhary): contended on a mesh", any(&alltoall_xor_direct)},
-        {"scattered", "every send and receive posted at once", any(&alltoall_scattered)},
-    };
-    a[static_cast<int>(Kind::Alltoallv)] = {
-        {"mesh_rounds", "the mesh_rounds exchange schedule with per-pair sizes (seed 003 §3.2.1)", any(&alltoallv_mesh_rounds)},
-        {"linear", "the tasks take turns sending to every other (as alltoall linear)", any(&alltoallv_linear)},
-        {"pairwise", "N-1 steps, step k: send to r+k, receive from r-k", any(&alltoallv_pairwise)},
-        {"scattered", "every send and receive posted at once", any(&alltoallv_scattered)},
-    };
-    a[static_cast<int>(Kind::Gather)] = {
-        {"linear", "root receives every block directly", any(&gather_linear)},
-        {"binomial", "binomial tree over relative ranks, subtrees forward their blocks", any(&gather_binomial)},
-    };
-    a[static_cast<int>(Kind::Gatherv)] = {
-        {"linear", "root receives every block directly", any(&gatherv_linear)},
-    };
-    a[static_cast<int>(Kind::Scatter)] = {
-        {"linear", "root sends every block directly", any(&scatter_linear)},
-        {"binomial", "binomial tree over relative ranks, subtrees forward their blocks", any(&scatter_binomial)},
-    };
-    a[static_cast<int>(Kind::Scatterv)] = {
-        {"linear", "root sends every block directly", any(&scatterv_linear)},
-    };
-    a[static_cast<int>(Kind::Allgather)] = {
-        {"linear", "every rank sends its block to every other", any(&allgather_linear)},
-        {"ring", "N-1 steps passing blocks to the right neighbour", any(&allgather_ring)},
-        {"recursive_doubling", "log2 N exchanges of doubling size (power-of-two sizes; bruck otherwise)", any(&allgather_recursive_doubling)},
-        {"bruck", "ceil(log2 N) steps, any N (Bruck et al.)", any(&allgather_bruck)},
-    };
-    a[static_cast<int>(Kind::Allgatherv)] = {
-        {"linear", "every rank sends its block to every other", any(&allgatherv_linear)},
-        {"ring", "N-1 steps passing blocks to the right neighbour", any(&allgatherv_ring)},
-    };
-    const std::vector<Algorithm> rs = {
-        {"nonoverlapping", "reduce to rank 0, then scatterv", any(&reduce_scatter_nonoverlapping)},
-        {"ring", "N-1 ring steps each combining one block (commutative ops; else nonoverlapping)", any(&reduce_scatter_ring)},
-    };
-    a[static_cast<int>(Kind::ReduceScatter)] = rs;
-    a[static_cast<int>(Kind::ReduceScatterBlock)] = rs;
-    a[static_cast<int>(Kind::Scan)] = {
-        {"linear", "rank r waits for the prefix of r-1, combines, passes it on (N-1 steps)", any(&scan_linear)},
-        {"recursive_doubling", "ceil(log2 N) exchange steps keeping rank order", any(&scan_recursive_doubling)},
-    };
-    a[static_cast<int>(Kind::Exscan)] = {
-        {"linear", "rank r waits for the prefix of r-1, combines, passes it on (N-1 steps)", any(&exscan_linear)},
-        {"recursive_doubling", "ceil(log2 N) exchange steps keeping rank order", any(&exscan_recursive_doubling)},
-    };
+#define TILEMPI_COLL_ADD(id) a[static_cast<std::size_t>(entry::id.kind)].push_back(entry::id);
+    TILEMPI_COLL_ALGORITHMS(TILEMPI_COLL_ADD)
+#undef TILEMPI_COLL_ADD
+    for (int k = 0; k < kKinds; ++k) {
+      const auto& algs = a[static_cast<std::size_t>(k)];
+      if (algs.empty()) registry_error(std::string(kKindNames[k]) + " has no algorithm");
+      int multi = 0, single = 0;
+      for (const Algorithm& x : algs) {
+        multi += x.default_on == DefaultOn::MultiRow || x.default_on == DefaultOn::Always;
+        single += x.default_on == DefaultOn::SingleRow || x.default_on == DefaultOn::Always;
+        const std::string who = std::string(kKindNames[k]) + "=" + x.name;
+        if (!x.fn) registry_error(who + " has no function");
+        if (x.restrictions.any() && !x.fallback) registry_error(who + " has restrictions but no fallback");
+        if (!x.fallback) continue;
+        // The chain of fallbacks ends in an algorithm without restrictions.
+        const Algorithm* cur = &x;
+        for (std::size_t steps = 0; cur && cur->fallback; ++steps) {
+          auto it = std::find_if(algs.begin(), algs.end(), [&](const Algorithm& y) { return std::strcmp(y.name, cur->fallback) == 0; });
+          if (it == algs.end()) registry_error(who + ": fallback '" + cur->fallback + "' is not registered");
+          if (steps > algs.size()) registry_error(who + ": its fallbacks form a cycle");
+          cur = &*it;
+        }
+        if (cur->restrictions.any()) registry_error(who + ": the last fallback has restrictions");
+      }
+      if (multi != 1 || single != 1)
+        registry_error(std::string(kKindNames[k]) + " needs exactly one default for several rows and one for one row");
+    }
     return a;
   }();
   return t;
@@ -118,10 +102,14 @@ struct Choice {
   int param = 0;
 };
 
-/// The user's choices, and whether they were read from the environment yet: per rank, since
-/// ranks that are contexts of one simulator process share this library (rank_local.h).
+enum class Policy { Error, Warn, Silent };
+
+/// The user's choices, the fallback policy, and whether they were read from the environment yet:
+/// per rank, since ranks that are contexts of one simulator process share this library
+/// (rank_local.h).
 struct Selection {
   std::array<std::optional<Choice>, kKinds> choices;
+  Policy policy = Policy::Warn;
   bool parsed = false;
 };
 Selection& selection() {
@@ -149,12 +137,6 @@ std::string valid_kinds() {
   std::string s;
   for (const char* n : kKindNames) s += (s.empty() ? "" : ", ") + std::string(n);
   return s;
-}
-
-std::optional<Kind> kind_of(const std::string& name) {
-  for (int i = 0; i < kKinds; ++i)
-    if (name == kKindNames[i]) return static_cast<Kind>(i);
-  return std::nullopt;
 }
 
 /// Parse "algorithm[:param]" for collective k.
@@ -214,9 +196,23 @@ bool parse_spec(const std::string& spec, std::array<std::optional<Choice>, kKind
   return true;
 }
 
-/// Read the environment: TILEMPI_COLL, then TILEMPI_COLL_<NAME> (which wins).
+bool parse_policy(const char* text, Policy* out, std::string* err) {
+  const std::string v = lower(trim(text));
+  if (v == "error") *out = Policy::Error;
+  else if (v == "warn") *out = Policy::Warn;
+  else if (v == "silent") *out = Policy::Silent;
+  else {
+    *err = "TILEMPI_COLL_FALLBACK: '" + std::string(text) + "' is not one of error, warn, silent";
+    return false;
+  }
+  return true;
+}
+
+/// Read the environment: TILEMPI_COLL, then TILEMPI_COLL_<NAME> (which wins), and
+/// TILEMPI_COLL_FALLBACK.
 bool parse_environment(std::string* err) {
   std::array<std::optional<Choice>, kKinds> c;
+  Policy policy = Policy::Warn;
   if (const char* spec = std::getenv("TILEMPI_COLL")) {
     if (!parse_spec(spec, &c, err)) {
       *err = "TILEMPI_COLL: " + *err;
@@ -235,7 +231,10 @@ bool parse_environment(std::string* err) {
       c[i] = ch;
     }
   }
+  if (const char* v = std::getenv("TILEMPI_COLL_FALLBACK"); v && *v)
+    if (!parse_policy(v, &policy, err)) return false;
   user_choices() = c;
+  selection().policy = policy;
   selection().parsed = true;
   return true;
 }
@@ -257,40 +256,113 @@ void copy_out(const std::string& s, char* buf, int len) {
   buf[n] = '\0';
 }
 
+bool multi_row(Comm& comm) { return comm.size > 1 && geometry(comm).rows > 1; }
+
+/// The parameter an algorithm runs with after a fallback: the requested one where both take it
+/// (ktree_static:4 becomes ktree:4), else the fallback's default.
+int carried_param(const Algorithm& from, int param, const Algorithm& to) {
+  return from.takes_param && to.takes_param ? param : to.default_param;
+}
+
+/// The user's choice, else the default selector's algorithm.
+Selected requested(Kind k, Comm& comm) {
+  ensure_parsed();
+  const auto& algs = algorithms(k);
+  if (const auto& c = user_choices()[static_cast<int>(k)]) {
+    const Algorithm* a = &algs[static_cast<std::size_t>(c->index)];
+    return {a, c->param, true, a};
+  }
+  const Algorithm* a = default_for(k, multi_row(comm));
+  return {a, a->default_param, false, a};
+}
+
+/// Follow the fallbacks of the restrictions the call breaks. *first_code and *first_why describe
+/// the first broken restriction (0: none).
+Selected resolve(Kind k, Comm& comm, const Call& call, int* first_code, std::string* first_why) {
+  Selected s = requested(k, comm);
+  *first_code = 0;
+  for (std::size_t steps = 0; steps <= algorithms(k).size(); ++steps) {
+    std::string why;
+    const int code = broken_restriction(*s.algorithm, comm, call, &why);
+    if (code == 0) break;
+    if (*first_code == 0) {
+      *first_code = code;
+      *first_why = why;
+    }
+    const Algorithm* next = find_algorithm(k, s.algorithm->fallback);
+    s.param = carried_param(*s.algorithm, s.param, *next);
+    s.algorithm = next;
+  }
+  return s;
+}
+
+std::string label(const Algorithm& a, int param) {
+  return std::string(a.name) + (a.takes_param ? ":" + std::to_string(param) : std::string());
+}
+
+std::string restriction_text(const Algorithm& a) {
+  const Restrictions& r = a.restrictions;
+  std::string s;
+  auto add = [&](const std::string& t) { s += (s.empty() ? "" : ", ") + t; };
+  if (r.commutative) add("commutative ops");
+  if (r.count_ge_ranks) add("count >= ranks");
+  if (r.power_of_two) add("power-of-two ranks");
+  if (r.max_ranks > 0) add("at most " + std::to_string(r.max_ranks) + " ranks");
+  if (r.static_network) add("a static network");
+  return s;
+}
+
 }  // namespace
 
 const char* kind_name(Kind k) { return kKindNames[static_cast<int>(k)]; }
 
+std::optional<Kind> kind_of(const std::string& name) {
+  for (int i = 0; i < kKinds; ++i)
+    if (name == kKindNames[i]) return static_cast<Kind>(i);
+  return std::nullopt;
+}
+
 const std::vector<Algorithm>& algorithms(Kind k) { return table()[static_cast<std::size_t>(k)]; }
 
-// The default selector. On a communicator whose members span more than one mesh row, the mesh
-// algorithms of seed 003 (alltoall/alltoallv mesh_rounds, barrier ktree:3, bcast static_route,
-// reduce mesh_tree, allreduce mesh_reduce_bcast); on a single row (or a single rank) the classic
-// ones (pairwise, dissemination, binomial, binomial, recursive_doubling). Always: gather and
-// scatter binomial, the v-variants linear, allgather bruck, allgatherv ring, reduce_scatter
-// nonoverlapping, scan and exscan recursive_doubling.
-const char* default_algorithm(Kind k, Comm& comm) {
-  const bool mesh = comm.size > 1 && geometry(comm).rows > 1;
-  switch (k) {
-    case Kind::Barrier: return mesh ? "ktree" : "dissemination";
-    case Kind::Bcast: return mesh ? "static_route" : "binomial";
-    case Kind::Reduce: return mesh ? "mesh_tree" : "binomial";
-    case Kind::Allreduce: return mesh ? "mesh_reduce_bcast" : "recursive_doubling";
-    case Kind::Alltoall: return mesh ? "mesh_rounds" : "pairwise";
-    case Kind::Alltoallv: return mesh ? "mesh_rounds" : "pairwise";
-    case Kind::Gather: return "binomial";
-    case Kind::Gatherv: return "linear";
-    case Kind::Scatter: return "binomial";
-    case Kind::Scatterv: return "linear";
-    case Kind::Allgather: return "bruck";
-    case Kind::Allgatherv: return "ring";
-    case Kind::ReduceScatter: return "nonoverlapping";
-    case Kind::ReduceScatterBlock: return "nonoverlapping";
-    case Kind::Scan: return "recursive_doubling";
-    case Kind::Exscan: return "recursive_doubling";
-    case Kind::Count: break;
+const Algorithm* find_algorithm(Kind k, const std::string& name) {
+  for (const Algorithm& a : algorithms(k))
+    if (name == a.name) return &a;
+  return nullptr;
+}
+
+const Algorithm* default_for(Kind k, bool multi_row) {
+  const DefaultOn want = multi_row ? DefaultOn::MultiRow : DefaultOn::SingleRow;
+  for (const Algorithm& a : algorithms(k))
+    if (a.default_on == want || a.default_on == DefaultOn::Always) return &a;
+  return &algorithms(k).front();  // not reached: table() checks that there is one
+}
+
+const char* default_algorithm(Kind k, Comm& comm) { return default_for(k, multi_row(comm))->name; }
+
+int broken_restriction(const Algorithm& a, Comm& comm, const Call& call, std::string* why) {
+  const Restrictions& r = a.restrictions;
+  const int n = comm.size;
+  if (r.commutative && call.red && !call.red->commutative()) {
+    *why = "the op is not commutative";
+    return MPI_ERR_OP;
   }
-  return "linear";
+  if (r.count_ge_ranks && call.red && call.count < static_cast<std::size_t>(n)) {
+    *why = "count " + std::to_string(call.count) + " is less than the " + std::to_string(n) + " ranks";
+    return MPI_ERR_COUNT;
+  }
+  if (r.power_of_two && (n & (n - 1)) != 0) {
+    *why = std::to_string(n) + " ranks is not a power of two";
+    return MPI_ERR_COMM;
+  }
+  if (r.max_ranks > 0 && n > r.max_ranks) {
+    *why = std::to_string(n) + " ranks is more than its limit of " + std::to_string(r.max_ranks);
+    return MPI_ERR_COMM;
+  }
+  if (r.static_network && !transport_of_job().capabilities().static_network) {
+    *why = "the transport has no static network";
+    return MPI_ERR_OTHER;
+  }
+  return 0;
 }
 
 int set_selection(const std::string& spec, std::string* error) {
@@ -300,77 +372,46 @@ int set_selection(const std::string& spec, std::string* error) {
     if (error) *error = err;
     return MPI_ERR_ARG;
   }
+  ensure_parsed();  // keeps TILEMPI_COLL_FALLBACK
   user_choices() = c;
-  selection().parsed = true;
   return MPI_SUCCESS;
 }
 
 Selected select(Kind k, Comm& comm) {
-  ensure_parsed();
-  const auto& algs = algorithms(k);
-  if (const auto& c = user_choices()[static_cast<int>(k)]) return {&algs[static_cast<std::size_t>(c->index)], c->param, true};
-  const char* name = default_algorithm(k, comm);
-  for (const Algorithm& a : algs)
-    if (std::strcmp(a.name, name) == 0) return {&a, a.default_param, false};
-  return {&algs[0], algs[0].default_param, false};
+  int code = 0;
+  std::string why;
+  return resolve(k, comm, Call{}, &code, &why);
 }
 
-// ---- per-communicator state ----------------------------------------------------------------------
-
-CollState& state(Comm& comm) {
-  if (!comm.coll) comm.coll = std::make_shared<CollState>();
-  return *comm.coll;
-}
-
-const CollState& geometry(Comm& comm) {
-  CollState& st = state(comm);
-  if (st.geometry_ready) return st;
-  const auto& topo = transport_of_job().topology();
-  st.mesh = {topo.width, topo.height};
-  st.members.clear();
-  std::set<int> rows;
-  for (int r = 0; r < comm.size; ++r) {
-    const int w = comm.world[static_cast<std::size_t>(r)];
-    schedule::Point p{0, 0};
-    if (w >= 0 && static_cast<std::size_t>(w) < topo.coord.size()) p = {topo.coord[static_cast<std::size_t>(w)].x, topo.coord[static_cast<std::size_t>(w)].y};
-    st.members.push_back(p);
-    rows.insert(p.y);
+// The default selector's choice is the library's, so a fallback from it is neither an error nor
+// a warning: a correct program must not fail, or be told off, for a choice it did not make. A
+// user's choice that cannot run is the user's to hear about: TILEMPI_COLL_FALLBACK.
+int choose(Kind k, Comm& comm, const Call& call, Selected* out, std::string* why) {
+  int code = 0;
+  std::string reason;
+  Selected s = resolve(k, comm, call, &code, &reason);
+  if (code != 0 && s.user) {
+    const Policy policy = selection().policy;
+    const std::string req = std::string(kind_name(k)) + "=" + label(*s.requested, user_choices()[static_cast<int>(k)]->param);
+    if (policy == Policy::Error) {
+      *why = req + " cannot run: " + reason + " (TILEMPI_COLL_FALLBACK=error; it would run " + kind_name(k) + "=" +
+             label(*s.algorithm, s.param) + ")";
+      return code;
+    }
+    CollState& st = state(comm);
+    if (policy == Policy::Warn && st.warned.insert(s.requested).second && comm.rank == 0) {
+      std::fprintf(stderr,
+                   "tilempi: warning: %s cannot run on this communicator of %d ranks: %s; running %s=%s instead "
+                   "(TILEMPI_COLL_FALLBACK=error|warn|silent)\n",
+                   req.c_str(), comm.size, reason.c_str(), kind_name(k), label(*s.algorithm, s.param).c_str());
+      std::fflush(stderr);
+    }
   }
-  st.rows = static_cast<int>(rows.size());
-  st.geometry_ready = true;
-  return st;
-}
-
-const schedule::Tree& cached_ktree(Comm& comm, int k) {
   CollState& st = state(comm);
-  auto it = st.ktrees.find(k);
-  if (it != st.ktrees.end()) return it->second;
-  const CollState& g = geometry(comm);
-  return st.ktrees.emplace(k, schedule::ktree(g.mesh, g.members, k)).first->second;
-}
-
-// ---- byte helpers ------------------------------------------------------------------------------
-
-int send_bytes(const void* buf, std::size_t n, int dest, int tag, Comm& comm) {
-  return coll_send(buf, n, MPI_BYTE, dest, tag, comm);
-}
-int recv_bytes(void* buf, std::size_t n, int src, int tag, Comm& comm) {
-  return coll_recv(buf, n, MPI_BYTE, src, tag, comm);
-}
-int sendrecv_bytes(const void* sbuf, std::size_t sn, int dest, void* rbuf, std::size_t rn, int src, int tag, Comm& comm) {
-  return coll_sendrecv(sbuf, sn, MPI_BYTE, dest, rbuf, rn, MPI_BYTE, src, tag, comm);
-}
-int isend_bytes(const void* buf, std::size_t n, int dest, int tag, Comm& comm, MPI_Request* req) {
-  return coll_isend(buf, n, MPI_BYTE, dest, tag, comm, req);
-}
-int irecv_bytes(void* buf, std::size_t n, int src, int tag, Comm& comm, MPI_Request* req) {
-  return coll_irecv(buf, n, MPI_BYTE, src, tag, comm, req);
-}
-int waitall(std::vector<MPI_Request>& reqs) {
-  if (reqs.empty()) return MPI_SUCCESS;
-  int rc = mpi::waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
-  reqs.clear();
-  return rc;
+  if (st.ran.empty()) st.ran.assign(kKinds, {nullptr, 0});
+  st.ran[static_cast<std::size_t>(k)] = {s.algorithm, s.param};
+  *out = s;
+  return MPI_SUCCESS;
 }
 
 }  // namespace coll
@@ -415,23 +456,21 @@ int TILEMPIX_Coll_validate(const char* spec, char* message, int message_len) {
 int TILEMPIX_Coll_help(char* text, int len) {
   std::string s = "Collective algorithms (select with --coll COLL=ALG[,COLL=ALG...] or TILEMPI_COLL_<COLL>=ALG).\n"
                   "Defaults marked *: mesh algorithms when the communicator spans more than one mesh row;\n"
-                  "marked + : the default on a single row.\n";
-  const char* mesh_default[coll::kKinds] = {"ktree", "static_route", "mesh_tree", "mesh_reduce_bcast", "mesh_rounds",
-                                            "mesh_rounds", "binomial", "linear", "binomial", "linear", "bruck", "ring",
-                                            "nonoverlapping", "nonoverlapping", "recursive_doubling", "recursive_doubling"};
-  const char* row_default[coll::kKinds] = {"dissemination", "binomial", "binomial", "recursive_doubling", "pairwise",
-                                           "pairwise", "binomial", "linear", "binomial", "linear", "bruck", "ring",
-                                           "nonoverlapping", "nonoverlapping", "recursive_doubling", "recursive_doubling"};
+                  "marked + : the default on a single row. [needs: ...; else X]: what an algorithm needs, and\n"
+                  "what runs when a call does not have it (TILEMPI_COLL_FALLBACK=error|warn|silent, default warn).\n";
   for (int i = 0; i < coll::kKinds; ++i) {
     auto k = static_cast<coll::Kind>(i);
+    const coll::Algorithm* multi = coll::default_for(k, true);
+    const coll::Algorithm* single = coll::default_for(k, false);
     s += std::string("\n") + coll::kind_name(k) + ":\n";
     for (const auto& a : coll::algorithms(k)) {
-      const bool d = std::strcmp(a.name, mesh_default[i]) == 0;
-      const bool r = std::strcmp(a.name, row_default[i]) == 0 && !d;
+      const char mark = &a == multi ? '*' : (&a == single ? '+' : ' ');
       std::string name = std::string(a.name) + (a.takes_param ? "[:K]" : "");
-      char line[512];
-      std::snprintf(line, sizeof line, "  %c %-22s %s\n", d ? '*' : (r ? '+' : ' '), name.c_str(), a.help);
-      s += line;
+      std::string help = a.help;
+      if (a.restrictions.any()) help += " [needs " + coll::restriction_text(a) + "; else " + a.fallback + "]";
+      char line[64];
+      std::snprintf(line, sizeof line, "  %c %-22s ", mark, name.c_str());
+      s += line + help + "\n";
     }
   }
   coll::copy_out(s, text, len);
@@ -443,10 +482,48 @@ int TILEMPIX_Coll_selected(MPI_Comm comm, const char* collective, char* name, in
   if (!c) return raise(MPI_COMM_WORLD, MPI_ERR_COMM, "TILEMPIX_Coll_selected", "invalid communicator");
   auto k = collective ? coll::kind_of(coll::lower(collective)) : std::nullopt;
   if (!k) return raise(comm, MPI_ERR_ARG, "TILEMPIX_Coll_selected", std::string("unknown collective '") + (collective ? collective : "(null)") + "'; valid: " + coll::valid_kinds());
-  coll::Selected s = coll::select(*k, *c);
-  std::string out = s.algorithm->name;
-  if (s.algorithm->takes_param) out += ":" + std::to_string(s.param);
-  coll::copy_out(out, name, len);
+  // What ran last on this communicator; before the first call, what a call would run.
+  const CollState& st = coll::state(*c);
+  std::pair<const coll::Algorithm*, int> ran{nullptr, 0};
+  if (!st.ran.empty()) ran = st.ran[static_cast<std::size_t>(*k)];
+  if (!ran.first) {
+    coll::Selected s = coll::select(*k, *c);
+    ran = {s.algorithm, s.param};
+  }
+  coll::copy_out(coll::label(*ran.first, ran.second), name, len);
+  return MPI_SUCCESS;
+}
+
+int TILEMPIX_Coll_collective(int index, char* name, int len) {
+  if (index < 0 || index >= coll::kKinds) return MPI_ERR_ARG;
+  coll::copy_out(coll::kind_name(static_cast<coll::Kind>(index)), name, len);
+  return MPI_SUCCESS;
+}
+
+int TILEMPIX_Coll_algorithms(const char* collective, TILEMPIX_Coll_algorithm_info* out, int max, int* count) {
+  auto k = collective ? coll::kind_of(coll::lower(collective)) : std::nullopt;
+  if (!k || !count || max < 0 || (max > 0 && !out)) return MPI_ERR_ARG;
+  const auto& algs = coll::algorithms(*k);
+  *count = static_cast<int>(algs.size());
+  const coll::Algorithm* multi = coll::default_for(*k, true);
+  const coll::Algorithm* single = coll::default_for(*k, false);
+  for (int i = 0; i < max && i < *count; ++i) {
+    const coll::Algorithm& a = algs[static_cast<std::size_t>(i)];
+    TILEMPIX_Coll_algorithm_info& o = out[i];
+    o = TILEMPIX_Coll_algorithm_info{};
+    coll::copy_out(a.name, o.name, sizeof o.name);
+    coll::copy_out(a.fallback ? a.fallback : "", o.fallback, sizeof o.fallback);
+    o.mesh = a.family == coll::Family::Mesh;
+    const coll::Restrictions& r = a.restrictions;
+    o.needs = (r.commutative ? TILEMPIX_COLL_NEEDS_COMMUTATIVE : 0) | (r.power_of_two ? TILEMPIX_COLL_NEEDS_POWER_OF_TWO : 0) |
+              (r.static_network ? TILEMPIX_COLL_NEEDS_STATIC_NETWORK : 0) |
+              (r.count_ge_ranks ? TILEMPIX_COLL_NEEDS_COUNT_GE_RANKS : 0) | (r.max_ranks > 0 ? TILEMPIX_COLL_NEEDS_MAX_RANKS : 0);
+    o.max_ranks = r.max_ranks;
+    o.defaults = (&a == multi ? TILEMPIX_COLL_DEFAULT_MULTI_ROW : 0) | (&a == single ? TILEMPIX_COLL_DEFAULT_SINGLE_ROW : 0);
+    o.takes_param = a.takes_param;
+    o.default_param = a.default_param;
+    o.has_schedule = a.schedule != nullptr;
+  }
   return MPI_SUCCESS;
 }
 

@@ -13,8 +13,42 @@ extern "C" {
 int TILEMPIX_Coll_validate(const char* spec, char* message, int message_len);
 /* Writes a table of every collective and its registered algorithms (NUL-terminated, truncated to len). */
 int TILEMPIX_Coll_help(char* text, int len);
-/* The algorithm that will run for a collective ("alltoall", "bcast", ...) on a communicator. */
+/* The algorithm that ran for a collective ("alltoall", "bcast", ...) on a communicator, the last
+ * time it ran there (after any fallback: an algorithm whose restrictions a call breaks runs its
+ * fallback, and some restrictions depend on the call's op or count); before the first call, the
+ * one a call would run. */
 int TILEMPIX_Coll_selected(MPI_Comm comm, const char* collective, char* name, int len);
+
+/* The collective registry, for tools that list or sweep algorithms (tilempi-bench). None of these
+ * needs MPI_Init. */
+/* Name of collective index (0, 1, ...: "barrier", "bcast", ...); MPI_ERR_ARG past the last one. */
+int TILEMPIX_Coll_collective(int index, char* name, int len);
+
+#define TILEMPIX_COLL_NAME_LEN 32
+/* Restriction bits (needs): a call that breaks one runs the algorithm's fallback. */
+#define TILEMPIX_COLL_NEEDS_COMMUTATIVE    1 /* commutative ops only */
+#define TILEMPIX_COLL_NEEDS_POWER_OF_TWO   2 /* communicator sizes 2^k only */
+#define TILEMPIX_COLL_NEEDS_STATIC_NETWORK 4 /* a transport with a static network */
+#define TILEMPIX_COLL_NEEDS_COUNT_GE_RANKS 8 /* at least one element per rank */
+#define TILEMPIX_COLL_NEEDS_MAX_RANKS      16 /* at most max_ranks ranks */
+/* Default bits: the default selector's choice on a communicator spanning several mesh rows, one row. */
+#define TILEMPIX_COLL_DEFAULT_MULTI_ROW  1
+#define TILEMPIX_COLL_DEFAULT_SINGLE_ROW 2
+typedef struct {
+  char name[TILEMPIX_COLL_NAME_LEN];     /* e.g. "mesh_rounds" */
+  char fallback[TILEMPIX_COLL_NAME_LEN]; /* runs when a restriction fails ("" if none) */
+  int mesh;                              /* 1: a mesh algorithm (seed 003 chapter 3), 0: classic */
+  int needs;                             /* TILEMPIX_COLL_NEEDS_* bits */
+  int max_ranks;                         /* with TILEMPIX_COLL_NEEDS_MAX_RANKS; else 0 */
+  int defaults;                          /* TILEMPIX_COLL_DEFAULT_* bits */
+  int takes_param;                       /* "name:K" is accepted, K defaults to default_param */
+  int default_param;
+  int has_schedule;                      /* tilempi-coll-check analyses its schedule */
+} TILEMPIX_Coll_algorithm_info;
+/* The algorithms registered for a collective, in registration (--coll help) order: fills
+ * out[0 .. min(max, *count) - 1] and sets *count to how many there are. MPI_ERR_ARG for an
+ * unknown collective. */
+int TILEMPIX_Coll_algorithms(const char* collective, TILEMPIX_Coll_algorithm_info* out, int max, int* count);
 
 /* Transport and virtual mesh of the running job. */
 int TILEMPIX_Transport_name(char* name, int len);

@@ -5,8 +5,11 @@
 
 #include <complex>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "coll/coll.h"
 #include "coll/op.h"
@@ -269,3 +272,152 @@ TEST(Collectives, ArgumentErrors) {
   EXPECT_EQ(MPI_Exscan(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD), MPI_SUCCESS);
   EXPECT_EQ(y, 5);  // rank 0's recvbuf is left alone
 }
+
+namespace {
+
+namespace mc = tilempi::mpi::coll;
+
+/// A communicator the default selector sees as spanning `rows` mesh rows (its geometry filled in
+/// by hand): select() runs on it without any traffic.
+tilempi::mpi::Comm fake_comm(int size, int rows) {
+  tilempi::mpi::Comm c;
+  c.size = size;
+  c.rank = 0;
+  c.coll = std::make_shared<tilempi::mpi::CollState>();
+  c.coll->geometry_ready = true;
+  c.coll->rows = rows;
+  return c;
+}
+
+/// The algorithm --coll help marks with `mark` for collective k ("" if none).
+std::string marked(const std::string& help, mc::Kind k, char mark) {
+  const std::string head = std::string("\n") + mc::kind_name(k) + ":\n";
+  std::size_t at = help.find(head);
+  if (at == std::string::npos) return "(no section)";
+  at += head.size();
+  while (at < help.size() && help.compare(at, 2, "  ") == 0) {
+    const std::size_t eol = help.find('\n', at);
+    const std::string line = help.substr(at, eol - at);
+    if (line.size() > 4 && line[2] == mark) {
+      std::string name = line.substr(4, line.find(' ', 4) - 4);
+      return name.substr(0, name.find('['));
+    }
+    at = eol + 1;
+  }
+  return "";
+}
+
+}  // namespace
+
+// The help's markers are read from the same entries as the default selector: select() on a
+// communicator spanning several rows runs the '*' algorithm, on one row the '+' one (or the '*'
+// one where a collective has the same default everywhere).
+TEST(Registry, HelpMarkersAreTheSelectorsDefaults) {
+  ASSERT_EQ(mc::set_selection("", nullptr), MPI_SUCCESS);
+  std::string help(1 << 16, '\0');
+  ASSERT_EQ(TILEMPIX_Coll_help(help.data(), static_cast<int>(help.size())), MPI_SUCCESS);
+  help.resize(std::strlen(help.c_str()));
+  auto multi = fake_comm(16, 4), single = fake_comm(4, 1);
+  for (int i = 0; i < mc::kKinds; ++i) {
+    const auto k = static_cast<mc::Kind>(i);
+    const std::string star = marked(help, k, '*'), plus = marked(help, k, '+');
+    EXPECT_EQ(mc::select(k, multi).algorithm->name, star) << mc::kind_name(k);
+    EXPECT_EQ(mc::select(k, single).algorithm->name, plus.empty() ? star : plus) << mc::kind_name(k);
+    EXPECT_STREQ(mc::default_algorithm(k, multi), star.c_str()) << mc::kind_name(k);
+  }
+}
+
+// Every restricted algorithm names a fallback of its own collective that runs where it cannot,
+// and the help shows both; TILEMPIX_Coll_algorithms reports the same entries.
+TEST(Registry, RestrictionsHaveFallbacksAndAreListed) {
+  std::string help(1 << 16, '\0');
+  ASSERT_EQ(TILEMPIX_Coll_help(help.data(), static_cast<int>(help.size())), MPI_SUCCESS);
+  int restricted = 0;
+  for (int i = 0; i < mc::kKinds; ++i) {
+    const auto k = static_cast<mc::Kind>(i);
+    const auto& algs = mc::algorithms(k);
+    int count = -1;
+    std::vector<TILEMPIX_Coll_algorithm_info> info(algs.size() + 2);
+    ASSERT_EQ(TILEMPIX_Coll_algorithms(mc::kind_name(k), info.data(), static_cast<int>(info.size()), &count), MPI_SUCCESS);
+    ASSERT_EQ(count, static_cast<int>(algs.size()));
+    char cname[64];
+    ASSERT_EQ(TILEMPIX_Coll_collective(i, cname, sizeof cname), MPI_SUCCESS);
+    EXPECT_STREQ(cname, mc::kind_name(k));
+    for (std::size_t j = 0; j < algs.size(); ++j) {
+      const mc::Algorithm& a = algs[j];
+      EXPECT_EQ(a.kind, k);
+      EXPECT_STREQ(info[j].name, a.name);
+      EXPECT_EQ(info[j].mesh != 0, a.family == mc::Family::Mesh);
+      EXPECT_EQ(info[j].has_schedule != 0, a.schedule != nullptr);
+      if (!a.restrictions.any()) {
+        EXPECT_EQ(info[j].needs, 0) << a.name;
+        continue;
+      }
+      ++restricted;
+      ASSERT_NE(a.fallback, nullptr) << a.name;
+      EXPECT_NE(mc::find_algorithm(k, a.fallback), nullptr) << a.name;
+      EXPECT_STREQ(info[j].fallback, a.fallback);
+      EXPECT_NE(info[j].needs, 0) << a.name;
+      EXPECT_NE(help.find(std::string("; else ") + a.fallback + "]"), std::string::npos) << a.name;
+    }
+  }
+  char cname[64];
+  EXPECT_EQ(TILEMPIX_Coll_collective(mc::kKinds, cname, sizeof cname), MPI_ERR_ARG);
+  int count = 0;
+  EXPECT_EQ(TILEMPIX_Coll_algorithms("nope", nullptr, 0, &count), MPI_ERR_ARG);
+  // The restrictions the issue names are data: mesh_rounds' rank limit, ring's and rabenseifner's
+  // commutative ops, allgather recursive_doubling's powers of two, ktree_static's static network.
+  EXPECT_EQ(mc::find_algorithm(mc::Kind::Alltoall, "mesh_rounds")->restrictions.max_ranks, 256);
+  EXPECT_TRUE(mc::find_algorithm(mc::Kind::Allreduce, "ring")->restrictions.commutative);
+  EXPECT_TRUE(mc::find_algorithm(mc::Kind::Allreduce, "rabenseifner")->restrictions.commutative);
+  EXPECT_TRUE(mc::find_algorithm(mc::Kind::Allgather, "recursive_doubling")->restrictions.power_of_two);
+  EXPECT_TRUE(mc::find_algorithm(mc::Kind::Barrier, "ktree_static")->restrictions.static_network);
+  EXPECT_GE(restricted, 8);
+}
+
+// Call-independent restrictions are applied by select() and so reported before any call: a
+// communicator over mesh_rounds' limit runs (and reports) pairwise, by default and by choice.
+TEST(Registry, SelectAppliesRestrictions) {
+  auto big = fake_comm(257, 17), small = fake_comm(256, 16), odd = fake_comm(6, 2);
+  ASSERT_EQ(mc::set_selection("", nullptr), MPI_SUCCESS);
+  EXPECT_STREQ(mc::select(mc::Kind::Alltoall, small).algorithm->name, "mesh_rounds");
+  EXPECT_STREQ(mc::select(mc::Kind::Alltoall, big).algorithm->name, "pairwise");
+  EXPECT_STREQ(mc::select(mc::Kind::Alltoallv, big).algorithm->name, "pairwise");
+  ASSERT_EQ(mc::set_selection("alltoall=mesh_rounds,allgather=recursive_doubling", nullptr), MPI_SUCCESS);
+  mc::Selected s = mc::select(mc::Kind::Alltoall, big);
+  EXPECT_STREQ(s.algorithm->name, "pairwise");
+  EXPECT_STREQ(s.requested->name, "mesh_rounds");
+  EXPECT_TRUE(s.user);
+  EXPECT_STREQ(mc::select(mc::Kind::Allgather, odd).algorithm->name, "bruck");
+  EXPECT_STREQ(mc::select(mc::Kind::Allgather, small).algorithm->name, "recursive_doubling");
+  // The host transport has no static network: ktree_static:4 runs as ktree:4.
+  ASSERT_EQ(mc::set_selection("barrier=ktree_static:4", nullptr), MPI_SUCCESS);
+  s = mc::select(mc::Kind::Barrier, odd);
+  EXPECT_STREQ(s.algorithm->name, "ktree");
+  EXPECT_EQ(s.param, 4);
+  ASSERT_EQ(mc::set_selection("", nullptr), MPI_SUCCESS);
+}
+
+#ifdef TILEMPI_BENCH_PATH
+// tilempi-bench's lists are the registry's: --list prints, per collective it measures, every
+// registered algorithm (the default sweep) and the two defaults (--quick).
+TEST(Registry, BenchListsAreTheRegistrys) {
+  std::string want;
+  for (const char* coll : {"alltoall", "barrier", "bcast", "reduce", "allreduce", "allgather", "gather", "scatter"}) {
+    const auto k = *mc::kind_of(coll);
+    std::string all, quick;
+    for (const mc::Algorithm& a : mc::algorithms(k)) all += (all.empty() ? "" : " ") + std::string(a.name);
+    const mc::Algorithm* m = mc::default_for(k, true);
+    const mc::Algorithm* s = mc::default_for(k, false);
+    quick = std::string(m->name) + (s != m ? std::string(" ") + s->name : "");
+    want += std::string(coll) + ": " + all + " (quick: " + quick + ")\n";
+  }
+  FILE* p = popen(TILEMPI_BENCH_PATH " --list", "r");
+  ASSERT_NE(p, nullptr);
+  std::string got;
+  char buf[512];
+  while (std::fgets(buf, sizeof buf, p)) got += buf;
+  EXPECT_EQ(pclose(p), 0);
+  EXPECT_EQ(got, want);
+}
+#endif

@@ -176,6 +176,8 @@ bool covers_all_pairs_once(const Schedule& s, int n);
 std::vector<Point> row_major(const Mesh& mesh, int n);
 
 // ---- by name (what tilempi-coll-check and the tests analyse) ------------------------------------
+// Defined in libtilempi (mpi/coll/named_schedules.cpp), not in tilempi_coll_schedules: the names
+// and their schedules are the collective registry's entries (Algorithm::schedule).
 
 struct Named {
   std::string collective;  ///< "alltoall", "barrier", ...
@@ -184,7 +186,7 @@ struct Named {
   Schedule schedule;
 };
 /// spec: "algorithm", "algorithm:param" or "collective=algorithm[:param]". A bare algorithm name
-/// is looked up in the order alltoall, barrier, bcast, reduce, allreduce, allgather. Returns
+/// is looked up in alltoall first, then in the registry's order (barrier, bcast, reduce, ...). Returns
 /// nullopt (and a message listing what is known) when there is no schedule of that name.
 std::optional<Named> named_schedule(const std::string& spec, const Mesh& mesh, const std::vector<Point>& members,
                                     int root, std::string* error);

@@ -1,0 +1,67 @@
+// The registry's schedules by name, for tilempi-coll-check and the tests: every registered
+// algorithm with a schedule (Algorithm::schedule) is checkable, nothing else is.
+#include <stdexcept>
+
+#include "coll/coll.h"
+
+namespace tilempi::coll::schedule {
+
+namespace {
+
+namespace mc = ::tilempi::mpi::coll;
+
+/// Where a bare algorithm name ("linear") is looked up first: alltoall is what the checker was
+/// written for, then the registry's order.
+std::vector<mc::Kind> lookup_order() {
+  std::vector<mc::Kind> order{mc::Kind::Alltoall};
+  for (int i = 0; i < mc::kKinds; ++i)
+    if (static_cast<mc::Kind>(i) != mc::Kind::Alltoall) order.push_back(static_cast<mc::Kind>(i));
+  return order;
+}
+
+}  // namespace
+
+std::vector<std::string> known_schedules() {
+  std::vector<std::string> out;
+  for (int i = 0; i < mc::kKinds; ++i)
+    for (const mc::Algorithm& a : mc::algorithms(static_cast<mc::Kind>(i)))
+      if (a.schedule) out.push_back(std::string(mc::kind_name(a.kind)) + "=" + a.name);
+  return out;
+}
+
+std::optional<Named> named_schedule(const std::string& spec, const Mesh& mesh, const std::vector<Point>& members,
+                                    int root, std::string* error) {
+  std::string coll, algo = spec;
+  if (auto eq = spec.find('='); eq != std::string::npos) {
+    coll = spec.substr(0, eq);
+    algo = spec.substr(eq + 1);
+  }
+  int param = 0;
+  if (auto colon = algo.find(':'); colon != std::string::npos) {
+    const std::string p = algo.substr(colon + 1);
+    algo = algo.substr(0, colon);
+    try {
+      std::size_t used = 0;
+      param = std::stoi(p, &used);
+      if (used != p.size() || param < 1) throw std::invalid_argument(p);
+    } catch (const std::exception&) {
+      if (error) *error = "bad parameter '" + p + "' in '" + spec + "' (a positive integer, e.g. ktree:4)";
+      return std::nullopt;
+    }
+  }
+  for (mc::Kind k : lookup_order()) {
+    if (!coll.empty() && coll != mc::kind_name(k)) continue;
+    const mc::Algorithm* a = mc::find_algorithm(k, algo);
+    if (!a || !a->schedule) continue;
+    if (root < 0 || (root >= static_cast<int>(members.size()) && !members.empty())) root = 0;
+    return Named{mc::kind_name(k), algo, param, a->schedule(mesh, members, root, param)};
+  }
+  if (error) {
+    std::string list;
+    for (const std::string& k : known_schedules()) list += (list.empty() ? "" : ", ") + k;
+    *error = "no schedule named '" + spec + "'; known: " + list;
+  }
+  return std::nullopt;
+}
+
+}  // namespace tilempi::coll::schedule
