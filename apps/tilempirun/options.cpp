@@ -10,9 +10,17 @@
 #include <memory>
 #include <string_view>
 
+#include "tilempi/hwmodel/adapter.h"
+#include "tilempi/hwmodel/config.h"
+#include "tilempi/hwmodel/heatmap.h"
+#include "tilempi/settings.h"
+#include "tilempi/transport/settings.h"
+
 #ifdef TILEMPIRUN_HAVE_MPI
 #include <mpi.h>
 #include <tilempi_ext.h>
+
+#include "../../mpi/settings.h"  // the MPI library's environment variables (TILEMPI_COLL, ...)
 // Weak, so that the launcher also links against a library whose collective registry has not
 // landed yet; --coll then goes unchecked to the ranks.
 #pragma weak TILEMPIX_Coll_validate
@@ -121,6 +129,60 @@ bool coll_valid(const std::string& spec) {
 #endif
 }
 
+/// `--set help[=SECTION]`: every declared setting (tilempi/settings.h), or one section of them:
+/// chip, sim, adapter, env. Text for people, or markdown tables (the generated tables of
+/// docs/SIM.md and docs/HWMODEL.md; scripts/settings-docs.cmake keeps them in step).
+int settings_help(const std::string& section, const std::string& format, const std::string& preset,
+                  const std::string& adapter) {
+  namespace st = tilempi::settings;
+  namespace hw = tilempi::hwmodel;
+  if (section != "all" && section != "chip" && section != "sim" && section != "adapter" && section != "env")
+    return usage_error("--set help=" + section + ": expected help, help=chip, help=sim, help=adapter or help=env");
+  if (format != "text" && format != "markdown")
+    return usage_error("--format " + format + ": expected text or markdown");
+  hw::Config chip;
+  std::vector<st::Setting> adapter_keys;
+  try {
+    chip = hw::Config::preset_named(preset);
+    adapter_keys = hw::adapter::Adapter::declarations(adapter, chip);
+  } catch (const hw::ConfigError& e) {
+    return usage_error(e.what());
+  }
+  std::vector<st::Setting> env = tilempi::transport::settings::environment();
+#ifdef TILEMPIRUN_HAVE_MPI
+  for (const st::Setting& s : tilempi::mpi::environment_settings()) env.push_back(s);
+#endif
+  env.push_back(hw::gnuplot_variable());
+  struct Part {
+    const char* section;
+    std::string title;
+    std::vector<st::Setting> list;
+  };
+  const Part parts[] = {
+      {"chip", "Chip keys (--set KEY=VALUE or --config FILE; defaults of --preset " + preset + ", docs/HWMODEL.md)",
+       chip.declarations()},
+      {"sim", "Sim transport keys (--set sim.KEY=VALUE; docs/SIM.md)", tilempi::transport::settings::sim_keys()},
+      {"adapter",
+       "Keys of adapter " + adapter + " (--set adapter." + adapter + ".KEY=VALUE; defaults on --preset " + preset +
+           "; other adapters: --adapter NAME --set help)",
+       adapter_keys},
+      {"env", "Environment variables (tilempirun's environment reaches every rank; -x VAR=VALUE sets one for the ranks)",
+       env},
+  };
+  if (section == "all" && format == "text")
+    std::cout << "Settings of a tilempirun job. A bad value is an error naming the setting and its valid values.\n";
+  for (const Part& part : parts) {
+    if (section != "all" && section != part.section) continue;
+    if (format == "markdown") {
+      if (section == "all") std::cout << "\n### " << part.title << "\n\n";
+      std::cout << st::format_markdown(part.list);
+    } else {
+      std::cout << "\n" << part.title << ":\n" << st::format_text(part.list);
+    }
+  }
+  return 0;
+}
+
 class Formatter : public CLI::Formatter {
  public:
   std::string make_usage(const CLI::App*, std::string) const override {
@@ -146,14 +208,14 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       "(tilempi-simhost), each with a private copy of PROGRAM; --set sim.ranks=processes runs "
       "one process per rank instead (auto, the default, says when and why it does so itself). "
       "Other sim keys: sim.stack_kib=N (each context's stack, default 8192), sim.arena_mib=N, "
-      "sim.summary=0 (docs/SIM.md).\n\n"
+      "sim.summary=0; --set help lists every setting with its values and default (docs/SIM.md).\n\n"
       "Exit status: 0 when every rank succeeded; else the first failing rank's status "
       "(128+N for a rank killed by signal N), the code a rank gave MPI_Abort, 124 when "
       "--timeout expired, 130/143 when tilempirun was interrupted (SIGINT/SIGTERM), "
       "1 when the job could not start or its transport failed it (e.g. a sim deadlock), "
       "2 for a bad option, 126/127 for a program that is not executable / not found.\n");
 
-  std::string nranks_text, mesh_text, bind = "core", timeout_text, compute;
+  std::string nranks_text, mesh_text, bind = "core", timeout_text, compute, format = "text";
   std::string preset, adapter, report, trace, config;
   std::vector<std::string> sets, exports;
   app.add_option("-n,--np", nranks_text,
@@ -189,9 +251,14 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       ->type_name("FILE");
   app.add_option("--trace", trace, "sim: write a Chrome/Perfetto trace to FILE (default: none)")
       ->type_name("FILE");
-  app.add_option("--set", sets, "sim: override one chip parameter key=value (repeatable)")
+  app.add_option("--set", sets,
+                 "sim: override one chip parameter key=value (repeatable); 'help' lists every setting "
+                 "(chip, sim.*, adapter keys, environment variables), help=chip|sim|adapter|env one part")
       ->allow_extra_args(false)
       ->type_name("key=value");
+  app.add_option("--format", format, "the format of --set help: text or markdown (the tables of the docs)")
+      ->type_name("text|markdown")
+      ->capture_default_str();
   app.add_option("--config", config, "sim: chip parameters from FILE of key=value lines")
       ->type_name("FILE");
   app.add_option("-x", exports, "VAR[=value]: set VAR in every rank's environment (repeatable)")
@@ -259,6 +326,13 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   if (o.coll == "help") {
     result.exit_status = coll_help();
     return result;
+  }
+  for (const auto& s : sets) {
+    if (s == "help" || s.rfind("help=", 0) == 0) {
+      result.exit_status = settings_help(s == "help" ? "all" : s.substr(5), format,
+                                         preset.empty() ? "tilepro64" : preset, adapter.empty() ? "udn" : adapter);
+      return result;
+    }
   }
 
   o.bind = bind == "core";

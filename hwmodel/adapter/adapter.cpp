@@ -1,6 +1,5 @@
 #include "tilempi/hwmodel/adapter.h"
 
-#include <charconv>
 
 namespace tilempi::hwmodel::adapter {
 
@@ -19,17 +18,32 @@ std::unique_ptr<Adapter> Adapter::create(const std::string& name, const Config& 
   return a;
 }
 
+std::vector<settings::Setting> Adapter::declarations(const std::string& name, const Config& config) {
+  Config defaults = config;
+  defaults.adapter.clear();  // the defaults, not the overrides
+  std::vector<settings::Setting> out;
+  const std::unique_ptr<Adapter> a = create(name, defaults);
+  for (const Param& p : a->params())
+    out.push_back(settings::integer("adapter." + name + "." + p.name, settings::Source::adapter, 0,
+                                    static_cast<std::int64_t>(kParamMax), std::to_string(p.default_value),
+                                    p.source));
+  return out;
+}
+
 std::uint64_t Adapter::param(const std::string& name, std::uint64_t def, const std::string& source) {
   const std::string key = "adapter." + adapter_name_ + "." + name;
   std::uint64_t v = def;
   auto it = config_.adapter.find(key);
   if (it != config_.adapter.end()) {
-    const std::string& s = it->second;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || ec != std::errc() || p != s.data() + s.size() || v > (1ull << 40))
-      throw ConfigError(key, "config key '" + key + "': bad value '" + s + "': not a cycle or size count");
+    const settings::Setting decl = settings::integer(key, settings::Source::adapter, 0,
+                                                     static_cast<std::int64_t>(kParamMax), "", source);
+    try {
+      v = static_cast<std::uint64_t>(settings::to_integer(decl, it->second));
+    } catch (const settings::Error& e) {
+      throw ConfigError(key, e.what());
+    }
   }
-  params_.push_back(Param{name, v, source});
+  params_.push_back(Param{name, v, source, def});
   return v;
 }
 

@@ -15,9 +15,12 @@ namespace tilempi::hwmodel {
 
 namespace {
 
+namespace st = tilempi::settings;
+
+// One chip key: its declaration (type, valid values, description; the default is the value of
+// the config it is read from) and how it is set and read.
 struct Key {
-  const char* name;
-  const char* description;
+  st::Setting decl;
   std::function<void(Config&, const std::string&)> set;
   std::function<std::string(const Config&)> get;
 };
@@ -34,26 +37,20 @@ std::string trim(const std::string& s) {
 }
 
 Key int_key(const char* name, const char* desc, int Config::*field, long lo, long hi) {
-  return Key{name, desc,
-             [=](Config& c, const std::string& v) {
-               long x = 0;
-               auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
-               if (v.empty() || ec != std::errc() || p != v.data() + v.size()) bad(name, v, "not an integer");
-               if (x < lo || x > hi)
-                 bad(name, v, "must be in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-               c.*field = static_cast<int>(x);
-             },
+  st::Setting d = st::integer(name, st::Source::chip, lo, hi, "", desc);
+  return Key{d, [=](Config& c, const std::string& v) { c.*field = static_cast<int>(st::to_integer(d, v)); },
              [=](const Config& c) { return std::to_string(c.*field); }};
 }
 
 Key bool_key(const char* name, const char* desc, bool Config::*field) {
-  return Key{name, desc,
-             [=](Config& c, const std::string& v) {
-               if (v == "1" || v == "true" || v == "yes" || v == "on") c.*field = true;
-               else if (v == "0" || v == "false" || v == "no" || v == "off") c.*field = false;
-               else bad(name, v, "not a boolean (true/false/1/0/yes/no/on/off)");
-             },
+  st::Setting d = st::boolean(name, st::Source::chip, "", desc);
+  return Key{d, [=](Config& c, const std::string& v) { c.*field = st::to_boolean(d, v); },
              [=](const Config& c) { return std::string(c.*field ? "true" : "false"); }};
+}
+
+Key text_key(const char* name, const char* range, const char* desc,
+             std::function<void(Config&, const std::string&)> set, std::function<std::string(const Config&)> get) {
+  return Key{st::text(name, st::Source::chip, range, "", desc), std::move(set), std::move(get)};
 }
 
 std::string format_double(double d) {
@@ -65,9 +62,9 @@ std::string format_double(double d) {
 
 const std::vector<Key>& key_table() {
   static const std::vector<Key> table = {
-      Key{"preset", "name of the preset the config started from (informational)",
-          [](Config& c, const std::string& v) { c.preset = v; }, [](const Config& c) { return c.preset; }},
-      Key{"clock_hz", "chip clock in Hz (accepts suffixes k, M, G)",
+      text_key("preset", "a preset name", "name of the preset the config started from (informational)",
+               [](Config& c, const std::string& v) { c.preset = v; }, [](const Config& c) { return c.preset; }),
+      text_key("clock_hz", "a number > 0, suffixes k, M, G", "chip clock in Hz (accepts suffixes k, M, G)",
           [](Config& c, const std::string& v) {
             std::string s = v;
             double mult = 1;
@@ -82,25 +79,26 @@ const std::vector<Key>& key_table() {
             errno = 0;
             double d = std::strtod(s.c_str(), &end);
             if (s.empty() || end != s.c_str() + s.size() || errno != 0 || !std::isfinite(d))
-              bad("clock_hz", v, "not a number");
+              bad("clock_hz", v, "expected a number > 0 (suffixes k, M, G)");
             d *= mult;
-            if (d <= 0) bad("clock_hz", v, "must be > 0");
+            if (d <= 0) bad("clock_hz", v, "expected a number > 0 (suffixes k, M, G)");
             c.clock_hz = d;
           },
-          [](const Config& c) { return format_double(c.clock_hz); }},
+          [](const Config& c) { return format_double(c.clock_hz); }),
       int_key("width", "mesh columns", &Config::width, 1, 1024),
       int_key("height", "mesh rows", &Config::height, 1, 1024),
       bool_key("torus", "wrap-around links in both dimensions", &Config::torus),
-      Key{"mapping", "rank-to-tile mapping: row_major, col_major or list:t0,t1,...",
-          [](Config& c, const std::string& v) {
-            try {
-              RankMap::check_spec(v);
-            } catch (const std::invalid_argument& e) {
-              bad("mapping", v, e.what());
-            }
-            c.mapping = v;
-          },
-          [](const Config& c) { return c.mapping; }},
+      text_key("mapping", "row_major, col_major or list:t0,t1,...",
+               "rank-to-tile mapping: row_major, col_major or list:t0,t1,... (tile of rank 0, 1, ...)",
+               [](Config& c, const std::string& v) {
+                 try {
+                   RankMap::check_spec(v);
+                 } catch (const std::invalid_argument& e) {
+                   bad("mapping", v, std::string(e.what()) + " (expected row_major, col_major or list:t0,t1,...)");
+                 }
+                 c.mapping = v;
+               },
+               [](const Config& c) { return c.mapping; }),
       int_key("networks", "number of identical dynamic physical networks", &Config::networks, 1, 16),
       int_key("vcs", "virtual channels per port (torus: even, used in dateline pairs)", &Config::vcs, 1, 12),
       int_key("vcs_per_class",
@@ -127,14 +125,15 @@ const std::vector<Key>& key_table() {
               "VC allocation (VA) cycles of a head after route computation (0: the output VC is taken with the "
               "switch; BookSim vc_alloc_delay)",
               &Config::vc_alloc_delay, 0, 1000),
-      Key{"sw_alloc_delay",
-          "switch allocation (SA) cycles, part of router_delay; setting it keeps st_delay (BookSim "
-          "sw_alloc_delay)",
+      Key{st::integer("sw_alloc_delay", st::Source::chip, 1, 1000, "",
+                      "switch allocation (SA) cycles, part of router_delay; setting it keeps st_delay (BookSim "
+                      "sw_alloc_delay)"),
           [](Config& c, const std::string& v) {
             const int st = c.router_delay - c.sw_alloc_delay;
             Config tmp;
             int_key("sw_alloc_delay", "", &Config::sw_alloc_delay, 1, 1000).set(tmp, v);
-            if (tmp.sw_alloc_delay + st > 1000) bad("sw_alloc_delay", v, "sw_alloc_delay + st_delay exceeds 1000");
+            if (tmp.sw_alloc_delay + st > 1000)
+              bad("sw_alloc_delay", v, "sw_alloc_delay + st_delay (" + std::to_string(st) + ") exceeds 1000");
             c.sw_alloc_delay = tmp.sw_alloc_delay;
             c.router_delay = c.sw_alloc_delay + st;
           },
@@ -146,13 +145,14 @@ const std::vector<Key>& key_table() {
               "cycles from a flit's switch allocation to the router's output: sw_alloc_delay + st_delay (with "
               "no RC or VA stage, a head's router input to the next router input without link_latency)",
               &Config::router_delay, 1, 1000),
-      Key{"st_delay",
-          "switch traversal (ST) cycles after switch allocation: sets router_delay = sw_alloc_delay + st_delay "
-          "(BookSim st_prepare_delay + st_final_delay)",
+      Key{st::integer("st_delay", st::Source::chip, 0, 999, "",
+                      "switch traversal (ST) cycles after switch allocation: sets router_delay = sw_alloc_delay + "
+                      "st_delay (BookSim st_prepare_delay + st_final_delay)"),
           [](Config& c, const std::string& v) {
             Config tmp;
             int_key("st_delay", "", &Config::router_delay, 0, 999).set(tmp, v);
-            if (c.sw_alloc_delay + tmp.router_delay > 1000) bad("st_delay", v, "sw_alloc_delay + st_delay exceeds 1000");
+            if (c.sw_alloc_delay + tmp.router_delay > 1000)
+              bad("st_delay", v, "sw_alloc_delay (" + std::to_string(c.sw_alloc_delay) + ") + st_delay exceeds 1000");
             c.router_delay = c.sw_alloc_delay + tmp.router_delay;
           },
           [](const Config& c) { return std::to_string(c.st_delay()); }},
@@ -168,12 +168,12 @@ const std::vector<Key>& key_table() {
               &Config::ejection_latency, 0, 1000),
       bool_key("fast_worms", "compute a worm's remaining flits in one step once its head is delivered (vcs=1)",
                &Config::fast_worms),
-      Key{"network_model",
-          "flit: wormhole routers moved flit by flit with credits (exact); packet: each head claims the "
-          "ports of its path for as many cycles as it has flits (fast, no chain blocking)",
+      Key{st::choice("network_model", st::Source::chip, {"flit", "packet"}, "",
+                     "flit: wormhole routers moved flit by flit with credits (exact); packet: each head claims "
+                     "the ports of its path for as many cycles as it has flits (fast, no chain blocking)"),
           [](Config& c, const std::string& v) {
-            if (v != "flit" && v != "packet") bad("network_model", v, "expected flit or packet");
-            c.network_model = v;
+            static const st::Setting d = st::choice("network_model", st::Source::chip, {"flit", "packet"}, "", "");
+            c.network_model = st::to_choice(d, v);
           },
           [](const Config& c) { return c.network_model; }},
       bool_key("static_network", "the chip has a static network", &Config::static_network),
@@ -186,7 +186,7 @@ const std::vector<Key>& key_table() {
 
 const Key* find_key(const std::string& name) {
   for (const Key& k : key_table())
-    if (name == k.name) return &k;
+    if (name == k.decl.name) return &k;
   return nullptr;
 }
 
@@ -201,7 +201,13 @@ void Config::set(const std::string& key_in, const std::string& value_in) {
   }
   const Key* k = find_key(key);
   if (!k) throw ConfigError(key, "unknown config key '" + key + "'");
-  k->set(*this, value);
+  try {
+    k->set(*this, value);
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const settings::Error& e) {
+    throw ConfigError(e.name(), e.what());
+  }
 }
 
 void Config::apply(const std::string& assignment) {
@@ -300,7 +306,16 @@ std::string Config::get(const std::string& key) const {
 
 std::vector<std::string> Config::keys() {
   std::vector<std::string> out;
-  for (const Key& k : key_table()) out.emplace_back(k.name);
+  for (const Key& k : key_table()) out.emplace_back(k.decl.name);
+  return out;
+}
+
+std::vector<settings::Setting> Config::declarations() const {
+  std::vector<settings::Setting> out;
+  for (const Key& k : key_table()) {
+    out.push_back(k.decl);
+    out.back().default_value = k.get(*this);
+  }
   return out;
 }
 
@@ -308,12 +323,12 @@ std::string Config::describe(const std::string& key) {
   if (key.rfind("adapter.", 0) == 0) return "adapter parameter (validated by the adapter model)";
   const Key* k = find_key(key);
   if (!k) throw ConfigError(key, "unknown config key '" + key + "'");
-  return k->description;
+  return k->decl.description;
 }
 
 std::string Config::to_text() const {
   std::string out;
-  for (const Key& k : key_table()) out += std::string(k.name) + "=" + k.get(*this) + "\n";
+  for (const Key& k : key_table()) out += k.decl.name + "=" + k.get(*this) + "\n";
   for (const auto& [key, value] : adapter) out += key + "=" + value + "\n";
   return out;
 }

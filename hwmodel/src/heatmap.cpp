@@ -18,8 +18,15 @@ namespace tilempi::hwmodel {
 #define TILEMPI_GNUPLOT ""
 #endif
 
+const settings::Setting& gnuplot_variable() {
+  static const settings::Setting s = settings::text(
+      "TILEMPI_GNUPLOT", settings::Source::environment, "a path to gnuplot", "the gnuplot found at build time, else PATH",
+      "the gnuplot program that draws link-utilization heatmaps (write_heatmap)");
+  return s;
+}
+
 std::string gnuplot_executable() {
-  if (const char* env = std::getenv("TILEMPI_GNUPLOT"); env && *env) return env;
+  if (auto env = settings::env_text(gnuplot_variable())) return *env;
   std::string built = TILEMPI_GNUPLOT;
   if (built.find("NOTFOUND") != std::string::npos) return {};
   if (built.empty()) return "gnuplot";  // rely on PATH

@@ -15,6 +15,7 @@
 
 #include "backends.h"
 #include "host/shm_layout.h"
+#include "tilempi/transport/settings.h"
 
 namespace tilempi::transport::host {
 
@@ -40,14 +41,19 @@ class HostJob final : public Job {
     std::snprintf(path_, sizeof path_, "/dev/shm%s", name);
 
     Geometry g = make_geometry(spec.nranks);
-    // Tuning knob for measurements: the arena's chunk size (a power of two, at most half the arena).
-    if (const char* c = std::getenv("TILEMPI_HOST_CHUNK")) {
+    // Tuning knobs for measurements (tilempi/transport/settings.h), checked here so that a bad
+    // value ends the job before it starts: the arena's chunk size (a power of two, at most half
+    // the arena) and the eager limit (read again by each rank, which may have it from -x).
+    try {
       const std::uint64_t arena = g.arena_chunk * g.arena_chunks;
-      const std::uint64_t v = pow2_floor(std::strtoull(c, nullptr, 10));
-      if (v >= 4096 && v <= arena / 2) {
-        g.arena_chunk = v;
-        g.arena_chunks = arena / v;
+      if (auto v = settings::host_chunk(arena)) {
+        g.arena_chunk = *v;
+        g.arena_chunks = arena / *v;
       }
+      (void)settings::host_eager(g.ring_bytes / 4 - kSlotPayloadOffset);
+      (void)tilempi::settings::env_boolean(settings::host_cma_env());
+    } catch (const tilempi::settings::Error& e) {
+      throw std::runtime_error(std::string("tilempi: ") + e.what());
     }
     int fd = ::shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
     if (fd < 0) throw std::runtime_error(std::string("tilempi: cannot create shared memory ") + name + ": " + std::strerror(errno));

@@ -40,6 +40,7 @@
 #include "backends.h"
 #include "host/platform.h"
 #include "host/shm_layout.h"
+#include "tilempi/transport/settings.h"
 
 namespace tilempi::transport::host {
 
@@ -102,15 +103,14 @@ class HostTransport final : public Transport {
     chunk_ = g.arena_chunk;
     chunks_ = g.arena_chunks;
     eager_max_ = g.eager_max;
-    if (const char* e = env_str("TILEMPI_HOST_EAGER")) {
-      std::uint64_t v = std::strtoull(e, nullptr, 10);
-      eager_max_ = std::min<std::uint64_t>(v, g.ring_bytes / 4 - kSlotPayloadOffset);
-    }
+    // Settings from the environment (tilempi/transport/settings.h); a bad value throws, naming
+    // the variable and its range, and MPI_Init fails with that message.
+    if (auto v = settings::host_eager(g.ring_bytes / 4 - kSlotPayloadOffset)) eager_max_ = *v;
     // Cross-memory attach (one copy) wherever the kernel allows it; TILEMPI_HOST_CMA=0 streams
     // every large message through the arena instead. A peer that refuses is detected on first
     // use and the arena takes over.
-    if (const char* e = env_str("TILEMPI_HOST_CMA"))
-      cma_ok_ = std::strcmp(e, "0") != 0;
+    if (auto cma = tilempi::settings::env_boolean(settings::host_cma_env()))
+      cma_ok_ = *cma;
     else
       cma_ok_ = size_ > 1 && cma_allowed();
     me_ = seg_.rank_slot(rank_);

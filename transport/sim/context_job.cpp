@@ -44,6 +44,7 @@
 #include "tilempi/transport/contexts.h"
 #include "tilempi/transport/job.h"
 #include "tilempi/transport/rank_local.h"
+#include "tilempi/transport/settings.h"
 
 extern char** environ;
 
@@ -523,7 +524,7 @@ int Scheduler::run(int argc, char** argv) {
   std::string failure = loop();
   set_current_rank_slot(0);
   engine_->set_wall_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  if (std::getenv("TILEMPI_SIM_PROFILE"))
+  if (tilempi::settings::env_boolean(tilempi::transport::settings::sim_profile_env()).value_or(false))
     std::fprintf(stderr, "tilempirun: sim: %llu context switches to ranks\n", static_cast<unsigned long long>(switches_));
   const std::string engine_failure = engine_->finish();
   if (failure.empty()) failure = engine_failure;

@@ -22,6 +22,7 @@
 #include "sim/sim_shm.h"
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/config.h"
+#include "tilempi/transport/settings.h"
 #include "tilempi/transport/topology.h"
 
 namespace tilempi::transport::sim {
@@ -47,11 +48,15 @@ class SimJob final : public Job {
     std::uint64_t arena_mib = n <= 16 ? 160 : 64;
     bool summary = true;
     // TILEMPI_SIM_RANKS sets the default for a whole session (the test suite runs both ways).
-    std::string ranks_mode = std::getenv("TILEMPI_SIM_RANKS") && *std::getenv("TILEMPI_SIM_RANKS")
-                                 ? std::getenv("TILEMPI_SIM_RANKS")
-                                 : "auto";
-    if (ranks_mode != "auto" && ranks_mode != "contexts" && ranks_mode != "processes")
-      throw std::runtime_error("TILEMPI_SIM_RANKS='" + ranks_mode + "': expected auto, contexts or processes");
+    // The sim.* keys and the variables are declared in tilempi/transport/settings.h.
+    namespace ts = tilempi::transport::settings;
+    std::string ranks_mode = "auto";
+    try {
+      ranks_mode = tilempi::settings::env_choice(ts::sim_ranks_env()).value_or("auto");
+      (void)tilempi::settings::env_boolean(ts::sim_profile_env());
+    } catch (const tilempi::settings::Error& e) {
+      throw std::runtime_error(e.what());
+    }
     std::uint64_t stack_kib = 8192;
     bool mapping_set = false;
     bool worms_set = false;
@@ -67,34 +72,24 @@ class SimJob final : public Job {
       for (const auto& [key, value] : spec.options) {
         if (key.rfind("set.", 0) != 0) continue;
         const std::string k = key.substr(4);
-        if (k == "sim.arena_mib") {
-          arena_mib = std::strtoull(value.c_str(), nullptr, 10);
-          if (arena_mib < 1 || arena_mib > 65536)
-            throw hw::ConfigError(k, "config key 'sim.arena_mib': bad value '" + value + "': 1..65536");
-          continue;
-        }
-        if (k == "sim.ranks") {
-          if (value != "auto" && value != "contexts" && value != "processes")
-            throw hw::ConfigError(k, "config key 'sim.ranks': bad value '" + value + "': auto, contexts or processes");
-          ranks_mode = value;
-          continue;
-        }
-        if (k == "sim.stack_kib") {
-          char* end = nullptr;
-          stack_kib = std::strtoull(value.c_str(), &end, 10);
-          if (!end || *end || stack_kib < 64 || stack_kib > (1u << 22))
-            throw hw::ConfigError(k, "config key 'sim.stack_kib': bad value '" + value + "': 64..4194304 (KiB)");
-          continue;
-        }
-        if (k == "sim.summary") {
-          summary = value != "0" && value != "false" && value != "off";
+        if (k.rfind("sim.", 0) == 0) {
+          if (!ts::find_sim_key(k)) {
+            std::string known;
+            for (const auto& d : ts::sim_keys()) known += (known.empty() ? "" : ", ") + d.name;
+            throw hw::ConfigError(k, "unknown config key '" + k + "' (sim keys: " + known + ")");
+          }
+          namespace st = tilempi::settings;
+          if (k == "sim.arena_mib") arena_mib = static_cast<std::uint64_t>(st::to_integer(ts::sim_arena_mib(), value));
+          if (k == "sim.ranks") ranks_mode = st::to_choice(ts::sim_ranks(), value);
+          if (k == "sim.stack_kib") stack_kib = static_cast<std::uint64_t>(st::to_integer(ts::sim_stack_kib(), value));
+          if (k == "sim.summary") summary = st::to_boolean(ts::sim_summary(), value);
           continue;
         }
         if (k == "mapping") mapping_set = true;
         if (k == "fast_worms") worms_set = true;
         cfg.set(k, value);
       }
-    } catch (const hw::ConfigError& e) {
+    } catch (const tilempi::settings::Error& e) {  // also hw::ConfigError
       throw std::runtime_error(e.what());
     }
     // One-step worms give the same packet cycles as flit-by-flit simulation at a fraction of

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "sim/sim_engine.h"
+#include "tilempi/transport/settings.h"
 
 namespace tilempi::transport::sim {
 
@@ -163,7 +164,7 @@ void Engine::print_summary() {
     }
   const double sum = static_cast<double>(std::max<std::uint64_t>(1, comm + compute));
   std::string busiest = best_link >= 0 ? link_name(chip_->topology(), best_link) : std::string("-");
-  if (std::getenv("TILEMPI_SIM_PROFILE"))
+  if (tilempi::settings::env_boolean(tilempi::transport::settings::sim_profile_env()).value_or(false))
     std::fprintf(stderr,
                  "tilempirun: sim: engine passes %llu (slept %llu times), blocks %llu, wakes %llu; ranks waited "
                  "for the horizon %llu times, slept %llu times\n",

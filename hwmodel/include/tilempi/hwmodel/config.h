@@ -8,18 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "tilempi/settings.h"
+
 namespace tilempi::hwmodel {
 
 // Raised for an unknown key, a malformed or out-of-range value, an unknown
-// preset or an unreadable file. what() names the offending key (or preset/file).
-class ConfigError : public std::invalid_argument {
+// preset or an unreadable file. what() names the offending key (or preset/file)
+// and, for a bad value, the valid values.
+class ConfigError : public settings::Error {
  public:
-  ConfigError(std::string key, const std::string& message)
-      : std::invalid_argument(message), key_(std::move(key)) {}
-  const std::string& key() const { return key_; }
-
- private:
-  std::string key_;
+  ConfigError(std::string key, const std::string& message) : settings::Error(std::move(key), message) {}
+  const std::string& key() const { return name(); }
 };
 
 // All cycle counts are in chip clock cycles. Flit counts are per flit of
@@ -118,6 +117,9 @@ struct Config {
   std::string get(const std::string& key) const;  // text of one key
   static std::vector<std::string> keys();          // every known key
   static std::string describe(const std::string& key);
+  // The declaration of every chip key (type, valid values, description), with this config's
+  // values as the defaults: `tilempirun --set help` and the table of docs/HWMODEL.md.
+  std::vector<settings::Setting> declarations() const;
   std::string to_text() const;  // key=value lines, loadable by apply_text
 
   int max_payload_flits() const { return max_packet_flits - header_flits; }

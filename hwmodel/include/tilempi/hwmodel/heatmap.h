@@ -4,6 +4,7 @@
 #include <string>
 
 #include "tilempi/hwmodel/stats.h"
+#include "tilempi/settings.h"
 #include "tilempi/hwmodel/topology.h"
 
 namespace tilempi::hwmodel {
@@ -18,5 +19,7 @@ void write_heatmap(const Stats& stats, const Topology& topo, int network, const 
 // The gnuplot executable used (found at build time, overridable by the
 // TILEMPI_GNUPLOT environment variable); empty if none.
 std::string gnuplot_executable();
+// Its declaration (environment variable TILEMPI_GNUPLOT).
+const settings::Setting& gnuplot_variable();
 
 }  // namespace tilempi::hwmodel

@@ -50,12 +50,15 @@ class Listener {
   virtual void data_done(MsgId id, Cycle at, Cycle core_cycles) = 0;
 };
 
-/// A documented tunable of an adapter: config key "adapter.<adapter>.<name>".
+/// A documented tunable of an adapter: config key "adapter.<adapter>.<name>", a count of cycles,
+/// words or bytes in [0, kParamMax].
 struct Param {
   std::string name;
   std::uint64_t value = 0;
   std::string source;  ///< where the default comes from (seed section or calibration note)
+  std::uint64_t default_value = 0;
 };
+inline constexpr std::uint64_t kParamMax = 1ull << 40;
 
 class Adapter {
  public:
@@ -63,6 +66,10 @@ class Adapter {
   /// key (unknown parameter of this adapter, malformed value) or an unknown adapter.
   static std::unique_ptr<Adapter> create(const std::string& name, const Config& config);
   static std::vector<std::string> names();
+  /// The declaration of every key of adapter `name` (type, valid values, default for `config`,
+  /// description and source of the default): `tilempirun --adapter NAME --set help` and the
+  /// adapter tables of docs/SIM.md. Throws ConfigError for an unknown adapter.
+  static std::vector<settings::Setting> declarations(const std::string& name, const Config& config);
   virtual ~Adapter() = default;
 
   virtual const char* name() const = 0;

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# Tests of the declared settings (tilempi/settings.h), one case per CTest test:
+#   settings_test.sh CASE TILEMPIRUN PROBE MPI_PROGRAM
+# PROBE is a rank that needs no MPI library (tests/launcher/launcher_probe.c); MPI_PROGRAM calls
+# MPI_Init and MPI_Finalize. Every case checks the exit status and what tilempirun printed.
+set -u
+
+case_name=$1
+run=$2
+probe=$3
+mpi_program=$4
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/tilempi-settings-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failures=0
+
+fail() {
+  echo "FAIL [$case_name]: $*"
+  failures=$((failures + 1))
+}
+
+# launch ARGS...: runs tilempirun; sets status, leaves stdout and stderr in files.
+launch() {
+  "$run" "$@" >"$work/out" 2>"$work/err" </dev/null
+  status=$?
+}
+
+expect_status() {
+  [ "$status" -eq "$1" ] || fail "exit status $status, expected $1"
+}
+
+expect_failure() {
+  [ "$status" -ne 0 ] || fail "exit status 0, expected a failure"
+}
+
+expect_out() {  # expect_out FILE FIXED-STRING
+  grep -Fq -- "$2" "$work/$1" || fail "$1 does not contain: $2"
+}
+
+expect_no_out() {
+  if grep -Fq -- "$2" "$work/$1"; then fail "$1 contains: $2"; fi
+}
+
+show() {
+  echo "--- stdout"; cat "$work/out"; echo "--- stderr"; cat "$work/err"
+}
+
+case "$case_name" in
+  host-eager-not-a-number)
+    TILEMPI_HOST_EAGER=abc launch -n 2 "$probe"
+    expect_failure
+    expect_out err "environment variable TILEMPI_HOST_EAGER: bad value 'abc': expected an integer in [0, "
+    ;;
+  host-eager-out-of-range)
+    # A 2-rank job's rings take at most a quarter of 256 KiB less the 48-byte slot header.
+    TILEMPI_HOST_EAGER=70000 launch -n 2 "$probe"
+    expect_failure
+    expect_out err "environment variable TILEMPI_HOST_EAGER: bad value '70000': expected an integer in [0, 65488]"
+    TILEMPI_HOST_EAGER=-1 launch -n 2 "$probe"
+    expect_failure
+    expect_out err "TILEMPI_HOST_EAGER: bad value '-1': expected an integer in [0, 65488]"
+    ;;
+  host-eager-ranks)
+    # Given to the ranks only (-x), the variable is checked by each rank's MPI_Init.
+    launch -n 2 -x TILEMPI_HOST_EAGER=12abc "$mpi_program"
+    expect_failure
+    expect_out err "MPI_Init failed: environment variable TILEMPI_HOST_EAGER: bad value '12abc': expected an integer in [0, 65488]"
+    expect_no_out out "hello from rank"
+    ;;
+  host-eager-valid)
+    TILEMPI_HOST_EAGER=2048 launch -n 2 "$mpi_program"
+    expect_status 0
+    expect_out out "hello from rank 1 of 2"
+    ;;
+  host-chunk)
+    TILEMPI_HOST_CHUNK=abc launch -n 2 "$probe"
+    expect_failure
+    expect_out err "environment variable TILEMPI_HOST_CHUNK: bad value 'abc': expected a power of two in [4096, "
+    # A 2-rank job's arena per channel is 1 MiB: chunks of at most half of it.
+    TILEMPI_HOST_CHUNK=1048576 launch -n 2 "$probe"
+    expect_failure
+    expect_out err "TILEMPI_HOST_CHUNK: bad value '1048576': expected a power of two in [4096, 524288]"
+    TILEMPI_HOST_CHUNK=5000 launch -n 2 "$probe"
+    expect_failure
+    expect_out err "TILEMPI_HOST_CHUNK: bad value '5000': expected a power of two in [4096, 524288]"
+    TILEMPI_HOST_CHUNK=16384 launch -n 2 "$mpi_program"
+    expect_status 0
+    expect_out out "hello from rank 0 of 2"
+    ;;
+  host-cma)
+    TILEMPI_HOST_CMA=maybe launch -n 2 "$probe"
+    expect_failure
+    expect_out err "environment variable TILEMPI_HOST_CMA: bad value 'maybe': expected a boolean"
+    ;;
+  set-help)
+    launch --set help
+    expect_status 0
+    # chip keys with the defaults of the default preset (tilepro64: 8x8), sim keys, udn's keys,
+    # environment variables of every layer
+    expect_out out "width=an integer in [1, 1024] (default 8)"
+    expect_out out "network_model=flit|packet (default flit)"
+    expect_out out "sim.arena_mib=an integer in [1, 65536]"
+    expect_out out "sim.ranks=auto|contexts|processes"
+    expect_out out "sim.stack_kib=an integer in [64, 4194304] (default 8192)"
+    expect_out out "sim.summary=true|false (default true)"
+    expect_out out "adapter.udn.eager_words=an integer in [0, 1099511627776] (default 115)"
+    expect_out out "TILEMPI_HOST_EAGER=an integer in [0, 65488]"
+    expect_out out "TILEMPI_HOST_CHUNK=a power of two in [4096, 524288] (default 65536)"
+    expect_out out "TILEMPI_SIM_RANKS=auto|contexts|processes (default auto)"
+    expect_out out "TILEMPI_SIM_PROFILE=true|false"
+    expect_out out "TILEMPI_GNUPLOT="
+    if [ "${TILEMPI_TEST_HAVE_MPI:-1}" = 1 ]; then expect_out out "TILEMPI_COLL="; fi
+    # another preset's defaults
+    launch --preset optimsoc --set help=chip
+    expect_status 0
+    expect_out out "width=an integer in [1, 1024] (default 4)"
+    expect_out out "header_flits=an integer in [1, 64] (default 2)"
+    expect_no_out out "sim.arena_mib"
+    launch --set help --format markdown
+    expect_status 0
+    expect_out out "| \`width\` | 1 .. 1024 | 8 | mesh columns |"
+    launch --set help=nothing
+    expect_status 2
+    expect_out err "help=chip"
+    ;;
+  set-help-adapter)
+    launch --adapter namp --set help
+    expect_status 0
+    expect_out out "Keys of adapter namp"
+    expect_out out "adapter.namp.slot_setup=an integer in [0, 1099511627776] (default 8)"
+    expect_out out "adapter.namp.retry_cycles="
+    expect_no_out out "adapter.udn."
+    expect_no_out out "adapter.namp.irq_cycles"   # an rdma key
+    launch --adapter rdma --set help=adapter
+    expect_status 0
+    expect_out out "adapter.rdma.irq_cycles=an integer in [0, 1099511627776] (default 24)"
+    expect_no_out out "width="
+    launch --adapter bogus --set help
+    expect_status 2
+    expect_out err "unknown adapter 'bogus'"
+    ;;
+  sim-keys)
+    launch -n 2 --transport sim --set sim.stack_kib=12 "$probe"
+    expect_failure
+    expect_out err "config key 'sim.stack_kib': bad value '12': expected an integer in [64, 4194304]"
+    launch -n 2 --transport sim --set sim.arena_mib=lots "$probe"
+    expect_failure
+    expect_out err "config key 'sim.arena_mib': bad value 'lots': expected an integer in [1, 65536]"
+    launch -n 2 --transport sim --set sim.summary=maybe "$probe"
+    expect_failure
+    expect_out err "config key 'sim.summary': bad value 'maybe': expected a boolean"
+    launch -n 2 --transport sim --set sim.ranks=threads "$probe"
+    expect_failure
+    expect_out err "config key 'sim.ranks': bad value 'threads': expected one of auto, contexts, processes"
+    launch -n 2 --transport sim --set sim.stacksize=64 "$probe"
+    expect_failure
+    expect_out err "unknown config key 'sim.stacksize' (sim keys: sim.arena_mib, sim.ranks, sim.stack_kib, sim.summary)"
+    launch -n 2 --transport sim --set width=0 "$probe"
+    expect_failure
+    expect_out err "config key 'width': bad value '0': expected an integer in [1, 1024]"
+    launch -n 2 --transport sim --set adapter.udn.poll_cycles=x "$probe"
+    expect_failure
+    expect_out err "config key 'adapter.udn.poll_cycles': bad value 'x': expected an integer in [0, 1099511627776]"
+    ;;
+  sim-env)
+    TILEMPI_SIM_RANKS=threads launch -n 2 --transport sim "$probe"
+    expect_failure
+    expect_out err "environment variable TILEMPI_SIM_RANKS: bad value 'threads': expected one of auto, contexts, processes"
+    TILEMPI_SIM_PROFILE=loud launch -n 2 --transport sim "$probe"
+    expect_failure
+    expect_out err "environment variable TILEMPI_SIM_PROFILE: bad value 'loud': expected a boolean"
+    ;;
+  *)
+    echo "unknown case $case_name"
+    exit 2
+    ;;
+esac
+
+if [ "$failures" -ne 0 ]; then
+  show
+  exit 1
+fi
+echo "PASS [$case_name]"
