@@ -5,7 +5,7 @@
 #
 #   apps/pingpong/compare.sh BUILD_DIR [ROUNDS] [MAX_BYTES]
 #
-# BUILD_DIR is a tilempi build tree with bin/tilempirun and bin/pingpong. Taking the best of
+# BUILD_DIR is a tilempi build tree with bin/tilempirun and bin/tilempi-pingpong. Taking the best of
 # several alternating rounds keeps both libraries under the same background load. On a shared
 # machine, PRIO=1 (as root) starts every rank of both libraries through a wrapper that raises
 # its scheduling group's priority (autogroup nice -20, then nice -20), so that other users'
@@ -27,7 +27,7 @@ if [ "${PRIO:-0}" = 1 ]; then
 fi
 i=1
 while [ "$i" -le "$rounds" ]; do
-  "$build/bin/tilempirun" -n 2 --bind core $wrap "$build/bin/pingpong" -m "$max" > "$work/tilempi.$i"
+  "$build/bin/tilempirun" -n 2 --bind core $wrap "$build/bin/tilempi-pingpong" -m "$max" > "$work/tilempi.$i"
   mpirun -n 2 -bind-to core $wrap "$work/pingpong-sys" -m "$max" > "$work/sys.$i"
   i=$((i + 1))
 done

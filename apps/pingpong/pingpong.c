@@ -2,7 +2,7 @@
  * round trip of a blocking ping-pong) and streaming bandwidth (a window of non-blocking sends
  * answered by one short acknowledgement), for sizes from 0 bytes to a maximum.
  *
- *   pingpong [-m MAX_BYTES] [-i ITERATIONS] [-w WINDOW] [-x WARMUP] [-t lat|bw|both]
+ *   tilempi-pingpong [-m MAX_BYTES] [-i ITERATIONS] [-w WINDOW] [-x WARMUP] [-t lat|bw|both] [-h]
  *
  * Runs on exactly two ranks (others, if any, wait at the final barrier). Only standard MPI:
  * the same file builds with tilempicc or with another MPI's mpicc. */
@@ -20,8 +20,8 @@ static int iterations_for(size_t size, int base) {
   return 100;
 }
 
-static void usage(const char* prog) {
-  fprintf(stderr, "usage: %s [-m MAX_BYTES] [-i ITERATIONS] [-w WINDOW] [-x WARMUP] [-t lat|bw|both]\n", prog);
+static void usage(FILE* out, const char* prog) {
+  fprintf(out, "usage: %s [-m MAX_BYTES] [-i ITERATIONS] [-w WINDOW] [-x WARMUP] [-t lat|bw|both]\n", prog);
 }
 
 int main(int argc, char** argv) {
@@ -39,8 +39,18 @@ int main(int argc, char** argv) {
     else if (!strcmp(argv[i], "-w") && i + 1 < argc) window = atoi(argv[++i]);
     else if (!strcmp(argv[i], "-x") && i + 1 < argc) warmup_opt = atoi(argv[++i]);
     else if (!strcmp(argv[i], "-t") && i + 1 < argc) what = argv[++i];
-    else {
-      if (rank == 0) usage(argv[0]);
+    else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      if (rank == 0) {
+        usage(stdout, argv[0]);
+        printf("One-way latency (half a blocking round trip) and streaming bandwidth (a window of\n"
+               "nonblocking sends, then a 1-byte acknowledgement) between ranks 0 and 1, for sizes\n"
+               "from 0 (latency) or 1 (bandwidth) byte doubling up to MAX_BYTES (default 4194304).\n"
+               "Run it with two ranks: tilempirun -n 2 %s\n", argv[0]);
+      }
+      MPI_Finalize();
+      return 0;
+    } else {
+      if (rank == 0) usage(stderr, argv[0]);
       MPI_Finalize();
       return 2;
     }
