@@ -17,6 +17,7 @@
 #include "errors.h"
 #include "hooks.h"
 #include "runtime.h"
+#include "settings.h"
 #include "tilempi/transport/rank_local.h"
 
 // ---- the registration lines: one per algorithm, in --coll help order ---------------------------
@@ -196,15 +197,18 @@ bool parse_spec(const std::string& spec, std::array<std::optional<Choice>, kKind
   return true;
 }
 
-bool parse_policy(const char* text, Policy* out, std::string* err) {
-  const std::string v = lower(trim(text));
-  if (v == "error") *out = Policy::Error;
-  else if (v == "warn") *out = Policy::Warn;
-  else if (v == "silent") *out = Policy::Silent;
-  else {
-    *err = "TILEMPI_COLL_FALLBACK: '" + std::string(text) + "' is not one of error, warn, silent";
+/// TILEMPI_COLL_FALLBACK, read through its declaration (mpi/settings.cpp): a bad value is an
+/// error naming the variable and its valid values.
+bool parse_policy(Policy* out, std::string* err) {
+  std::optional<std::string> v;
+  try {
+    v = settings::env_choice(coll_fallback_env());
+  } catch (const settings::Error& e) {
+    *err = e.what();
     return false;
   }
+  if (!v) return true;
+  *out = *v == "error" ? Policy::Error : *v == "silent" ? Policy::Silent : Policy::Warn;
   return true;
 }
 
@@ -231,8 +235,7 @@ bool parse_environment(std::string* err) {
       c[i] = ch;
     }
   }
-  if (const char* v = std::getenv("TILEMPI_COLL_FALLBACK"); v && *v)
-    if (!parse_policy(v, &policy, err)) return false;
+  if (!parse_policy(&policy, err)) return false;
   user_choices() = c;
   selection().policy = policy;
   selection().parsed = true;
