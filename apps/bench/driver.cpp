@@ -714,6 +714,14 @@ int main(int argc, char** argv) {
       return std::tie(a.collective, a.algorithm, a.ranks, a.bytes) < std::tie(b.collective, b.algorithm, b.ranks, b.bytes);
     });
     if (temp) fs::remove_all(s.work_dir);
+    // A requested algorithm that could not run (a restriction, e.g. mesh_rounds above 256 ranks)
+    // is measured as its fallback: say so, the CSV's `selected` column has it per row.
+    if (!quiet)
+      for (const Result& r : results)
+        if (r.ok && !r.selected.empty() && r.selected != "-" &&
+            r.selected.substr(0, r.selected.find(':')) != r.algorithm.substr(0, r.algorithm.find(':')))
+          std::fprintf(stderr, "tilempi-bench: note: %s=%s ran %s at %d ranks, %ld B\n", r.collective.c_str(),
+                       r.algorithm.c_str(), r.selected.c_str(), r.ranks, r.bytes);
   }
 
   int status = 0;
