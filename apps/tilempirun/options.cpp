@@ -166,7 +166,9 @@ int settings_help(const std::string& section, const std::string& format, const s
        "Keys of adapter " + adapter + " (--set adapter." + adapter + ".KEY=VALUE; defaults on --preset " + preset +
            "; other adapters: --adapter NAME --set help)",
        adapter_keys},
-      {"env", "Environment variables (tilempirun's environment reaches every rank; -x VAR=VALUE sets one for the ranks)",
+      {"env",
+       "Environment variables (tilempirun's environment reaches every rank; -x VAR=VALUE sets one for the "
+       "ranks)",
        env},
   };
   if (section == "all" && format == "text")

@@ -20,7 +20,8 @@ namespace tilempi::hwmodel {
 
 const settings::Setting& gnuplot_variable() {
   static const settings::Setting s = settings::text(
-      "TILEMPI_GNUPLOT", settings::Source::environment, "a path to gnuplot", "the gnuplot found at build time, else PATH",
+      "TILEMPI_GNUPLOT", settings::Source::environment, "a path to gnuplot",
+      "the gnuplot found at build time, else PATH",
       "the gnuplot program that draws link-utilization heatmaps (write_heatmap)");
   return s;
 }

@@ -109,7 +109,8 @@ case "$case_name" in
     expect_out out "TILEMPI_SIM_RANKS=auto|contexts|processes (default auto)"
     expect_out out "TILEMPI_SIM_PROFILE=true|false"
     expect_out out "TILEMPI_GNUPLOT="
-    if [ "${TILEMPI_TEST_HAVE_MPI:-1}" = 1 ]; then expect_out out "TILEMPI_COLL="; fi
+    expect_out out "TILEMPI_COLL=collective=algorithm"
+    expect_out out "TILEMPI_COLL_FALLBACK=error|warn|silent (default warn)"
     # another preset's defaults
     launch --preset optimsoc --set help=chip
     expect_status 0

@@ -58,7 +58,7 @@ struct Param {
   std::string source;  ///< where the default comes from (seed section or calibration note)
   std::uint64_t default_value = 0;
 };
-inline constexpr std::uint64_t kParamMax = 1ull << 40;
+constexpr std::uint64_t kParamMax = 1ull << 40;
 
 class Adapter {
  public:
