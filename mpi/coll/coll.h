@@ -104,7 +104,13 @@ struct Restrictions {
   bool static_network = false;  ///< the transport has a static network (Capabilities::static_network)
   bool count_ge_ranks = false;  ///< at least one element per rank (count >= communicator size)
   int max_ranks = 0;            ///< largest communicator (0: no limit)
-  bool any() const { return commutative || power_of_two || static_network || count_ge_ranks || max_ranks > 0; }
+  /// A condition of the algorithm's own on the communicator (e.g. ktree_static: static routes
+  /// for its tree), checked after the others: nullptr when it holds, else why not.
+  const char* (*own)(Comm&) = nullptr;
+  const char* own_text = nullptr;  ///< what `own` asks for, for the help ("static routes for its tree")
+  bool any() const {
+    return commutative || power_of_two || static_network || count_ge_ranks || max_ranks > 0 || own != nullptr;
+  }
 };
 
 /// Where the default selector picks an algorithm (at most one per collective and case).

@@ -47,6 +47,8 @@ int barrier_ktree_static(Comm& c, int k) {
   if (int rc = ktree_gather(c, t)) return rc;
   // Every member calls the broadcast once it has notified its parent, so its switch is set while
   // the notifications climb; the root sends the word when its children have all notified it.
+  // Selected through the registry it always has a static network and routes (its restrictions);
+  // mesh_rounds calls it directly as its round barrier, hence the replies down the tree otherwise.
   if (transport::StaticNetwork* sn = transport_of_job().static_network()) {
     const auto& routes = cached_static_routes(c, t.root);
     if (!routes.empty()) {
@@ -78,11 +80,21 @@ extern const Algorithm barrier_ktree{
             "(default 3)",
     .default_on = DefaultOn::MultiRow, .schedule = &ktree_updown, .takes_param = true, .default_param = 3};
 // Its schedule: the release goes over the static network, only the notifications use mesh links.
+namespace {
+/// The release needs static routes for the broadcast tree from the ktree's root (the member
+/// nearest the centre, whatever k): a route across a tile without a rank has none.
+const char* ktree_static_routable(Comm& c) {
+  return cached_static_routes(c, cached_ktree(c, 3).root).empty() ? "its release tree crosses a tile without a rank"
+                                                                     : nullptr;
+}
+}  // namespace
+
 extern const Algorithm barrier_ktree_static{
     .kind = Kind::Barrier, .name = "ktree_static", .family = Family::Mesh, .fn = any(&coll::barrier_ktree_static),
     .help = "ktree's notifications up to the root, released by one word over the static network along the "
-            "§3.2.3 tree (ktree's replies where the tree has no static route); mesh_rounds' round barrier",
-    .restrictions = {.static_network = true}, .fallback = "ktree",
+            "§3.2.3 tree; mesh_rounds' round barrier",
+    .restrictions = {.static_network = true, .own = &ktree_static_routable, .own_text = "static routes for its tree"},
+    .fallback = "ktree",
     .schedule = [](const schedule::Mesh& mesh, const Members& m, int, int k) {
       return schedule::tree_gather_rounds(schedule::ktree(mesh, m, k > 0 ? k : 3), m);
     },

@@ -312,6 +312,7 @@ std::string restriction_text(const Algorithm& a) {
   if (r.power_of_two) add("power-of-two ranks");
   if (r.max_ranks > 0) add("at most " + std::to_string(r.max_ranks) + " ranks");
   if (r.static_network) add("a static network");
+  if (r.own) add(r.own_text ? r.own_text : "a condition of its own");
   return s;
 }
 
@@ -365,6 +366,11 @@ int broken_restriction(const Algorithm& a, Comm& comm, const Call& call, std::st
     *why = "the transport has no static network";
     return MPI_ERR_OTHER;
   }
+  if (r.own)
+    if (const char* w = r.own(comm)) {
+      *why = w;
+      return MPI_ERR_OTHER;
+    }
   return 0;
 }
 
@@ -520,7 +526,8 @@ int TILEMPIX_Coll_algorithms(const char* collective, TILEMPIX_Coll_algorithm_inf
     const coll::Restrictions& r = a.restrictions;
     o.needs = (r.commutative ? TILEMPIX_COLL_NEEDS_COMMUTATIVE : 0) | (r.power_of_two ? TILEMPIX_COLL_NEEDS_POWER_OF_TWO : 0) |
               (r.static_network ? TILEMPIX_COLL_NEEDS_STATIC_NETWORK : 0) |
-              (r.count_ge_ranks ? TILEMPIX_COLL_NEEDS_COUNT_GE_RANKS : 0) | (r.max_ranks > 0 ? TILEMPIX_COLL_NEEDS_MAX_RANKS : 0);
+              (r.count_ge_ranks ? TILEMPIX_COLL_NEEDS_COUNT_GE_RANKS : 0) | (r.max_ranks > 0 ? TILEMPIX_COLL_NEEDS_MAX_RANKS : 0) |
+              (r.own ? TILEMPIX_COLL_NEEDS_OTHER : 0);
     o.max_ranks = r.max_ranks;
     o.defaults = (&a == multi ? TILEMPIX_COLL_DEFAULT_MULTI_ROW : 0) | (&a == single ? TILEMPIX_COLL_DEFAULT_SINGLE_ROW : 0);
     o.takes_param = a.takes_param;

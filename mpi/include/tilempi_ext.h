@@ -31,6 +31,7 @@ int TILEMPIX_Coll_collective(int index, char* name, int len);
 #define TILEMPIX_COLL_NEEDS_STATIC_NETWORK 4 /* a transport with a static network */
 #define TILEMPIX_COLL_NEEDS_COUNT_GE_RANKS 8 /* at least one element per rank */
 #define TILEMPIX_COLL_NEEDS_MAX_RANKS      16 /* at most max_ranks ranks */
+#define TILEMPIX_COLL_NEEDS_OTHER          32 /* a condition of the algorithm's own (see --coll help) */
 /* Default bits: the default selector's choice on a communicator spanning several mesh rows, one row. */
 #define TILEMPIX_COLL_DEFAULT_MULTI_ROW  1
 #define TILEMPIX_COLL_DEFAULT_SINGLE_ROW 2
