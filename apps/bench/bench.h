@@ -31,8 +31,11 @@ struct Result {
   double run_seconds = 0;   // wall time the configuration took to run
 };
 
-/// Whether an algorithm is one of the seed's NoCMsg mesh algorithms.
+/// Whether an algorithm is one of the seed's NoCMsg mesh algorithms (the library's registry says).
 bool is_mesh_algorithm(const std::string& alg);
+/// The OperaMPI-like baseline the seed compares a collective's mesh algorithm with, from the
+/// library's registry ("" if it has none).
+std::string baseline_algorithm(const std::string& coll);
 
 /// What tables and figures show: the seed's statistic (per trial the slowest rank's own elapsed
 /// time) or the span of each trial (first rank's start to last rank's end on the job's clock).

@@ -61,6 +61,12 @@ bool is_mesh_algorithm(const std::string& alg) {
   return false;
 }
 
+std::string baseline_algorithm(const std::string& coll) {
+  for (const auto& info : registry_of(coll))
+    if (info.baseline) return info.name;
+  return "";
+}
+
 namespace {
 
 constexpr int kExitUsage = 2;
@@ -77,13 +83,18 @@ std::vector<std::string> registered_algorithms(const std::string& coll) {
   return out;
 }
 
-// --quick: mesh against classic, i.e. the default selector's choice on several mesh rows and on
-// one row.
+// --quick: the seed's comparison and the classic default, i.e. the default on several mesh rows
+// (the mesh algorithm), the OperaMPI-like baseline and the default on one row.
 std::vector<std::string> default_algorithms(const std::string& coll) {
   std::vector<std::string> out;
-  for (int bit : {TILEMPIX_COLL_DEFAULT_MULTI_ROW, TILEMPIX_COLL_DEFAULT_SINGLE_ROW})
-    for (const auto& info : registry_of(coll))
-      if ((info.defaults & bit) && std::find(out.begin(), out.end(), info.name) == out.end()) out.push_back(info.name);
+  const auto reg = registry_of(coll);
+  auto add = [&](auto pick) {
+    for (const auto& info : reg)
+      if (pick(info) && std::find(out.begin(), out.end(), info.name) == out.end()) out.push_back(info.name);
+  };
+  add([](const TILEMPIX_Coll_algorithm_info& i) { return (i.defaults & TILEMPIX_COLL_DEFAULT_MULTI_ROW) != 0; });
+  add([](const TILEMPIX_Coll_algorithm_info& i) { return i.baseline != 0; });
+  add([](const TILEMPIX_Coll_algorithm_info& i) { return (i.defaults & TILEMPIX_COLL_DEFAULT_SINGLE_ROW) != 0; });
   return out;
 }
 

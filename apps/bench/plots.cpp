@@ -24,8 +24,6 @@ namespace {
 
 // The OperaMPI-like baseline of seed 003 §2.2 per collective (its allreduce is reduce + bcast,
 // which no single registered algorithm is; its barrier is not described).
-const std::map<std::string, std::string> kBaseline = {
-    {"alltoall", "linear"}, {"bcast", "binomial"}, {"reduce", "binomial"}, {"barrier", "linear"}, {"allreduce", "linear"}};
 
 Metric g_metric = Metric::max;
 
@@ -67,10 +65,10 @@ std::vector<std::string> algorithms_of(const std::vector<Result>& rs, const std:
   std::vector<std::string> out;
   for (const Result& r : rs)
     if (r.collective == coll && std::find(out.begin(), out.end(), r.algorithm) == out.end()) out.push_back(r.algorithm);
-  const auto base = kBaseline.find(coll);
+  const std::string base = baseline_algorithm(coll);
   std::stable_sort(out.begin(), out.end(), [&](const std::string& a, const std::string& b) {
     auto rank = [&](const std::string& x) {
-      return is_mesh_algorithm(x) ? 0 : (base != kBaseline.end() && x == base->second) ? 1 : 2;
+      return is_mesh_algorithm(x) ? 0 : (!base.empty() && x == base) ? 1 : 2;
     };
     return rank(a) < rank(b);
   });
@@ -349,11 +347,9 @@ std::string comparison_table(const std::vector<Result>& rs, bool markdown) {
     std::string mesh;
     for (const std::string& a : algs)
       if (mesh.empty() && is_mesh_algorithm(a)) mesh = a;
-    const auto base_it = kBaseline.find(coll);
-    const std::string base = base_it != kBaseline.end() &&
-                                     std::find(algs.begin(), algs.end(), base_it->second) != algs.end()
-                                 ? base_it->second
-                                 : "";
+    const std::string base_alg = baseline_algorithm(coll);
+    const std::string base =
+        !base_alg.empty() && std::find(algs.begin(), algs.end(), base_alg) != algs.end() ? base_alg : "";
     bool conflicts = false;
     for (const Result& r : rs)
       if (r.collective == coll && r.conflicts >= 0) conflicts = true;

@@ -143,7 +143,7 @@ namespace entry {
 
 extern const Algorithm allreduce_linear{
     .kind = Kind::Allreduce, .name = "linear", .family = Family::Classic, .fn = any(&coll::allreduce_linear),
-    .help = "linear reduce to rank 0, then linear broadcast"};
+    .help = "linear reduce to rank 0, then linear broadcast", .baseline = true};
 extern const Algorithm allreduce_recursive_doubling{
     .kind = Kind::Allreduce, .name = "recursive_doubling", .family = Family::Classic,
     .fn = any(&coll::allreduce_recursive_doubling),

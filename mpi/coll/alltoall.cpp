@@ -144,7 +144,8 @@ namespace entry {
 extern const Algorithm alltoall_linear{
     .kind = Kind::Alltoall, .name = "linear", .family = Family::Classic, .fn = any(&coll::alltoall_linear),
     .help = "OperaMPI baseline (seed 003 §2.2): the tasks take turns, in turn s task s sends to every other",
-    .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return schedule::linear_turns(count_of(m)); }};
+    .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return schedule::linear_turns(count_of(m)); },
+    .baseline = true};
 extern const Algorithm alltoall_pairwise{
     .kind = Kind::Alltoall, .name = "pairwise", .family = Family::Classic, .fn = any(&coll::alltoall_pairwise),
     .help = "N-1 steps, step k: send to r+k, receive from r-k", .default_on = DefaultOn::SingleRow,

@@ -61,7 +61,8 @@ extern const Algorithm barrier_linear{
       schedule::Schedule s = schedule::linear_reduce(count_of(m), 0);
       for (const auto& r : schedule::linear_bcast(count_of(m), 0).rounds) s.rounds.push_back(r);
       return s;
-    }};
+    },
+    .baseline = true};
 extern const Algorithm barrier_dissemination{
     .kind = Kind::Barrier, .name = "dissemination", .family = Family::Classic, .fn = any(&coll::barrier_dissemination),
     .help = "ceil(log2 N) rounds, rank r signals r+2^i (Hensgen, Finkel, Manber)",

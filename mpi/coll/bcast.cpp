@@ -76,7 +76,8 @@ extern const Algorithm bcast_binomial{
     .kind = Kind::Bcast, .name = "binomial", .family = Family::Classic, .fn = any(&coll::bcast_binomial),
     .help = "binomial tree over ranks relative to the root, ceil(log2 N) steps (OperaMPI, MPICH)",
     .default_on = DefaultOn::SingleRow,
-    .schedule = [](const schedule::Mesh&, const Members& m, int root, int) { return schedule::binomial_bcast(count_of(m), root); }};
+    .schedule = [](const schedule::Mesh&, const Members& m, int root, int) { return schedule::binomial_bcast(count_of(m), root); },
+    .baseline = true};
 extern const Algorithm bcast_scatter_allgather{
     .kind = Kind::Bcast, .name = "scatter_allgather", .family = Family::Classic, .fn = any(&coll::bcast_scatter_allgather),
     .help = "scatter of the message in N pieces, then a ring allgather (van de Geijn)"};

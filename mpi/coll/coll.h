@@ -136,6 +136,9 @@ struct Algorithm {
   ScheduleFn schedule = nullptr;   ///< nullptr: tilempi-coll-check does not know it
   bool takes_param = false;        ///< "name:N" (ktree arity)
   int default_param = 0;
+  /// The OperaMPI-like baseline (seed 003 §2.2) that the seed compares its mesh algorithm with
+  /// (at most one per collective; tilempi-bench's --quick and its figures use it).
+  bool baseline = false;
 };
 
 template <class F>

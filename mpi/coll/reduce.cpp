@@ -76,7 +76,8 @@ extern const Algorithm reduce_linear{
 extern const Algorithm reduce_binomial{
     .kind = Kind::Reduce, .name = "binomial", .family = Family::Classic, .fn = any(&coll::reduce_binomial),
     .help = "binomial tree, ceil(log2 N) steps; keeps rank order for non-commutative ops", .default_on = DefaultOn::SingleRow,
-    .schedule = [](const schedule::Mesh&, const Members& m, int root, int) { return schedule::binomial_reduce(count_of(m), root); }};
+    .schedule = [](const schedule::Mesh&, const Members& m, int root, int) { return schedule::binomial_reduce(count_of(m), root); },
+    .baseline = true};
 
 }  // namespace entry
 

@@ -90,6 +90,8 @@ const std::array<std::vector<Algorithm>, kKinds>& table() {
         }
         if (cur->restrictions.any()) registry_error(who + ": the last fallback has restrictions");
       }
+      if (std::count_if(algs.begin(), algs.end(), [](const Algorithm& x) { return x.baseline; }) > 1)
+        registry_error(std::string(kKindNames[k]) + " has more than one baseline");
       if (multi != 1 || single != 1)
         registry_error(std::string(kKindNames[k]) + " needs exactly one default for several rows and one for one row");
     }
@@ -533,6 +535,7 @@ int TILEMPIX_Coll_algorithms(const char* collective, TILEMPIX_Coll_algorithm_inf
     o.takes_param = a.takes_param;
     o.default_param = a.default_param;
     o.has_schedule = a.schedule != nullptr;
+    o.baseline = a.baseline;
   }
   return MPI_SUCCESS;
 }

@@ -45,6 +45,7 @@ typedef struct {
   int takes_param;                       /* "name:K" is accepted, K defaults to default_param */
   int default_param;
   int has_schedule;                      /* tilempi-coll-check analyses its schedule */
+  int baseline;                          /* the OperaMPI-like baseline of seed 003 §2.2 the mesh algorithm is compared with */
 } TILEMPIX_Coll_algorithm_info;
 /* The algorithms registered for a collective, in registration (--coll help) order: fills
  * out[0 .. min(max, *count) - 1] and sets *count to how many there are. MPI_ERR_ARG for an

@@ -5,6 +5,7 @@
 
 #include <complex>
 #include <cstdint>
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -400,16 +401,24 @@ TEST(Registry, SelectAppliesRestrictions) {
 
 #ifdef TILEMPI_BENCH_PATH
 // tilempi-bench's lists are the registry's: --list prints, per collective it measures, every
-// registered algorithm (the default sweep) and the two defaults (--quick).
+// registered algorithm (the default sweep) and --quick's: the two defaults and the baseline.
 TEST(Registry, BenchListsAreTheRegistrys) {
   std::string want;
   for (const char* coll : {"alltoall", "barrier", "bcast", "reduce", "allreduce", "allgather", "gather", "scatter"}) {
     const auto k = *mc::kind_of(coll);
     std::string all, quick;
     for (const mc::Algorithm& a : mc::algorithms(k)) all += (all.empty() ? "" : " ") + std::string(a.name);
-    const mc::Algorithm* m = mc::default_for(k, true);
-    const mc::Algorithm* s = mc::default_for(k, false);
-    quick = std::string(m->name) + (s != m ? std::string(" ") + s->name : "");
+    // The mesh default, the seed's baseline, the single-row default (each once).
+    std::vector<const mc::Algorithm*> picks{mc::default_for(k, true)};
+    for (const mc::Algorithm& a : mc::algorithms(k))
+      if (a.baseline) picks.push_back(&a);
+    picks.push_back(mc::default_for(k, false));
+    std::vector<const mc::Algorithm*> seen;
+    for (const mc::Algorithm* a : picks)
+      if (std::find(seen.begin(), seen.end(), a) == seen.end()) {
+        seen.push_back(a);
+        quick += (quick.empty() ? "" : " ") + std::string(a->name);
+      }
     want += std::string(coll) + ": " + all + " (quick: " + quick + ")\n";
   }
   FILE* p = popen(TILEMPI_BENCH_PATH " --list", "r");
