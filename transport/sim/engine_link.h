@@ -26,7 +26,7 @@ struct JobFacts {
   std::string adapter;
   bool compute_scaled = false;  ///< --compute scale:F
   double compute_scale = 0;
-  int mesh_width = 0, mesh_height = 0;
+  std::vector<std::int32_t> tiles;  ///< chip tile of each rank (sim/placement.h)
 };
 
 /// The facts as the launcher wrote them into the job's header.
@@ -36,8 +36,7 @@ inline JobFacts facts_of(const Header& h) {
   f.adapter = h.adapter;
   f.compute_scaled = h.compute_scaled != 0;
   f.compute_scale = h.compute_scale;
-  f.mesh_width = h.mesh_width;
-  f.mesh_height = h.mesh_height;
+  f.tiles.assign(h.tile_of, h.tile_of + h.nranks);
   return f;
 }
 

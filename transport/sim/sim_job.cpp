@@ -16,6 +16,7 @@
 
 #include "backends.h"
 #ifdef TILEMPI_HAVE_CONTEXTS
+#include "sim/placement.h"
 #include "sim/program_image.h"
 #endif
 #include "sim/sim_engine.h"
@@ -95,28 +96,16 @@ class SimJob final : public Job {
     // One-step worms give the same packet cycles as flit-by-flit simulation at a fraction of
     // the cost (docs/HWMODEL.md); they need one VC. An explicit setting wins.
     if (!worms_set && cfg.vcs == 1) cfg.fast_worms = true;
-    const Topology topo = default_topology(n, spec.mesh_width, spec.mesh_height);
+    const Topology grid = default_topology(n, spec.mesh_width, spec.mesh_height);
     // A rank grid larger than the preset's mesh grows the chip (documented in docs/SIM.md).
-    if (topo.width > cfg.width) cfg.width = topo.width;
-    if (topo.height > cfg.height) cfg.height = topo.height;
+    if (grid.width > cfg.width) cfg.width = grid.width;
+    if (grid.height > cfg.height) cfg.height = grid.height;
     try {
       cfg.validate();
     } catch (const hw::ConfigError& e) {
       throw std::runtime_error(e.what());
     }
-    std::vector<hw::TileId> tiles(static_cast<std::size_t>(n));
-    if (mapping_set) {
-      try {
-        hw::RankMap map = hw::make_rank_map(cfg, n);
-        for (int r = 0; r < n; ++r) tiles[static_cast<std::size_t>(r)] = map.tile_of(r);
-      } catch (const std::invalid_argument& e) {
-        throw std::runtime_error(std::string("config key 'mapping': ") + e.what());
-      }
-    } else {
-      for (int r = 0; r < n; ++r)
-        tiles[static_cast<std::size_t>(r)] = topo.coord[static_cast<std::size_t>(r)].y * cfg.width +
-                                             topo.coord[static_cast<std::size_t>(r)].x;
-    }
+    const std::vector<hw::TileId> tiles = place_ranks(cfg, n, spec.mesh_width, spec.mesh_height, mapping_set);
     const std::string adapter = option(spec, "adapter", "udn");
     try {
       (void)hw::adapter::Adapter::create(adapter, cfg);
@@ -175,9 +164,6 @@ class SimJob final : public Job {
     std::snprintf(h->adapter, sizeof h->adapter, "%s", adapter.c_str());
     h->compute_scaled = scaled ? 1 : 0;
     h->compute_scale = scale;
-    h->mesh_width = topo.width;
-    h->mesh_height = topo.height;
-    h->chip_width = cfg.width;
     for (int r = 0; r < n; ++r) h->tile_of[r] = tiles[static_cast<std::size_t>(r)];
     h->contexts = contexts_ ? 1 : 0;
     h->stack_kib = static_cast<std::uint32_t>(stack_kib);

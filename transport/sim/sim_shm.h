@@ -18,7 +18,7 @@
 namespace tilempi::transport::sim {
 
 inline constexpr std::uint64_t kMagic = 0x74696c656d73696dull;  // "tilemsim"
-inline constexpr std::uint32_t kVersion = 2;
+inline constexpr std::uint32_t kVersion = 3;
 inline constexpr std::size_t kLine = 64;
 inline constexpr std::size_t kPage = 4096;
 inline constexpr std::uint64_t kRing = 4096;  ///< entries per request / event ring (power of two)
@@ -120,9 +120,7 @@ struct alignas(kPage) Header {
   char adapter[32];
   std::uint32_t compute_scaled;  ///< 1: charge measured CPU time
   double compute_scale;
-  std::int32_t mesh_width, mesh_height;
-  std::int32_t tile_of[4096];  ///< chip tile of each rank (for topology())
-  std::int32_t chip_width;
+  std::int32_t tile_of[4096];  ///< chip tile of each rank: the one placement (sim/placement.h)
   // Ranks as contexts: the launcher describes the job, the simulator process runs it.
   std::uint32_t contexts;       ///< 1: one simulator process hosts every rank (no rings, no arenas here)
   std::uint32_t stack_kib;      ///< each rank's stack

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "sim/engine_link.h"
+#include "sim/placement.h"
 #include "sim/sim_shm.h"
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/config.h"
@@ -68,7 +69,7 @@ class SimTransport final : public Transport, public StaticNetwork {
     poll_cost_ = costs_->poll_cost();
     scaled_ = facts.compute_scaled;
     scale_ = facts.compute_scale;
-    topo_ = default_topology(size_, facts.mesh_width, facts.mesh_height);
+    topo_ = rank_topology(cfg, facts.tiles);
     arena_ = link_->arena(rank_);
     arena_cap_ = link_->arena_bytes();
     if (scaled_) {

@@ -4,6 +4,7 @@
 # added by hwmodel/CMakeLists.txt).
 target_sources(tilempi_transport PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/sim_job.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/placement.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_engine.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_transport.cpp
