@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates every figure and table of docs/EXPERIMENTS.md (seed 003 chapter 4 on tilempi):
+# Regenerates every figure and table of docs/EXPERIMENTS.md ([Yagna 2013] chapter 4 on tilempi):
 #   scripts/experiments.sh [BUILD_DIR]          the sweep documented in docs/EXPERIMENTS.md
 #   FULL=1 scripts/experiments.sh [BUILD_DIR]   all six rank counts and every power of two to 1 MiB
 #   PLOTS_ONLY=1 scripts/experiments.sh         redraw figures and tables from the committed CSVs
@@ -66,7 +66,7 @@ if [ "${PLOTS_ONLY:-0}" != 1 ]; then
   merge "$out/host.csv" "$tmp/host-packet.csv" "$tmp/host-sizes.csv"
 fi
 
-# Figures and tables twice: with the seed's statistic (slowest rank's own time) and with each
+# Figures and tables twice: with Yagna's statistic (slowest rank's own time) and with each
 # trial's span (first rank's start to last rank's end).
 for t in sim host; do
   [ -f "$out/$t.csv" ] || continue

@@ -31,13 +31,13 @@ struct Result {
   double run_seconds = 0;   // wall time the configuration took to run
 };
 
-/// Whether an algorithm is one of the seed's NoCMsg mesh algorithms (the library's registry says).
+/// Whether an algorithm is one of Yagna's NoCMsg mesh algorithms (the library's registry says).
 bool is_mesh_algorithm(const std::string& alg);
-/// The OperaMPI-like baseline the seed compares a collective's mesh algorithm with, from the
+/// The OperaMPI-like baseline Yagna compares a collective's mesh algorithm with, from the
 /// library's registry ("" if it has none).
 std::string baseline_algorithm(const std::string& coll);
 
-/// What tables and figures show: the seed's statistic (per trial the slowest rank's own elapsed
+/// What tables and figures show: Yagna's statistic (per trial the slowest rank's own elapsed
 /// time) or the span of each trial (first rank's start to last rank's end on the job's clock).
 enum class Metric { max, span };
 void set_metric(Metric m);
@@ -50,7 +50,7 @@ struct PlotOptions {
   std::string prefix;   // file name prefix, e.g. "sim"
   std::string title;    // e.g. "sim, tilepro64 preset, udn adapter"
 };
-/// Every figure of seed 003's chapter 4 shape that the results allow; returns the files written.
+/// Every figure of the [Yagna 2013] chapter 4 shape that the results allow; returns the files written.
 std::vector<std::string> write_figures(const std::vector<Result>& results, const PlotOptions& opt);
 /// One overview figure (a panel per collective, time against rank count at the smallest size).
 bool write_overview(const std::vector<Result>& results, const std::string& png_path, const std::string& gnuplot,

@@ -1,4 +1,4 @@
-// tilempi-bench-mpi: seed 003's collective microbenchmark (§4.1), one collective and size per run.
+// tilempi-bench-mpi: the [Yagna 2013] collective microbenchmark (§4.1), one collective and size per run.
 //   tilempirun -n 16 --transport sim --coll alltoall=mesh_rounds tilempi-bench-mpi alltoall 8 20 1
 // With TRIALS 0 it calls the collective exactly once with no barrier and prints nothing: the sim
 // run report then counts the link conflicts of that one call alone.

@@ -1,4 +1,4 @@
-// tilempi-bench: sweeps seed 003's collective microbenchmark (tilempi-bench-mpi) over collectives,
+// tilempi-bench: sweeps the [Yagna 2013] collective microbenchmark (tilempi-bench-mpi) over collectives,
 // algorithms, rank counts and message sizes, on the sim transport (virtual time, cycles, link
 // conflicts) or on host cores (wall time). Every configuration is one tilempirun job; independent
 // jobs run in parallel. Results go to CSV and JSON with every parameter, to a terminal table and
@@ -83,7 +83,7 @@ std::vector<std::string> registered_algorithms(const std::string& coll) {
   return out;
 }
 
-// --quick: the seed's comparison and the classic default, i.e. the default on several mesh rows
+// --quick: Yagna's comparison and the classic default, i.e. the default on several mesh rows
 // (the mesh algorithm), the OperaMPI-like baseline and the default on one row.
 std::vector<std::string> default_algorithms(const std::string& coll) {
   std::vector<std::string> out;
@@ -262,7 +262,7 @@ std::vector<std::string> launcher_args(const Settings& s, const Result& r, const
     if (!s.adapter.empty()) a.insert(a.end(), {"--adapter", s.adapter});
     if (!report.empty()) a.insert(a.end(), {"--report", report});
   }
-  // The timed collectives' separating barrier stays the library's default (the seed used its own
+  // The timed collectives' separating barrier stays the library's default (Yagna used its own
   // barrier there too); only the collective under test is selected.
   a.push_back(s.bench_mpi);
   a.push_back(r.collective);
@@ -344,7 +344,7 @@ void run_one(const Settings& s, Result& r, int slot) {
   r.mean_us = sum / static_cast<double>(worst.size());
   double var = 0;
   for (double w : worst) var += (w * 1e6 - r.mean_us) * (w * 1e6 - r.mean_us);
-  r.var_us2 = var / static_cast<double>(worst.size());  // population variance, as the seed's tables
+  r.var_us2 = var / static_cast<double>(worst.size());  // population variance, as Yagna's tables
   r.min_us = lo * 1e6;
   r.max_us = hi * 1e6;
   double span = 0;
@@ -544,7 +544,7 @@ std::string self_dir() {
 int main(int argc, char** argv) {
   using namespace tilempi::bench;
   CLI::App app{
-      "tilempi-bench: seed 003's collective microbenchmark (barrier, timer, one collective, timer; over trials) "
+      "tilempi-bench: the [Yagna 2013] collective microbenchmark (barrier, timer, one collective, timer; over trials) "
       "swept over collectives, algorithms, rank counts and message sizes, on the modeled chip (sim: virtual "
       "microseconds, cycles, link conflicts) or on host cores (wall microseconds). Every configuration is one "
       "tilempirun job; independent ones run in parallel.\n\n"
@@ -602,7 +602,7 @@ int main(int argc, char** argv) {
   app.add_option("--prefix", prefix, "file name prefix for --figures (default: the transport)");
   app.add_option("--from", from, "do not run: read an earlier --csv and only write tables and plots")->type_name("FILE.csv");
   app.add_option("--metric", metric,
-                 "what tables and plots show: max = per trial the slowest rank's own time (seed 003 §4.1), "
+                 "what tables and plots show: max = per trial the slowest rank's own time ([Yagna 2013] §4.1), "
                  "span = first rank's start to last rank's end (CSV and JSON always have both)")
       ->check(CLI::IsMember({"max", "span"}))
       ->capture_default_str();

@@ -1,5 +1,5 @@
 // Figures (gnuplot: a data file and a script per figure, rendered as PNG and SVG) and tables in the
-// manner of seed 003 chapter 4: time against rank count at one small size (Figures 4.1-4.5), time
+// manner of [Yagna 2013] chapter 4: time against rank count at one small size (Figures 4.1-4.5), time
 // against message size on log scales per rank count (Figures 4.6-4.10), variances (Tables 4.1, 4.2).
 #include <sys/wait.h>
 
@@ -22,12 +22,12 @@ namespace fs = std::filesystem;
 namespace tilempi::bench {
 namespace {
 
-// The OperaMPI-like baseline of seed 003 §2.2 per collective (its allreduce is reduce + bcast,
+// The OperaMPI-like baseline of [Yagna 2013] §2.2 per collective (its allreduce is reduce + bcast,
 // which no single registered algorithm is; its barrier is not described).
 
 Metric g_metric = Metric::max;
 
-// The time a figure or table shows: the seed's per-trial maximum over ranks of each rank's own
+// The time a figure or table shows: Yagna's per-trial maximum over ranks of each rank's own
 // elapsed time, or the span from the first rank's start to the last rank's end.
 double value(const Result& r) { return g_metric == Metric::span && r.span_us > 0 ? r.span_us : r.mean_us; }
 
@@ -168,7 +168,7 @@ bool render(const std::string& gnuplot, const std::string& base, const std::stri
 
 const char* kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 
-// Time against rank count at one size, one line per algorithm (seed Figures 4.1-4.5).
+// Time against rank count at one size, one line per algorithm ([Yagna 2013] Figures 4.1-4.5).
 // Writes a data file and returns the plot command.
 std::string ranks_plot(const std::vector<Result>& rs, const std::string& coll, const std::string& dat_path,
                        const std::string& dat_name, const std::string& title) {

@@ -30,7 +30,7 @@ double pingpong(int a, int b, int bytes, int reps) {
   return t;
 }
 
-// Mean time of one collective over `reps`, barrier first (seed 003 §4.1's microbenchmark).
+// Mean time of one collective over `reps`, barrier first ([Yagna 2013] §4.1's microbenchmark).
 template <typename F>
 double timed(F&& collective, int reps) {
   double sum = 0;

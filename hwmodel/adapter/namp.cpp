@@ -1,4 +1,4 @@
-// Rendezvous by allocation (seed 000 §3.2), in two flavours:
+// Rendezvous by allocation ([Wallentowitz 2018] §3.2), in two flavours:
 //
 //   namp  the protocol runs in the network adapter: the core only configures a slot. The
 //         sender's adapter asks the receiver's adapter for buffer space (allocation request),
@@ -9,7 +9,7 @@
 //         a time. Requests, responses and data travel on separate channels (networks or VC
 //         classes) so that responses never wait behind requests.
 //   rdma  the same packets, but every protocol step is software on the cores (interrupt,
-//         handler) over a plain RDMA engine: seed 000's baseline.
+//         handler) over a plain RDMA engine: the [Wallentowitz 2018] baseline.
 //
 // The receive buffer of a tile is freed when its core takes the message (accept()).
 #include <deque>
@@ -28,11 +28,11 @@ enum Channel : int { kChReq = 0, kChResp = 1, kChData = 2, kChAck = 3 };
 class Alloc final : public Adapter {
  public:
   Alloc(const Config& c, bool offloaded) : Adapter(offloaded ? "namp" : "rdma", c), offloaded_(offloaded) {
-    const char* cal = "calibration (000 publishes no cycle costs, see docs/SIM.md)";
+    const char* cal = "calibration ([Wallentowitz 2018] publishes no cycle costs, see docs/SIM.md)";
     call_ = param("call_overhead", 30, std::string(cal) + ": library call up to the adapter");
     if (offloaded) {
-      start_ = param("slot_setup", 8, "000 Table 3.2: four slot registers and the flags, about 2 cycles each");
-      adapter_ = param("adapter_delay", 4, "calibration: adapter state machine step (000 Fig. 3.19)");
+      start_ = param("slot_setup", 8, "[Wallentowitz 2018] Table 3.2: four slot registers and the flags, about 2 cycles each");
+      adapter_ = param("adapter_delay", 4, "calibration: adapter state machine step ([Wallentowitz 2018] Fig. 3.19)");
       irq_ = 0;
       alloc_ = 0;
       dma_ = 0;
@@ -46,8 +46,8 @@ class Alloc final : public Adapter {
       fin_ = param("fin_cycles", 14, std::string(cal) + ": sender software sends the finalization");
     }
     completion_ = param("completion_cycles", 20, std::string(cal) + ": the core learns the send is done");
-    retry_ = param("retry_cycles", 200, "000 §3.2: retry timer after a NACK; no value given, calibration");
-    rx_buffer_ = param("rx_buffer_bytes", 16384, "000 §3.2: receive buffer of the adapter; size is a calibration");
+    retry_ = param("retry_cycles", 200, "[Wallentowitz 2018] §3.2: retry timer after a NACK; no value given, calibration");
+    rx_buffer_ = param("rx_buffer_bytes", 16384, "[Wallentowitz 2018] §3.2: receive buffer of the adapter; size is a calibration");
     recv_overhead_ = param("recv_overhead", 20, std::string(cal) + ": library call, status read");
     recv_word_ = param("recv_cycles_per_word", 1, "calibration: copy from the receive buffer, one word per cycle");
     poll_ = param("poll_cycles", 4, "calibration: one status-register read and a branch");

@@ -1,6 +1,6 @@
-// The register-mapped adapter of the TilePro64's user dynamic network (UDN), on which seed 003
+// The register-mapped adapter of the TilePro64's user dynamic network (UDN), on which [Yagna 2013]
 // ran: the core writes the words of a packet into the network one per cycle, and the receiving
-// core reads them from its demux FIFO (118 words, 003 §2.1.2). A message library on top of it:
+// core reads them from its demux FIFO (118 words, [Yagna 2013] §2.1.2). A message library on top of it:
 //
 //   eager       (envelope + data fit the FIFO): the data packets go at once; the send is done
 //               when the core has written them.
@@ -24,19 +24,19 @@ class Udn final : public Adapter {
   explicit Udn(const Config& c) : Adapter("udn", c) {
     send_overhead_ = param("send_overhead", 20,
                            "calibration: library call and header word before the first data word "
-                           "(003 gives no per-call figure; OperaMPI's 6.8 us small-message latency is "
-                           "mostly software above this layer, 003 §2.2)");
-    send_word_ = param("send_cycles_per_word", 1, "003 §2.2: a lower bound of one word per cycle");
+                           "([Yagna 2013] gives no per-call figure; OperaMPI's 6.8 us small-message latency is "
+                           "mostly software above this layer, [Yagna 2013] §2.2)");
+    send_word_ = param("send_cycles_per_word", 1, "[Yagna 2013] §2.2: a lower bound of one word per cycle");
     recv_overhead_ = param("recv_overhead", 20, "calibration: library call and envelope decode");
     recv_word_ = param("recv_cycles_per_word", 1,
-                       "003 §2.1.2: words are read from a demux-queue register, one per cycle");
+                       "[Yagna 2013] §2.1.2: words are read from a demux-queue register, one per cycle");
     envelope_ = param("envelope_words", 3, "assumption: source, tag/communicator, length");
     ctrl_overhead_ = param("ctrl_overhead", 20, "calibration: as send_overhead, for the one-word go-ahead");
     handler_ = param("handler_cycles", 30, "calibration: interrupt entry and exit on the sender");
     poll_ = param("poll_cycles", 4, "calibration: one read of the demux status register and a branch");
     const std::uint64_t fifo = static_cast<std::uint64_t>(c.ejection_buffer_flits);
     eager_words_ = param("eager_words", fifo > envelope_ ? fifo - envelope_ : 1,
-                         "003 §2.1.2: an eager message (envelope + data) fits the 118-word demux FIFO");
+                         "[Yagna 2013] §2.1.2: an eager message (envelope + data) fits the 118-word demux FIFO");
   }
 
   const char* name() const override { return "udn"; }

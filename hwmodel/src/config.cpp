@@ -342,54 +342,54 @@ Config Config::preset_named(const std::string& name) {
   c.preset = name;
   if (name == "default") return c;
   if (name == "tilepro64") {
-    // Tilera TilePro64, the chip NoCMsg ran on. Seed 003 = Yagna 2013.
-    c.width = 8;                 // 003 §2.1: 8x8 tiles
-    c.height = 8;                // 003 §2.1
-    c.clock_hz = 700e6;          // 003 §2.1: 700 MHz
-    c.torus = false;             // 003 §2.1: no wrap-around links at the mesh edges
-    c.flit_bytes = 4;            // 003 §2.1.2: the networks carry 32-bit data words, one word per flit
-    c.header_flits = 1;          // assumption (not in the seeds): one header word carries the route
-    c.max_packet_flits = 129;    // 003 §2.1.2: 1 to 128 data words per packet, plus the header word
-    c.ejection_buffer_flits = 118;  // 003 §2.1.2: demux FIFO of 118 words at the receiver
-    c.input_buffer_flits = 4;    // assumption (not in the seeds)
-    c.injection_buffer_flits = 4;  // assumption (not in the seeds): cores write words to special registers
-    c.router_delay = 1;          // assumption (not in the seeds): one cycle per hop
-    c.networks = 1;              // 003 §2.1.2: the UDN is the one user dynamic network
-    c.static_network = true;     // 003 §2.1.2: the SN, per-tile routes configured by software
-    c.static_hop_cycles = 1;     // 003 §2.1.2, §3.2.3: single words between neighbours, no routing overhead
-    c.static_setup_cycles = 100; // placeholder: 003 §3.2.3 calls SN route setup costly but gives no number
+    // Tilera TilePro64, the chip NoCMsg ran on. [Yagna 2013] in docs/REFERENCES.md.
+    c.width = 8;                 // [Yagna 2013] §2.1: 8x8 tiles
+    c.height = 8;                // [Yagna 2013] §2.1
+    c.clock_hz = 700e6;          // [Yagna 2013] §2.1: 700 MHz
+    c.torus = false;             // [Yagna 2013] §2.1: no wrap-around links at the mesh edges
+    c.flit_bytes = 4;            // [Yagna 2013] §2.1.2: the networks carry 32-bit data words, one word per flit
+    c.header_flits = 1;          // assumption (not in the source): one header word carries the route
+    c.max_packet_flits = 129;    // [Yagna 2013] §2.1.2: 1 to 128 data words per packet, plus the header word
+    c.ejection_buffer_flits = 118;  // [Yagna 2013] §2.1.2: demux FIFO of 118 words at the receiver
+    c.input_buffer_flits = 4;    // assumption (not in the source)
+    c.injection_buffer_flits = 4;  // assumption (not in the source): cores write words to special registers
+    c.router_delay = 1;          // assumption (not in the source): one cycle per hop
+    c.networks = 1;              // [Yagna 2013] §2.1.2: the UDN is the one user dynamic network
+    c.static_network = true;     // [Yagna 2013] §2.1.2: the SN, per-tile routes configured by software
+    c.static_hop_cycles = 1;     // [Yagna 2013] §2.1.2, §3.2.3: single words between neighbours, no routing overhead
+    c.static_setup_cycles = 100; // placeholder: [Yagna 2013] §3.2.3 calls SN route setup costly but gives no number
     return c;
   }
   if (name == "optimsoc") {
-    // OpTiMSoC prototype NoC under the NAMP. Seed 000 = Wallentowitz 2018.
-    c.width = 4;                 // 000 §4.3: 16 tiles in 4 rows and 4 columns
-    c.height = 4;                // 000 §4.3
-    c.clock_hz = 100e6;          // assumption (not in the seeds): a typical FPGA prototype clock
-    c.flit_bytes = 4;            // 000 §3.2.2: 4 bytes per flit
-    c.header_flits = 2;          // 000 §3.2.2: h = 2 header flits
-    c.max_packet_flits = 32;     // 000 §3.2.2.2: packet length l = 32 words from there on
-    c.input_buffer_flits = 4;    // 000 OpTiMSoC router (digest in SEEDS.md): 4-flit input buffers
-    c.output_buffer_flits = 4;   // 000 OpTiMSoC router (digest in SEEDS.md): 4-flit output buffers
+    // OpTiMSoC prototype NoC under the NAMP. [Wallentowitz 2018] in docs/REFERENCES.md.
+    c.width = 4;                 // [Wallentowitz 2018] §4.3: 16 tiles in 4 rows and 4 columns
+    c.height = 4;                // [Wallentowitz 2018] §4.3
+    c.clock_hz = 100e6;          // assumption (not in the source): a typical FPGA prototype clock
+    c.flit_bytes = 4;            // [Wallentowitz 2018] §3.2.2: 4 bytes per flit
+    c.header_flits = 2;          // [Wallentowitz 2018] §3.2.2: h = 2 header flits
+    c.max_packet_flits = 32;     // [Wallentowitz 2018] §3.2.2.2: packet length l = 32 words from there on
+    c.input_buffer_flits = 4;    // [Wallentowitz 2018] §4.1, the OpTiMSoC router: 4-flit input buffers
+    c.output_buffer_flits = 4;   // [Wallentowitz 2018] §4.1, the OpTiMSoC router: 4-flit output buffers
     c.injection_buffer_flits = 4;  // assumption: the adapter buffer matches the router buffers
     c.ejection_buffer_flits = 4;   // assumption: as above
-    c.router_delay = 1;          // assumption (not in the seeds)
-    c.vcs = 4;                   // 000 §4.2.1: 4 adapter channels (control req/resp, data req/resp);
-                                 // 000 §4.1: carried as VCs of one network (or as physical networks)
+    c.router_delay = 1;          // assumption (not in the source)
+    c.vcs = 4;                   // [Wallentowitz 2018] §4.2.1: 4 adapter channels (control req/resp, data req/resp);
+                                 // [Wallentowitz 2018] §4.1: carried as VCs of one network (or as physical networks)
     return c;
   }
   if (name == "mmachine") {
-    // MIT M-Machine router. Seed 004 = Lee 1999.
-    c.width = 8;                 // 004 §4.1: 2D mesh of up to 1024 MAP chips; 8x8 for the 64-node runs of ch. 7
+    // MIT M-Machine router. [Lee 1999] in docs/REFERENCES.md.
+    c.width = 8;                 // [Lee 1999] §4.1: 2D mesh of up to 1024 MAP chips; 8x8 for the 64-node runs of ch. 7
     c.height = 8;
-    c.flit_bytes = 8;            // 004 §4.1: 68 payload bits per flit, i.e. one 64-bit word (plus tag bits)
-    c.vcs = 4;                   // 004 §3.3.3, §4.4: four virtual channels per physical path
-    c.input_buffer_flits = 6;    // 004 §4.4: the virtual channels are 6-entry FIFOs
-    c.credit_delay = 5;          // 004 §4.4.2 note 9: vacancy (credit) information takes up to 5 cycles
+    c.flit_bytes = 8;            // [Lee 1999] §4.1: 68 payload bits per flit, i.e. one 64-bit word (plus tag bits)
+    c.vcs = 4;                   // [Lee 1999] §3.3.3, §4.4: four virtual channels per physical path
+    c.input_buffer_flits = 6;    // [Lee 1999] §4.4: the virtual channels are 6-entry FIFOs
+    c.credit_delay = 5;          // [Lee 1999] §4.4.2 note 9: vacancy (credit) information takes up to 5 cycles
     c.injection_buffer_flits = 6;  // assumption: sized like a VC FIFO so that injection runs at full rate
     c.ejection_buffer_flits = 6;   // assumption: as above (covers the 5-cycle credit loop)
     c.header_flits = 1;          // assumption: one address word leads the message
-    c.max_packet_flits = 10;     // 004 ch. 3: atomic injection of up to 10 words
-    c.router_delay = 1;          // assumption (not in the seeds)
+    c.max_packet_flits = 10;     // [Lee 1999] ch. 3: atomic injection of up to 10 words
+    c.router_delay = 1;          // assumption (not in the source)
     return c;
   }
   if (name == "booksim" || name == "booksim_speculative") {

@@ -138,7 +138,7 @@ Cycle StaticNetwork::configure_broadcast(TileId root, Cycle at) {
     PortMask out = 0;
     Dir in;
     if (t == root) {
-      // 003 §3.2.3: the root sends the core's words on all its links.
+      // [Yagna 2013] §3.2.3: the root sends the core's words on all its links.
       in = Dir::Local;
       for (Dir d : {Dir::East, Dir::West, Dir::North, Dir::South})
         if (has(t, d)) out |= port_bit(d);

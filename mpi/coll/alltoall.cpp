@@ -29,7 +29,7 @@ struct Blocks {
 };
 
 int linear(const Blocks& b, Comm& c, int tag) {
-  // Seed 003 §2.2: the tasks take turns, one sender at a time; in turn t, task t sends to every
+  // [Yagna 2013] §2.2: the tasks take turns, one sender at a time; in turn t, task t sends to every
   // other task. Task t + 1, whose turn is next, gets its block last, so its turn cannot start
   // before task t has injected everything: the turns do not overlap, as in OperaMPI.
   const int n = c.size, r = c.rank;
@@ -143,7 +143,7 @@ namespace entry {
 
 extern const Algorithm alltoall_linear{
     .kind = Kind::Alltoall, .name = "linear", .family = Family::Classic, .fn = any(&coll::alltoall_linear),
-    .help = "OperaMPI baseline (seed 003 §2.2): the tasks take turns, in turn s task s sends to every other",
+    .help = "OperaMPI baseline ([Yagna 2013] §2.2): the tasks take turns, in turn s task s sends to every other",
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return schedule::linear_turns(count_of(m)); },
     .baseline = true};
 extern const Algorithm alltoall_pairwise{

@@ -91,7 +91,7 @@ using ScheduleFn = schedule::Schedule (*)(const schedule::Mesh&, const std::vect
 
 enum class Family : std::uint8_t {
   Classic,  ///< partners depend on ranks only (MPICH, Open MPI, SimGrid)
-  Mesh,     ///< partners follow the members' tiles on the mesh (seed 003 chapter 3)
+  Mesh,     ///< partners follow the members' tiles on the mesh ([Yagna 2013] chapter 3)
 };
 
 /// What an algorithm needs in order to run. A call that breaks one of them runs the algorithm's
@@ -136,7 +136,7 @@ struct Algorithm {
   ScheduleFn schedule = nullptr;   ///< nullptr: tilempi-coll-check does not know it
   bool takes_param = false;        ///< "name:N" (ktree arity)
   int default_param = 0;
-  /// The OperaMPI-like baseline (seed 003 §2.2) that the seed compares its mesh algorithm with
+  /// The OperaMPI-like baseline ([Yagna 2013] §2.2) that Yagna compares its mesh algorithm with
   /// (at most one per collective; tilempi-bench's --quick and its figures use it).
   bool baseline = false;
 };
@@ -224,7 +224,7 @@ inline int count_of(const Members& m) { return static_cast<int>(m.size()); }
 
 // ---- algorithms that other files call -------------------------------------------------------
 // Every algorithm's function and entry live in its collective's file (barrier.cpp, ...) or, for
-// the mesh algorithms of seed 003 chapter 3, in a file of its own (ktree.cpp, static_route.cpp,
+// the mesh algorithms of [Yagna 2013] chapter 3, in a file of its own (ktree.cpp, static_route.cpp,
 // mesh_tree.cpp, mesh_rounds.cpp). Only what another file calls is declared here.
 
 // barrier.cpp, ktree.cpp

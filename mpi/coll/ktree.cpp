@@ -1,4 +1,4 @@
-// barrier ktree (seed 003 §3.2.2): a k-ary tree rooted at the mesh centre, notifications up and
+// barrier ktree ([Yagna 2013] §3.2.2): a k-ary tree rooted at the mesh centre, notifications up and
 // replies down; and ktree_static, whose release is one word over the static network along the
 // broadcast tree of §3.2.3 (static_route.cpp), mesh_rounds' round barrier.
 #include "coll/coll.h"
@@ -10,7 +10,7 @@ namespace {
 
 namespace sch = schedule;
 
-/// The k-ary tree's notifications (seed 003 §3.2.2, Algorithm 2 lines 10-19): wait for every child,
+/// The k-ary tree's notifications ([Yagna 2013] §3.2.2, Algorithm 2 lines 10-19): wait for every child,
 /// then notify the parent.
 int ktree_gather(Comm& c, const sch::Tree& t) {
   const auto& kids = t.children[static_cast<std::size_t>(c.rank)];
@@ -76,7 +76,7 @@ schedule::Schedule ktree_updown(const schedule::Mesh& mesh, const Members& m, in
 
 extern const Algorithm barrier_ktree{
     .kind = Kind::Barrier, .name = "ktree", .family = Family::Mesh, .fn = any(&coll::barrier_ktree),
-    .help = "k-ary tree rooted at the mesh centre, built once per communicator (seed 003 §3.2.2); ktree:K sets k "
+    .help = "k-ary tree rooted at the mesh centre, built once per communicator ([Yagna 2013] §3.2.2); ktree:K sets k "
             "(default 3)",
     .default_on = DefaultOn::MultiRow, .schedule = &ktree_updown, .takes_param = true, .default_param = 3};
 // Its schedule: the release goes over the static network, only the notifications use mesh links.

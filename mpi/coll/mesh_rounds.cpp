@@ -1,4 +1,4 @@
-// alltoall and alltoallv mesh_rounds (seed 003 §3.2.1): contention-free rounds of exchanges on the
+// alltoall and alltoallv mesh_rounds ([Yagna 2013] §3.2.1): contention-free rounds of exchanges on the
 // mesh, with a barrier between rounds. The rounds come from the schedule generator in
 // schedule/mesh_rounds.cpp, the one tilempi-coll-check analyses.
 #include <cstring>
@@ -44,10 +44,10 @@ int mesh_rounds_run(const void* s, const std::size_t* sc, const std::size_t* sd,
   if (rcount(me)) std::memmove(at(r, rdispl(me)), at(s, sdispl(me)), rcount(me));
   const auto& partner = round_partners(c);
   const int tag = sc ? kTagAlltoallv : kTagAlltoall;
-  // Rounds are separated by a barrier (seed 003 §3.2.1, Algorithm 1). The barrier the user chose
+  // Rounds are separated by a barrier ([Yagna 2013] §3.2.1, Algorithm 1). The barrier the user chose
   // for MPI_Barrier (barrier=...) runs if there is one. Else, on a chip with a static network,
   // ktree_static:3: the k-ary tree of §3.2.2 notifies up to the root over the mesh, one word over
-  // the static network (§3.2.3's broadcast tree) releases everyone within a few cycles. The seed's
+  // the static network (§3.2.3's broadcast tree) releases everyone within a few cycles. Yagna's
   // own release, replies down the tree over the mesh, lets the members nearest the root start the
   // next round while replies are still on their way to the leaves; their data then meets those
   // replies on mesh links (link conflicts in the run report) and the tree's 2 x depth message
@@ -90,12 +90,12 @@ namespace entry {
 
 extern const Algorithm alltoall_mesh_rounds{
     .kind = Kind::Alltoall, .name = "mesh_rounds", .family = Family::Mesh, .fn = any(&coll::alltoall_mesh_rounds),
-    .help = "contention-free rounds of exchanges on the mesh with a barrier between rounds (seed 003 §3.2.1)",
+    .help = "contention-free rounds of exchanges on the mesh with a barrier between rounds ([Yagna 2013] §3.2.1)",
     .restrictions = {.max_ranks = kMeshRoundsMaxRanks}, .fallback = "pairwise", .default_on = DefaultOn::MultiRow,
     .schedule = [](const schedule::Mesh& mesh, const Members& m, int, int) { return schedule::mesh_rounds(mesh, m); }};
 extern const Algorithm alltoallv_mesh_rounds{
     .kind = Kind::Alltoallv, .name = "mesh_rounds", .family = Family::Mesh, .fn = any(&coll::alltoallv_mesh_rounds),
-    .help = "the mesh_rounds exchange schedule with per-pair sizes (seed 003 §3.2.1)",
+    .help = "the mesh_rounds exchange schedule with per-pair sizes ([Yagna 2013] §3.2.1)",
     .restrictions = {.max_ranks = kMeshRoundsMaxRanks}, .fallback = "pairwise", .default_on = DefaultOn::MultiRow,
     .schedule = [](const schedule::Mesh& mesh, const Members& m, int, int) { return schedule::mesh_rounds(mesh, m); }};
 

@@ -1,5 +1,5 @@
-// reduce mesh_tree (seed 003 §3.2.4): the two-level tree, the root's row, then the columns; and
-// allreduce mesh_reduce_bcast (seed 003 Algorithm 3): mesh_tree to rank 0, then static_route.
+// reduce mesh_tree ([Yagna 2013] §3.2.4): the two-level tree, the root's row, then the columns; and
+// allreduce mesh_reduce_bcast ([Yagna 2013] Algorithm 3): mesh_tree to rank 0, then static_route.
 #include <cstring>
 
 #include "coll/coll.h"
@@ -58,7 +58,7 @@ namespace entry {
 
 extern const Algorithm reduce_mesh_tree{
     .kind = Kind::Reduce, .name = "mesh_tree", .family = Family::Mesh, .fn = any(&coll::reduce_mesh_tree),
-    .help = "two-level tree: the root's row, then the columns (seed 003 §3.2.4)",
+    .help = "two-level tree: the root's row, then the columns ([Yagna 2013] §3.2.4)",
     .restrictions = {.commutative = true}, .fallback = "binomial", .default_on = DefaultOn::MultiRow,
     .schedule = [](const schedule::Mesh& mesh, const Members& m, int root, int) {
       return schedule::tree_gather_rounds(schedule::mesh_reduce_tree(mesh, m, root), m);
@@ -66,7 +66,7 @@ extern const Algorithm reduce_mesh_tree{
 extern const Algorithm allreduce_mesh_reduce_bcast{
     .kind = Kind::Allreduce, .name = "mesh_reduce_bcast", .family = Family::Mesh,
     .fn = any(&coll::allreduce_mesh_reduce_bcast),
-    .help = "mesh_tree reduce to rank 0, then static_route broadcast (seed 003 Algorithm 3)",
+    .help = "mesh_tree reduce to rank 0, then static_route broadcast ([Yagna 2013] Algorithm 3)",
     .restrictions = {.commutative = true}, .fallback = "recursive_doubling", .default_on = DefaultOn::MultiRow,
     .schedule = [](const schedule::Mesh& mesh, const Members& m, int, int) {
       schedule::Schedule s = schedule::tree_gather_rounds(schedule::mesh_reduce_tree(mesh, m, 0), m);

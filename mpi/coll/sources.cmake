@@ -24,7 +24,7 @@ list(APPEND TILEMPI_MPI_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/reduce_scatter.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scan.cpp
   ${CMAKE_CURRENT_LIST_DIR}/scatter.cpp
-  # ... and one per mesh algorithm (seed 003 chapter 3)
+  # ... and one per mesh algorithm ([Yagna 2013] chapter 3)
   ${CMAKE_CURRENT_LIST_DIR}/ktree.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mesh_rounds.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mesh_tree.cpp

@@ -1,4 +1,4 @@
-// bcast static_route (seed 003 §3.2.3): the broadcast tree (the root's column, then the rows) set
+// bcast static_route ([Yagna 2013] §3.2.3): the broadcast tree (the root's column, then the rows) set
 // up as static routes, one switch setting per tile, and sent as one StaticNetwork::bcast; the same
 // tree over point-to-point where there is no static network or no static route for it. The
 // static routes also release barrier ktree_static (ktree.cpp).
@@ -132,7 +132,7 @@ namespace entry {
 
 extern const Algorithm bcast_static_route{
     .kind = Kind::Bcast, .name = "static_route", .family = Family::Mesh, .fn = any(&coll::bcast_static_route),
-    .help = "static-network tree: root's column, then the rows (seed 003 §3.2.3); the same tree over "
+    .help = "static-network tree: root's column, then the rows ([Yagna 2013] §3.2.3); the same tree over "
             "point-to-point without a static network",
     .default_on = DefaultOn::MultiRow,
     .schedule = [](const schedule::Mesh& mesh, const Members& m, int root, int) {

@@ -38,14 +38,14 @@ int TILEMPIX_Coll_collective(int index, char* name, int len);
 typedef struct {
   char name[TILEMPIX_COLL_NAME_LEN];     /* e.g. "mesh_rounds" */
   char fallback[TILEMPIX_COLL_NAME_LEN]; /* runs when a restriction fails ("" if none) */
-  int mesh;                              /* 1: a mesh algorithm (seed 003 chapter 3), 0: classic */
+  int mesh;                              /* 1: a mesh algorithm ([Yagna 2013] chapter 3), 0: classic */
   int needs;                             /* TILEMPIX_COLL_NEEDS_* bits */
   int max_ranks;                         /* with TILEMPIX_COLL_NEEDS_MAX_RANKS; else 0 */
   int defaults;                          /* TILEMPIX_COLL_DEFAULT_* bits */
   int takes_param;                       /* "name:K" is accepted, K defaults to default_param */
   int default_param;
   int has_schedule;                      /* tilempi-coll-check analyses its schedule */
-  int baseline;                          /* the OperaMPI-like baseline of seed 003 §2.2 the mesh algorithm is compared with */
+  int baseline;                          /* the OperaMPI-like baseline of [Yagna 2013] §2.2 the mesh algorithm is compared with */
 } TILEMPIX_Coll_algorithm_info;
 /* The algorithms registered for a collective, in registration (--coll help) order: fills
  * out[0 .. min(max, *count) - 1] and sets *count to how many there are. MPI_ERR_ARG for an

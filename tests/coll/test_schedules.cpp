@@ -1,5 +1,5 @@
 // Schedule generators: every ordered pair exactly once, no conflicts for the mesh algorithms on
-// every mesh from 1x1 to 12x12, the seed's tree shapes, round counts.
+// every mesh from 1x1 to 12x12, Yagna's tree shapes, round counts.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -53,7 +53,7 @@ TEST(Schedules, MeshRoundsEveryMeshUpTo12x12) {
         if (bound > 0) worst_ratio = std::max(worst_ratio, double(rep.rounds) / bound);
       }
   // First-fit by link weight stays within 45 % of the lower bound on all these meshes (within 25 %
-  // on the 7x7 mesh of seed 003).
+  // on the 7x7 mesh of [Yagna 2013]).
   EXPECT_LE(worst_ratio, 1.45);
   RecordProperty("worst_round_ratio", std::to_string(worst_ratio));
 }
@@ -118,8 +118,8 @@ TEST(Schedules, ClassicAlltoallSchedulesCoverPairs) {
       EXPECT_TRUE(sch::covers_all_pairs_once(s, n)) << n;
 }
 
-TEST(Schedules, KtreeIsTheSeedTreeOnAFullMesh) {
-  // Seed 003 §3.2.2: root at the centre with 4 children, its column nodes 3, rows chained.
+TEST(Schedules, KtreeIsYagnasTreeOnAFullMesh) {
+  // [Yagna 2013] §3.2.2: root at the centre with 4 children, its column nodes 3, rows chained.
   sch::Mesh mesh{7, 7};
   auto members = sch::row_major(mesh, 49);
   auto t = sch::ktree(mesh, members, 3);
@@ -147,7 +147,7 @@ TEST(Schedules, KtreeIsTheSeedTreeOnAFullMesh) {
 }
 
 TEST(Schedules, ReduceTreeHasTwoLevels) {
-  // Seed 003 §3.2.4 example: 4x4, root rank 5.
+  // [Yagna 2013] §3.2.4 example: 4x4, root rank 5.
   sch::Mesh mesh{4, 4};
   auto t = sch::mesh_reduce_tree(mesh, sch::row_major(mesh, 16), 5);
   EXPECT_EQ(t.height(), 2);

@@ -408,7 +408,7 @@ TEST(Registry, BenchListsAreTheRegistrys) {
     const auto k = *mc::kind_of(coll);
     std::string all, quick;
     for (const mc::Algorithm& a : mc::algorithms(k)) all += (all.empty() ? "" : " ") + std::string(a.name);
-    // The mesh default, the seed's baseline, the single-row default (each once).
+    // The mesh default, Yagna's baseline, the single-row default (each once).
     std::vector<const mc::Algorithm*> picks{mc::default_for(k, true)};
     for (const mc::Algorithm& a : mc::algorithms(k))
       if (a.baseline) picks.push_back(&a);

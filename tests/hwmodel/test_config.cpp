@@ -21,7 +21,7 @@ void expect_error_naming(const std::function<void()>& f, const std::string& key)
 }
 }  // namespace
 
-TEST(Config, PresetsCarryTheSeedValues) {
+TEST(Config, PresetsCarryTheValuesOfTheirSources) {
   Config t = Config::preset_named("tilepro64");
   EXPECT_EQ(t.width, 8);
   EXPECT_EQ(t.height, 8);

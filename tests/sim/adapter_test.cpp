@@ -71,7 +71,7 @@ TEST(Udn, UnknownParameterIsAnError) {
   EXPECT_THROW(Adapter::create("bogus", c), ConfigError);
 }
 
-TEST(Namp, PacketsPerMessageFollowSeedFormula) {
+TEST(Namp, PacketsPerMessageFollowWallentowitzFormula) {
   // optimsoc: l = 32, h = 2: P = ceil(S / (l - h)) data packets of 4-byte flits.
   Rig r("namp", "optimsoc");
   std::uint64_t data_packets = 0;
@@ -100,8 +100,8 @@ TEST(Namp, FullBufferNacksAndRetries) {
   EXPECT_GE(r.ad->stats()["retries"].get<std::uint64_t>(), 1u);
 }
 
-TEST(Namp, SenderOverheadAgainstRdmaMatchesSeed) {
-  // 000 (abstract): NAMP cuts the sender overhead by 48 % against RDMA with a software protocol.
+TEST(Namp, SenderOverheadAgainstRdmaMatchesWallentowitz) {
+  // [Wallentowitz 2018] (abstract): NAMP cuts the sender overhead by 48 % against RDMA with a software protocol.
   Rig n("namp"), r("rdma");
   n.ad->start(Message{1, 0, 1, 64, false}, 0);
   r.ad->start(Message{1, 0, 1, 64, false}, 0);

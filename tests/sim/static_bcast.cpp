@@ -1,5 +1,5 @@
 // Static-network broadcast through the sim transport's StaticNetwork capability, with the route
-// tree of seed 003 §3.2.3: the root sends on all its links; tiles in the root's column receive
+// tree of [Yagna 2013] §3.2.3: the root sends on all its links; tiles in the root's column receive
 // along Y and forward along Y and both X directions; all others receive along X and forward
 // along X. Uses the transport interface directly (no MPI). usage: static_bcast ROOT BYTES
 #include <cstdio>

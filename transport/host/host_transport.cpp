@@ -1,6 +1,6 @@
 // The host transport: ranks are processes on (pinned) host cores that share one segment.
 //
-// Small messages (the ULTRA idea of seed 002 §3.5): every ordered pair of ranks has its own
+// Small messages (the ULTRA idea of [Fröning 2007] §3.5): every ordered pair of ranks has its own
 // single-producer single-consumer ring of cache lines. A message is one record: the header line
 // (sequence word, kind, length, envelope, first payload bytes) and, for longer payloads, the lines
 // after it. The sender writes payload and header fields first and the sequence word last; the

@@ -1,6 +1,6 @@
-// The contention-free alltoall rounds (seed 003 §3.2.1, Algorithm 1).
+// The contention-free alltoall rounds ([Yagna 2013] §3.2.1, Algorithm 1).
 //
-// The seed splits the exchange into direct-row, direct-column, left and right rounds, in which a
+// Yagna splits the exchange into direct-row, direct-column, left and right rounds, in which a
 // task exchanges with the partner at +offset and -offset, and leaves the selection of who
 // exchanges in a round (Select-col / Select-row) open. tilempi builds the rounds from the members'
 // real coordinates so that any W x H mesh, a partly filled one and a split communicator scattered

@@ -71,24 +71,24 @@ struct Tree {
   std::vector<std::vector<int>> children;  ///< in the order the parent serves them
   std::vector<int> depth;
   /// Gather step: in a reduction children of level 1 send first, then level 2, ... Deepest first
-  /// for the k-ary and broadcast trees; the two steps of seed 003 §3.2.4 for the reduce tree.
+  /// for the k-ary and broadcast trees; the two steps of [Yagna 2013] §3.2.4 for the reduce tree.
   std::vector<int> level;
   int height() const;
 };
 
-/// The barrier tree of seed 003 §3.2.2: rooted at the member nearest the centre of the members'
+/// The barrier tree of [Yagna 2013] §3.2.2: rooted at the member nearest the centre of the members'
 /// bounding box; members join in order of hop distance from the root, each under the nearest
 /// member already in the tree that has room (k children, k + 1 at the root), preferring a parent
-/// in the same row, then in the same column. On a full mesh and k = 3 this is the seed's tree:
+/// in the same row, then in the same column. On a full mesh and k = 3 this is Yagna's tree:
 /// the root's column are secondary roots with 3 children, the rows hang off the column.
 Tree ktree(const Mesh& mesh, const std::vector<Point>& members, int k);
 
-/// The static-route broadcast tree of seed 003 §3.2.3: the root's column is the trunk (members
+/// The static-route broadcast tree of [Yagna 2013] §3.2.3: the root's column is the trunk (members
 /// chained up and down from the root), every row hangs off the trunk and is chained outwards east
 /// and west. A row with no member in the root's column hangs off the trunk member nearest to it.
 Tree static_route_tree(const Mesh& mesh, const std::vector<Point>& members, int root);
 
-/// The two-level reduce tree of seed 003 §3.2.4: each column's head is its member in the root's
+/// The two-level reduce tree of [Yagna 2013] §3.2.4: each column's head is its member in the root's
 /// row (or, if it has none, the member nearest that row); the heads are the root's children and
 /// every other member is a child of its column's head. Children are listed nearest first
 /// (ties: north before south, west before east).
@@ -128,7 +128,7 @@ Schedule xor_direct(int n);
 int pow2_ceil(int n);
 /// bruck: ceil(log2 n) rounds, rank r sends to (r + 2^i) mod n.
 Schedule bruck(int n);
-/// linear (seed 003 §2.2, OperaMPI): the tasks take turns; in turn s task s sends to every other.
+/// linear ([Yagna 2013] §2.2, OperaMPI): the tasks take turns; in turn s task s sends to every other.
 Schedule linear_turns(int n);
 /// scattered: every message posted at once.
 Schedule scattered(int n);

@@ -1,4 +1,4 @@
-// Mesh-mapped trees of seed 003 §3.2.2-3.2.4 (barrier, static-route broadcast, two-level reduce),
+// Mesh-mapped trees of [Yagna 2013] §3.2.2-3.2.4 (barrier, static-route broadcast, two-level reduce),
 // built from the members' coordinates so that partly filled meshes and split communicators work.
 #include <algorithm>
 #include <map>

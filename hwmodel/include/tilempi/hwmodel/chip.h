@@ -80,7 +80,7 @@ class StaticNetwork {
   // the static network is disabled.
   std::vector<StaticArrival> send_words(TileId root, std::uint32_t nwords, Cycle at);
 
-  // Sets the routes of the broadcast tree of seed 003 §3.2.3 rooted at
+  // Sets the routes of the broadcast tree of [Yagna 2013] §3.2.3 rooted at
   // `root` on every tile at cycle `at`; returns the cycle all are ready.
   Cycle configure_broadcast(TileId root, Cycle at);
 

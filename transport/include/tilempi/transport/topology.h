@@ -31,7 +31,7 @@ struct Topology {
 };
 
 /// The default rank grid for n ranks: width = ceil(sqrt(n)), rows filled in row-major order
-/// (4, 9, ..., 49 ranks give the 2x2 .. 7x7 meshes of seed 003 §4.2).
+/// (4, 9, ..., 49 ranks give the 2x2 .. 7x7 meshes of [Yagna 2013] §4.2).
 inline Topology default_topology(int n, int width = 0, int height = 0) {
   Topology t;
   if (width <= 0) {

@@ -135,7 +135,7 @@ struct StaticRouteHop {
   unsigned out_mask;     ///< StaticPort bits; include kPortLocal to deliver to that tile's core
 };
 
-/// Software-routed, header-less network (the TilePro64's static network, seed 003 §2.1).
+/// Software-routed, header-less network (the TilePro64's static network, [Yagna 2013] §2.1).
 class StaticNetwork {
  public:
   virtual ~StaticNetwork() = default;

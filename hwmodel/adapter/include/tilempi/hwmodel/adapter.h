@@ -55,7 +55,7 @@ class Listener {
 struct Param {
   std::string name;
   std::uint64_t value = 0;
-  std::string source;  ///< where the default comes from (seed section or calibration note)
+  std::string source;  ///< where the default comes from (a section of a docs/REFERENCES.md document, or a calibration note)
   std::uint64_t default_value = 0;
 };
 constexpr std::uint64_t kParamMax = 1ull << 40;
