@@ -150,9 +150,7 @@ F as(AnyFn f) {
   return reinterpret_cast<F>(f);
 }
 
-/// Every registered algorithm, in registration order (the order of --coll help).
-const std::vector<const Algorithm*>& registry();
-/// The registered algorithms of collective k, in registration order.
+/// The registered algorithms of collective k, in registration order (the order of --coll help).
 const std::vector<Algorithm>& algorithms(Kind k);
 const Algorithm* find_algorithm(Kind k, const std::string& name);
 std::optional<Kind> kind_of(const std::string& name);
@@ -161,7 +159,7 @@ std::optional<Kind> kind_of(const std::string& name);
 /// (a barrier has no op): their restrictions hold.
 struct Call {
   const Reducer* red = nullptr;  ///< reductions: the op
-  std::size_t count = 0;         ///< reductions: elements per rank
+  std::size_t count = 0;         ///< reductions: elements per rank (reduce_scatter: in all)
 };
 
 struct Selected {
