@@ -53,6 +53,30 @@ Key text_key(const char* name, const char* range, const char* desc,
   return Key{st::text(name, st::Source::chip, range, "", desc), std::move(set), std::move(get)};
 }
 
+// Keys whose setters need their declaration too.
+const st::Setting& sw_alloc_decl() {
+  static const st::Setting s = st::integer(
+      "sw_alloc_delay", st::Source::chip, 1, 1000, "",
+      "switch allocation (SA) cycles, part of router_delay; setting it keeps st_delay (BookSim sw_alloc_delay)");
+  return s;
+}
+
+const st::Setting& st_delay_decl() {
+  static const st::Setting s = st::integer(
+      "st_delay", st::Source::chip, 0, 999, "",
+      "switch traversal (ST) cycles after switch allocation: sets router_delay = sw_alloc_delay + st_delay "
+      "(BookSim st_prepare_delay + st_final_delay)");
+  return s;
+}
+
+const st::Setting& network_model_decl() {
+  static const st::Setting s = st::choice(
+      "network_model", st::Source::chip, {"flit", "packet"}, "",
+      "flit: wormhole routers moved flit by flit with credits (exact); packet: each head claims the ports of "
+      "its path for as many cycles as it has flits (fast, no chain blocking)");
+  return s;
+}
+
 std::string format_double(double d) {
   std::ostringstream os;
   os.precision(17);
@@ -125,17 +149,14 @@ const std::vector<Key>& key_table() {
               "VC allocation (VA) cycles of a head after route computation (0: the output VC is taken with the "
               "switch; BookSim vc_alloc_delay)",
               &Config::vc_alloc_delay, 0, 1000),
-      Key{st::integer("sw_alloc_delay", st::Source::chip, 1, 1000, "",
-                      "switch allocation (SA) cycles, part of router_delay; setting it keeps st_delay (BookSim "
-                      "sw_alloc_delay)"),
+      Key{sw_alloc_decl(),
           [](Config& c, const std::string& v) {
-            const int st = c.router_delay - c.sw_alloc_delay;
-            Config tmp;
-            int_key("sw_alloc_delay", "", &Config::sw_alloc_delay, 1, 1000).set(tmp, v);
-            if (tmp.sw_alloc_delay + st > 1000)
-              bad("sw_alloc_delay", v, "sw_alloc_delay + st_delay (" + std::to_string(st) + ") exceeds 1000");
-            c.sw_alloc_delay = tmp.sw_alloc_delay;
-            c.router_delay = c.sw_alloc_delay + st;
+            const int traversal = c.router_delay - c.sw_alloc_delay;
+            const int sa = static_cast<int>(st::to_integer(sw_alloc_decl(), v));
+            if (sa + traversal > 1000)
+              bad("sw_alloc_delay", v, "sw_alloc_delay + st_delay (" + std::to_string(traversal) + ") exceeds 1000");
+            c.sw_alloc_delay = sa;
+            c.router_delay = sa + traversal;
           },
           [](const Config& c) { return std::to_string(c.sw_alloc_delay); }},
       bool_key("speculative", "speculative switch allocation: VC allocation in parallel with switch allocation "
@@ -145,15 +166,12 @@ const std::vector<Key>& key_table() {
               "cycles from a flit's switch allocation to the router's output: sw_alloc_delay + st_delay (with "
               "no RC or VA stage, a head's router input to the next router input without link_latency)",
               &Config::router_delay, 1, 1000),
-      Key{st::integer("st_delay", st::Source::chip, 0, 999, "",
-                      "switch traversal (ST) cycles after switch allocation: sets router_delay = sw_alloc_delay + "
-                      "st_delay (BookSim st_prepare_delay + st_final_delay)"),
+      Key{st_delay_decl(),
           [](Config& c, const std::string& v) {
-            Config tmp;
-            int_key("st_delay", "", &Config::router_delay, 0, 999).set(tmp, v);
-            if (c.sw_alloc_delay + tmp.router_delay > 1000)
+            const int traversal = static_cast<int>(st::to_integer(st_delay_decl(), v));
+            if (c.sw_alloc_delay + traversal > 1000)
               bad("st_delay", v, "sw_alloc_delay (" + std::to_string(c.sw_alloc_delay) + ") + st_delay exceeds 1000");
-            c.router_delay = c.sw_alloc_delay + tmp.router_delay;
+            c.router_delay = c.sw_alloc_delay + traversal;
           },
           [](const Config& c) { return std::to_string(c.st_delay()); }},
       int_key("link_latency", "extra wire cycles per hop", &Config::link_latency, 0, 1000),
@@ -168,13 +186,8 @@ const std::vector<Key>& key_table() {
               &Config::ejection_latency, 0, 1000),
       bool_key("fast_worms", "compute a worm's remaining flits in one step once its head is delivered (vcs=1)",
                &Config::fast_worms),
-      Key{st::choice("network_model", st::Source::chip, {"flit", "packet"}, "",
-                     "flit: wormhole routers moved flit by flit with credits (exact); packet: each head claims "
-                     "the ports of its path for as many cycles as it has flits (fast, no chain blocking)"),
-          [](Config& c, const std::string& v) {
-            static const st::Setting d = st::choice("network_model", st::Source::chip, {"flit", "packet"}, "", "");
-            c.network_model = st::to_choice(d, v);
-          },
+      Key{network_model_decl(),
+          [](Config& c, const std::string& v) { c.network_model = st::to_choice(network_model_decl(), v); },
           [](const Config& c) { return c.network_model; }},
       bool_key("static_network", "the chip has a static network", &Config::static_network),
       int_key("static_setup_cycles", "cycles to configure one tile's static route", &Config::static_setup_cycles, 0,
