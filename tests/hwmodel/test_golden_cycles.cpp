@@ -1,0 +1,277 @@
+// Golden cycles: every event and statistic of mixed workloads on both network models, reduced
+// to one 64-bit digest per configuration. The expected digests were computed with the models as
+// they were before the speed work of issue 14 (item 4); a change to how the models run (data
+// layout, wake-ups, event queues) must not move a single modeled cycle, so the digests must not
+// change. A deliberate change to the model's timing updates them (and says why in its commit).
+//
+// The workloads mix what the library's users do: random traffic of several lengths, classes and
+// networks, replies injected from delivery callbacks (as the sim transport does), packets
+// injected ahead of time, run_until in uneven steps, a core that stops reading for a while
+// (hold_ejection), a statistics reset in the middle and the packet log.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tilempi/hwmodel/chip.h"
+#include "tilempi/hwmodel/traffic.h"
+
+using namespace tilempi::hwmodel;
+
+namespace {
+
+std::uint64_t splitmix(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// FNV-1a over 64-bit words.
+struct Digest {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  std::uint64_t words = 0;
+  void add(std::uint64_t v) {
+    for (int b = 0; b < 8; ++b) {
+      h ^= (v >> (8 * b)) & 0xFF;
+      h *= 0x100000001b3ull;
+    }
+    ++words;
+  }
+  void add(const PacketEvent& e, std::uint64_t kind) {
+    for (std::uint64_t v : {kind, e.id, e.tag, static_cast<std::uint64_t>(e.network), static_cast<std::uint64_t>(e.src),
+                            static_cast<std::uint64_t>(e.dst), e.cycle, e.created, e.head_in,
+                            static_cast<std::uint64_t>(e.flits), e.link_wait})
+      add(v);
+  }
+  void add(const Summary& s) {
+    add(s.count);
+    add(static_cast<std::uint64_t>(s.sum));
+    add(s.min);
+    add(s.max);
+  }
+  void add(const LinkStats& l) {
+    add(l.flits);
+    add(l.busy_cycles);
+    add(l.blocked_cycles);
+  }
+  // Everything Stats reports that the model computes (router_cycles, the count of router
+  // activations, measures the simulator's work, not the chip, and is left out).
+  void add(const Stats& s) {
+    add(s.start_cycle);
+    add(s.end_cycle);
+    for (const NetworkStats& n : s.networks) {
+      add(n.latency);
+      add(n.queueing);
+      add(n.network);
+      add(n.hops);
+      for (std::uint64_t v : {n.packets_injected, n.packets_delivered, n.flits_delivered, n.flit_hops,
+                              n.link_wait_packets, n.link_wait_cycles})
+        add(v);
+      for (const LinkStats& l : n.links) add(l);
+      for (const LinkStats& l : n.injection) add(l);
+      for (const LinkStats& l : n.ejection) add(l);
+    }
+    for (const PacketRecord& p : s.packets)
+      for (std::uint64_t v : {p.id, p.tag, static_cast<std::uint64_t>(p.src), static_cast<std::uint64_t>(p.dst),
+                              static_cast<std::uint64_t>(p.network), static_cast<std::uint64_t>(p.flits),
+                              static_cast<std::uint64_t>(p.hops), p.created, p.head_in, p.tail_out, p.delivered,
+                              p.link_wait})
+        add(v);
+  }
+};
+
+struct Workload {
+  double rate = 0.05;      // packets per node per cycle
+  int max_payload = 4;     // payloads 0 .. max_payload flits
+  double reply = 0.3;      // chance that a delivery injects a reply from the destination
+  Cycle cycles = 3000;     // injection stops here; then the chip drains
+  bool hold = true;        // one core stops reading for a while
+  std::uint64_t seed = 1;
+};
+
+std::uint64_t run(const Config& c, const Workload& w, std::uint64_t* delivered_out = nullptr) {
+  Chip chip(c);
+  const int n = chip.topology().num_tiles();
+  const int classes = c.vc_classes();
+  std::uint64_t rng = w.seed;
+  auto below = [&](std::uint64_t k) { return splitmix(rng) % k; };
+  auto chance = [&](double p) { return static_cast<double>(splitmix(rng) >> 11) * 0x1.0p-53 < p; };
+  Digest d;
+  std::uint64_t delivered = 0, tag = 0;
+  chip.set_packet_log(true);
+  chip.on_injected([&](const PacketEvent& e) { d.add(e, 1); });
+  chip.on_delivered([&](const PacketEvent& e) {
+    d.add(e, 2);
+    ++delivered;
+    if (e.tag % 2 == 0 && chance(w.reply)) {
+      // A reply, written from the next cycle on or a little later (handler time).
+      const Cycle at = chip.now() + below(3) * 7;
+      chip.inject(e.network, e.dst, e.src, static_cast<std::uint32_t>(below(static_cast<std::uint64_t>(w.max_payload) + 1)),
+                  at, 2 * ++tag + 1, static_cast<int>(below(static_cast<std::uint64_t>(classes))));
+    }
+  });
+  const TileId held = static_cast<TileId>(n / 2 + 1);
+  bool holding = false;
+  Cycle t = 0;
+  while (t < w.cycles) {
+    const Cycle step = 1 + below(40);
+    for (TileId s = 0; s < n; ++s) {
+      // Bernoulli per node per cycle over the step, some packets created ahead of time.
+      for (Cycle k = 0; k < step; ++k) {
+        if (!chance(w.rate)) continue;
+        const TileId dst = static_cast<TileId>(below(static_cast<std::uint64_t>(n)));
+        const Cycle ahead = chance(0.05) ? below(600) : 0;
+        chip.inject(static_cast<int>(below(static_cast<std::uint64_t>(c.networks))), s, dst,
+                    static_cast<std::uint32_t>(below(static_cast<std::uint64_t>(w.max_payload) + 1)),
+                    chip.now() + k + ahead, 2 * ++tag, static_cast<int>(below(static_cast<std::uint64_t>(classes))));
+      }
+    }
+    chip.run_until(t + step - 1);
+    t += step;
+    if (w.hold && !holding && t > w.cycles / 4 && t < w.cycles / 2) {
+      for (int net = 0; net < c.networks; ++net) chip.hold_ejection(net, held, true);
+      holding = true;
+    } else if (holding && t >= w.cycles / 2) {
+      for (int net = 0; net < c.networks; ++net) chip.hold_ejection(net, held, false);
+      holding = false;
+    }
+    if (t >= w.cycles / 3 && t - step < w.cycles / 3) {
+      d.add(chip.stats());
+      chip.reset_stats();
+    }
+  }
+  if (holding)
+    for (int net = 0; net < c.networks; ++net) chip.hold_ejection(net, held, false);
+  d.add(chip.run_to_idle());
+  d.add(chip.now());
+  d.add(chip.packets_in_flight());
+  d.add(chip.stats());
+  if (delivered_out) *delivered_out = delivered;
+  return d.h;
+}
+
+struct Case {
+  const char* name;
+  std::vector<std::string> settings;  // applied to the preset named first
+  Workload w;
+  std::uint64_t expected;
+};
+
+Config config_of(const Case& k) {
+  Config c = Config::preset_named(k.settings.front());
+  c.apply_all(std::vector<std::string>(k.settings.begin() + 1, k.settings.end()));
+  return c;
+}
+
+void check(const std::vector<Case>& cases) {
+  for (const Case& k : cases) {
+    std::uint64_t delivered = 0;
+    const std::uint64_t got = run(config_of(k), k.w, &delivered);
+    EXPECT_GT(delivered, 100u) << k.name;
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%016llxull", static_cast<unsigned long long>(got));
+    EXPECT_EQ(got, k.expected) << k.name << ": digest " << hex;
+  }
+}
+
+Workload load(double rate, int max_payload, Cycle cycles = 3000, std::uint64_t seed = 1) {
+  Workload w;
+  w.rate = rate;
+  w.max_payload = max_payload;
+  w.cycles = cycles;
+  w.seed = seed;
+  return w;
+}
+
+}  // namespace
+
+TEST(GoldenCycles, FlitModel) {
+  check({
+      {"default 4x4", {"default"}, load(0.08, 6), 0x8f858e8c019575a0ull},
+      {"booksim 8x8 below saturation", {"booksim"}, load(0.015, 4), 0xacac0ebebe655b31ull},
+      {"booksim 8x8 overload", {"booksim"}, load(0.06, 4, 2000), 0xd4aa164ed99292d4ull},
+      {"booksim_speculative 8x8", {"booksim_speculative"}, load(0.04, 4), 0xede9f038ce6dcd30ull},
+      {"booksim_speculative 1-flit", {"booksim_speculative"}, load(0.2, 0, 2000), 0x1f6633ab3b93b7a8ull},
+      {"tilepro64 long packets", {"tilepro64"}, load(0.004, 128, 4000), 0xa2901ae11fac0de3ull},
+      {"tilepro64 fast_worms", {"tilepro64", "fast_worms=true"}, load(0.004, 128, 4000), 0x470b836b64a49f69ull},
+      {"fast_worms, slow pipeline",
+       {"default", "width=6", "height=5", "fast_worms=true", "routing_delay=1", "vc_alloc_delay=1", "router_delay=2",
+        "credit_delay=2", "injection_credit_delay=2", "link_latency=1", "ejection_latency=1"},
+       load(0.02, 20), 0x2158a575bed18afeull},
+      {"2 VCs, 2 networks, output buffers",
+       {"default", "width=6", "height=6", "vcs=2", "networks=2", "input_buffer_flits=8", "output_buffer_flits=2",
+        "credit_delay=2", "link_latency=1", "ejection_latency=2"},
+       load(0.05, 8), 0x887717fac1d32c2full},
+      {"per-hop VC allocation",
+       {"booksim", "vcs=4", "vcs_per_class=2", "input_buffer_flits=6"}, load(0.05, 4), 0xc568d6dc5c13ccaeull},
+      {"per-hop VC allocation, speculative",
+       {"booksim_speculative", "vcs=4", "vcs_per_class=2"}, load(0.06, 4), 0xb3d0b1600a915603ull},
+      {"torus dateline VCs",
+       {"default", "width=5", "height=4", "torus=true", "vcs=4", "routing_delay=1", "vc_alloc_delay=1",
+        "router_delay=2"},
+       load(0.05, 5), 0x45f06910535d57a0ull},
+  });
+}
+
+TEST(GoldenCycles, PacketModel) {
+  check({
+      {"packet: default 4x4", {"default", "network_model=packet"}, load(0.08, 6), 0xd397462d9fe6b47eull},
+      {"packet: booksim overload", {"booksim", "network_model=packet"}, load(0.06, 4, 2000), 0xaa8cfb4e1332b520ull},
+      {"packet: booksim_speculative", {"booksim_speculative", "network_model=packet"}, load(0.04, 4), 0x347f65bba256a068ull},
+      {"packet: tilepro64 long packets", {"tilepro64", "network_model=packet"}, load(0.004, 128, 4000), 0xa43e194a70a2125eull},
+      {"packet: 2 networks, slow pipeline",
+       {"default", "width=6", "height=5", "networks=2", "vcs=2", "routing_delay=1", "vc_alloc_delay=1",
+        "router_delay=2", "link_latency=1", "ejection_latency=1", "input_buffer_flits=3"},
+       load(0.05, 12), 0x17c3b77b03157f6bull},
+  });
+}
+
+// The speed benchmark's workloads (BM_BookSimPipeline: BookSim's two pipelines, 5-flit packets,
+// uniform traffic below and past saturation), shortened: every measured packet's cycles.
+TEST(GoldenCycles, BenchmarkTraffic) {
+  struct Run {
+    const char* preset;
+    int k;
+    double rate;
+    const char* model;
+    std::uint64_t expected;
+  };
+  const Run runs[] = {
+      {"booksim", 8, 0.1, "flit", 0x880b262177d0907eull},
+      {"booksim", 8, 0.3, "flit", 0xfc0bce5be26d749cull},
+      {"booksim_speculative", 8, 0.3, "flit", 0xfa79f27fb1f8ee1dull},
+      {"booksim", 16, 0.1, "flit", 0x6b2b37820109c862ull},
+      {"booksim_speculative", 16, 0.05, "flit", 0xbf00247c96d08dbfull},
+      {"booksim", 8, 0.1, "packet", 0x0a521141f2c7f35eull},
+      {"booksim", 16, 0.1, "packet", 0x99988c861b243c12ull},
+  };
+  for (const Run& r : runs) {
+    Config c = Config::preset_named(r.preset);
+    c.width = c.height = r.k;
+    c.network_model = r.model;
+    TrafficSpec s;
+    s.rate = r.rate;
+    s.payload_flits = 4;
+    s.warmup = 500;
+    s.measure = 2000;
+    s.drain_limit = 500;
+    s.keep_packets = true;
+    const TrafficResult t = run_traffic(c, s);
+    Digest d;
+    d.add(t.window);
+    for (const PacketRecord& p : t.packets)
+      for (std::uint64_t v : {p.id, static_cast<std::uint64_t>(p.src), static_cast<std::uint64_t>(p.dst), p.created,
+                              p.head_in, p.tail_out, p.delivered, p.link_wait})
+        d.add(v);
+    d.add(t.measured_packets);
+    d.add(t.cycles);
+    d.add(t.flit_hops);
+    EXPECT_GT(t.packets.size(), 100u);
+    char hex[32];
+    std::snprintf(hex, sizeof hex, "0x%016llxull", static_cast<unsigned long long>(d.h));
+    EXPECT_EQ(d.h, r.expected) << r.preset << " " << r.k << "x" << r.k << " at " << r.rate << ", " << r.model
+                               << " model: digest " << hex;
+  }
+}
