@@ -89,7 +89,7 @@ bool mesh_from_config(const std::string& path, int& w, int& h) {
 }
 
 bool valid_compute(const std::string& spec) {
-  if (spec == "none") return true;
+  if (spec == "none" || spec == "model") return true;
   if (spec.rfind("scale:", 0) != 0) return false;
   std::string f = spec.substr(6);
   if (f.empty()) return false;
@@ -246,9 +246,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--adapter", adapter, "sim: network adapter model: udn, namp or rdma (default: udn)")
       ->type_name("NAME");
   app.add_option("--compute", compute,
-                 "sim: charge the application's time between MPI calls x F (scale:F; docs/SIM.md "
-                 "says which clock) or nothing (none) (default: none)")
-      ->type_name("none|scale:F");
+                 "sim: charge the application's time between MPI calls as a tile core would take it (model: "
+                 "the preset's core against this host, measured at start), x F (scale:F; docs/SIM.md says which "
+                 "clock) or nothing (none) (default: none)")
+      ->type_name("none|model|scale:F");
   app.add_option("--report", report, "sim: write statistics to FILE (default: none)")
       ->type_name("FILE");
   app.add_option("--trace", trace, "sim: write a Chrome/Perfetto trace to FILE (default: none)")
@@ -344,7 +345,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   if (!trace.empty()) o.backend["trace"] = trace;
   if (!compute.empty()) {
     if (!valid_compute(compute)) {
-      result.exit_status = usage_error("--compute " + compute + ": expected none or scale:F (F >= 0)");
+      result.exit_status = usage_error("--compute " + compute + ": expected none, model or scale:F (F >= 0)");
       return result;
     }
     o.backend["compute"] = compute;

@@ -189,6 +189,16 @@ const std::vector<Key>& key_table() {
       Key{network_model_decl(),
           [](Config& c, const std::string& v) { c.network_model = st::to_choice(network_model_decl(), v); },
           [](const Config& c) { return c.network_model; }},
+      int_key("core_int_cycles",
+              "--compute model: tile cycles per element of the integer reference kernel (a bucket count; "
+              "docs/SIM.md)",
+              &Config::core_int_cycles, 1, 1000000),
+      int_key("core_fp_cycles",
+              "--compute model: tile cycles per element of the floating-point reference kernel (a sparse dot "
+              "product; docs/SIM.md)",
+              &Config::core_fp_cycles, 1, 1000000),
+      int_key("core_fp_percent", "--compute model: share of a program's compute taken as floating point, in percent",
+              &Config::core_fp_percent, 0, 100),
       bool_key("static_network", "the chip has a static network", &Config::static_network),
       int_key("static_setup_cycles", "cycles to configure one tile's static route", &Config::static_setup_cycles, 0,
               1 << 24),
@@ -371,6 +381,14 @@ Config Config::preset_named(const std::string& name) {
     c.static_network = true;     // [Yagna 2013] §2.1.2: the SN, per-tile routes configured by software
     c.static_hop_cycles = 1;     // [Yagna 2013] §2.1.2, §3.2.3: single words between neighbours, no routing overhead
     c.static_setup_cycles = 100; // placeholder: [Yagna 2013] §3.2.3 calls SN route setup costly but gives no number
+    // The core (--compute model). [Yagna 2013] §2.1: a 32-bit integer core, three-way VLIW (up to
+    // three operations per cycle), no native floating point.
+    c.core_int_cycles = 4;       // assumption: the bucket-count element is about 6 operations (load, shift, mask,
+                                 // load, add, store) behind two dependent loads; 3-wide issue gives 2 at best, the
+                                 // dependence and the cache (8 KiB L1 data) about 4
+    c.core_fp_cycles = 120;      // assumption: a double multiply and add in software on a 32-bit integer core, each
+                                 // some 50 instructions (unpack, multiply or align, normalize, round, pack) at
+                                 // about one per cycle on their dependent chains, plus the loads
     return c;
   }
   if (name == "optimsoc") {
@@ -388,6 +406,9 @@ Config Config::preset_named(const std::string& name) {
     c.router_delay = 1;          // assumption (not in the source)
     c.vcs = 4;                   // [Wallentowitz 2018] §4.2.1: 4 adapter channels (control req/resp, data req/resp);
                                  // [Wallentowitz 2018] §4.1: carried as VCs of one network (or as physical networks)
+    c.core_int_cycles = 7;       // assumption: a single-issue 32-bit RISC core, one cycle per operation plus a
+                                 // load-use stall
+    c.core_fp_cycles = 150;      // assumption: no FPU configured, double arithmetic in software as on the TilePro
     return c;
   }
   if (name == "mmachine") {
@@ -403,6 +424,8 @@ Config Config::preset_named(const std::string& name) {
     c.header_flits = 1;          // assumption: one address word leads the message
     c.max_packet_flits = 10;     // [Lee 1999] ch. 3: atomic injection of up to 10 words
     c.router_delay = 1;          // assumption (not in the source)
+    c.core_int_cycles = 3;       // assumption: a MAP cluster issues integer, memory and floating-point operations in
+    c.core_fp_cycles = 4;        // parallel (hardware floating point): a few cycles per element of either kernel
     return c;
   }
   if (name == "booksim" || name == "booksim_speculative") {

@@ -6,6 +6,7 @@
 #   sim_check.sh deadlock TILEMPIRUN PROG NP
 #   sim_check.sh report TILEMPIRUN PROG
 #   sim_check.sh compute TILEMPIRUN PROG
+#   sim_check.sh compute_model TILEMPIRUN PROG NP
 set -u
 mode=$1
 run=$2
@@ -78,6 +79,24 @@ compute)
   # build on a loaded machine stays near 2,000 (COMPUTE_LIMIT raises the bound there).
   limit=${COMPUTE_LIMIT:-2000}
   [ "$per_call" -lt "$limit" ] || fail "$per_call compute cycles per MPI call in a program that only calls MPI"
+  ;;
+compute_model)
+  # --compute model: each rank's loop costs its host time x the ratio the launcher measured and
+  # reports. Bounds: at least half of CPU time x ratio, at most twice wall time x ratio (a rank
+  # as a context is charged by the wall clock, which a loaded host stretches).
+  prog=$1 np=$2
+  "$run" -n "$np" --transport sim --compute model --timeout 100 "$prog" 40 >"$tmp/o" 2>&1 || fail "job failed: $(cat "$tmp/o")"
+  cat "$tmp/o"
+  ratio=$(sed -n 's/.*a tile takes \([0-9.e+]*\)x this host.*/\1/p' "$tmp/o")
+  [ -n "$ratio" ] || fail "the summary does not state the tile/host ratio"
+  n=$(grep -c "host_cpu=" "$tmp/o")
+  [ "$n" = "$np" ] || fail "$n of $np ranks reported"
+  awk -v r="$ratio" '/host_cpu=/ {
+      match($0, /host_cpu=[0-9.]+/); c = substr($0, RSTART + 9, RLENGTH - 9) + 0
+      match($0, /host_wall=[0-9.]+/); w = substr($0, RSTART + 10, RLENGTH - 10) + 0
+      match($0, /virtual=[0-9.]+/); v = substr($0, RSTART + 8, RLENGTH - 8) + 0
+      if (v < 0.5 * c * r || v > 2 * w * r) { printf "virtual %s s outside [%g, %g]\n", v, 0.5 * c * r, 2 * w * r; bad = 1 }
+    } END { exit bad }' "$tmp/o" || fail "compute not charged as host time x ratio $ratio"
   ;;
 deadlock)
   prog=$1 np=$2

@@ -23,6 +23,7 @@
 #include "sim/sim_shm.h"
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/config.h"
+#include "tilempi/hwmodel/core_model.h"
 #include "tilempi/transport/settings.h"
 #include "tilempi/transport/topology.h"
 
@@ -112,16 +113,24 @@ class SimJob final : public Job {
     } catch (const hw::ConfigError& e) {
       throw std::runtime_error(e.what());
     }
-    const std::string compute = option(spec, "compute", "none");
+    std::string compute = option(spec, "compute", "none");
     double scale = 0;
     bool scaled = false;
     if (compute.rfind("scale:", 0) == 0) {
       char* end = nullptr;
       scale = std::strtod(compute.c_str() + 6, &end);
-      if (!end || *end || scale < 0) throw std::runtime_error("--compute " + compute + ": expected none or scale:F");
+      if (!end || *end || scale < 0)
+        throw std::runtime_error("--compute " + compute + ": expected none, model or scale:F");
       scaled = true;
+    } else if (compute == "model") {
+      // The tile core's speed against this host's, measured now (hwmodel/core_model.h): the
+      // scale is the factor from host compute time to tile compute time.
+      const hw::CoreRatio r = hw::core_ratio(cfg, hw::measure_host_speed());
+      scale = r.ratio;
+      scaled = true;
+      compute = hw::describe(r);
     } else if (compute != "none") {
-      throw std::runtime_error("--compute " + compute + ": expected none or scale:F");
+      throw std::runtime_error("--compute " + compute + ": expected none, model or scale:F");
     }
     const std::string text = cfg.to_text();
     if (text.size() >= sizeof(Header::config)) throw std::runtime_error("the chip config is too long for the sim job");

@@ -174,11 +174,12 @@ void Engine::print_summary() {
                  static_cast<unsigned long long>(rank_horizon_sleeps_));
   std::fprintf(stderr,
                "tilempirun: sim: %d ranks on %s %dx%d, adapter %s: %llu cycles = %.3f us virtual; "
-               "comm %.0f%% / compute %.0f%% of rank time; %llu messages, %llu packets, %llu link conflicts "
-               "(%llu packets delayed); busiest link %s %.1f%%; wall %.2f s (chip model %.2f s)%s\n",
+               "comm %.0f%% / compute %.0f%% of rank time (compute %s); %llu messages, %llu packets, %llu link "
+               "conflicts (%llu packets delayed); busiest link %s %.1f%%; wall %.2f s (chip model %.2f s)%s\n",
                n_, config_.preset.c_str(), config_.width, config_.height, adapter_name_.c_str(),
                static_cast<unsigned long long>(total), static_cast<double>(total) / config_.clock_hz * 1e6,
                100.0 * static_cast<double>(comm) / sum, 100.0 * static_cast<double>(compute) / sum,
+               opt_.compute.c_str(),
                static_cast<unsigned long long>(messages_), static_cast<unsigned long long>(packets_),
                static_cast<unsigned long long>(conflicts_), static_cast<unsigned long long>(delayed_), busiest.c_str(),
                100.0 * best, wall_seconds_, chip_seconds_, opt_.summary_note.c_str());

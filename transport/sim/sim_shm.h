@@ -127,7 +127,7 @@ struct alignas(kPage) Header {
   std::uint32_t summary;        ///< print the summary line
   char report_path[1024];
   char trace_path[1024];
-  char compute[64];
+  char compute[160];            ///< --compute as given, or for `model` the ratio line of core_model.h
   std::uint32_t failure_state;  ///< 0 none, 1 writing, 2 written: the simulator process failed the job
   char failure[16384];          ///< why (e.g. the deadlock report), printed by the launcher
 };

@@ -82,6 +82,12 @@ struct Config {
   // Zero-load timing as above; no chain blocking, no backpressure (HWMODEL.md).
   std::string network_model = "flit";
 
+  // The tile core, for --compute model (core_model.h): cycles per element of the two reference
+  // kernels, and the share of a program's compute taken as floating point.
+  int core_int_cycles = 2;
+  int core_fp_cycles = 2;
+  int core_fp_percent = 50;
+
   // Static network.
   bool static_network = false;
   int static_setup_cycles = 0;  // per route configuration of one tile
