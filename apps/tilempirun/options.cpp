@@ -248,7 +248,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--compute", compute,
                  "sim: charge the application's time between MPI calls as a tile core would take it (model: "
                  "the preset's core against this host, measured at start), x F (scale:F; docs/SIM.md says which "
-                 "clock) or nothing (none) (default: none)")
+                 "clock) or nothing (none: deterministic virtual times) (default: model)")
       ->type_name("none|model|scale:F");
   app.add_option("--report", report, "sim: write statistics to FILE (default: none)")
       ->type_name("FILE");

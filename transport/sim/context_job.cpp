@@ -232,11 +232,13 @@ class ContextLink final : public EngineLink {
   void note_call(const char* call) override { slot_.last_call = call; }
   std::uint64_t horizon_waits() const override { return waits_; }
   /// Between two MPI calls of a rank, only that rank's code runs on the simulator's one thread:
-  /// the monotonic clock (read in user space, tens of nanoseconds) measures its compute. Time the
-  /// OS gives other processes on that core meanwhile counts too (docs/SIM.md).
+  /// the thread's CPU clock measures its compute, and time the OS gives other processes meanwhile
+  /// does not count, so a loaded host gives the same virtual times as an idle one. (A read is a
+  /// system call, about 0.5 us; the monotonic clock, read in user space, would cost 20 ns but
+  /// count every preemption: on a host busy with a parallel build it doubled the compute.)
   std::uint64_t compute_clock_ns() const override {
     timespec ts;
-    ::clock_gettime(CLOCK_MONOTONIC, &ts);
+    ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(ts.tv_nsec);
   }
 

@@ -113,7 +113,7 @@ class SimJob final : public Job {
     } catch (const hw::ConfigError& e) {
       throw std::runtime_error(e.what());
     }
-    std::string compute = option(spec, "compute", "none");
+    std::string compute = option(spec, "compute", "model");
     double scale = 0;
     bool scaled = false;
     if (compute.rfind("scale:", 0) == 0) {
