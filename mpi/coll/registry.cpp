@@ -421,6 +421,8 @@ int choose(Kind k, Comm& comm, const Call& call, Selected* out, std::string* why
   CollState& st = state(comm);
   if (st.ran.empty()) st.ran.assign(kKinds, {nullptr, 0});
   st.ran[static_cast<std::size_t>(k)] = {s.algorithm, s.param};
+  // What ran goes to the transport too: the sim's run report counts it per rank.
+  transport_of_job().annotate(kind_name(k), label(*s.algorithm, s.param).c_str());
   *out = s;
   return MPI_SUCCESS;
 }

@@ -5,6 +5,7 @@
 #   sim_check.sh determinism TILEMPIRUN NP [LAUNCHER ARGS...] PROG ARGS...
 #   sim_check.sh deadlock TILEMPIRUN PROG NP
 #   sim_check.sh report TILEMPIRUN PROG
+#   sim_check.sh chosen TILEMPIRUN COLL_ONCE
 #   sim_check.sh compute TILEMPIRUN PROG
 #   sim_check.sh compute_model TILEMPIRUN PROG NP
 set -u
@@ -135,6 +136,20 @@ assert any(e.get("pid") == 0 and e.get("ph") == "X" for e in ev), "no rank spans
 assert any(e.get("pid") == 1 and e.get("ph") == "X" for e in ev), "no link spans"
 PY
   fi
+  ;;
+chosen)
+  # The run report names the collective algorithms that ran: allreduce=ring on 8 bytes over 16
+  # ranks breaks ring's "count >= ranks" and runs its fallback, which the report must name.
+  prog=$1
+  TILEMPI_COLL_FALLBACK=silent "$run" -n 16 --transport sim --compute none --timeout 100 --report "$tmp/r.json" \
+    --coll allreduce=ring "$prog" allreduce 8 >"$tmp/o" 2>&1 || fail "job failed: $(cat "$tmp/o")"
+  cat "$tmp/o"
+  python3 - "$tmp/r.json" <<'PY' || fail "the report does not name what ran"
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["chosen"] == {"allreduce": {"recursive_doubling": 16}}, r["chosen"]
+assert all(x["chosen"] == {"allreduce": {"recursive_doubling": 1}} for x in r["rank_stats"]), r["rank_stats"]
+PY
   ;;
 *)
   fail "unknown mode $mode"

@@ -126,6 +126,7 @@ class Engine final : public hwmodel::adapter::Listener {
     std::uint64_t sends = 0, bytes_sent = 0, recvs = 0;
     bool finished = false;
     bool said_goodbye = false;
+    std::map<std::string, std::uint64_t> notes;  ///< the rank's annotations ("alltoall=mesh_rounds" -> calls)
   };
   struct Static {
     int expected = 0;

@@ -40,10 +40,22 @@ void Engine::write_report() {
   j["total_cycles"] = total;
   j["total_seconds"] = static_cast<double>(total) / config_.clock_hz;
   json ranks = json::array();
+  // What the layers above chose (Transport::annotate), e.g. the collective algorithms that ran:
+  // {"alltoall": {"mesh_rounds": calls summed over the ranks}}, and per rank below.
+  json chosen = json::object();
   for (int r = 0; r < n_; ++r) {
     const RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
     const hw::Coord c = topo.coord(tiles_[static_cast<std::size_t>(r)]);
+    json mine = json::object();
+    for (const auto& [kv, count] : ri.notes) {
+      const std::size_t eq = kv.find('=');
+      const std::string key = kv.substr(0, eq), value = eq == std::string::npos ? "" : kv.substr(eq + 1);
+      mine[key][value] = count;
+      json& total = chosen[key][value];
+      total = (total.is_number() ? total.get<std::uint64_t>() : 0) + count;
+    }
     ranks.push_back({{"rank", r},
+                     {"chosen", mine},
                      {"tile", tiles_[static_cast<std::size_t>(r)]},
                      {"x", c.x},
                      {"y", c.y},
@@ -56,6 +68,7 @@ void Engine::write_report() {
                      {"receives", ri.recvs}});
   }
   j["rank_stats"] = ranks;
+  j["chosen"] = chosen;
   const double cycles = static_cast<double>(std::max<std::uint64_t>(1, st.cycles()));
   json links = json::array();
   std::uint64_t blocked_total = 0;

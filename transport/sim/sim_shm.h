@@ -39,7 +39,8 @@ enum ReqKind : std::uint32_t {
   kReqFetch = 2,   ///< msg = message id
   kReqBlock = 3,   ///< a = events seen
   kReqFinish = 4,  ///< b = comm cycles, c = compute cycles
-  kReqStatic = 5,  ///< a = root, b = bytes, c = in_port, d = out_mask, msg = bcast id, env.word[0] = participants
+  kReqStatic = 5,
+  kReqNotes = 6,   ///< a = arena offset, b = bytes: the rank's annotations, "key=value count" lines (at its end)  ///< a = root, b = bytes, c = in_port, d = out_mask, msg = bcast id, env.word[0] = participants
 };
 
 struct alignas(kLine) Request {

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <queue>
 #include <stdexcept>
 #include <string>
@@ -224,6 +225,11 @@ class SimTransport final : public Transport, public StaticNetwork {
     std::abort();  // not reached: the link ends the job
   }
 
+  void annotate(const char* key, const char* value) override {
+    note_key_.assign(key).append("=").append(value);
+    ++notes_[note_key_];
+  }
+
   void finalize() override {
     if (finished_) return;
     {
@@ -241,6 +247,21 @@ class SimTransport final : public Transport, public StaticNetwork {
           }
         }
       });
+    }
+    if (!notes_.empty()) {
+      // The annotations travel once, at the end, in the rank's own arena (no send uses it now).
+      std::string text;
+      for (const auto& [k, count] : notes_) text += k + " " + std::to_string(count) + "\n";
+      if (text.size() <= arena_cap_ / 2) {
+        const std::uint64_t off = alloc_or_wait(text.size());
+        std::memcpy(arena_ + off, text.data(), text.size());
+        Request n{};
+        n.kind = kReqNotes;
+        n.time = clock_;
+        n.a = off;
+        n.b = text.size();
+        post(n);
+      }
     }
     Request q{};
     q.kind = kReqFinish;
@@ -641,6 +662,8 @@ class SimTransport final : public Transport, public StaticNetwork {
   Topology topo_;
   double hz_ = 1e9;
   bool static_ok_ = false;
+  std::map<std::string, std::uint64_t> notes_;  // annotate(): "key=value" -> calls
+  std::string note_key_;
   std::uint64_t flit_bytes_ = 4;
   std::unique_ptr<hw::adapter::Adapter> costs_;
   std::uint64_t poll_cost_ = 1;

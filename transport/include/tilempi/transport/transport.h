@@ -102,6 +102,14 @@ class Transport {
   virtual void enter_library(const char* call) { (void)call; }
   virtual void leave_library() {}
 
+  /// The layer above says what it chose where the choice is its own, e.g. key "alltoall", value
+  /// "mesh_rounds" for the collective algorithm a call ran. A modeled transport counts them and
+  /// lists the counts in its run report; others ignore them.
+  virtual void annotate(const char* key, const char* value) {
+    (void)key;
+    (void)value;
+  }
+
   virtual double wtime() = 0;
   virtual double wtick() = 0;
 
