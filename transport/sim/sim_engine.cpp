@@ -165,19 +165,11 @@ void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
       }
       return;
     }
-    case kReqNotes: {
-      const char* p = reinterpret_cast<const char*>(arena_of(r)) + q.a;
-      const std::string text(p, q.b);
-      std::size_t pos = 0;
-      while (pos < text.size()) {
-        std::size_t nl = text.find('\n', pos);
-        if (nl == std::string::npos) nl = text.size();
-        const std::string line = text.substr(pos, nl - pos);
-        pos = nl + 1;
-        const std::size_t sp = line.rfind(' ');
-        if (sp == std::string::npos) continue;
-        ri.notes[line.substr(0, sp)] += std::strtoull(line.c_str() + sp + 1, nullptr, 10);
-      }
+    case kReqNote: {
+      char text[kNoteChars + 1] = {};
+      std::memcpy(text, &q.env, sizeof q.env);
+      std::memcpy(text + sizeof q.env, q.spare, sizeof q.spare);
+      ri.notes[text] += q.a;
       return;
     }
     case kReqFinish:

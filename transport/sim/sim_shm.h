@@ -40,7 +40,7 @@ enum ReqKind : std::uint32_t {
   kReqBlock = 3,   ///< a = events seen
   kReqFinish = 4,  ///< b = comm cycles, c = compute cycles
   kReqStatic = 5,
-  kReqNotes = 6,   ///< a = arena offset, b = bytes: the rank's annotations, "key=value count" lines (at its end)  ///< a = root, b = bytes, c = in_port, d = out_mask, msg = bcast id, env.word[0] = participants
+  kReqNote = 6,    ///< a = count; env and spare hold "key=value" (NUL-padded, at most kNoteChars): one annotation  ///< a = root, b = bytes, c = in_port, d = out_mask, msg = bcast id, env.word[0] = participants
 };
 
 struct alignas(kLine) Request {
@@ -54,6 +54,8 @@ struct alignas(kLine) Request {
   std::uint64_t spare[3];
 };
 static_assert(sizeof(Request) == 2 * kLine);
+/// The longest "key=value" a kReqNote carries (its text fills env and spare).
+inline constexpr std::size_t kNoteChars = sizeof(Envelope) + 3 * sizeof(std::uint64_t);
 
 enum EvtKind : std::uint32_t {
   kEvArrival = 1,   ///< msg, a = source rank, b = bytes, c = arena offset, d = rendezvous, env

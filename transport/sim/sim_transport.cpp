@@ -248,20 +248,17 @@ class SimTransport final : public Transport, public StaticNetwork {
         }
       });
     }
-    if (!notes_.empty()) {
-      // The annotations travel once, at the end, in the rank's own arena (no send uses it now).
-      std::string text;
-      for (const auto& [k, count] : notes_) text += k + " " + std::to_string(count) + "\n";
-      if (text.size() <= arena_cap_ / 2) {
-        const std::uint64_t off = alloc_or_wait(text.size());
-        std::memcpy(arena_ + off, text.data(), text.size());
-        Request n{};
-        n.kind = kReqNotes;
-        n.time = clock_;
-        n.a = off;
-        n.b = text.size();
-        post(n);
-      }
+    // The annotations go to the engine once, at the rank's end: one request each, text inline.
+    for (const auto& [k, count] : notes_) {
+      Request n{};
+      n.kind = kReqNote;
+      n.time = clock_;
+      n.a = count;
+      char text[kNoteChars] = {};
+      std::memcpy(text, k.data(), std::min(k.size(), kNoteChars));
+      std::memcpy(&n.env, text, sizeof n.env);
+      std::memcpy(n.spare, text + sizeof n.env, sizeof n.spare);
+      post(n);
     }
     Request q{};
     q.kind = kReqFinish;
