@@ -7,6 +7,7 @@ packages=(
   googletest libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcli11-dev
   gnuplot-nox gfortran
+  python3              # test scripts read the JSON run reports
   mpich libmpich-dev   # only to check that the NPB kernels are honest MPI codes
 )
 missing=()
