@@ -5,15 +5,17 @@ namespace tilempi::hwmodel::adapter {
 
 std::unique_ptr<Adapter> make_udn(const Config& c);
 std::unique_ptr<Adapter> make_namp(const Config& c, bool offloaded);
+std::unique_ptr<Adapter> make_ilib(const Config& c);
 
-std::vector<std::string> Adapter::names() { return {"udn", "namp", "rdma"}; }
+std::vector<std::string> Adapter::names() { return {"udn", "namp", "rdma", "ilib"}; }
 
 std::unique_ptr<Adapter> Adapter::create(const std::string& name, const Config& config) {
   std::unique_ptr<Adapter> a;
   if (name == "udn") a = make_udn(config);
   else if (name == "namp") a = make_namp(config, true);
   else if (name == "rdma") a = make_namp(config, false);
-  else throw ConfigError("adapter", "unknown adapter '" + name + "' (udn, namp, rdma)");
+  else if (name == "ilib") a = make_ilib(config);
+  else throw ConfigError("adapter", "unknown adapter '" + name + "' (udn, namp, rdma, ilib)");
   a->check_unknown();
   return a;
 }

@@ -1,6 +1,7 @@
 // Unit tests of the adapter models on a bare chip (no processes, no MPI).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -118,4 +119,90 @@ TEST(Namp, SenderOverheadAgainstRdmaMatchesWallentowitz) {
   const double rdma = static_cast<double>(r.ad->send_cost(64, false) + pr["irq_cycles"] + pr["dma_setup"] +
                                           pr["fin_cycles"] + pr["completion_cycles"]);
   EXPECT_NEAR(1.0 - namp / rdma, 0.48, 0.01);
+}
+
+// ---- ilib: OperaMPI over iLib ([Yagna 2013] §2.2)
+
+TEST(Ilib, SmallMessageLatencyIsTheThesisCalibration) {
+  // [Yagna 2013] §2.2: ~6.8 us warm small-message latency; 700 MHz (§2.1.1): 4760 cycles one way
+  // for 8 bytes between neighbours = send call + network + the receiver's empty poll and read.
+  Rig r("ilib");
+  r.ad->start(Message{1, 0, 1, 8, false}, 0);
+  r.run();
+  const Cycle net = r.chip->zero_load_latency(0, 1, 5);  // 3 envelope + 2 data words
+  EXPECT_EQ(r.rec.arrived_at.at(1), 2372 + net);
+  const Cycle one_way = r.rec.arrived_at.at(1) + r.ad->poll_cost() + r.ad->recv_cost(8, false);
+  EXPECT_EQ(one_way, 4760u);
+  EXPECT_NEAR(static_cast<double>(one_way) / r.cfg.clock_hz, 6.8e-6, 1e-12);
+  EXPECT_EQ(r.ad->send_cost(8, false), 2377u);
+  EXPECT_TRUE(r.ad->send_completes_at_once(8, false));
+  EXPECT_EQ(r.ad->active(), 0u);
+  // About 80 times udn's 57 cycles: the gap docs/EXPERIMENTS.md explains.
+  Rig u("udn");
+  u.ad->start(Message{1, 0, 1, 8, false}, 0);
+  u.run();
+  EXPECT_EQ(u.rec.arrived_at.at(1) + u.ad->poll_cost() + u.ad->recv_cost(8, false), 57u);
+}
+
+TEST(Ilib, ChannelAboveOneKiloword) {
+  Rig r("ilib");
+  // 1 KW goes as a message, anything larger (and any synchronous send) over a channel.
+  EXPECT_FALSE(r.ad->rendezvous(4096, false));
+  EXPECT_TRUE(r.ad->rendezvous(4100, false));
+  EXPECT_TRUE(r.ad->rendezvous(8, true));
+  r.ad->start(Message{7, 0, 1, 8192, false}, 0);
+  r.run();
+  // The open request (3 envelope words + size) is what the receiver sees first.
+  ASSERT_TRUE(r.rec.arrived_at.count(7));
+  EXPECT_EQ(r.rec.arrived_at.at(7), 2372 + r.chip->zero_load_latency(0, 1, 4));
+  EXPECT_FALSE(r.rec.sent_at.count(7));
+  EXPECT_FALSE(r.rec.data_at.count(7));
+  const Cycle t = r.chip->now();
+  r.ad->accept(7, t);
+  r.run();
+  // Receiver's software and set-up, the grant, the sender's set-up, then 2048 words at one per cycle.
+  ASSERT_TRUE(r.rec.sent_at.count(7));
+  ASSERT_TRUE(r.rec.data_at.count(7));
+  const Cycle data_from = t + 2371 + 2372 + r.chip->zero_load_latency(1, 0, 1) + 2372;
+  EXPECT_GE(r.rec.sent_at.at(7), data_from + 2048 - 1);
+  EXPECT_GT(r.rec.data_at.at(7), r.rec.sent_at.at(7));
+  EXPECT_EQ(r.ad->stats()["channels_opened"].get<std::uint64_t>(), 1u);
+  EXPECT_EQ(r.ad->active(), 0u);
+}
+
+TEST(Ilib, ChannelSetUpContendsAtABusySender) {
+  // Two channels from tile 0, to tiles 1 and 8, granted at the same cycle: tile 0 sets up and
+  // feeds one at a time, so the second's data follows the first's.
+  Rig r("ilib");
+  r.ad->start(Message{1, 0, 1, 8192, false}, 0);
+  r.ad->start(Message{2, 0, 8, 8192, false}, 0);
+  r.run();
+  const Cycle t = r.chip->now();
+  r.ad->accept(1, t);
+  r.ad->accept(2, t);
+  r.run();
+  ASSERT_TRUE(r.rec.data_at.count(1));
+  ASSERT_TRUE(r.rec.data_at.count(2));
+  const Cycle first = std::min(r.rec.data_at.at(1), r.rec.data_at.at(2));
+  const Cycle second = std::max(r.rec.data_at.at(1), r.rec.data_at.at(2));
+  EXPECT_GE(second - first, 2372u + 2048u);  // its set-up and its 2048 words, after the first's
+  EXPECT_EQ(r.ad->stats()["setups_waited"].get<std::uint64_t>(), 1u);
+  // Two senders to two receivers do not wait for each other.
+  Rig q("ilib");
+  q.ad->start(Message{1, 0, 1, 8192, false}, 0);
+  q.ad->start(Message{2, 9, 8, 8192, false}, 0);
+  q.run();
+  q.ad->accept(1, q.chip->now());
+  q.ad->accept(2, q.chip->now());
+  q.run();
+  EXPECT_EQ(q.ad->stats()["setups_waited"].get<std::uint64_t>(), 0u);
+}
+
+TEST(Ilib, ParametersAreDeclaredAndChecked) {
+  Config c = Config::preset_named("tilepro64");
+  c.set("adapter.ilib.nope", "1");
+  EXPECT_THROW(Adapter::create("ilib", c), ConfigError);
+  Rig r("ilib", "tilepro64", {"adapter.ilib.send_overhead=100", "adapter.ilib.recv_overhead=100"});
+  EXPECT_EQ(r.ad->send_cost(8, false), 105u);
+  for (const Param& p : r.ad->params()) EXPECT_FALSE(p.source.empty()) << p.name;
 }

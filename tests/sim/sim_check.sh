@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks of the sim transport that need more than an exit status (see CMakeLists.txt).
-#   sim_check.sh pingpong TILEMPIRUN PROG NP A B BYTES EXPECTED_CYCLES_PER_ROUNDTRIP
+#   sim_check.sh pingpong TILEMPIRUN PROG NP A B BYTES EXPECTED_CYCLES_PER_ROUNDTRIP [LAUNCHER ARGS...]
 #   sim_check.sh contention TILEMPIRUN PROG
 #   sim_check.sh determinism TILEMPIRUN NP [LAUNCHER ARGS...] PROG ARGS...
 #   sim_check.sh deadlock TILEMPIRUN PROG NP
@@ -19,7 +19,8 @@ fail() { echo "FAIL: $*"; exit 1; }
 case $mode in
 pingpong)
   prog=$1 np=$2 a=$3 b=$4 bytes=$5 want=$6
-  out=$("$run" -n "$np" --transport sim --compute none --timeout 100 "$prog" "$a" "$b" "$bytes" 10 2>&1) || fail "job failed: $out"
+  shift 6
+  out=$("$run" -n "$np" --transport sim --compute none --timeout 100 "$@" "$prog" "$a" "$b" "$bytes" 10 2>&1) || fail "job failed: $out"
   got=$(echo "$out" | sed -n 's/.*cycles_per_roundtrip=\([0-9]*\).*/\1/p')
   echo "$out"
   [ "$got" = "$want" ] || fail "round trip $a<->$b of $bytes bytes: $got cycles, expected $want"
