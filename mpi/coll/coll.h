@@ -231,11 +231,14 @@ int barrier_ktree_static(Comm&, int k);
 // bcast.cpp, static_route.cpp
 int bcast_linear(void*, std::size_t, int, Comm&, int);
 int bcast_static_route(void*, std::size_t, int, Comm&, int);
+int bcast_binomial(void*, std::size_t, int, Comm&, int);
 /// The static routes of the broadcast tree rooted at root, computed once per communicator (empty:
 /// the tree cannot be routed statically).
 const std::vector<transport::StaticRouteHop>& cached_static_routes(Comm& c, int root);
 /// A static-network broadcast's id on this communicator.
 std::uint64_t static_id(Comm& c, int world_root);
+// alltoall.cpp
+int alltoall_linear(const void*, void*, std::size_t, Comm&, int);
 // reduce.cpp
 int reduce_linear(const void*, void*, std::size_t, const Reducer&, int, Comm&, int);
 int reduce_binomial(const void*, void*, std::size_t, const Reducer&, int, Comm&, int);

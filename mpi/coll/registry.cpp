@@ -27,9 +27,11 @@
   X(barrier_recursive_doubling)                                                                       \
   X(bcast_static_route) X(bcast_linear) X(bcast_binomial) X(bcast_scatter_allgather)                  \
   X(reduce_mesh_tree) X(reduce_linear) X(reduce_binomial)                                             \
-  X(allreduce_mesh_reduce_bcast) X(allreduce_linear) X(allreduce_recursive_doubling) X(allreduce_ring) \
+  X(allreduce_mesh_reduce_bcast) X(allreduce_linear) X(allreduce_reduce_bcast)                       \
+  X(allreduce_recursive_doubling) X(allreduce_ring)                                                   \
   X(allreduce_rabenseifner)                                                                           \
-  X(alltoall_mesh_rounds) X(alltoall_linear) X(alltoall_pairwise) X(alltoall_bruck)                   \
+  X(alltoall_mesh_rounds) X(alltoall_linear) X(alltoall_operampi) X(alltoall_pairwise)               \
+  X(alltoall_bruck)                                                                                   \
   X(alltoall_xor_direct) X(alltoall_scattered)                                                        \
   X(alltoallv_mesh_rounds) X(alltoallv_linear) X(alltoallv_pairwise) X(alltoallv_scattered)           \
   X(gather_linear) X(gather_binomial) X(gatherv_linear)                                               \

@@ -16,7 +16,9 @@ list(APPEND TILEMPI_MPI_SOURCES
   # one file per collective (classic algorithms) ...
   ${CMAKE_CURRENT_LIST_DIR}/allgather.cpp
   ${CMAKE_CURRENT_LIST_DIR}/allreduce.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/allreduce_reduce_bcast.cpp
   ${CMAKE_CURRENT_LIST_DIR}/alltoall.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/alltoall_operampi.cpp
   ${CMAKE_CURRENT_LIST_DIR}/barrier.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bcast.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gather.cpp
