@@ -142,6 +142,22 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
     ph_head_.assign(rings, 0);
     ph_count_.assign(rings, 0);
   }
+  // The common shape (one VC per port on a mesh, no one-step worms) runs a router cycle compiled
+  // for it, with the pipeline's options as constants; any other chip runs the general one.
+  cycle_ = &FlitNetwork::router_cycle<General>;
+  if (vcs_ == 1 && !torus_ && !fast_) {
+    const bool ic = inj_credit_delay_ > 0;
+    if (head_stages_)
+      cycle_ = va_stage_ ? (ic ? &FlitNetwork::router_cycle<OneVc<true, true, true>>
+                               : &FlitNetwork::router_cycle<OneVc<true, true, false>>)
+                         : (ic ? &FlitNetwork::router_cycle<OneVc<true, false, true>>
+                               : &FlitNetwork::router_cycle<OneVc<true, false, false>>);
+    else
+      cycle_ = va_stage_ ? (ic ? &FlitNetwork::router_cycle<OneVc<false, true, true>>
+                               : &FlitNetwork::router_cycle<OneVc<false, true, false>>)
+                         : (ic ? &FlitNetwork::router_cycle<OneVc<false, false, true>>
+                               : &FlitNetwork::router_cycle<OneVc<false, false, false>>);
+  }
 }
 
 void Chip::FlitNetwork::defer(Cycle at, std::uint32_t id, std::uint8_t kind) { deferred_.push(Deferred{at, seq_++, id, kind}); }
@@ -240,7 +256,7 @@ void Chip::FlitNetwork::run_until(Cycle c) {
       std::uint32_t n = bucket[k];
       if (last_proc_[n] == t) continue;
       last_proc_[n] = t;
-      router_cycle(n, t);
+      (this->*cycle_)(n, t);
     }
     wheel_count_ -= bucket.size();
     bucket.clear();
@@ -282,8 +298,10 @@ inline void Chip::FlitNetwork::link_wait_begin(Fifo& f, std::size_t idx, Cycle t
 }
 
 // Credit return: a slot of the buffer fed by output `out_index` of `up_node` was freed at t.
+template <class M>
 inline void Chip::FlitNetwork::credit_return(std::uint32_t up_node, int out_index, Cycle t) {
-  OutVc& ov = out_[static_cast<std::size_t>(up_node) * static_cast<std::size_t>(ivcs_) +
+  const Shape S = shape<M>();
+  OutVc& ov = out_[static_cast<std::size_t>(up_node) * static_cast<std::size_t>(S.ivcs) +
                    static_cast<std::size_t>(out_index)];
   // A router that ran out of credit sleeps until this credit comes back; with
   // credit or earlier returns still pending it wakes (or is awake) anyway.
@@ -311,7 +329,9 @@ void Chip::FlitNetwork::deliver(std::uint32_t slot, Cycle t) {
 // allocation for a flit with an output VC); then VC allocation and switch allocation grant, the
 // winners traverse the switch (their freed slots' credits return upstream), and the core reads
 // from its ejection buffers and writes into its injection buffers.
+template <class M>
 void Chip::FlitNetwork::router_cycle(std::uint32_t n, Cycle t) {
+  const Shape S = shape<M>();
   ++activations_;
   RouterCycle r;
   r.n = n;
@@ -319,17 +339,19 @@ void Chip::FlitNetwork::router_cycle(std::uint32_t n, Cycle t) {
   r.net = n / static_cast<std::uint32_t>(tiles_);
   r.net_base = static_cast<std::uint32_t>(r.net) * static_cast<std::uint32_t>(tiles_);
   r.tile = static_cast<TileId>(n - r.net_base);
-  r.base = static_cast<std::size_t>(n) * static_cast<std::size_t>(ivcs_);
+  r.base = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.ivcs);
   r.tbase = static_cast<std::size_t>(r.tile) * kMeshDirs;
-  requests(r);
-  if (r.va_mask) vc_allocation(r);
-  if (r.demand) switch_allocation(r);
-  if (ejmask_[n] && !held_[n]) ejection(r);
-  if (src_pending_[n] && (!fast_ || t >= src_free_[n])) injection(r);
+  requests<M>(r);
+  if (r.va_mask) vc_allocation<M>(r);
+  if (r.demand) switch_allocation<M>(r);
+  if (ejmask_[n] && !held_[n]) ejection<M>(r);
+  if (src_pending_[n] && (!S.fast || t >= src_free_[n])) injection<M>(r);
   schedule_next(r);
 }
 
+template <class M>
 void Chip::FlitNetwork::requests(RouterCycle& r) {
+  const Shape S = shape<M>();
   const Cycle t = r.t;
   for (std::uint64_t m = inmask_[r.n]; m; m &= m - 1) {
     const int i = std::countr_zero(m);
@@ -337,41 +359,41 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
     Fifo& f = in_[idx];
     const Flit& fl = flits_[f.off + f.head];
     if (fl.ready > t) continue;
-    if (fast_ && t < in_free_[idx]) continue;  // behind a one-step worm
+    if (S.fast && t < in_free_[idx]) continue;  // behind a one-step worm
     if (f.out >= 0) {
       // A flit with an output VC (a body flit, or a head past VC allocation) asks for the switch.
-      if (head_stages_ && sa_from_[idx] > t) {
+      if (S.head_stages && sa_from_[idx] > t) {
         r.wake = std::min(r.wake, sa_from_[idx]);  // a head still in VC allocation
         continue;
       }
       const int o = f.out;
-      OutVc& ov = out_[r.base + static_cast<std::size_t>(o * vcs_ + f.ovc)];
+      OutVc& ov = out_[r.base + static_cast<std::size_t>(o * S.vcs + f.ovc)];
       r.demand |= 1u << o;
       if (credit_ready(ov, t)) r.cand[o] |= std::uint64_t{1} << i;
       else if (ov.rcount) r.wake = std::min(r.wake, ret_[ov.roff + ov.rhead]);
       continue;
     }
-    if (f.want < 0) route_computation(r, i, f, fl);
-    if (head_stages_ && alloc_from_[idx] > t) {
+    if (f.want < 0) route_computation<M>(r, i, f, fl);
+    if (S.head_stages && alloc_from_[idx] > t) {
       r.wake = std::min(r.wake, alloc_from_[idx]);  // still in route computation
       continue;
     }
     const int o = f.want;
-    if (f.any_vc) f.want_vc = static_cast<std::int8_t>(choose_vc(r, f, o, t));
-    const int ovi = o * vcs_ + f.want_vc;
+    if (f.any_vc) f.want_vc = static_cast<std::int8_t>(choose_vc<M>(r, f, o, t));
+    const int ovi = o * S.vcs + f.want_vc;
     OutVc& ov = out_[r.base + static_cast<std::size_t>(ovi)];
     // Reserved by a one-step worm: this router is woken when it ends.
-    if (fast_ && t < out_free_[r.base + static_cast<std::size_t>(ovi)]) {
+    if (S.fast && t < out_free_[r.base + static_cast<std::size_t>(ovi)]) {
       if (o != kLocal) link_wait_begin(f, idx, t);
       continue;
     }
-    if (va_stage_) {
+    if (S.va_stage) {
       // The head asks for its output VC; vc_allocation() grants it if it is free.
       if (ov.owner < 0) {
         va_req_[ovi] |= std::uint64_t{1} << i;
         r.va_mask |= std::uint64_t{1} << ovi;
       } else {
-        r.held_up |= f.any_vc ? ((std::uint64_t{1} << per_class_) - 1) << (o * vcs_ + f.want_vc) : std::uint64_t{1} << ovi;
+        r.held_up |= f.any_vc ? ((std::uint64_t{1} << S.per_class) - 1) << (o * S.vcs + f.want_vc) : std::uint64_t{1} << ovi;
         if (o != kLocal) link_wait_begin(f, idx, t);  // another input's worm holds the link
       }
       continue;
@@ -388,7 +410,7 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
         if (o != kLocal && ov.last_src != pkts_[fl.code >> 2].src) link_wait_begin(f, idx, t);
       }
     } else {
-      r.held_up |= f.any_vc ? ((std::uint64_t{1} << per_class_) - 1) << (o * vcs_ + f.want_vc) : std::uint64_t{1} << ovi;
+      r.held_up |= f.any_vc ? ((std::uint64_t{1} << S.per_class) - 1) << (o * S.vcs + f.want_vc) : std::uint64_t{1} << ovi;
       if (o != kLocal) link_wait_begin(f, idx, t);  // another input's worm holds the link
     }
   }
@@ -397,13 +419,15 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
 // Route computation of the head at the front of input VC i, once: its output port (XY) and
 // output VC (its class; on a torus the dateline VC). With an RC stage the head may ask for
 // the next stage routing_delay cycles after it reached the front of its input VC.
+template <class M>
 void Chip::FlitNetwork::route_computation(const RouterCycle& r, int i, Fifo& f, const Flit& fl) {
+  const Shape S = shape<M>();
   const Packet& p = pkts_[fl.code >> 2];
   const int o = static_cast<int>(route(r.tile, p.dst));
   int ovc;
-  if (!torus_) {
-    ovc = p.cls * per_class_;
-    f.any_vc = per_class_ > 1;
+  if (!S.torus) {
+    ovc = p.cls * S.per_class;
+    f.any_vc = S.per_class > 1;
   } else if (o == kLocal) {
     ovc = 2 * p.cls;
   } else {
@@ -417,7 +441,7 @@ void Chip::FlitNetwork::route_computation(const RouterCycle& r, int i, Fifo& f, 
   }
   f.want = static_cast<std::int8_t>(o);
   f.want_vc = static_cast<std::int8_t>(ovc);
-  if (head_stages_) {
+  if (S.head_stages) {
     const std::size_t idx = r.base + static_cast<std::size_t>(i);
     alloc_from_[idx] = std::max(fl.ready, front_since_[idx]) + static_cast<Cycle>(head_wait_);
   }
@@ -425,13 +449,15 @@ void Chip::FlitNetwork::route_computation(const RouterCycle& r, int i, Fifo& f, 
 
 // Per-hop VC allocation (vcs_per_class > 1): the head asks for a free VC of its class at
 // output o, one with a credit if there is one, the first of the class if none is free.
+template <class M>
 int Chip::FlitNetwork::choose_vc(const RouterCycle& r, const Fifo& f, int o, Cycle t) {
-  const int first = f.want_vc - f.want_vc % per_class_;
+  const Shape S = shape<M>();
+  const int first = f.want_vc - f.want_vc % S.per_class;
   int free_vc = -1;
-  for (int v = first; v < first + per_class_; ++v) {
-    OutVc& ov = out_[r.base + static_cast<std::size_t>(o * vcs_ + v)];
+  for (int v = first; v < first + S.per_class; ++v) {
+    OutVc& ov = out_[r.base + static_cast<std::size_t>(o * S.vcs + v)];
     if (ov.owner >= 0) continue;
-    if (va_stage_ || credit_ready(ov, t)) return v;
+    if (S.va_stage || credit_ready(ov, t)) return v;
     if (free_vc < 0) free_vc = v;
   }
   return free_vc >= 0 ? free_vc : first;
@@ -439,7 +465,9 @@ int Chip::FlitNetwork::choose_vc(const RouterCycle& r, const Fifo& f, int o, Cyc
 
 // VC allocation: each free output VC that heads asked for goes to one of them, round robin;
 // the winner may ask for the switch vc_alloc_delay cycles later.
+template <class M>
 void Chip::FlitNetwork::vc_allocation(RouterCycle& r) {
+  const Shape S = shape<M>();
   const Cycle t = r.t;
   for (std::uint64_t m = r.va_mask; m; m &= m - 1) {
     const int ovi = std::countr_zero(m);
@@ -452,8 +480,8 @@ void Chip::FlitNetwork::vc_allocation(RouterCycle& r) {
     ov.owner = static_cast<std::int16_t>(i);
     const std::size_t idx = r.base + static_cast<std::size_t>(i);
     Fifo& f = in_[idx];
-    f.out = static_cast<std::int8_t>(ovi / vcs_);
-    f.ovc = static_cast<std::int8_t>(ovi % vcs_);
+    f.out = static_cast<std::int8_t>(ovi / S.vcs);
+    f.ovc = static_cast<std::int8_t>(ovi % S.vcs);
     f.want = f.want_vc = -1;
     f.any_vc = 0;
     const Flit& fl = flits_[f.off + f.head];
@@ -475,7 +503,9 @@ void Chip::FlitNetwork::vc_allocation(RouterCycle& r) {
 // Switch allocation: each output sends at most one flit, each input port forwards at most one
 // flit per cycle. Outputs are served in an order that rotates with the cycle; each picks among
 // its requesting input VCs round robin. Every winner traverses the switch.
+template <class M>
 void Chip::FlitNetwork::switch_allocation(RouterCycle& r) {
+  const Shape S = shape<M>();
   const Cycle t = r.t;
   std::uint64_t excluded = 0;  // input VCs of ports that already sent this cycle
   std::uint64_t asked = 0, granted = 0;
@@ -512,11 +542,11 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle& r) {
       for (std::uint64_t m = c & ~(std::uint64_t{1} << i); m; m &= m - 1) {
         const int j = std::countr_zero(m);
         Fifo& fj = in_[r.base + static_cast<std::size_t>(j)];
-        if (fj.out < 0 && (vcs_ == 1 || pkts_[flits_[fj.off + fj.head].code >> 2].src != winner))
+        if (fj.out < 0 && (S.vcs == 1 || pkts_[flits_[fj.off + fj.head].code >> 2].src != winner))
           link_wait_begin(fj, r.base + static_cast<std::size_t>(j), t);
       }
     }
-    switch_traversal(r, i, o);
+    switch_traversal<M>(r, i, o);
   }
   if (asked & ~granted) r.retry = true;  // candidates that lost ask again next cycle
 }
@@ -526,7 +556,9 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle& r) {
 // had no VA stage, released by the tail), and the flit is written into the next router's
 // input buffer, or the ejection buffer, where it is visible router_delay (+ link or ejection
 // latency) cycles later.
+template <class M>
 void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
+  const Shape S = shape<M>();
   const Cycle t = r.t;
   const std::size_t idx = r.base + static_cast<std::size_t>(i);
   Fifo& f = in_[idx];
@@ -540,7 +572,7 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
     if (head_wait_ && (nf.code & 1u)) schedule_any(r.n, t, std::max(nf.ready, t + 1) + static_cast<Cycle>(head_wait_));
     else if (nf.ready <= t + 1) r.retry = true;
   }
-  if (head_stages_) front_since_[idx] = t + 1;
+  if (S.head_stages) front_since_[idx] = t + 1;
   const bool is_head = fl.code & 1u;
   const bool is_tail = fl.code & 2u;
   if (is_head && f.want >= 0) {  // (a head that went through VC allocation has its output VC)
@@ -554,23 +586,23 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
     }
   }
   const int ovc = f.ovc;
-  OutVc& ov = out_[r.base + static_cast<std::size_t>(o * vcs_ + ovc)];
-  if (is_head && !va_stage_) ov.last_src = pkts_[fl.code >> 2].src;
+  OutVc& ov = out_[r.base + static_cast<std::size_t>(o * S.vcs + ovc)];
+  if (is_head && !S.va_stage) ov.last_src = pkts_[fl.code >> 2].src;
   --ov.credits;
   ov.owner = is_tail ? -1 : static_cast<std::int16_t>(i);
   if (is_tail) {
     f.out = f.ovc = -1;
-    if (r.held_up & (std::uint64_t{1} << (o * vcs_ + ovc))) r.retry = true;  // a head waits for it
+    if (r.held_up & (std::uint64_t{1} << (o * S.vcs + ovc))) r.retry = true;  // a head waits for it
   }
 
   const int in_port = port_of_[i];
   if (in_port != kLocal) {
     const TileId up = nbr_[r.tbase + static_cast<std::size_t>(in_port)];
-    credit_return(r.net_base + static_cast<std::uint32_t>(up), kOpposite[in_port] * vcs_ + vc_of_[i], t);
+    credit_return<M>(r.net_base + static_cast<std::uint32_t>(up), kOpposite[in_port] * S.vcs + vc_of_[i], t);
   } else {
-    if (inj_credit_delay_ > 0) {
+    if (S.inj_credit) {
       // The core sees the freed injection slot once its credit is back.
-      const std::size_t ring = static_cast<std::size_t>(r.n) * static_cast<std::size_t>(vcs_) + vc_of_[i];
+      const std::size_t ring = static_cast<std::size_t>(r.n) * static_cast<std::size_t>(S.vcs) + vc_of_[i];
       std::uint32_t pos = ph_head_[ring] + ph_count_[ring];
       if (pos >= ph_cap_) pos -= ph_cap_;
       phantom_[ring * ph_cap_ + pos] = t + static_cast<Cycle>(inj_credit_delay_);
@@ -589,8 +621,8 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
   if (o != kLocal) {
     const TileId dn = nbr_[r.tbase + static_cast<std::size_t>(o)];
     const std::uint32_t dnode = r.net_base + static_cast<std::uint32_t>(dn);
-    const int di = kOpposite[o] * vcs_ + ovc;
-    Fifo& d = in_[static_cast<std::size_t>(dnode) * static_cast<std::size_t>(ivcs_) + static_cast<std::size_t>(di)];
+    const int di = kOpposite[o] * S.vcs + ovc;
+    Fifo& d = in_[static_cast<std::size_t>(dnode) * static_cast<std::size_t>(S.ivcs) + static_cast<std::size_t>(di)];
     std::uint32_t pos = d.head + d.count;
     if (pos >= d.cap) pos -= d.cap;
     flits_[d.off + pos] = Flit{t + static_cast<Cycle>(hop_), fl.code, 0};
@@ -602,7 +634,7 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
     schedule(dnode, wake_at);
     ++counters_[r.net].flit_hops;
   } else {
-    Fifo& d = ej_[static_cast<std::size_t>(r.n) * static_cast<std::size_t>(vcs_) + static_cast<std::size_t>(ovc)];
+    Fifo& d = ej_[static_cast<std::size_t>(r.n) * static_cast<std::size_t>(S.vcs) + static_cast<std::size_t>(ovc)];
     std::uint32_t pos = d.head + d.count;
     if (pos >= d.cap) pos -= d.cap;
     flits_[d.off + pos] = Flit{t + static_cast<Cycle>(eject_delay_), fl.code, 0};
@@ -614,29 +646,31 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
 
 // Ejection: the core reads one flit per cycle from its ejection buffers (VCs in turn); the
 // slot's credit returns to the router; a tail delivers its packet.
+template <class M>
 void Chip::FlitNetwork::ejection(RouterCycle& r) {
+  const Shape S = shape<M>();
   const Cycle t = r.t;
   const std::uint32_t n = r.n;
-  const std::size_t ebase = static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_);
-  for (int k = 0; k < vcs_; ++k) {
+  const std::size_t ebase = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.vcs);
+  for (int k = 0; k < S.vcs; ++k) {
     int v = ej_rr_[n] + k;
-    if (v >= vcs_) v -= vcs_;
+    if (v >= S.vcs) v -= S.vcs;
     if (!(ejmask_[n] & (1u << v))) continue;
     Fifo& f = ej_[ebase + static_cast<std::size_t>(v)];
     const Flit fl = flits_[f.off + f.head];
     if (fl.ready > t) continue;
-    if (fast_ && t < ej_free_[ebase + static_cast<std::size_t>(v)]) continue;
+    if (S.fast && t < ej_free_[ebase + static_cast<std::size_t>(v)]) continue;
     f.head = static_cast<std::uint16_t>(f.head + 1 == f.cap ? 0 : f.head + 1);
     if (--f.count == 0) ejmask_[n] &= ~(1u << v);
-    ej_rr_[n] = static_cast<std::uint8_t>(v + 1 == vcs_ ? 0 : v + 1);
-    credit_return(n, kLocal * vcs_ + v, t);
+    ej_rr_[n] = static_cast<std::uint8_t>(v + 1 == S.vcs ? 0 : v + 1);
+    credit_return<M>(n, kLocal * S.vcs + v, t);
     r.worked = true;
-    for (int w = 0; w < vcs_ && !r.retry; ++w) {
+    for (int w = 0; w < S.vcs && !r.retry; ++w) {
       const Fifo& e = ej_[ebase + static_cast<std::size_t>(w)];
       r.retry = e.count && flits_[e.off + e.head].ready <= t + 1;
     }
     if (fl.code & 2u) deliver(fl.code >> 2, t);
-    else if (fast_ && (fl.code & 1u)) one_step_todo_.push_back(fl.code >> 2);
+    else if (S.fast && (fl.code & 1u)) one_step_todo_.push_back(fl.code >> 2);
     return;
   }
 }
@@ -644,20 +678,22 @@ void Chip::FlitNetwork::ejection(RouterCycle& r) {
 // Injection: the core writes one flit per cycle into its injection buffers (VC classes in
 // turn), each visible at the router injection_latency cycles later, while its buffer (minus the
 // slots whose credit is still on its way back) has room.
+template <class M>
 void Chip::FlitNetwork::injection(RouterCycle& r) {
+  const Shape S = shape<M>();
   const Cycle t = r.t;
   const std::uint32_t n = r.n;
   const std::size_t base = r.base;
-  const std::size_t sbase = static_cast<std::size_t>(n) * static_cast<std::size_t>(classes_);
+  const std::size_t sbase = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.classes);
   PortStats& ip = inj_port_[n];
   bool wrote = false;
-  for (int k = 0; k < classes_; ++k) {
+  for (int k = 0; k < S.classes; ++k) {
     int c = src_rr_[n] + k;
-    if (c >= classes_) c -= classes_;
+    if (c >= S.classes) c -= S.classes;
     Source& s = src_[sbase + static_cast<std::size_t>(c)];
     if (s.qhead < 0) continue;
-    int lvc = torus_ ? 2 * c : c * per_class_;
-    if (per_class_ > 1) {
+    int lvc = S.torus ? 2 * c : c * S.per_class;
+    if (S.per_class > 1) {
       // A packet stays in one local VC; a new one takes the class's VC with the most room.
       const Packet& q = pkts_[static_cast<std::size_t>(s.qhead)];
       if (q.written) {
@@ -665,10 +701,10 @@ void Chip::FlitNetwork::injection(RouterCycle& r) {
       } else {
         int best = -1;
         const int first = lvc;
-        for (int v = first; v < first + per_class_; ++v) {
-          const Fifo& fv = in_[base + static_cast<std::size_t>(kLocal * vcs_ + v)];
-          const std::size_t rv = static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_) + static_cast<std::size_t>(v);
-          const int room = fv.cap - fv.count - static_cast<int>(ph_count_.empty() ? 0 : ph_count_[rv]);
+        for (int v = first; v < first + S.per_class; ++v) {
+          const Fifo& fv = in_[base + static_cast<std::size_t>(kLocal * S.vcs + v)];
+          const std::size_t rv = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.vcs) + static_cast<std::size_t>(v);
+          const int room = fv.cap - fv.count - static_cast<int>(!S.phantom ? 0 : ph_count_[rv]);
           if (room > best) {
             best = room;
             lvc = v;
@@ -676,12 +712,12 @@ void Chip::FlitNetwork::injection(RouterCycle& r) {
         }
       }
     }
-    int li = kLocal * vcs_ + lvc;
+    int li = kLocal * S.vcs + lvc;
     Fifo& f = in_[base + static_cast<std::size_t>(li)];
     std::uint32_t phantom = 0;
-    const std::size_t ring = static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_) +
+    const std::size_t ring = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.vcs) +
                              static_cast<std::size_t>(lvc);
-    if (!ph_count_.empty() && ph_count_[ring]) {
+    if (S.phantom && ph_count_[ring]) {
       // Slots the core does not see free yet: held by a one-step worm's flits, or freed but
       // their credit still on its way (injection_credit_delay).
       const std::size_t pb = ring * ph_cap_;
@@ -714,7 +750,7 @@ void Chip::FlitNetwork::injection(RouterCycle& r) {
                     ((code & 1u) && f.count == 0 ? static_cast<Cycle>(head_wait_) : 0));
     ++f.count;
     inmask_[n] |= std::uint64_t{1} << li;
-    src_rr_[n] = static_cast<std::uint8_t>(c + 1 == classes_ ? 0 : c + 1);
+    src_rr_[n] = static_cast<std::uint8_t>(c + 1 == S.classes ? 0 : c + 1);
     wrote = true;
     r.worked = true;
     if (src_pending_[n]) r.retry = true;

@@ -125,18 +125,41 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     Cycle wake = kNever;         // earliest cycle a waiting flit may move (credit back, stage done)
   };
 
+  // The router's shape: what the stages branch on. The router cycle is compiled once for any
+  // chip (General: the network's fields) and once per pipeline for the common shape, one VC per
+  // port on a mesh without one-step worms (OneVc: constants, so the branches and index
+  // arithmetic of the other shapes drop out). Both compute the same cycles.
+  struct Shape {
+    bool head_stages, va_stage, fast, torus, phantom, inj_credit;
+    int vcs, ivcs, per_class, classes;
+  };
+  struct General {
+    static constexpr bool fixed = false;
+  };
+  template <bool HeadStages, bool VaStage, bool InjCredit>
+  struct OneVc {
+    static constexpr bool fixed = true;
+    static constexpr Shape shape{HeadStages, VaStage, false, false, InjCredit, InjCredit, 1, kPorts, 1, 1};
+  };
+  template <class M>
+  Shape shape() const {
+    if constexpr (M::fixed) return M::shape;
+    else return Shape{head_stages_, va_stage_, fast_, torus_, !ph_count_.empty(), inj_credit_delay_ > 0,
+                      vcs_,         ivcs_,     per_class_, classes_};
+  }
+
   [[gnu::always_inline]] inline void schedule(std::uint32_t n, Cycle c);
   // The router's cycle and its stages, in pipeline order.
-  void router_cycle(std::uint32_t n, Cycle t);
-  [[gnu::always_inline]] inline void requests(RouterCycle& r);
-  [[gnu::always_inline]] inline void route_computation(const RouterCycle& r, int i, Fifo& f, const Flit& fl);
-  [[gnu::always_inline]] inline void vc_allocation(RouterCycle& r);
-  [[gnu::always_inline]] inline int choose_vc(const RouterCycle& r, const Fifo& f, int o, Cycle t);
-  [[gnu::always_inline]] inline void switch_allocation(RouterCycle& r);
-  [[gnu::always_inline]] inline void switch_traversal(RouterCycle& r, int i, int o);
-  [[gnu::always_inline]] inline void credit_return(std::uint32_t up_node, int out_index, Cycle t);
-  [[gnu::always_inline]] inline void ejection(RouterCycle& r);
-  [[gnu::always_inline]] inline void injection(RouterCycle& r);
+  template <class M> void router_cycle(std::uint32_t n, Cycle t);
+  template <class M> [[gnu::always_inline]] inline void requests(RouterCycle& r);
+  template <class M> [[gnu::always_inline]] inline void route_computation(const RouterCycle& r, int i, Fifo& f, const Flit& fl);
+  template <class M> [[gnu::always_inline]] inline void vc_allocation(RouterCycle& r);
+  template <class M> [[gnu::always_inline]] inline int choose_vc(const RouterCycle& r, const Fifo& f, int o, Cycle t);
+  template <class M> [[gnu::always_inline]] inline void switch_allocation(RouterCycle& r);
+  template <class M> [[gnu::always_inline]] inline void switch_traversal(RouterCycle& r, int i, int o);
+  template <class M> [[gnu::always_inline]] inline void credit_return(std::uint32_t up_node, int out_index, Cycle t);
+  template <class M> [[gnu::always_inline]] inline void ejection(RouterCycle& r);
+  template <class M> [[gnu::always_inline]] inline void injection(RouterCycle& r);
   [[gnu::always_inline]] inline void schedule_next(const RouterCycle& r);
   [[gnu::always_inline]] inline bool credit_ready(OutVc& ov, Cycle t);
   [[gnu::always_inline]] inline void link_wait_begin(Fifo& f, std::size_t idx, Cycle t);
@@ -227,6 +250,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
 
   std::vector<NetCounters> counters_;
   std::uint64_t activations_ = 0;
+  void (FlitNetwork::*cycle_)(std::uint32_t, Cycle) = nullptr;  // router_cycle for this chip's shape
 
   friend class Chip;
 };

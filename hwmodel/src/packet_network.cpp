@@ -7,6 +7,10 @@
 
 namespace tilempi::hwmodel {
 
+namespace {
+constexpr std::uint8_t kOppositeDir[kPorts] = {1, 0, 3, 2, 4};  // East, West, North, South, Local
+}  // namespace
+
 Chip::PacketNetwork::PacketNetwork(Chip& chip, const Config& c, const Topology& topo)
     : chip_(chip),
       topo_(topo),
@@ -27,7 +31,18 @@ Chip::PacketNetwork::PacketNetwork(Chip& chip, const Config& c, const Topology& 
       to_write_(static_cast<std::size_t>(nets_ * tiles_)),
       inj_buffer_(static_cast<std::uint32_t>(c.injection_buffer_flits)),
       inj_(static_cast<std::size_t>(nets_ * tiles_)),
-      counters_(static_cast<std::size_t>(nets_)) {}
+      counters_(static_cast<std::size_t>(nets_)) {
+  // Config::validate refuses a torus with this model: the tables below are the mesh's.
+  x_.resize(static_cast<std::size_t>(tiles_));
+  y_.resize(static_cast<std::size_t>(tiles_));
+  nbr_.resize(static_cast<std::size_t>(tiles_) * kMeshDirs);
+  for (TileId t = 0; t < tiles_; ++t) {
+    x_[static_cast<std::size_t>(t)] = topo.coord(t).x;
+    y_[static_cast<std::size_t>(t)] = topo.coord(t).y;
+    for (int d = 0; d < kMeshDirs; ++d)
+      nbr_[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d)] = topo.neighbor(t, static_cast<Dir>(d));
+  }
+}
 
 PacketId Chip::PacketNetwork::inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at,
                                     std::uint64_t tag, int cls) {
@@ -42,19 +57,10 @@ PacketId Chip::PacketNetwork::inject(int network, TileId src, TileId dst, std::u
     free_slots_.pop_back();
   }
   Packet& p = pkts_[slot];
-  std::vector<Cycle> took = std::move(p.took);  // keep the slot's allocations
-  std::vector<std::uint32_t> ports = std::move(p.port);
-  std::vector<std::uint32_t> inputs = std::move(p.input);
-  std::vector<std::int32_t> nexts = std::move(p.next);
+  std::vector<Stage> stages = std::move(p.stages);  // keep the slot's allocation
   p = Packet{};
-  p.took = std::move(took);
-  p.port = std::move(ports);
-  p.input = std::move(inputs);
-  p.next = std::move(nexts);
-  p.took.clear();
-  p.port.clear();
-  p.input.clear();
-  p.next.clear();
+  p.stages = std::move(stages);
+  p.stages.clear();
   p.id = next_id_++;
   p.tag = tag;
   p.created = at;
@@ -90,7 +96,8 @@ Cycle Chip::PacketNetwork::earliest() const {
 void Chip::PacketNetwork::advance(Cycle t) {
   base_ = t;
   while (!far_.empty() && far_.top().at < base_ + kWheel) {
-    push_near(far_.top());
+    const Event& e = far_.top();
+    push_near(e.at, e.id << 3 | e.kind);
     far_.pop();
   }
 }
@@ -106,22 +113,23 @@ void Chip::PacketNetwork::run_until(Cycle c) {
     if (t == kNever || t > c) break;
     advance(t);
     const std::size_t bi = static_cast<std::size_t>(t & (kWheel - 1));
-    std::vector<Event>& bucket = wheel_[bi];
+    std::vector<std::uint32_t>& bucket = wheel_[bi];
     // Events of cycle t scheduled while these run are appended and run too.
     for (std::size_t k = 0; k < bucket.size(); ++k) {
-      const Event e = bucket[k];
+      const std::uint32_t e = bucket[k];
+      const std::uint32_t id = e >> 3;
       chip_.now_ = t + 1;  // callbacks of cycle t may inject from t + 1 on
       cur_ = t;
       ++activations_;
-      switch (e.kind) {
-        case kWrite: write_head(e.id, t); break;
-        case kArrive: head_arrive(e.id, t); break;
-        case kReady: head_ready(e.id, t); break;
+      switch (static_cast<Kind>(e & 7)) {
+        case kWrite: write_head(id, t); break;
+        case kArrive: head_arrive(id, t); break;
+        case kReady: head_ready(id, t); break;
         case kInjected:
-          if (chip_.on_injected_) chip_.on_injected_(event_of(pkts_[e.id], t));
+          if (chip_.on_injected_) chip_.on_injected_(event_of(pkts_[id], t));
           break;
-        case kDelivered: deliver(e.id, t); break;
-        case kRelease: release(e.id, t); break;
+        case kDelivered: deliver(id, t); break;
+        case kRelease: release(id, t); break;
       }
     }
     wheel_count_ -= bucket.size();
@@ -158,9 +166,8 @@ void Chip::PacketNetwork::start_write(std::size_t n, Cycle t) {
 void Chip::PacketNetwork::head_arrive(std::uint32_t slot, Cycle t) {
   Packet& p = pkts_[slot];
   const std::uint32_t ii = p.hops == 0 ? port_index(p.net, p.at, Dir::Local)
-                                       : port_index(p.net, p.at, opposite(static_cast<Dir>(p.port.back() % kPorts)));
-  p.input.push_back(ii);
-  p.next.push_back(-1);
+                                       : port_index(p.net, p.at, static_cast<Dir>(kOppositeDir[p.stages[p.taken - 1].port % kPorts]));
+  p.stages.push_back(Stage{0, 0, ii, -1});  // stage p.hops: its port is taken later
   p.ready = t;  // arrival; head_ready sets the cycle it is ready to take a port
   Input& in = inputs_[ii];
   const std::int32_t before = in.last;
@@ -170,7 +177,7 @@ void Chip::PacketNetwork::head_arrive(std::uint32_t slot, Cycle t) {
   in.last_stage = p.hops;
   in.last_left = kNever;
   if (before >= 0 && before_left == kNever) {
-    pkts_[static_cast<std::size_t>(before)].next[before_stage] = static_cast<std::int32_t>(slot);  // wait
+    pkts_[static_cast<std::size_t>(before)].stages[before_stage].next = static_cast<std::int32_t>(slot);  // wait
     return;
   }
   const Cycle front = before >= 0 ? std::max(t, before_left + 1) : t;
@@ -182,12 +189,12 @@ void Chip::PacketNetwork::head_arrive(std::uint32_t slot, Cycle t) {
 // that port is free and nobody queues for it before, else it joins the queue.
 void Chip::PacketNetwork::head_ready(std::uint32_t slot, Cycle t) {
   Packet& p = pkts_[slot];
-  const Dir d = topo_.route(p.at, p.dst);
+  const Dir d = route(p.at, p.dst);
   const std::uint32_t pi = port_index(p.net, p.at, d);
   Port& out = ports_[pi];
   p.ready = t;
-  if (out.holder >= 0 || !out.waiting.empty() || out.held) {
-    out.waiting.push_back(slot);
+  if (out.holder >= 0 || !out.nobody_waits() || out.held) {
+    wait_for(out, slot);
     return;
   }
   take(slot, pi, std::max(t, out.free));
@@ -202,8 +209,9 @@ void Chip::PacketNetwork::take(std::uint32_t slot, std::uint32_t pi, Cycle s) {
   out.holder = slot;
   out.blocked += waited;
   out.flits += p.flits;
-  p.took.push_back(s);
-  p.port.push_back(pi);
+  Stage& st = p.stages[p.taken++];
+  st.took = s;
+  st.port = pi;
   if (d == Dir::Local) {
     // At the destination: every port still claimed is released as the tail passes.
     schedule_releases(slot, p.hops);
@@ -217,7 +225,7 @@ void Chip::PacketNetwork::take(std::uint32_t slot, std::uint32_t pi, Cycle s) {
   // between them fits in their buffers.
   const std::uint32_t span = (p.flits - 1) / buffer_;
   if (p.hops >= span) schedule_releases(slot, p.hops - span);
-  p.at = topo_.neighbor(p.at, d);
+  p.at = neighbor(p.at, d);
   ++p.hops;
   schedule(s + hop_, slot, kArrive);
 }
@@ -228,13 +236,13 @@ void Chip::PacketNetwork::take(std::uint32_t slot, std::uint32_t pi, Cycle s) {
 // for the body to back up to j.
 void Chip::PacketNetwork::schedule_releases(std::uint32_t slot, std::uint32_t upto) {
   Packet& p = pkts_[slot];
-  const std::uint32_t last = static_cast<std::uint32_t>(p.took.size()) - 1;
+  const std::uint32_t last = p.taken - 1;
   for (std::uint32_t j = p.released; j <= upto && j <= last; ++j) {
-    Cycle tail = p.took[j] + p.flits - 1;  // the tail crosses stage j at this cycle
+    Cycle tail = p.stages[j].took + p.flits - 1;  // the tail crosses stage j at this cycle
     for (std::uint32_t i = j + 1; i <= last; ++i) {
       const std::uint64_t room = static_cast<std::uint64_t>(i - j) * buffer_;
       if (room > p.flits - 1) break;
-      tail = std::max(tail, p.took[i] + (p.flits - 1 - room));
+      tail = std::max(tail, p.stages[i].took + (p.flits - 1 - room));
     }
     if (j == 0) {
       p.tail_out = tail;
@@ -246,11 +254,11 @@ void Chip::PacketNetwork::schedule_releases(std::uint32_t slot, std::uint32_t up
       writing_[n] = -1;
       if (!to_write_[n].empty()) start_write(n, std::max(cur_, core_free_[n]));
     }
-    schedule(tail + 1, p.port[j], kRelease);
+    schedule(tail + 1, p.stages[j].port, kRelease);
     // The tail has left router j's input: the packet behind it there may start its RC stage.
-    Input& in = inputs_[p.input[j]];
+    Input& in = inputs_[p.stages[j].input];
     if (in.last == static_cast<std::int32_t>(slot) && in.last_stage == j) in.last_left = tail;
-    const std::int32_t behind = p.next[j];
+    const std::int32_t behind = p.stages[j].next;
     if (behind >= 0) {
       const Cycle front = std::max(pkts_[static_cast<std::size_t>(behind)].ready, tail + 1);
       schedule(std::max(front + head_stages_, cur_), static_cast<std::uint32_t>(behind), kReady);
@@ -264,9 +272,8 @@ void Chip::PacketNetwork::release(std::uint32_t pi, Cycle t) {
   Port& out = ports_[pi];
   out.holder = -1;
   out.free = t;
-  if (out.held || out.waiting.empty()) return;
-  const std::uint32_t next = out.waiting.front();
-  out.waiting.pop_front();
+  if (out.held || out.nobody_waits()) return;
+  const std::uint32_t next = first_waiting(out);
   take(next, pi, std::max(t, pkts_[next].ready));
 }
 
@@ -277,10 +284,9 @@ void Chip::PacketNetwork::hold_ejection(int network, TileId tile, bool hold) {
   Port& ej = ports_[pi];
   ej.held = hold;
   cur_ = std::max(cur_, chip_.now_);
-  if (hold || ej.holder >= 0 || ej.waiting.empty()) return;
+  if (hold || ej.holder >= 0 || ej.nobody_waits()) return;
   // The core reads again from now on: the first head that waits takes the port.
-  const std::uint32_t next = ej.waiting.front();
-  ej.waiting.pop_front();
+  const std::uint32_t next = first_waiting(ej);
   take(next, pi, std::max({pkts_[next].ready, ej.free, chip_.now_}));
 }
 

@@ -19,7 +19,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <queue>
 #include <vector>
 
@@ -40,6 +39,13 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   void reset_stats() override;
 
  private:
+  // A packet at one router of its path.
+  struct Stage {
+    Cycle took = 0;          // the cycle the head took its port
+    std::uint32_t port = 0;  // that port
+    std::uint32_t input = 0; // the router input the packet came in by
+    std::int32_t next = -1;  // the packet that came in by the same input after it
+  };
   struct Packet {
     PacketId id = 0;
     std::uint64_t tag = 0;
@@ -48,11 +54,10 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
     std::uint32_t flits = 0;
     std::uint32_t hops = 0;      // links crossed so far (= the stage the head is at)
     std::uint32_t released = 0;  // stages whose release cycle is scheduled
+    std::uint32_t taken = 0;     // stages whose port the head has taken
+    std::int32_t wait_next = -1; // the head after this one in the queue of the port it waits for
     std::uint8_t net = 0;
-    std::vector<Cycle> took;     // per stage: the cycle the head took its port
-    std::vector<std::uint32_t> port;  // per stage: the port
-    std::vector<std::uint32_t> input;  // per stage: the router input the packet came in by
-    std::vector<std::int32_t> next;    // per stage: the packet that came in by the same input after it
+    std::vector<Stage> stages;   // per router on the path, in one allocation kept with the slot
   };
   // A router input (a link's far end, or the core's injection port): its packets leave it in
   // the order they came; a head can start its RC and VA stages only once the packet before it
@@ -74,9 +79,24 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
     std::int64_t holder = -1;  // packet slot whose tail has not crossed yet
     Cycle free = 0;            // when the last holder's tail crossed
     std::uint64_t flits = 0, blocked = 0;
-    bool held = false;                  // ejection port of a core that does not read
-    std::deque<std::uint32_t> waiting;  // heads waiting for it, in arrival order
+    bool held = false;  // ejection port of a core that does not read
+    // Heads waiting for it, in arrival order: a queue linked through Packet::wait_next (a head
+    // waits for one port at a time).
+    std::int32_t wait_head = -1, wait_tail = -1;
+    bool nobody_waits() const { return wait_head < 0; }
   };
+  void wait_for(Port& port, std::uint32_t slot) {
+    pkts_[slot].wait_next = -1;
+    if (port.wait_tail >= 0) pkts_[static_cast<std::size_t>(port.wait_tail)].wait_next = static_cast<std::int32_t>(slot);
+    else port.wait_head = static_cast<std::int32_t>(slot);
+    port.wait_tail = static_cast<std::int32_t>(slot);
+  }
+  std::uint32_t first_waiting(Port& port) {  // removes it from the queue
+    const std::uint32_t slot = static_cast<std::uint32_t>(port.wait_head);
+    port.wait_head = pkts_[slot].wait_next;
+    if (port.wait_head < 0) port.wait_tail = -1;
+    return slot;
+  }
 
   std::size_t node(int net, TileId t) const { return static_cast<std::size_t>(net * tiles_ + t); }
   std::uint32_t port_index(int net, TileId t, Dir d) const {
@@ -86,17 +106,28 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   // were scheduled) and, further ahead, in a heap whose events move into the calendar as the
   // window reaches them, before anything else is scheduled for their cycle: either way the
   // events of one cycle run in the order they were scheduled.
+  // A calendar entry is 4 bytes, id << 3 | kind: its bucket is its cycle and its place in the
+  // bucket its order, so neither is stored.
   static constexpr Cycle kWheel = 1024;
   void schedule(Cycle at, std::uint32_t id, Kind kind) {
-    const Event e{at, seq_++, id, kind};
-    if (at < base_ + kWheel) push_near(e);
-    else far_.push(e);
+    if (at < base_ + kWheel) push_near(at, id << 3 | kind);
+    else far_.push(Event{at, seq_++, id, kind});
   }
-  void push_near(const Event& e) {
-    const std::size_t b = static_cast<std::size_t>(e.at & (kWheel - 1));
-    wheel_[b].push_back(e);
+  void push_near(Cycle at, std::uint32_t entry) {
+    const std::size_t b = static_cast<std::size_t>(at & (kWheel - 1));
+    wheel_[b].push_back(entry);
     wheel_bits_[b >> 6] |= std::uint64_t{1} << (b & 63);
     ++wheel_count_;
+  }
+  // XY route and neighbour on the mesh (the packet model has no torus), from tables.
+  Dir route(TileId at, TileId dst) const {
+    const std::size_t a = static_cast<std::size_t>(at), b = static_cast<std::size_t>(dst);
+    if (x_[b] != x_[a]) return x_[b] > x_[a] ? Dir::East : Dir::West;
+    if (y_[b] != y_[a]) return y_[b] > y_[a] ? Dir::South : Dir::North;
+    return Dir::Local;
+  }
+  TileId neighbor(TileId t, Dir d) const {
+    return nbr_[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d)];
   }
   Cycle earliest() const;  // the first cycle with an event, kNever if none
   void advance(Cycle t);   // the window starts at t
@@ -117,6 +148,8 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   Cycle inj_latency_, hop_, eject_;  // hop_: to the next router's input; eject_: ejection port to the core
   Cycle head_stages_;                // RC and VA cycles of a head at every router
   std::uint32_t buffer_;             // flits a router holds per input (chain blocking)
+  std::vector<std::int32_t> x_, y_;  // per tile
+  std::vector<TileId> nbr_;          // [tile * kMeshDirs + dir]
   std::vector<Port> ports_;          // [node * kPorts + dir]
   std::vector<Input> inputs_;        // [node * kPorts + dir the packets come from]
   std::vector<Cycle> core_free_;     // per node: the core writes its next head from then on
@@ -127,7 +160,7 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   std::vector<LinkStats> inj_;       // per node
   std::vector<Packet> pkts_;
   std::vector<std::uint32_t> free_slots_;
-  std::vector<std::vector<Event>> wheel_ = std::vector<std::vector<Event>>(kWheel);
+  std::vector<std::vector<std::uint32_t>> wheel_ = std::vector<std::vector<std::uint32_t>>(kWheel);
   std::uint64_t wheel_bits_[kWheel / 64] = {};
   std::size_t wheel_count_ = 0;
   Cycle base_ = 0;  // the calendar holds the events of cycles [base_, base_ + kWheel)
