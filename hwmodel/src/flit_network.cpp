@@ -367,7 +367,7 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
         continue;
       }
       const int o = f.out;
-      OutVc& ov = out_[r.base + static_cast<std::size_t>(o * S.vcs + f.ovc)];
+      OutVc& ov = out_[r.base + static_cast<std::size_t>(o * S.vcs + ovc_of<M>(f))];
       r.demand |= 1u << o;
       if (credit_ready(ov, t)) r.cand[o] |= std::uint64_t{1} << i;
       else if (ov.rcount) r.wake = std::min(r.wake, ret_[ov.roff + ov.rhead]);
@@ -433,9 +433,9 @@ void Chip::FlitNetwork::route_computation(const RouterCycle& r, int i, Fifo& f, 
   } else {
     // Dateline VCs: a packet starts each dimension on the even VC of its
     // class and moves to the odd one after crossing the wrap-around link.
-    const int in_port = port_of_[i];
+    const int in_port = port_of<M>(i);
     const bool same_dim = in_port != kLocal && (in_port / 2) == (o / 2);
-    int bit = same_dim ? (vc_of_[i] & 1) : 0;
+    int bit = same_dim ? (vc_of<M>(i) & 1) : 0;
     if (wrap_[r.tbase + static_cast<std::size_t>(o)]) bit = 1;
     ovc = 2 * p.cls + bit;
   }
@@ -532,7 +532,7 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle& r) {
     }
     ++ps.flits;
     granted |= std::uint64_t{1} << i;
-    excluded |= port_mask_[port_of_[i]];
+    excluded |= port_mask<M>(i);
     r.worked = true;
     if ((c & (c - 1)) && o != kLocal) {
       // The other candidates lost the link to this packet: heads (a candidate
@@ -585,7 +585,7 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
       f.conflict = 0;
     }
   }
-  const int ovc = f.ovc;
+  const int ovc = ovc_of<M>(f);
   OutVc& ov = out_[r.base + static_cast<std::size_t>(o * S.vcs + ovc)];
   if (is_head && !S.va_stage) ov.last_src = pkts_[fl.code >> 2].src;
   --ov.credits;
@@ -595,14 +595,14 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
     if (r.held_up & (std::uint64_t{1} << (o * S.vcs + ovc))) r.retry = true;  // a head waits for it
   }
 
-  const int in_port = port_of_[i];
+  const int in_port = port_of<M>(i);
   if (in_port != kLocal) {
     const TileId up = nbr_[r.tbase + static_cast<std::size_t>(in_port)];
-    credit_return<M>(r.net_base + static_cast<std::uint32_t>(up), kOpposite[in_port] * S.vcs + vc_of_[i], t);
+    credit_return<M>(r.net_base + static_cast<std::uint32_t>(up), kOpposite[in_port] * S.vcs + vc_of<M>(i), t);
   } else {
     if (S.inj_credit) {
       // The core sees the freed injection slot once its credit is back.
-      const std::size_t ring = static_cast<std::size_t>(r.n) * static_cast<std::size_t>(S.vcs) + vc_of_[i];
+      const std::size_t ring = static_cast<std::size_t>(r.n) * static_cast<std::size_t>(S.vcs) + vc_of<M>(i);
       std::uint32_t pos = ph_head_[ring] + ph_count_[ring];
       if (pos >= ph_cap_) pos -= ph_cap_;
       phantom_[ring * ph_cap_ + pos] = t + static_cast<Cycle>(inj_credit_delay_);

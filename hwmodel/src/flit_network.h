@@ -148,6 +148,25 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
                       vcs_,         ivcs_,     per_class_, classes_};
   }
 
+  // Input VC index -> port, VC and the port's VCs; an input VC's output VC: with one VC per
+  // port, the index is the port and every VC is 0.
+  template <class M> int port_of(int i) const {
+    if constexpr (M::fixed) return i;
+    else return port_of_[i];
+  }
+  template <class M> int vc_of(int i) const {
+    if constexpr (M::fixed) return 0 * i;
+    else return vc_of_[i];
+  }
+  template <class M> std::uint64_t port_mask(int i) const {
+    if constexpr (M::fixed) return std::uint64_t{1} << i;
+    else return port_mask_[port_of_[i]];
+  }
+  template <class M> static int ovc_of(const Fifo& f) {
+    if constexpr (M::fixed) return 0 * f.ovc;
+    else return f.ovc;
+  }
+
   [[gnu::always_inline]] inline void schedule(std::uint32_t n, Cycle c);
   // The router's cycle and its stages, in pipeline order.
   template <class M> void router_cycle(std::uint32_t n, Cycle t);
