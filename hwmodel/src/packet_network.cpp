@@ -144,13 +144,19 @@ void Chip::PacketNetwork::run_until(Cycle c) {
 void Chip::PacketNetwork::write_head(std::uint32_t slot, Cycle t) {
   const Packet& p = pkts_[slot];
   const std::size_t n = node(p.net, p.src);
-  to_write_[n].push_back(slot);
+  WriteQueue& q = to_write_[n];
+  pkts_[slot].write_next = -1;
+  if (q.tail >= 0) pkts_[static_cast<std::size_t>(q.tail)].write_next = static_cast<std::int32_t>(slot);
+  else q.head = static_cast<std::int32_t>(slot);
+  q.tail = static_cast<std::int32_t>(slot);
   if (writing_[n] < 0) start_write(n, t);
 }
 
 void Chip::PacketNetwork::start_write(std::size_t n, Cycle t) {
-  const std::uint32_t slot = to_write_[n].front();
-  to_write_[n].pop_front();
+  WriteQueue& q = to_write_[n];
+  const std::uint32_t slot = static_cast<std::uint32_t>(q.head);
+  q.head = pkts_[slot].write_next;
+  if (q.head < 0) q.tail = -1;
   Packet& p = pkts_[slot];
   p.head_in = std::max(t, core_free_[n]);
   writing_[n] = slot;
@@ -252,7 +258,7 @@ void Chip::PacketNetwork::schedule_releases(std::uint32_t slot, std::uint32_t up
       const Cycle tail_written = std::max(p.head_in + p.flits - 1, tail + 1 > inj_buffer_ ? tail + 1 - inj_buffer_ : 0);
       core_free_[n] = tail_written + 1;
       writing_[n] = -1;
-      if (!to_write_[n].empty()) start_write(n, std::max(cur_, core_free_[n]));
+      if (to_write_[n].head >= 0) start_write(n, std::max(cur_, core_free_[n]));
     }
     schedule(tail + 1, p.stages[j].port, kRelease);
     // The tail has left router j's input: the packet behind it there may start its RC stage.

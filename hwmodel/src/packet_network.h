@@ -56,6 +56,7 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
     std::uint32_t released = 0;  // stages whose release cycle is scheduled
     std::uint32_t taken = 0;     // stages whose port the head has taken
     std::int32_t wait_next = -1; // the head after this one in the queue of the port it waits for
+    std::int32_t write_next = -1;  // the packet after this one in its core's queue
     std::uint8_t net = 0;
     std::vector<Stage> stages;   // per router on the path, in one allocation kept with the slot
   };
@@ -154,7 +155,11 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   std::vector<Input> inputs_;        // [node * kPorts + dir the packets come from]
   std::vector<Cycle> core_free_;     // per node: the core writes its next head from then on
   std::vector<std::int64_t> writing_;  // per node: packet whose tail has not left the injection buffer
-  std::vector<std::deque<std::uint32_t>> to_write_;  // per node: packets the core has not started
+  // Per node: packets the core has not started, in order, linked through Packet::write_next.
+  struct WriteQueue {
+    std::int32_t head = -1, tail = -1;
+  };
+  std::vector<WriteQueue> to_write_;
   std::uint32_t inj_buffer_;         // injection buffer flits
   Cycle cur_ = 0;                    // the cycle being processed
   std::vector<LinkStats> inj_;       // per node
