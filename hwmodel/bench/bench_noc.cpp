@@ -6,6 +6,9 @@
 // machine does not distort them.
 #include <benchmark/benchmark.h>
 
+#include <vector>
+
+#include "tilempi/hwmodel/chip.h"
 #include "tilempi/hwmodel/traffic.h"
 
 using namespace tilempi::hwmodel;
@@ -68,6 +71,39 @@ void BM_BookSimPipeline(benchmark::State& state) {
   state.counters["packets/s"] = benchmark::Counter(packets, benchmark::Counter::kIsRate);
   state.counters["accepted"] = accepted;
 }
+
+// The chip model's share of the 64-rank sim alltoall of issue 14 (20 rounds of 1 KiB per pair,
+// 322 560 packets), without the sim transport and adapter: on the tilepro64 preset every tile
+// sends 4 packets per destination and round (two of 128 words, two of none, as the udn
+// adapter's 1 KiB message) to the other 63 in turn, each packet injected when the tile's
+// previous one has left its injection buffer (as a rank writing its messages one after
+// another). Reports seconds per packet (s_per_packet, CPU time of the thread). Argument: network
+// model (0: flit, about 30 times slower, 1: packet).
+void BM_AlltoallPackets(benchmark::State& state) {
+  Config c = Config::preset_named("tilepro64");
+  c.network_model = state.range(0) ? "packet" : "flit";
+  constexpr int kRounds = 20, kPerRound = 63 * 4;
+  double packets = 0;
+  for (auto _ : state) {
+    Chip chip(c);
+    const int n = chip.topology().num_tiles();
+    std::vector<int> sent(static_cast<std::size_t>(n), 0);
+    auto send = [&](TileId s) {
+      const int k = sent[static_cast<std::size_t>(s)]++;
+      if (k >= kPerRound * kRounds) return;
+      const TileId d = static_cast<TileId>((s + 1 + (k / 4) % 63) % n);
+      chip.inject(0, s, d, k % 4 < 2 ? 128u : 0u, chip.now(), static_cast<std::uint64_t>(k));
+      packets += 1;
+    };
+    chip.on_injected([&](const PacketEvent& e) { send(e.src); });
+    for (TileId s = 0; s < n; ++s) send(s);
+    benchmark::DoNotOptimize(chip.run_to_idle());
+  }
+  state.counters["packets/s"] = benchmark::Counter(packets, benchmark::Counter::kIsRate);
+  state.counters["s_per_packet"] = benchmark::Counter(packets, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+BENCHMARK(BM_AlltoallPackets)->ArgNames({"packet_model"})->Arg(1)->Unit(benchmark::kMillisecond);
 
 BENCHMARK(BM_BookSimPipeline)
     ->ArgNames({"k", "load_milli", "spec", "packet_model"})
