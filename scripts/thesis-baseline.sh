@@ -30,8 +30,9 @@ if [ "${PLOTS_ONLY:-0}" != 1 ]; then
     cmake --build "$build" -j"$jobs" --target tilempirun tilempi-bench tilempi-bench-mpi
   fi
   sim=(--transport sim --preset tilepro64 --compute none --trials 2 --warmup 0 -j "$jobs")
-  nocmsg=(-a bcast=static_route -a reduce=mesh_tree -a allreduce=mesh_reduce_bcast)
-  opera=(-a bcast=binomial -a reduce=binomial -a allreduce=reduce_bcast)
+  # The barrier: [Yagna 2013] §2.2 does not describe OperaMPI's; `linear` stands in for it.
+  nocmsg=(-a barrier=ktree -a bcast=static_route -a reduce=mesh_tree -a allreduce=mesh_reduce_bcast)
+  opera=(-a barrier=linear -a bcast=binomial -a reduce=binomial -a allreduce=reduce_bcast)
   echo "== 1/3 NoCMsg on udn"
   "$bin/tilempi-bench" "${sim[@]}" --adapter udn --ranks "$ranks" --sizes "$a2a_sizes" -a alltoall=mesh_rounds \
     --csv "$out/thesis-udn-a2a.csv" || true
@@ -71,7 +72,7 @@ awk -F, '
   }
   function pct(a, b) { return (a == "" || b == "" || b == 0) ? "-" : sprintf("%+.0f %%", 100 * (a / b - 1)) }
   function us(v) { return v == "" ? "-" : (v < 100 ? sprintf("%.2f", v) : sprintf("%.0f", v)) }
-  function size(b) { return b >= 1048576 ? b / 1048576 " MiB" : (b >= 1024 ? b / 1024 " KiB" : b " B") }
+  function size(b) { return b == 0 ? "-" : (b >= 1048576 ? b / 1048576 " MiB" : (b >= 1024 ? b / 1024 " KiB" : b " B")) }
   END {
     n = 0
     for (k in keys) order[++n] = k
