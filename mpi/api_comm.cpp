@@ -309,3 +309,23 @@ int MPI_Group_free(MPI_Group* group) {
 }
 
 }  // extern "C"
+
+// The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
+TILEMPI_PMPI_ALIAS(Comm_size)
+TILEMPI_PMPI_ALIAS(Comm_rank)
+TILEMPI_PMPI_ALIAS(Comm_dup)
+TILEMPI_PMPI_ALIAS(Comm_split)
+TILEMPI_PMPI_ALIAS(Comm_create)
+TILEMPI_PMPI_ALIAS(Comm_free)
+TILEMPI_PMPI_ALIAS(Comm_compare)
+TILEMPI_PMPI_ALIAS(Comm_group)
+TILEMPI_PMPI_ALIAS(Comm_test_inter)
+TILEMPI_PMPI_ALIAS(Comm_get_attr)
+TILEMPI_PMPI_ALIAS(Attr_get)
+TILEMPI_PMPI_ALIAS(Group_size)
+TILEMPI_PMPI_ALIAS(Group_rank)
+TILEMPI_PMPI_ALIAS(Group_translate_ranks)
+TILEMPI_PMPI_ALIAS(Group_compare)
+TILEMPI_PMPI_ALIAS(Group_incl)
+TILEMPI_PMPI_ALIAS(Group_excl)
+TILEMPI_PMPI_ALIAS(Group_free)

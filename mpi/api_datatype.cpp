@@ -218,3 +218,20 @@ int MPI_Get_address(const void* location, MPI_Aint* address) {
 }
 
 }  // extern "C"
+
+// The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
+TILEMPI_PMPI_ALIAS(Type_contiguous)
+TILEMPI_PMPI_ALIAS(Type_create_hvector)
+TILEMPI_PMPI_ALIAS(Type_vector)
+TILEMPI_PMPI_ALIAS(Type_indexed)
+TILEMPI_PMPI_ALIAS(Type_create_indexed_block)
+TILEMPI_PMPI_ALIAS(Type_create_hindexed)
+TILEMPI_PMPI_ALIAS(Type_create_struct)
+TILEMPI_PMPI_ALIAS(Type_create_resized)
+TILEMPI_PMPI_ALIAS(Type_dup)
+TILEMPI_PMPI_ALIAS(Type_commit)
+TILEMPI_PMPI_ALIAS(Type_free)
+TILEMPI_PMPI_ALIAS(Type_size)
+TILEMPI_PMPI_ALIAS(Type_get_extent)
+TILEMPI_PMPI_ALIAS(Type_get_true_extent)
+TILEMPI_PMPI_ALIAS(Get_address)

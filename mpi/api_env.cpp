@@ -70,10 +70,16 @@ int MPI_Finalized(int* flag) {
   return MPI_SUCCESS;
 }
 
+int MPI_Pcontrol(const int, ...) {
+  ApiScope api_scope(__func__);
+  return MPI_SUCCESS;
+}
+
 int MPI_Finalize(void) {
   ApiScope api_scope(__func__);
   int rc;
   if (!check::initialized("MPI_Finalize", &rc)) return rc;
+  bsend_drain();  // MPI_Finalize completes every buffered send
   coll_finalize();
   Runtime& rt = runtime();
   rt.transport->finalize();
@@ -237,3 +243,24 @@ int TILEMPIX_Rank_coords(MPI_Comm comm, int rank, int* x, int* y) {
 }
 
 }  // extern "C"
+
+// The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
+TILEMPI_PMPI_ALIAS(Init)
+TILEMPI_PMPI_ALIAS(Init_thread)
+TILEMPI_PMPI_ALIAS(Initialized)
+TILEMPI_PMPI_ALIAS(Finalized)
+TILEMPI_PMPI_ALIAS(Pcontrol)
+TILEMPI_PMPI_ALIAS(Finalize)
+TILEMPI_PMPI_ALIAS(Query_thread)
+TILEMPI_PMPI_ALIAS(Is_thread_main)
+TILEMPI_PMPI_ALIAS(Abort)
+TILEMPI_PMPI_ALIAS(Get_version)
+TILEMPI_PMPI_ALIAS(Get_library_version)
+TILEMPI_PMPI_ALIAS(Get_processor_name)
+TILEMPI_PMPI_ALIAS(Wtime)
+TILEMPI_PMPI_ALIAS(Wtick)
+TILEMPI_PMPI_ALIAS(Error_string)
+TILEMPI_PMPI_ALIAS(Error_class)
+TILEMPI_PMPI_ALIAS(Comm_set_errhandler)
+TILEMPI_PMPI_ALIAS(Comm_get_errhandler)
+TILEMPI_PMPI_ALIAS(Errhandler_free)

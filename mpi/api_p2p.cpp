@@ -23,6 +23,54 @@ int start_send(const void* buf, int count, MPI_Datatype type, int dest, int tag,
   return isend(buf, count, type, dest, tag, *c, Lane::User, sync, request);
 }
 
+// The checks of a send's arguments; the communicator, or nullptr with *rc set.
+Comm* check_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request,
+                 const char* fn, int* rc) {
+  Comm* c = check::comm(comm, fn, rc);
+  if (!c) return nullptr;
+  if (!check::message(*c, buf, count, type, fn, rc) || !check::dest(*c, dest, fn, rc) ||
+      !check::send_tag(*c, tag, fn, rc))
+    return nullptr;
+  if (!request) {
+    *rc = raise(comm, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    return nullptr;
+  }
+  return c;
+}
+
+Comm* check_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request,
+                 const char* fn, int* rc) {
+  Comm* c = check::comm(comm, fn, rc);
+  if (!c) return nullptr;
+  if (!check::message(*c, buf, count, type, fn, rc) || !check::source(*c, source, fn, rc) ||
+      !check::recv_tag(*c, tag, fn, rc))
+    return nullptr;
+  if (!request) {
+    *rc = raise(comm, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    return nullptr;
+  }
+  return c;
+}
+
+int send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, SendMode mode,
+              MPI_Request* request, const char* fn) {
+  int rc;
+  Comm* c = check_send(buf, count, type, dest, tag, comm, request, fn, &rc);
+  if (!c) return rc;
+  return persistent_init(Request::Kind::Send, mode, buf, static_cast<std::size_t>(count), type, dest, tag, *c, request);
+}
+
+// A buffered send's copy into the attached buffer; raises MPI_ERR_BUFFER when it does not fit.
+int buffered_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, const char* fn) {
+  int rc;
+  MPI_Request unused;
+  Comm* c = check_send(buf, count, type, dest, tag, comm, &unused, fn, &rc);
+  if (!c) return rc;
+  std::string detail;
+  rc = bsend(buf, static_cast<std::size_t>(count), type, dest, tag, *c, &detail);
+  return rc == MPI_SUCCESS ? rc : raise(comm, rc, fn, detail);
+}
+
 int start_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request,
                const char* fn) {
   int rc;
@@ -79,8 +127,7 @@ int harvest(MPI_Request* requests, int i, MPI_Status* status, MPI_Comm* comm) {
   status_set(status, r->status);
   int err = r->error;
   *comm = r->comm;
-  request_release(requests[i]);
-  requests[i] = MPI_REQUEST_NULL;
+  request_finish(&requests[i]);
   return err;
 }
 
@@ -167,7 +214,7 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   int rc;
   if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Wait", "request pointer is NULL");
   if (!check_requests(1, request, "MPI_Wait", &rc)) return rc;
-  if (*request == MPI_REQUEST_NULL) {
+  if (request_inactive(*request)) {
     status_set(status, empty_status());
     return MPI_SUCCESS;
   }
@@ -190,7 +237,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   rc = MPI_SUCCESS;
   MPI_Comm comm = MPI_COMM_WORLD;
   for (int i = 0; i < count; ++i) {
-    if (requests[i] == MPI_REQUEST_NULL) {
+    if (request_inactive(requests[i])) {
       status_set(nth(statuses, i), empty_status());
       continue;
     }
@@ -228,7 +275,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* statu
   if (!index) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Waitany", "index is NULL");
   int found = MPI_UNDEFINED;
   bool any = false;
-  for (int i = 0; i < count; ++i) any = any || requests[i] != MPI_REQUEST_NULL;
+  for (int i = 0; i < count; ++i) any = any || !request_inactive(requests[i]);
   if (!any) {
     *index = MPI_UNDEFINED;
     status_set(status, empty_status());
@@ -237,7 +284,7 @@ int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* statu
   progress_until([&] {
     for (int i = 0; i < count; ++i) {
       Request* r = request_get(requests[i]);
-      if (r && r->done) {
+      if (!request_inactive(requests[i]) && r->done) {
         found = i;
         return true;
       }
@@ -259,7 +306,7 @@ int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_St
   bool any = false;
   for (int i = 0; i < count; ++i) {
     Request* r = request_get(requests[i]);
-    if (!r) continue;
+    if (request_inactive(requests[i])) continue;
     any = true;
     if (r->done) {
       *index = i;
@@ -281,7 +328,7 @@ static int some(int incount, MPI_Request requests[], int* outcount, int indices[
   if (!check_requests(incount, requests, fn, &rc)) return rc;
   if (!outcount || (incount > 0 && !indices)) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "outcount or indices is NULL");
   bool any = false;
-  for (int i = 0; i < incount; ++i) any = any || requests[i] != MPI_REQUEST_NULL;
+  for (int i = 0; i < incount; ++i) any = any || !request_inactive(requests[i]);
   if (!any) {
     *outcount = MPI_UNDEFINED;
     return MPI_SUCCESS;
@@ -289,7 +336,7 @@ static int some(int incount, MPI_Request requests[], int* outcount, int indices[
   auto ready = [&] {
     for (int i = 0; i < incount; ++i) {
       Request* r = request_get(requests[i]);
-      if (r && r->done) return true;
+      if (!request_inactive(requests[i]) && r->done) return true;
     }
     return false;
   };
@@ -302,7 +349,7 @@ static int some(int incount, MPI_Request requests[], int* outcount, int indices[
   MPI_Comm comm = MPI_COMM_WORLD;
   for (int i = 0; i < incount; ++i) {
     Request* r = request_get(requests[i]);
-    if (!r || !r->done) continue;
+    if (request_inactive(requests[i]) || !r->done) continue;
     MPI_Comm c;
     int err = harvest(requests, i, nth(statuses, n), &c);
     if (err != MPI_SUCCESS) {
@@ -331,7 +378,7 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Test", "request pointer is NULL");
   if (!check_requests(1, request, "MPI_Test", &rc)) return rc;
   if (!flag) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "flag is NULL");
-  if (*request == MPI_REQUEST_NULL) {
+  if (request_inactive(*request)) {
     *flag = 1;
     status_set(status, empty_status());
     return MPI_SUCCESS;
@@ -367,7 +414,12 @@ int MPI_Cancel(MPI_Request* request) {
   if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "request pointer is NULL");
   if (!check_requests(1, request, "MPI_Cancel", &rc)) return rc;
   if (*request == MPI_REQUEST_NULL) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "request is MPI_REQUEST_NULL");
-  request_cancel(*request);  // sends cannot be cancelled once started: the request completes normally
+  if (request_inactive(*request))
+    return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "the persistent request is not active (MPI_Start it first)");
+  // A receive that has not matched is cancelled, and so is a synchronous send to this rank that
+  // has not; any other send is with the transport already and completes normally (the standard
+  // lets a cancel fail: MPI_Test_cancelled says which happened).
+  if (!request_get(*request)->done) request_cancel(*request);
   return MPI_SUCCESS;
 }
 
@@ -428,4 +480,199 @@ int MPI_Get_elements(const MPI_Status* status, MPI_Datatype type, int* count) {
   return MPI_SUCCESS;
 }
 
+int MPI_Send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+  ApiScope api_scope(__func__);
+  return send_init(buf, count, type, dest, tag, comm, SendMode::Standard, req, "MPI_Send_init");
+}
+int MPI_Ssend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+  ApiScope api_scope(__func__);
+  return send_init(buf, count, type, dest, tag, comm, SendMode::Synchronous, req, "MPI_Ssend_init");
+}
+int MPI_Rsend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+  ApiScope api_scope(__func__);
+  return send_init(buf, count, type, dest, tag, comm, SendMode::Ready, req, "MPI_Rsend_init");
+}
+int MPI_Bsend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+  ApiScope api_scope(__func__);
+  return send_init(buf, count, type, dest, tag, comm, SendMode::Buffered, req, "MPI_Bsend_init");
+}
+int MPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* req) {
+  ApiScope api_scope(__func__);
+  int rc;
+  Comm* c = check_recv(buf, count, type, source, tag, comm, req, "MPI_Recv_init", &rc);
+  if (!c) return rc;
+  return persistent_init(Request::Kind::Recv, SendMode::Standard, buf, static_cast<std::size_t>(count), type, source,
+                         tag, *c, req);
+}
+
+// Checks that every request is an inactive persistent one, then starts them in order.
+static int start_all(int count, MPI_Request requests[], const char* fn) {
+  int rc;
+  if (!check_requests(count, requests, fn, &rc)) return rc;
+  for (int i = 0; i < count; ++i) {
+    Request* r = request_get(requests[i]);
+    std::string which = count == 1 ? std::string("the request") : "request " + std::to_string(i);
+    if (!r) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn, which + " is MPI_REQUEST_NULL");
+    if (!r->persistent)
+      return raise(r->comm, MPI_ERR_REQUEST, fn, which + " is not persistent (made by MPI_Send_init, MPI_Recv_init, ...)");
+    if (r->active) return raise(r->comm, MPI_ERR_REQUEST, fn, which + " is active already");
+  }
+  for (int i = 0; i < count; ++i) {
+    rc = start(requests[i]);
+    if (rc != MPI_SUCCESS) {
+      MPI_Comm comm = request_get(requests[i])->comm;
+      return raise(comm, rc, fn, rc == MPI_ERR_BUFFER ? "the buffered send does not fit in the attached buffer" : "");
+    }
+  }
+  return MPI_SUCCESS;
+}
+
+int MPI_Start(MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Start", "request pointer is NULL");
+  return start_all(1, request, "MPI_Start");
+}
+
+int MPI_Startall(int count, MPI_Request requests[]) {
+  ApiScope api_scope(__func__);
+  return start_all(count, requests, "MPI_Startall");
+}
+
+int MPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  ApiScope api_scope(__func__);
+  return buffered_send(buf, count, type, dest, tag, comm, "MPI_Bsend");
+}
+
+int MPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+  ApiScope api_scope(__func__);
+  if (!req) return raise(comm, MPI_ERR_REQUEST, "MPI_Ibsend", "request pointer is NULL");
+  int rc = buffered_send(buf, count, type, dest, tag, comm, "MPI_Ibsend");
+  if (rc != MPI_SUCCESS) return rc;
+  // The data is in the attached buffer: the user's request is complete at once.
+  return isend(nullptr, 0, MPI_BYTE, MPI_PROC_NULL, 0, *comm_get(comm), Lane::User, false, req);
+}
+
+int MPI_Buffer_attach(void* buffer, int size) {
+  ApiScope api_scope(__func__);
+  int rc;
+  if (!check::initialized("MPI_Buffer_attach", &rc)) return rc;
+  if (size < 0) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Buffer_attach", "size " + std::to_string(size) + " is negative");
+  if (!buffer && size > 0) return raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, "MPI_Buffer_attach", "buffer is NULL");
+  if (buffer_attached())
+    return raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, "MPI_Buffer_attach", "a buffer is attached already (MPI_Buffer_detach it first)");
+  return buffer_attach(buffer, static_cast<std::size_t>(size));
+}
+
+int MPI_Buffer_detach(void* buffer_addr, int* size) {
+  ApiScope api_scope(__func__);
+  int rc;
+  if (!check::initialized("MPI_Buffer_detach", &rc)) return rc;
+  if (!buffer_addr || !size) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Buffer_detach", "buffer_addr or size is NULL");
+  if (!buffer_attached()) return raise(MPI_COMM_WORLD, MPI_ERR_BUFFER, "MPI_Buffer_detach", "no buffer is attached");
+  void* base;
+  std::size_t n;
+  buffer_detach(&base, &n);
+  std::memcpy(buffer_addr, &base, sizeof base);  // buffer_addr is a void** passed as void*
+  *size = static_cast<int>(n);
+  return MPI_SUCCESS;
+}
+
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  int rc;
+  Comm* c = check::comm(comm, "MPI_Improbe", &rc);
+  if (!c) return rc;
+  if (!check::source(*c, source, "MPI_Improbe", &rc) || !check::recv_tag(*c, tag, "MPI_Improbe", &rc)) return rc;
+  if (!flag || !message) return raise(comm, MPI_ERR_ARG, "MPI_Improbe", "flag or message is NULL");
+  *flag = improbe(source, tag, *c, message, status);
+  return MPI_SUCCESS;
+}
+
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  int rc;
+  Comm* c = check::comm(comm, "MPI_Mprobe", &rc);
+  if (!c) return rc;
+  if (!check::source(*c, source, "MPI_Mprobe", &rc) || !check::recv_tag(*c, tag, "MPI_Mprobe", &rc)) return rc;
+  if (!message) return raise(comm, MPI_ERR_ARG, "MPI_Mprobe", "message is NULL");
+  progress_until([&] { return improbe(source, tag, *c, message, status); });
+  return MPI_SUCCESS;
+}
+
+// The checks of MPI_Mrecv and MPI_Imrecv; the message's errors go to MPI_COMM_WORLD's handler
+// (a message handle names no communicator the caller can see).
+static bool check_mrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, const char* fn, int* rc) {
+  if (!check::initialized(fn, rc)) return false;
+  Comm* world = comm_get(MPI_COMM_WORLD);
+  if (!message || !message_valid(*message)) {
+    *rc = raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,
+                !message ? std::string("message is NULL")
+                         : "message handle " + std::to_string(*message) +
+                               " is not one that MPI_Mprobe or MPI_Improbe returned and no receive has taken");
+    return false;
+  }
+  return check::message(*world, buf, count, type, fn, rc);
+}
+
+int MPI_Imrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  int rc;
+  if (!check_mrecv(buf, count, type, message, "MPI_Imrecv", &rc)) return rc;
+  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Imrecv", "request pointer is NULL");
+  return imrecv(buf, static_cast<std::size_t>(count), type, message, request);
+}
+
+int MPI_Mrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  int rc;
+  if (!check_mrecv(buf, count, type, message, "MPI_Mrecv", &rc)) return rc;
+  MPI_Request r;
+  imrecv(buf, static_cast<std::size_t>(count), type, message, &r);
+  MPI_Comm comm = request_get(r)->comm;
+  rc = wait(&r, status);
+  return rc == MPI_SUCCESS ? rc : raise(comm, rc, "MPI_Mrecv", rc == MPI_ERR_TRUNCATE ? "the message is longer than the receive buffer" : "");
+}
+
 }  // extern "C"
+
+// The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
+TILEMPI_PMPI_ALIAS(Send)
+TILEMPI_PMPI_ALIAS(Ssend)
+TILEMPI_PMPI_ALIAS(Rsend)
+TILEMPI_PMPI_ALIAS(Isend)
+TILEMPI_PMPI_ALIAS(Issend)
+TILEMPI_PMPI_ALIAS(Irsend)
+TILEMPI_PMPI_ALIAS(Irecv)
+TILEMPI_PMPI_ALIAS(Recv)
+TILEMPI_PMPI_ALIAS(Sendrecv)
+TILEMPI_PMPI_ALIAS(Sendrecv_replace)
+TILEMPI_PMPI_ALIAS(Wait)
+TILEMPI_PMPI_ALIAS(Waitall)
+TILEMPI_PMPI_ALIAS(Testall)
+TILEMPI_PMPI_ALIAS(Waitany)
+TILEMPI_PMPI_ALIAS(Testany)
+TILEMPI_PMPI_ALIAS(Waitsome)
+TILEMPI_PMPI_ALIAS(Testsome)
+TILEMPI_PMPI_ALIAS(Test)
+TILEMPI_PMPI_ALIAS(Request_free)
+TILEMPI_PMPI_ALIAS(Cancel)
+TILEMPI_PMPI_ALIAS(Test_cancelled)
+TILEMPI_PMPI_ALIAS(Iprobe)
+TILEMPI_PMPI_ALIAS(Probe)
+TILEMPI_PMPI_ALIAS(Get_count)
+TILEMPI_PMPI_ALIAS(Get_elements)
+TILEMPI_PMPI_ALIAS(Send_init)
+TILEMPI_PMPI_ALIAS(Ssend_init)
+TILEMPI_PMPI_ALIAS(Rsend_init)
+TILEMPI_PMPI_ALIAS(Bsend_init)
+TILEMPI_PMPI_ALIAS(Recv_init)
+TILEMPI_PMPI_ALIAS(Start)
+TILEMPI_PMPI_ALIAS(Startall)
+TILEMPI_PMPI_ALIAS(Bsend)
+TILEMPI_PMPI_ALIAS(Ibsend)
+TILEMPI_PMPI_ALIAS(Buffer_attach)
+TILEMPI_PMPI_ALIAS(Buffer_detach)
+TILEMPI_PMPI_ALIAS(Improbe)
+TILEMPI_PMPI_ALIAS(Mprobe)
+TILEMPI_PMPI_ALIAS(Imrecv)
+TILEMPI_PMPI_ALIAS(Mrecv)

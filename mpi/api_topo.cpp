@@ -223,3 +223,14 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
 }
 
 }  // extern "C"
+
+// The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
+TILEMPI_PMPI_ALIAS(Dims_create)
+TILEMPI_PMPI_ALIAS(Cart_create)
+TILEMPI_PMPI_ALIAS(Topo_test)
+TILEMPI_PMPI_ALIAS(Cartdim_get)
+TILEMPI_PMPI_ALIAS(Cart_get)
+TILEMPI_PMPI_ALIAS(Cart_coords)
+TILEMPI_PMPI_ALIAS(Cart_rank)
+TILEMPI_PMPI_ALIAS(Cart_shift)
+TILEMPI_PMPI_ALIAS(Cart_sub)

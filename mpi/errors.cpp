@@ -32,6 +32,11 @@ const char* error_string(int errclass) {
     case MPI_ERR_REQUEST: return "MPI_ERR_REQUEST: invalid request";
     case MPI_ERR_KEYVAL: return "MPI_ERR_KEYVAL: invalid key value";
     case MPI_ERR_NO_MEM: return "MPI_ERR_NO_MEM: out of memory";
+    case MPI_ERR_INFO: return "MPI_ERR_INFO: invalid info object";
+    case MPI_ERR_INFO_KEY: return "MPI_ERR_INFO_KEY: info key too long or empty";
+    case MPI_ERR_INFO_VALUE: return "MPI_ERR_INFO_VALUE: info value too long or empty";
+    case MPI_ERR_INFO_NOKEY: return "MPI_ERR_INFO_NOKEY: no such info key";
+    case MPI_ERR_BASE: return "MPI_ERR_BASE: invalid base address";
     default: return nullptr;
   }
 }

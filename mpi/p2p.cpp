@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <list>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -34,12 +35,28 @@ struct Unexpected {
   MPI_Request sync_sender = MPI_REQUEST_NULL;  // loopback synchronous send waiting for the match
 };
 
+// A message taken off the unexpected queue by a matched probe, until MPI_Mrecv takes it.
+struct Message {
+  Unexpected u;
+  MPI_Comm comm = MPI_COMM_NULL;
+};
+
+// The attached buffer of MPI_Buffer_attach: segments in use, by offset.
+struct BsendBuffer {
+  char* base = nullptr;
+  std::size_t size = 0;
+  std::map<std::size_t, std::size_t> used;  // offset -> size
+};
+
 struct Engine {
   std::vector<std::unique_ptr<Request>> requests{1};  // handle 0 is MPI_REQUEST_NULL
   std::vector<MPI_Request> free_handles;
   std::list<MPI_Request> posted;                       // receives in posting order
   std::list<Unexpected> unexpected;                    // arrivals in arrival order
   std::vector<MPI_Request> in_flight;                  // transport sends and fetches
+  std::vector<std::unique_ptr<Message>> messages{2};   // MPI_MESSAGE_NULL, MPI_MESSAGE_NO_PROC
+  std::vector<MPI_Message> free_messages;
+  BsendBuffer bsend;
 };
 
 Engine& engine() {
@@ -73,11 +90,21 @@ bool matches(const Unexpected& u, std::uint64_t context, int source, int tag) {
 }
 
 void complete(MPI_Request h) {
-  Request* r = engine().requests[h].get();
+  Engine& e = engine();
+  Request* r = e.requests[h].get();
   r->done = true;
   r->op = kDone;
+  if (r->bsend_size) {
+    e.bsend.used.erase(r->bsend_offset);
+    r->bsend_size = 0;
+  }
   if (r->freed) request_release(h);
 }
+
+void send_on(MPI_Request h, const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm,
+             Lane lane, bool synchronous);
+void recv_on(MPI_Request h, void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm,
+             Lane lane);
 
 void set_recv_status(Request& r, int source, int tag, std::size_t size) {
   std::size_t capacity = r.count * r.type->size;
@@ -189,15 +216,213 @@ void request_release(MPI_Request h) {
 
 bool request_cancel(MPI_Request h) {
   Engine& e = engine();
+  Request* r = e.requests[h].get();
+  if (r->kind == Request::Kind::Send) {
+    // Only a synchronous send to this rank is still ours to take back: it waits, unmatched, in
+    // this rank's own unexpected queue. Any other send is in the transport's hands.
+    auto u = std::find_if(e.unexpected.begin(), e.unexpected.end(),
+                          [h](const Unexpected& x) { return x.sync_sender == h; });
+    if (u == e.unexpected.end()) return false;
+    e.unexpected.erase(u);
+    r->status.tilempi_cancelled = 1;
+    complete(h);
+    return true;
+  }
   auto it = std::find(e.posted.begin(), e.posted.end(), h);
   if (it == e.posted.end()) return false;
   e.posted.erase(it);
-  Request* r = e.requests[h].get();
   r->status.tilempi_cancelled = 1;
   r->status.MPI_SOURCE = MPI_ANY_SOURCE;
   r->status.MPI_TAG = MPI_ANY_TAG;
   complete(h);
   return true;
+}
+
+bool request_inactive(MPI_Request h) {
+  const Request* r = request_get(h);
+  return !r || (r->persistent && !r->active);
+}
+
+void request_finish(MPI_Request* h) {
+  Request* r = request_get(*h);
+  if (r && r->persistent) {
+    r->active = false;
+    return;
+  }
+  request_release(*h);
+  *h = MPI_REQUEST_NULL;
+}
+
+int persistent_init(Request::Kind kind, SendMode mode, const void* buf, std::size_t count, MPI_Datatype type,
+                    int peer, int tag, Comm& comm, MPI_Request* request) {
+  MPI_Request h = new_request(kind, comm.handle);
+  Request* r = engine().requests[h].get();
+  r->persistent = true;
+  r->done = true;  // inactive
+  r->mode = mode;
+  r->send_buf = buf;
+  r->buf = const_cast<void*>(buf);
+  r->count = count;
+  r->type_handle = type;
+  r->type = datatype_get(type);
+  r->peer = peer;
+  r->tag = tag;
+  r->source = peer;
+  *request = h;
+  return MPI_SUCCESS;
+}
+
+int start(MPI_Request h) {
+  Request* r = request_get(h);
+  Comm* c = comm_get(r->comm);
+  if (!c) return MPI_ERR_COMM;
+  if (r->kind == Request::Kind::Send && r->mode == SendMode::Buffered) {
+    std::string detail;
+    int rc = bsend(r->send_buf, r->count, r->type_handle, r->peer, r->tag, *c, &detail);
+    if (rc != MPI_SUCCESS) return rc;
+    r->status = MPI_Status{};
+    r->error = MPI_SUCCESS;
+    r->done = true;
+    r->active = true;
+    return MPI_SUCCESS;
+  }
+  r->done = false;
+  r->error = MPI_SUCCESS;
+  r->status = MPI_Status{};
+  r->op = kDone;
+  r->staging = {};
+  r->received = 0;
+  r->active = true;
+  if (r->kind == Request::Kind::Send)
+    send_on(h, r->send_buf, r->count, r->type_handle, r->peer, r->tag, *c, Lane::User,
+            r->mode == SendMode::Synchronous);
+  else
+    recv_on(h, r->buf, r->count, r->type_handle, r->peer, r->tag, *c, Lane::User);
+  return MPI_SUCCESS;
+}
+
+int bsend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm, std::string* detail) {
+  if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
+  Engine& e = engine();
+  BsendBuffer& b = e.bsend;
+  const Datatype& t = *datatype_get(type);
+  std::size_t bytes = count * t.size;
+  std::size_t need = bytes + MPI_BSEND_OVERHEAD;
+  // First fit among the gaps between the segments in use.
+  std::size_t at = 0;
+  bool found = false;
+  for (const auto& [off, len] : b.used) {
+    if (off - at >= need) {
+      found = true;
+      break;
+    }
+    at = off + len;
+  }
+  if (!found && b.base && b.size >= at && b.size - at >= need) found = true;
+  if (!found) {
+    std::size_t in_use = 0;
+    for (const auto& [off, len] : b.used) in_use += len;
+    *detail = "the message needs " + std::to_string(need) + " bytes (with MPI_BSEND_OVERHEAD) of the attached buffer; " +
+              (b.base ? std::to_string(b.size) + " attached, " + std::to_string(in_use) + " in use by pending buffered sends"
+                      : std::string("no buffer is attached (MPI_Buffer_attach)"));
+    return MPI_ERR_BUFFER;
+  }
+  char* data = b.base + at;
+  pack(buf, count, t, data);
+  b.used[at] = need;
+  MPI_Request h = new_request(Request::Kind::Send, comm.handle);
+  Request* r = e.requests[h].get();
+  r->bsend_offset = at;
+  r->bsend_size = need;
+  r->freed = true;  // nobody waits for it: it releases itself (and its segment) when sent
+  send_on(h, data, bytes, MPI_BYTE, dest, tag, comm, Lane::User, false);
+  return MPI_SUCCESS;
+}
+
+int buffer_attach(void* buf, std::size_t size) {
+  BsendBuffer& b = engine().bsend;
+  if (b.base) return MPI_ERR_BUFFER;
+  b.base = static_cast<char*>(buf);
+  b.size = size;
+  return MPI_SUCCESS;
+}
+
+void bsend_drain() {
+  if (engine().bsend.used.empty()) return;
+  progress_until([] { return engine().bsend.used.empty(); });
+}
+
+int buffer_detach(void** buf, std::size_t* size) {
+  BsendBuffer& b = engine().bsend;
+  bsend_drain();
+  *buf = b.base;
+  *size = b.size;
+  b.base = nullptr;
+  b.size = 0;
+  return MPI_SUCCESS;
+}
+
+bool buffer_attached() { return engine().bsend.base != nullptr; }
+
+bool message_valid(MPI_Message m) {
+  Engine& e = engine();
+  return m == MPI_MESSAGE_NO_PROC ||
+         (m > MPI_MESSAGE_NO_PROC && static_cast<std::size_t>(m) < e.messages.size() && e.messages[m]);
+}
+
+bool improbe(int source, int tag, Comm& comm, MPI_Message* message, MPI_Status* status) {
+  progress();
+  Engine& e = engine();
+  if (source == MPI_PROC_NULL) {
+    status_set(status, MPI_Status{MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0, 0, 0});
+    *message = MPI_MESSAGE_NO_PROC;
+    return true;
+  }
+  for (auto it = e.unexpected.begin(); it != e.unexpected.end(); ++it) {
+    if (!matches(*it, comm.context, source, tag)) continue;
+    MPI_Status s{it->source, it->tag, MPI_SUCCESS, 0, 0, 0};
+    status_set_bytes(s, it->size);
+    status_set(status, s);
+    auto m = std::make_unique<Message>();
+    m->u = std::move(*it);
+    m->comm = comm.handle;
+    e.unexpected.erase(it);
+    MPI_Message h;
+    if (!e.free_messages.empty()) {
+      h = e.free_messages.back();
+      e.free_messages.pop_back();
+      e.messages[h] = std::move(m);
+    } else {
+      e.messages.push_back(std::move(m));
+      h = static_cast<MPI_Message>(e.messages.size() - 1);
+    }
+    *message = h;
+    return true;
+  }
+  return false;
+}
+
+int imrecv(void* buf, std::size_t count, MPI_Datatype type, MPI_Message* message, MPI_Request* request) {
+  Engine& e = engine();
+  if (*message == MPI_MESSAGE_NO_PROC) {
+    Comm* self = comm_get(MPI_COMM_SELF);
+    *message = MPI_MESSAGE_NULL;
+    return irecv(buf, count, type, MPI_PROC_NULL, MPI_ANY_TAG, *self, Lane::User, request);
+  }
+  std::unique_ptr<Message> m = std::move(e.messages[*message]);
+  e.free_messages.push_back(*message);
+  *message = MPI_MESSAGE_NULL;
+  MPI_Request h = new_request(Request::Kind::Recv, m->comm);
+  Request* r = e.requests[h].get();
+  r->buf = buf;
+  r->count = count;
+  r->type = datatype_get(type);
+  r->source = m->u.source;
+  r->tag = m->u.tag;
+  r->context = m->u.context;
+  *request = h;
+  deliver_unexpected(h, m->u);
+  return MPI_SUCCESS;
 }
 
 void progress() {
@@ -260,15 +485,16 @@ std::string describe_pending() {
   return out.empty() ? "nothing pending" : out;
 }
 
-int isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm, Lane lane,
-          bool synchronous, MPI_Request* request) {
+namespace {
+
+// Begin a send on request h (new, or a persistent one being started).
+void send_on(MPI_Request h, const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm,
+             Lane lane, bool synchronous) {
   Engine& e = engine();
-  MPI_Request h = new_request(Request::Kind::Send, comm.handle);
-  *request = h;
   Request* r = e.requests[h].get();
   if (dest == MPI_PROC_NULL) {
     complete(h);
-    return MPI_SUCCESS;
+    return;
   }
   const Datatype& t = *datatype_get(type);
   std::size_t bytes = count * t.size;
@@ -289,7 +515,7 @@ int isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int t
         unpack(tmp.data(), rr->received, rr->count, *rr->type, rr->buf);
         complete(rh);
         complete(h);
-        return MPI_SUCCESS;
+        return;
       }
     }
     Unexpected u;
@@ -305,7 +531,7 @@ int isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int t
     else
       complete(h);
     e.unexpected.push_back(std::move(u));
-    return MPI_SUCCESS;
+    return;
   }
 
   Envelope env{};
@@ -325,14 +551,12 @@ int isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int t
   } else {
     e.in_flight.push_back(h);
   }
-  return MPI_SUCCESS;
 }
 
-int irecv(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm, Lane lane,
-          MPI_Request* request) {
+// Begin a receive on request h.
+void recv_on(MPI_Request h, void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm,
+             Lane lane) {
   Engine& e = engine();
-  MPI_Request h = new_request(Request::Kind::Recv, comm.handle);
-  *request = h;
   Request* r = e.requests[h].get();
   r->buf = buf;
   r->count = count;
@@ -344,19 +568,35 @@ int irecv(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, 
     r->status.MPI_SOURCE = MPI_PROC_NULL;
     r->status.MPI_TAG = MPI_ANY_TAG;
     complete(h);
-    return MPI_SUCCESS;
+    return;
   }
   for (auto it = e.unexpected.begin(); it != e.unexpected.end(); ++it) {
     if (matches(*it, r->context, source, tag)) {
       Unexpected u = std::move(*it);
       e.unexpected.erase(it);
       deliver_unexpected(h, u);
-      return MPI_SUCCESS;
+      return;
     }
   }
   e.posted.push_back(h);
+}
+
+}  // namespace
+
+int isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm, Lane lane,
+          bool synchronous, MPI_Request* request) {
+  *request = new_request(Request::Kind::Send, comm.handle);
+  send_on(*request, buf, count, type, dest, tag, comm, lane, synchronous);
   return MPI_SUCCESS;
 }
+
+int irecv(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm, Lane lane,
+          MPI_Request* request) {
+  *request = new_request(Request::Kind::Recv, comm.handle);
+  recv_on(*request, buf, count, type, source, tag, comm, lane);
+  return MPI_SUCCESS;
+}
+
 
 int wait(MPI_Request* request, MPI_Status* status) {
   MPI_Request h = *request;
@@ -368,8 +608,7 @@ int wait(MPI_Request* request, MPI_Status* status) {
   progress_until([&] { return r->done; });
   status_set(status, r->status);
   int rc = r->error;
-  request_release(h);
-  *request = MPI_REQUEST_NULL;
+  request_finish(request);
   return rc;
 }
 

@@ -8,6 +8,7 @@
 
 #include "comm.h"
 #include "mpi.h"
+#include "request.h"
 
 namespace tilempi::mpi {
 
@@ -21,6 +22,33 @@ int isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int t
           bool synchronous, MPI_Request* request);
 int irecv(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm, Lane lane,
           MPI_Request* request);
+/// A persistent request (inactive until start()). kind Send takes mode; peer is the destination
+/// or the source.
+int persistent_init(Request::Kind kind, SendMode mode, const void* buf, std::size_t count, MPI_Datatype type,
+                    int peer, int tag, Comm& comm, MPI_Request* request);
+/// Begin one operation of an inactive persistent request. MPI_ERR_BUFFER if a buffered send
+/// does not fit in the attached buffer.
+int start(MPI_Request h);
+
+/// A buffered send from this rank's attached buffer (MPI_Bsend): returns once the data is copied
+/// there. MPI_ERR_BUFFER if it does not fit (with the free space in *detail).
+int bsend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm,
+          std::string* detail);
+/// MPI_Buffer_attach / MPI_Buffer_detach (detach waits until every buffered send has left).
+int buffer_attach(void* buf, std::size_t size);
+int buffer_detach(void** buf, std::size_t* size);
+bool buffer_attached();
+/// Wait until every buffered send has left the attached buffer.
+void bsend_drain();
+
+/// Matched probe: takes the first matching unexpected message off the queue and names it with
+/// *message (MPI_MESSAGE_NO_PROC for MPI_PROC_NULL); false if there is none yet.
+bool improbe(int source, int tag, Comm& comm, MPI_Message* message, MPI_Status* status);
+/// Receive a message that improbe took (MPI_Imrecv); *message becomes MPI_MESSAGE_NULL.
+int imrecv(void* buf, std::size_t count, MPI_Datatype type, MPI_Message* message, MPI_Request* request);
+/// A message handle improbe returned and no receive has taken yet (MPI_MESSAGE_NO_PROC too).
+bool message_valid(MPI_Message m);
+
 /// Blocks until done; frees the request (sets it to MPI_REQUEST_NULL). Returns the request's error.
 int wait(MPI_Request* request, MPI_Status* status);
 /// Returns MPI_ERR_IN_STATUS if some request failed (details in statuses), else MPI_SUCCESS.

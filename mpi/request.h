@@ -10,6 +10,10 @@
 
 namespace tilempi::mpi {
 
+/// How a send completes: Ready is Standard (the standard allows that; the receive is not
+/// checked), Buffered copies into the attached buffer and completes at once.
+enum class SendMode { Standard, Synchronous, Ready, Buffered };
+
 struct Request {
   enum class Kind { Send, Recv };
   Kind kind = Kind::Send;
@@ -29,14 +33,35 @@ struct Request {
   int tag = MPI_ANY_TAG;
   std::uint64_t context = 0;
   std::size_t received = 0;        ///< bytes that will land in buf
+
+  // Buffered sends: the segment of the attached buffer that holds the data until it is sent.
+  std::size_t bsend_offset = 0;
+  std::size_t bsend_size = 0;      ///< 0: none
+
+  // Persistent requests (MPI_Send_init, MPI_Recv_init, ...): the arguments MPI_Start uses. The
+  // handle lives until MPI_Request_free; a wait or test of a completed operation makes it
+  // inactive again instead of freeing it.
+  bool persistent = false;
+  bool active = false;
+  SendMode mode = SendMode::Standard;
+  const void* send_buf = nullptr;
+  MPI_Datatype type_handle = MPI_DATATYPE_NULL;
+  int peer = MPI_PROC_NULL;
 };
 
 /// nullptr when h is not a live request.
 Request* request_get(MPI_Request h);
 /// Release a completed request's handle.
 void request_release(MPI_Request h);
-/// Cancel a pending receive that has not matched; false if too late (or a send).
+/// Cancel a pending receive that has not matched, or a synchronous send to this rank that
+/// has not matched; false if too late (or another send, which cannot be taken back from the
+/// transport).
 bool request_cancel(MPI_Request h);
+/// MPI_REQUEST_NULL or an inactive persistent request: what waits and tests skip.
+bool request_inactive(MPI_Request h);
+/// After a wait or test saw request *h done: free it and set *h to MPI_REQUEST_NULL, or make a
+/// persistent request inactive.
+void request_finish(MPI_Request* h);
 /// Copy a request's status out (no-op for MPI_STATUS_IGNORE).
 void status_set(MPI_Status* out, const MPI_Status& in);
 void status_set_bytes(MPI_Status& s, std::size_t bytes);

@@ -29,6 +29,9 @@ inline transport::Transport& transport_of_job() { return *runtime().transport; }
 /// timeouts, ...) are no business of the program's.
 struct ApiScope {
   explicit ApiScope(const char* call) : saved_errno_(errno) {
+    // __func__ of an entry point is its PMPI_ name (the library is compiled with the PMPI_
+    // names); the application called it by its MPI_ name.
+    if (call[0] == 'P' && call[1] == 'M') ++call;
     Runtime& rt = runtime();
     if (rt.api_depth++ == 0 && rt.transport) rt.transport->enter_library(call);
   }

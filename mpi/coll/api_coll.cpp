@@ -741,3 +741,21 @@ int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 }
 
 }  // extern "C"
+
+// The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
+TILEMPI_PMPI_ALIAS(Barrier)
+TILEMPI_PMPI_ALIAS(Bcast)
+TILEMPI_PMPI_ALIAS(Reduce)
+TILEMPI_PMPI_ALIAS(Allreduce)
+TILEMPI_PMPI_ALIAS(Alltoall)
+TILEMPI_PMPI_ALIAS(Alltoallv)
+TILEMPI_PMPI_ALIAS(Gather)
+TILEMPI_PMPI_ALIAS(Gatherv)
+TILEMPI_PMPI_ALIAS(Scatter)
+TILEMPI_PMPI_ALIAS(Scatterv)
+TILEMPI_PMPI_ALIAS(Allgather)
+TILEMPI_PMPI_ALIAS(Allgatherv)
+TILEMPI_PMPI_ALIAS(Reduce_scatter)
+TILEMPI_PMPI_ALIAS(Reduce_scatter_block)
+TILEMPI_PMPI_ALIAS(Scan)
+TILEMPI_PMPI_ALIAS(Exscan)

@@ -96,3 +96,21 @@ void mpi_exscan_(const void* sendbuf, void* recvbuf, const MPI_Fint* count, cons
 }
 
 }  // extern "C"
+
+// The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
+TILEMPI_PMPI_F_ALIAS(barrier)
+TILEMPI_PMPI_F_ALIAS(bcast)
+TILEMPI_PMPI_F_ALIAS(reduce)
+TILEMPI_PMPI_F_ALIAS(allreduce)
+TILEMPI_PMPI_F_ALIAS(alltoall)
+TILEMPI_PMPI_F_ALIAS(alltoallv)
+TILEMPI_PMPI_F_ALIAS(gather)
+TILEMPI_PMPI_F_ALIAS(gatherv)
+TILEMPI_PMPI_F_ALIAS(scatter)
+TILEMPI_PMPI_F_ALIAS(scatterv)
+TILEMPI_PMPI_F_ALIAS(allgather)
+TILEMPI_PMPI_F_ALIAS(allgatherv)
+TILEMPI_PMPI_F_ALIAS(reduce_scatter)
+TILEMPI_PMPI_F_ALIAS(reduce_scatter_block)
+TILEMPI_PMPI_F_ALIAS(scan)
+TILEMPI_PMPI_F_ALIAS(exscan)

@@ -80,3 +80,23 @@ void mpi_group_excl_(const MPI_Fint* group, const MPI_Fint* n, const MPI_Fint* r
 void mpi_group_free_(MPI_Fint* group, MPI_Fint* ierr) { *ierr = MPI_Group_free(group); }
 
 }  // extern "C"
+
+// The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
+TILEMPI_PMPI_F_ALIAS(comm_size)
+TILEMPI_PMPI_F_ALIAS(comm_rank)
+TILEMPI_PMPI_F_ALIAS(comm_dup)
+TILEMPI_PMPI_F_ALIAS(comm_split)
+TILEMPI_PMPI_F_ALIAS(comm_create)
+TILEMPI_PMPI_F_ALIAS(comm_free)
+TILEMPI_PMPI_F_ALIAS(comm_compare)
+TILEMPI_PMPI_F_ALIAS(comm_group)
+TILEMPI_PMPI_F_ALIAS(comm_test_inter)
+TILEMPI_PMPI_F_ALIAS(comm_get_attr)
+TILEMPI_PMPI_F_ALIAS(attr_get)
+TILEMPI_PMPI_F_ALIAS(group_size)
+TILEMPI_PMPI_F_ALIAS(group_rank)
+TILEMPI_PMPI_F_ALIAS(group_translate_ranks)
+TILEMPI_PMPI_F_ALIAS(group_compare)
+TILEMPI_PMPI_F_ALIAS(group_incl)
+TILEMPI_PMPI_F_ALIAS(group_excl)
+TILEMPI_PMPI_F_ALIAS(group_free)

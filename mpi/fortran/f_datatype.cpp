@@ -80,3 +80,22 @@ void mpi_reduce_local_(const void* inbuf, void* inoutbuf, const MPI_Fint* count,
 }
 
 }  // extern "C"
+
+// The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
+TILEMPI_PMPI_F_ALIAS(type_contiguous)
+TILEMPI_PMPI_F_ALIAS(type_vector)
+TILEMPI_PMPI_F_ALIAS(type_create_hvector)
+TILEMPI_PMPI_F_ALIAS(type_indexed)
+TILEMPI_PMPI_F_ALIAS(type_create_indexed_block)
+TILEMPI_PMPI_F_ALIAS(type_create_resized)
+TILEMPI_PMPI_F_ALIAS(type_commit)
+TILEMPI_PMPI_F_ALIAS(type_free)
+TILEMPI_PMPI_F_ALIAS(type_dup)
+TILEMPI_PMPI_F_ALIAS(type_size)
+TILEMPI_PMPI_F_ALIAS(type_get_extent)
+TILEMPI_PMPI_F_ALIAS(type_get_true_extent)
+TILEMPI_PMPI_F_ALIAS(get_address)
+TILEMPI_PMPI_F_ALIAS(op_create)
+TILEMPI_PMPI_F_ALIAS(op_free)
+TILEMPI_PMPI_F_ALIAS(op_commutative)
+TILEMPI_PMPI_F_ALIAS(reduce_local)

@@ -55,6 +55,8 @@ void mpi_get_processor_name_(char* name, MPI_Fint* resultlen, MPI_Fint* ierr, st
   *resultlen = to_fortran_string(c, *ierr == MPI_SUCCESS ? clen : 0, name, name_len);
 }
 
+void mpi_pcontrol_(const MPI_Fint* level, MPI_Fint* ierr) { *ierr = MPI_Pcontrol(*level); }
+
 double mpi_wtime_() { return MPI_Wtime(); }
 double mpi_wtick_() { return MPI_Wtick(); }
 
@@ -90,3 +92,26 @@ void mpi_error_class_(const MPI_Fint* errorcode, MPI_Fint* errorclass, MPI_Fint*
 }
 
 }  // extern "C"
+
+// The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
+TILEMPI_PMPI_F_ALIAS(init)
+TILEMPI_PMPI_F_ALIAS(init_thread)
+TILEMPI_PMPI_F_ALIAS(initialized)
+TILEMPI_PMPI_F_ALIAS(finalize)
+TILEMPI_PMPI_F_ALIAS(finalized)
+TILEMPI_PMPI_F_ALIAS(query_thread)
+TILEMPI_PMPI_F_ALIAS(is_thread_main)
+TILEMPI_PMPI_F_ALIAS(abort)
+TILEMPI_PMPI_F_ALIAS(get_version)
+TILEMPI_PMPI_F_ALIAS(get_library_version)
+TILEMPI_PMPI_F_ALIAS(get_processor_name)
+TILEMPI_PMPI_F_ALIAS(pcontrol)
+TILEMPI_PMPI_F_ALIAS(wtime)
+TILEMPI_PMPI_F_ALIAS(wtick)
+TILEMPI_PMPI_F_ALIAS(comm_set_errhandler)
+TILEMPI_PMPI_F_ALIAS(comm_get_errhandler)
+TILEMPI_PMPI_F_ALIAS(errhandler_set)
+TILEMPI_PMPI_F_ALIAS(errhandler_get)
+TILEMPI_PMPI_F_ALIAS(errhandler_free)
+TILEMPI_PMPI_F_ALIAS(error_string)
+TILEMPI_PMPI_F_ALIAS(error_class)

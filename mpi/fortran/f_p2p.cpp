@@ -160,3 +160,30 @@ void mpi_get_elements_(const MPI_Fint* status, const MPI_Fint* datatype, MPI_Fin
 }
 
 }  // extern "C"
+
+// The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
+TILEMPI_PMPI_F_ALIAS(send)
+TILEMPI_PMPI_F_ALIAS(ssend)
+TILEMPI_PMPI_F_ALIAS(rsend)
+TILEMPI_PMPI_F_ALIAS(recv)
+TILEMPI_PMPI_F_ALIAS(isend)
+TILEMPI_PMPI_F_ALIAS(issend)
+TILEMPI_PMPI_F_ALIAS(irsend)
+TILEMPI_PMPI_F_ALIAS(irecv)
+TILEMPI_PMPI_F_ALIAS(sendrecv)
+TILEMPI_PMPI_F_ALIAS(sendrecv_replace)
+TILEMPI_PMPI_F_ALIAS(wait)
+TILEMPI_PMPI_F_ALIAS(waitall)
+TILEMPI_PMPI_F_ALIAS(waitany)
+TILEMPI_PMPI_F_ALIAS(waitsome)
+TILEMPI_PMPI_F_ALIAS(test)
+TILEMPI_PMPI_F_ALIAS(testall)
+TILEMPI_PMPI_F_ALIAS(testany)
+TILEMPI_PMPI_F_ALIAS(testsome)
+TILEMPI_PMPI_F_ALIAS(request_free)
+TILEMPI_PMPI_F_ALIAS(cancel)
+TILEMPI_PMPI_F_ALIAS(test_cancelled)
+TILEMPI_PMPI_F_ALIAS(probe)
+TILEMPI_PMPI_F_ALIAS(iprobe)
+TILEMPI_PMPI_F_ALIAS(get_count)
+TILEMPI_PMPI_F_ALIAS(get_elements)

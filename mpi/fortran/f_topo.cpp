@@ -70,3 +70,16 @@ void mpi_type_create_struct_(const MPI_Fint* count, const MPI_Fint* blocklengths
 }
 
 }  // extern "C"
+
+// The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
+TILEMPI_PMPI_F_ALIAS(dims_create)
+TILEMPI_PMPI_F_ALIAS(cart_create)
+TILEMPI_PMPI_F_ALIAS(cart_coords)
+TILEMPI_PMPI_F_ALIAS(cart_rank)
+TILEMPI_PMPI_F_ALIAS(cart_shift)
+TILEMPI_PMPI_F_ALIAS(cart_get)
+TILEMPI_PMPI_F_ALIAS(cartdim_get)
+TILEMPI_PMPI_F_ALIAS(cart_sub)
+TILEMPI_PMPI_F_ALIAS(topo_test)
+TILEMPI_PMPI_F_ALIAS(type_create_hindexed)
+TILEMPI_PMPI_F_ALIAS(type_create_struct)

@@ -21,6 +21,8 @@ typedef int MPI_Group;
 typedef int MPI_Op;
 typedef int MPI_Request;
 typedef int MPI_Errhandler;
+typedef int MPI_Message;
+typedef int MPI_Info;
 typedef int MPI_Fint;
 typedef ptrdiff_t MPI_Aint;
 typedef long long MPI_Count;
@@ -48,6 +50,16 @@ typedef struct MPI_Status {
 
 /* Requests, error handlers, ops */
 #define MPI_REQUEST_NULL ((MPI_Request)0)
+/* Matched probe (MPI_Mprobe): a message taken off the queue; NO_PROC is MPI_PROC_NULL's. */
+#define MPI_MESSAGE_NULL    ((MPI_Message)0)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)1)
+/* Info objects; MPI_INFO_ENV is read-only. */
+#define MPI_INFO_NULL ((MPI_Info)0)
+#define MPI_INFO_ENV  ((MPI_Info)1)
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+/* Buffered sends: what each message takes of the attached buffer beyond its data. */
+#define MPI_BSEND_OVERHEAD 64
 #define MPI_ERRHANDLER_NULL  ((MPI_Errhandler)0)
 #define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)1)
 #define MPI_ERRORS_RETURN    ((MPI_Errhandler)2)
@@ -195,7 +207,12 @@ extern MPI_Status tilempi_status_ignore[] __attribute__((weak));
 #define MPI_ERR_REQUEST   19
 #define MPI_ERR_KEYVAL    20
 #define MPI_ERR_NO_MEM    21
-#define MPI_ERR_LASTCODE  21
+#define MPI_ERR_INFO      22
+#define MPI_ERR_INFO_KEY  23
+#define MPI_ERR_INFO_VALUE 24
+#define MPI_ERR_INFO_NOKEY 25
+#define MPI_ERR_BASE      26
+#define MPI_ERR_LASTCODE  26
 
 typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Datatype* datatype);
 
@@ -213,6 +230,8 @@ int MPI_Get_library_version(char* version, int* resultlen);
 int MPI_Get_processor_name(char* name, int* resultlen);
 double MPI_Wtime(void);
 double MPI_Wtick(void);
+/* Profiling: tilempi itself records nothing; a tool that replaces MPI_Pcontrol sees the level. */
+int MPI_Pcontrol(const int level, ...);
 
 /* Errors */
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
@@ -225,6 +244,10 @@ int MPI_Error_class(int errorcode, int* errorclass);
 int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int MPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int MPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Bsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int MPI_Ibsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int MPI_Buffer_attach(void* buffer, int size);
+int MPI_Buffer_detach(void* buffer_addr, int* size);
 int MPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status* status);
 int MPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
 int MPI_Issend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
@@ -248,8 +271,34 @@ int MPI_Cancel(MPI_Request* request);
 int MPI_Test_cancelled(const MPI_Status* status, int* flag);
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status);
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status);
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status);
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message, MPI_Status* status);
+int MPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Status* status);
+int MPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Request* request);
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count);
 int MPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count);
+
+/* Persistent requests: inactive until MPI_Start; a wait or test makes them inactive again. */
+int MPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int MPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int MPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int MPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int MPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request* request);
+int MPI_Start(MPI_Request* request);
+int MPI_Startall(int count, MPI_Request requests[]);
+
+/* Info objects and memory */
+int MPI_Info_create(MPI_Info* info);
+int MPI_Info_set(MPI_Info info, const char* key, const char* value);
+int MPI_Info_delete(MPI_Info info, const char* key);
+int MPI_Info_get(MPI_Info info, const char* key, int valuelen, char* value, int* flag);
+int MPI_Info_get_valuelen(MPI_Info info, const char* key, int* valuelen, int* flag);
+int MPI_Info_get_nkeys(MPI_Info info, int* nkeys);
+int MPI_Info_get_nthkey(MPI_Info info, int n, char* key);
+int MPI_Info_dup(MPI_Info info, MPI_Info* newinfo);
+int MPI_Info_free(MPI_Info* info);
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr);
+int MPI_Free_mem(void* base);
 
 /* Communicators and groups */
 int MPI_Comm_size(MPI_Comm comm, int* size);
@@ -355,6 +404,164 @@ int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 #define MPI_Request_f2c(f) ((MPI_Request)(f))
 #define MPI_Errhandler_c2f(e) ((MPI_Fint)(e))
 #define MPI_Errhandler_f2c(f) ((MPI_Errhandler)(f))
+#define MPI_Message_c2f(m) ((MPI_Fint)(m))
+#define MPI_Message_f2c(f) ((MPI_Message)(f))
+#define MPI_Info_c2f(i) ((MPI_Fint)(i))
+#define MPI_Info_f2c(f) ((MPI_Info)(f))
+
+/* PMPI_ prototypes: generated by mpi/api_table.py from the MPI_ prototypes above. */
+int PMPI_Init(int* argc, char*** argv);
+int PMPI_Init_thread(int* argc, char*** argv, int required, int* provided);
+int PMPI_Initialized(int* flag);
+int PMPI_Finalize(void);
+int PMPI_Finalized(int* flag);
+int PMPI_Query_thread(int* provided);
+int PMPI_Is_thread_main(int* flag);
+int PMPI_Abort(MPI_Comm comm, int errorcode);
+int PMPI_Get_version(int* version, int* subversion);
+int PMPI_Get_library_version(char* version, int* resultlen);
+int PMPI_Get_processor_name(char* name, int* resultlen);
+double PMPI_Wtime(void);
+double PMPI_Wtick(void);
+int PMPI_Pcontrol(const int level, ...);
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler);
+int PMPI_Errhandler_free(MPI_Errhandler* errhandler);
+int PMPI_Error_string(int errorcode, char* string, int* resultlen);
+int PMPI_Error_class(int errorcode, int* errorclass);
+int PMPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int PMPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int PMPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int PMPI_Bsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+int PMPI_Ibsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Buffer_attach(void* buffer, int size);
+int PMPI_Buffer_detach(void* buffer_addr, int* size);
+int PMPI_Recv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Status* status);
+int PMPI_Isend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Issend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Irsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Irecv(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status* status);
+int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status* status);
+int PMPI_Wait(MPI_Request* request, MPI_Status* status);
+int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
+int PMPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status);
+int PMPI_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]);
+int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status);
+int PMPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]);
+int PMPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status);
+int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]);
+int PMPI_Request_free(MPI_Request* request);
+int PMPI_Cancel(MPI_Request* request);
+int PMPI_Test_cancelled(const MPI_Status* status, int* flag);
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status);
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status);
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status);
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message, MPI_Status* status);
+int PMPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Status* status);
+int PMPI_Imrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Request* request);
+int PMPI_Get_count(const MPI_Status* status, MPI_Datatype datatype, int* count);
+int PMPI_Get_elements(const MPI_Status* status, MPI_Datatype datatype, int* count);
+int PMPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Rsend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Recv_init(void* buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Start(MPI_Request* request);
+int PMPI_Startall(int count, MPI_Request requests[]);
+int PMPI_Info_create(MPI_Info* info);
+int PMPI_Info_set(MPI_Info info, const char* key, const char* value);
+int PMPI_Info_delete(MPI_Info info, const char* key);
+int PMPI_Info_get(MPI_Info info, const char* key, int valuelen, char* value, int* flag);
+int PMPI_Info_get_valuelen(MPI_Info info, const char* key, int* valuelen, int* flag);
+int PMPI_Info_get_nkeys(MPI_Info info, int* nkeys);
+int PMPI_Info_get_nthkey(MPI_Info info, int n, char* key);
+int PMPI_Info_dup(MPI_Info info, MPI_Info* newinfo);
+int PMPI_Info_free(MPI_Info* info);
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* baseptr);
+int PMPI_Free_mem(void* base);
+int PMPI_Comm_size(MPI_Comm comm, int* size);
+int PMPI_Comm_rank(MPI_Comm comm, int* rank);
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm);
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm);
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm);
+int PMPI_Comm_free(MPI_Comm* comm);
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result);
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group* group);
+int PMPI_Comm_test_inter(MPI_Comm comm, int* flag);
+int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag);
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag);
+int PMPI_Group_size(MPI_Group group, int* size);
+int PMPI_Group_rank(MPI_Group group, int* rank);
+int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]);
+int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int* result);
+int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup);
+int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* newgroup);
+int PMPI_Group_free(MPI_Group* group);
+int PMPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype);
+int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype* newtype);
+int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype* newtype);
+int PMPI_Type_indexed(int count, const int blocklengths[], const int displacements[], MPI_Datatype oldtype,
+                     MPI_Datatype* newtype);
+int PMPI_Type_create_indexed_block(int count, int blocklength, const int displacements[], MPI_Datatype oldtype,
+                                  MPI_Datatype* newtype);
+int PMPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
+                             MPI_Datatype oldtype, MPI_Datatype* newtype);
+int PMPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
+                           const MPI_Datatype types[], MPI_Datatype* newtype);
+int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype);
+int PMPI_Type_commit(MPI_Datatype* datatype);
+int PMPI_Type_free(MPI_Datatype* datatype);
+int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype);
+int PMPI_Type_size(MPI_Datatype datatype, int* size);
+int PMPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint* lb, MPI_Aint* extent);
+int PMPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint* true_lb, MPI_Aint* true_extent);
+int PMPI_Get_address(const void* location, MPI_Aint* address);
+int PMPI_Dims_create(int nnodes, int ndims, int dims[]);
+int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                    MPI_Comm* comm_cart);
+int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]);
+int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank);
+int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int* rank_dest);
+int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]);
+int PMPI_Cartdim_get(MPI_Comm comm, int* ndims);
+int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm);
+int PMPI_Topo_test(MPI_Comm comm, int* status);
+int PMPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op);
+int PMPI_Op_free(MPI_Op* op);
+int PMPI_Op_commutative(MPI_Op op, int* commute);
+int PMPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype datatype, MPI_Op op);
+int PMPI_Barrier(MPI_Comm comm);
+int PMPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+               MPI_Comm comm);
+int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                  void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+               MPI_Datatype recvtype, int root, MPI_Comm comm);
+int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm);
+int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm);
+int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                 void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm);
+int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                       MPI_Op op, MPI_Comm comm);
+int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm);
+int PMPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+/* End of the PMPI_ prototypes. */
 
 #ifdef __cplusplus
 }
