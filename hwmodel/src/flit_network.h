@@ -154,16 +154,16 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     if constexpr (M::fixed) return i;
     else return port_of_[i];
   }
-  template <class M> int vc_of(int i) const {
-    if constexpr (M::fixed) return 0 * i;
+  template <class M> int vc_of([[maybe_unused]] int i) const {
+    if constexpr (M::fixed) return 0;
     else return vc_of_[i];
   }
   template <class M> std::uint64_t port_mask(int i) const {
     if constexpr (M::fixed) return std::uint64_t{1} << i;
     else return port_mask_[port_of_[i]];
   }
-  template <class M> static int ovc_of(const Fifo& f) {
-    if constexpr (M::fixed) return 0 * f.ovc;
+  template <class M> static int ovc_of([[maybe_unused]] const Fifo& f) {
+    if constexpr (M::fixed) return 0;
     else return f.ovc;
   }
 
