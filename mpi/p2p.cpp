@@ -101,10 +101,14 @@ void complete(MPI_Request h) {
   if (r->freed) request_release(h);
 }
 
-void send_on(MPI_Request h, const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm,
+// Send and receive on request h. They take the type's description, not its handle: a persistent
+// request keeps it across MPI_Type_free of the handle (descriptions outlive handles).
+void send_on(MPI_Request h, const void* buf, std::size_t count, const Datatype& t, int dest, int tag, Comm& comm,
              Lane lane, bool synchronous);
-void recv_on(MPI_Request h, void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm,
+void recv_on(MPI_Request h, void* buf, std::size_t count, const Datatype* type, int source, int tag, Comm& comm,
              Lane lane);
+int bsend_typed(const void* buf, std::size_t count, const Datatype& t, int dest, int tag, Comm& comm,
+                std::string* detail);
 
 void set_recv_status(Request& r, int source, int tag, std::size_t size) {
   std::size_t capacity = r.count * r.type->size;
@@ -263,7 +267,6 @@ int persistent_init(Request::Kind kind, SendMode mode, const void* buf, std::siz
   r->send_buf = buf;
   r->buf = const_cast<void*>(buf);
   r->count = count;
-  r->type_handle = type;
   r->type = datatype_get(type);
   r->peer = peer;
   r->tag = tag;
@@ -278,7 +281,7 @@ int start(MPI_Request h) {
   if (!c) return MPI_ERR_COMM;
   if (r->kind == Request::Kind::Send && r->mode == SendMode::Buffered) {
     std::string detail;
-    int rc = bsend(r->send_buf, r->count, r->type_handle, r->peer, r->tag, *c, &detail);
+    int rc = bsend_typed(r->send_buf, r->count, *r->type, r->peer, r->tag, *c, &detail);
     if (rc != MPI_SUCCESS) return rc;
     r->status = MPI_Status{};
     r->error = MPI_SUCCESS;
@@ -294,18 +297,23 @@ int start(MPI_Request h) {
   r->received = 0;
   r->active = true;
   if (r->kind == Request::Kind::Send)
-    send_on(h, r->send_buf, r->count, r->type_handle, r->peer, r->tag, *c, Lane::User,
-            r->mode == SendMode::Synchronous);
+    send_on(h, r->send_buf, r->count, *r->type, r->peer, r->tag, *c, Lane::User, r->mode == SendMode::Synchronous);
   else
-    recv_on(h, r->buf, r->count, r->type_handle, r->peer, r->tag, *c, Lane::User);
+    recv_on(h, r->buf, r->count, r->type, r->peer, r->tag, *c, Lane::User);
   return MPI_SUCCESS;
 }
 
 int bsend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm, std::string* detail) {
+  return bsend_typed(buf, count, *datatype_get(type), dest, tag, comm, detail);
+}
+
+namespace {
+
+int bsend_typed(const void* buf, std::size_t count, const Datatype& t, int dest, int tag, Comm& comm,
+                std::string* detail) {
   if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
   Engine& e = engine();
   BsendBuffer& b = e.bsend;
-  const Datatype& t = *datatype_get(type);
   std::size_t bytes = count * t.size;
   std::size_t need = bytes + MPI_BSEND_OVERHEAD;
   // First fit among the gaps between the segments in use.
@@ -335,9 +343,11 @@ int bsend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int t
   r->bsend_offset = at;
   r->bsend_size = need;
   r->freed = true;  // nobody waits for it: it releases itself (and its segment) when sent
-  send_on(h, data, bytes, MPI_BYTE, dest, tag, comm, Lane::User, false);
+  send_on(h, data, bytes, *datatype_get(MPI_BYTE), dest, tag, comm, Lane::User, false);
   return MPI_SUCCESS;
 }
+
+}  // namespace
 
 int buffer_attach(void* buf, std::size_t size) {
   BsendBuffer& b = engine().bsend;
@@ -488,7 +498,7 @@ std::string describe_pending() {
 namespace {
 
 // Begin a send on request h (new, or a persistent one being started).
-void send_on(MPI_Request h, const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm,
+void send_on(MPI_Request h, const void* buf, std::size_t count, const Datatype& t, int dest, int tag, Comm& comm,
              Lane lane, bool synchronous) {
   Engine& e = engine();
   Request* r = e.requests[h].get();
@@ -496,7 +506,6 @@ void send_on(MPI_Request h, const void* buf, std::size_t count, MPI_Datatype typ
     complete(h);
     return;
   }
-  const Datatype& t = *datatype_get(type);
   std::size_t bytes = count * t.size;
   std::uint64_t context = comm.context + (lane == Lane::Coll ? 1 : 0);
   transport::Transport& tp = transport_of_job();
@@ -554,13 +563,13 @@ void send_on(MPI_Request h, const void* buf, std::size_t count, MPI_Datatype typ
 }
 
 // Begin a receive on request h.
-void recv_on(MPI_Request h, void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm,
+void recv_on(MPI_Request h, void* buf, std::size_t count, const Datatype* type, int source, int tag, Comm& comm,
              Lane lane) {
   Engine& e = engine();
   Request* r = e.requests[h].get();
   r->buf = buf;
   r->count = count;
-  r->type = datatype_get(type);
+  r->type = type;
   r->source = source;
   r->tag = tag;
   r->context = comm.context + (lane == Lane::Coll ? 1 : 0);
@@ -586,14 +595,14 @@ void recv_on(MPI_Request h, void* buf, std::size_t count, MPI_Datatype type, int
 int isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm, Lane lane,
           bool synchronous, MPI_Request* request) {
   *request = new_request(Request::Kind::Send, comm.handle);
-  send_on(*request, buf, count, type, dest, tag, comm, lane, synchronous);
+  send_on(*request, buf, count, *datatype_get(type), dest, tag, comm, lane, synchronous);
   return MPI_SUCCESS;
 }
 
 int irecv(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm, Lane lane,
           MPI_Request* request) {
   *request = new_request(Request::Kind::Recv, comm.handle);
-  recv_on(*request, buf, count, type, source, tag, comm, lane);
+  recv_on(*request, buf, count, datatype_get(type), source, tag, comm, lane);
   return MPI_SUCCESS;
 }
 

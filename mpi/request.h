@@ -44,8 +44,7 @@ struct Request {
   bool persistent = false;
   bool active = false;
   SendMode mode = SendMode::Standard;
-  const void* send_buf = nullptr;
-  MPI_Datatype type_handle = MPI_DATATYPE_NULL;
+  const void* send_buf = nullptr;   ///< (the type is `type` above, for sends too)
   int peer = MPI_PROC_NULL;
 };
 

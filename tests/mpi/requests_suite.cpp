@@ -99,6 +99,31 @@ void persistent() {
   CHECK(flag);
   CHECK_EQ(MPI_Request_free(&never), MPI_SUCCESS);
 
+  // A persistent request keeps its datatype after MPI_Type_free of the handle, even when the
+  // handle is reused by another type.
+  MPI_Datatype strided, other;
+  MPI_Type_vector(3, 1, 2, MPI_INT, &strided);
+  MPI_Type_commit(&strided);
+  int sv[6], rv[6];
+  MPI_Request pair[2];
+  CHECK_EQ(MPI_Recv_init(rv, 1, strided, left, 11, comm, &pair[0]), MPI_SUCCESS);
+  CHECK_EQ(MPI_Send_init(sv, 1, strided, right, 11, comm, &pair[1]), MPI_SUCCESS);
+  MPI_Type_free(&strided);
+  MPI_Type_contiguous(5, MPI_DOUBLE, &other);
+  MPI_Type_commit(&other);
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < 6; ++i) {
+      sv[i] = rank * 10 + i + round;
+      rv[i] = -1;
+    }
+    CHECK_EQ(MPI_Startall(2, pair), MPI_SUCCESS);
+    CHECK_EQ(MPI_Waitall(2, pair, MPI_STATUSES_IGNORE), MPI_SUCCESS);
+    for (int i = 0; i < 6; ++i) CHECK_EQ(rv[i], i % 2 ? -1 : left * 10 + i + round);
+  }
+  MPI_Type_free(&other);
+  MPI_Request_free(&pair[0]);
+  MPI_Request_free(&pair[1]);
+
   // Errors.
   MPI_Request bad;
   CHECK_EQ(MPI_Send_init(out[0], 1, MPI_INT, size, 0, comm, &bad), MPI_ERR_RANK);
