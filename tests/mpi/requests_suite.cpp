@@ -175,6 +175,7 @@ void buffered() {
   std::memset(data, 0, sizeof data);  // the messages were copied: changing the source is fine
   // Too big for the whole buffer, whatever is pending.
   std::vector<double> big(n * msgs + 100);
+  MPI_Request bad_req;
   CHECK_EQ(MPI_Bsend(big.data(), n * msgs + 100, MPI_DOUBLE, right, 0, comm), MPI_ERR_BUFFER);
   CHECK_EQ(MPI_Bsend(data, 1, MPI_DOUBLE, size + 3, 0, comm), MPI_ERR_RANK);
   CHECK_EQ(MPI_Bsend(data, 1, MPI_DOUBLE, right, -1, comm), MPI_ERR_TAG);
@@ -183,6 +184,9 @@ void buffered() {
     MPI_Recv(in, n, MPI_DOUBLE, left, m, comm, MPI_STATUS_IGNORE);
     for (int i = 0; i < n; ++i) CHECK_EQ(in[i], left + m * 0.5 + i);
   }
+  CHECK_EQ(MPI_Ibsend(big.data(), n * msgs + 100, MPI_DOUBLE, right, 0, comm, &bad_req), MPI_ERR_BUFFER);
+  CHECK_EQ(MPI_Buffer_detach(nullptr, &got_size), MPI_ERR_ARG);
+  CHECK_EQ(MPI_Buffer_detach(&addr, nullptr), MPI_ERR_ARG);
   CHECK_EQ(MPI_Buffer_detach(&addr, &got_size), MPI_SUCCESS);  // waits until all have left
   CHECK(addr == space);
   CHECK_EQ(got_size, bytes);
@@ -396,6 +400,10 @@ void info() {
   CHECK_EQ(MPI_Info_get_nthkey(info, 2, key), MPI_ERR_ARG);
   CHECK_EQ(MPI_Info_get_nthkey(info, -1, key), MPI_ERR_ARG);
   CHECK_EQ(MPI_Info_get(info, "alpha", -1, value, &flag), MPI_ERR_ARG);
+  CHECK_EQ(MPI_Info_get_valuelen(info, long_key.c_str(), &len, &flag), MPI_ERR_INFO_KEY);
+  CHECK_EQ(MPI_Info_delete(info, nullptr), MPI_ERR_INFO_KEY);
+  CHECK_EQ(MPI_Info_create(nullptr), MPI_ERR_ARG);
+  CHECK_EQ(MPI_Info_get_nkeys(info, nullptr), MPI_ERR_ARG);
   CHECK_EQ(MPI_Info_set(MPI_INFO_ENV, "k", "v"), MPI_ERR_INFO);
   MPI_Info env = MPI_INFO_ENV;
   CHECK_EQ(MPI_Info_free(&env), MPI_ERR_INFO);
