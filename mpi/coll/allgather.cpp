@@ -6,10 +6,6 @@
 
 namespace tilempi::mpi::coll {
 
-namespace {
-std::size_t uz(int v) { return static_cast<std::size_t>(v); }
-}  // namespace
-
 int allgatherv_linear(void* rbuf, const std::size_t* counts, const std::size_t* displs, Comm& c, int) {
   const int n = c.size, me = c.rank;
   std::vector<MPI_Request> reqs;

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <optional>
@@ -214,6 +215,11 @@ int waitall(std::vector<MPI_Request>& reqs);
 using Bytes = std::vector<unsigned char>;
 inline unsigned char* at(void* p, std::size_t off) { return static_cast<unsigned char*>(p) + off; }
 inline const unsigned char* at(const void* p, std::size_t off) { return static_cast<const unsigned char*>(p) + off; }
+inline std::size_t uz(int v) { return static_cast<std::size_t>(v); }
+/// Copies a block within or between buffers; nothing when it is already in place.
+inline void move(void* dst, const void* src, std::size_t bytes) {
+  if (bytes && dst != src) std::memmove(dst, src, bytes);
+}
 
 // ---- schedules in registry entries ---------------------------------------------------------------
 

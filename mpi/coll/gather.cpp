@@ -6,13 +6,6 @@
 
 namespace tilempi::mpi::coll {
 
-namespace {
-std::size_t uz(int v) { return static_cast<std::size_t>(v); }
-void move(void* dst, const void* src, std::size_t bytes) {
-  if (bytes && dst != src) std::memmove(dst, src, bytes);
-}
-}  // namespace
-
 int gather_linear(const void* sbuf, void* rbuf, std::size_t block, int root, Comm& c, int) {
   if (c.rank != root) return send_bytes(sbuf, block, root, kTagGather, c);
   move(at(rbuf, uz(root) * block), sbuf, block);
