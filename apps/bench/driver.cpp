@@ -760,8 +760,16 @@ int main(int argc, char** argv) {
 #ifdef TILEMPI_GNUPLOT
   gnuplot = TILEMPI_GNUPLOT;
 #endif
+  // The adapters of the results, in order of appearance: a figure of several says so in its title.
+  std::string adapters;
+  int n_adapters = 0;
+  for (const Result& r : results)
+    if ((", " + adapters + ",").find(", " + r.adapter + ",") == std::string::npos) {
+      adapters += (adapters.empty() ? "" : ", ") + r.adapter;
+      ++n_adapters;
+    }
   const std::string title = results.empty() ? "" :
-      results[0].transport == "sim" ? "sim, " + results[0].preset + " preset, " + results[0].adapter + " adapter"
+      results[0].transport == "sim" ? "sim, " + results[0].preset + " preset, " + adapters + (n_adapters > 1 ? " adapters" : " adapter")
                                     : "host cores, wall time";
   if (!plot.empty()) {
     if (!write_overview(results, plot, gnuplot, title)) {

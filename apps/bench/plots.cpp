@@ -27,6 +27,26 @@ namespace {
 
 Metric g_metric = Metric::max;
 
+// Whether the results mix adapters (one sweep per adapter, read back together with --from): then
+// a line or a column is an algorithm on an adapter, "operampi (ilib)", because the same algorithm
+// on two adapters is two different things to compare.
+bool g_mixed_adapters = false;
+
+void note_adapters(const std::vector<Result>& rs) {
+  g_mixed_adapters = false;
+  for (const Result& r : rs)
+    if (r.adapter != rs.front().adapter) g_mixed_adapters = true;
+}
+
+std::string series(const Result& r) { return g_mixed_adapters ? r.algorithm + " (" + r.adapter + ")" : r.algorithm; }
+
+// The algorithm a series names, for what the registry says of it (mesh algorithm, baseline).
+std::string algorithm_of(const std::string& series_name) {
+  const std::size_t p = series_name.find(" (");
+  return p == std::string::npos ? series_name : series_name.substr(0, p);
+}
+bool is_mesh_series(const std::string& s) { return is_mesh_algorithm(algorithm_of(s)); }
+
 // The time a figure or table shows: Yagna's per-trial maximum over ranks of each rank's own
 // elapsed time, or the span from the first rank's start to the last rank's end.
 double value(const Result& r) { return g_metric == Metric::span && r.span_us > 0 ? r.span_us : r.mean_us; }
@@ -64,11 +84,11 @@ std::vector<std::string> collectives_of(const std::vector<Result>& rs) {
 std::vector<std::string> algorithms_of(const std::vector<Result>& rs, const std::string& coll) {
   std::vector<std::string> out;
   for (const Result& r : rs)
-    if (r.collective == coll && std::find(out.begin(), out.end(), r.algorithm) == out.end()) out.push_back(r.algorithm);
+    if (r.collective == coll && std::find(out.begin(), out.end(), series(r)) == out.end()) out.push_back(series(r));
   const std::string base = baseline_algorithm(coll);
   std::stable_sort(out.begin(), out.end(), [&](const std::string& a, const std::string& b) {
     auto rank = [&](const std::string& x) {
-      return is_mesh_algorithm(x) ? 0 : (!base.empty() && x == base) ? 1 : 2;
+      return is_mesh_series(x) ? 0 : (!base.empty() && algorithm_of(x) == base) ? 1 : 2;
     };
     return rank(a) < rank(b);
   });
@@ -77,7 +97,7 @@ std::vector<std::string> algorithms_of(const std::vector<Result>& rs, const std:
 
 const Result* find(const std::vector<Result>& rs, const std::string& coll, const std::string& alg, int ranks, long bytes) {
   for (const Result& r : rs)
-    if (r.ok && r.collective == coll && r.algorithm == alg && r.ranks == ranks && r.bytes == bytes) return &r;
+    if (r.ok && r.collective == coll && series(r) == alg && r.ranks == ranks && r.bytes == bytes) return &r;
   return nullptr;
 }
 
@@ -100,7 +120,7 @@ std::vector<int> ranks_of(const std::vector<Result>& rs, const std::string& coll
 std::vector<long> sizes_of(const std::vector<Result>& rs, const std::string& coll, const std::string& alg) {
   std::set<long> s;
   for (const Result& r : rs)
-    if (r.collective == coll && r.algorithm == alg) s.insert(r.bytes);
+    if (r.collective == coll && series(r) == alg) s.insert(r.bytes);
   return {s.begin(), s.end()};
 }
 
@@ -195,7 +215,7 @@ std::string ranks_plot(const std::vector<Result>& rs, const std::string& coll, c
   g << ")\nset datafile missing 'NaN'\nplot ";
   for (std::size_t i = 0; i < algs.size(); ++i)
     g << (i ? ", \\\n     " : "") << quoted(dat_name) << " using 1:" << i + 2 << " with linespoints lw 2 pt "
-      << (i % 7) + 1 << " dt " << (is_mesh_algorithm(algs[i]) ? 1 : 2) << " lc rgb '" << kColors[i % 8] << "' title "
+      << (i % 7) + 1 << " dt " << (is_mesh_series(algs[i]) ? 1 : 2) << " lc rgb '" << kColors[i % 8] << "' title "
       << quoted(gp_text(algs[i]));
   g << "\n";
   return g.str();
@@ -211,6 +231,7 @@ const char* metric_label() {
 }
 
 std::vector<std::string> write_figures(const std::vector<Result>& rs, const PlotOptions& opt) {
+  note_adapters(rs);
   std::vector<std::string> files;
   fs::create_directories(opt.dir);
   const fs::path dir(opt.dir);
@@ -286,6 +307,7 @@ std::vector<std::string> write_figures(const std::vector<Result>& rs, const Plot
 
 bool write_overview(const std::vector<Result>& rs, const std::string& png_path, const std::string& gnuplot,
                     const std::string& title) {
+  note_adapters(rs);
   const std::vector<std::string> colls = collectives_of(rs);
   if (colls.empty()) return false;
   const fs::path out = fs::absolute(png_path);
@@ -317,6 +339,7 @@ bool write_overview(const std::vector<Result>& rs, const std::string& png_path, 
 }
 
 std::string variance_table(const std::vector<Result>& rs) {
+  note_adapters(rs);
   std::ostringstream o;
   for (const std::string& coll : collectives_of(rs)) {
     const long b = small_size(rs, coll);
@@ -340,16 +363,18 @@ std::string variance_table(const std::vector<Result>& rs) {
 }
 
 std::string comparison_table(const std::vector<Result>& rs, bool markdown) {
+  note_adapters(rs);
   std::ostringstream o;
   const bool sim = !rs.empty() && rs[0].transport == "sim";
   for (const std::string& coll : collectives_of(rs)) {
     const std::vector<std::string> algs = algorithms_of(rs, coll);
     std::string mesh;
     for (const std::string& a : algs)
-      if (mesh.empty() && is_mesh_algorithm(a)) mesh = a;
+      if (mesh.empty() && is_mesh_series(a)) mesh = a;
     const std::string base_alg = baseline_algorithm(coll);
-    const std::string base =
-        !base_alg.empty() && std::find(algs.begin(), algs.end(), base_alg) != algs.end() ? base_alg : "";
+    std::string base;
+    for (const std::string& a : algs)
+      if (base.empty() && !base_alg.empty() && algorithm_of(a) == base_alg) base = a;
     bool conflicts = false;
     for (const Result& r : rs)
       if (r.collective == coll && r.conflicts >= 0) conflicts = true;
@@ -369,7 +394,7 @@ std::string comparison_table(const std::vector<Result>& rs, bool markdown) {
         std::string cell = r ? us_label(value(*r)) : "-";
         if (r && sim && r->conflicts >= 0) cell += " (" + std::to_string(r->conflicts) + ")";
         row.push_back(cell);
-        if (r && !is_mesh_algorithm(a) && (best_other < 0 || value(*r) < best_other)) best_other = value(*r);
+        if (r && !is_mesh_series(a) && (best_other < 0 || value(*r) < best_other)) best_other = value(*r);
       }
       const Result* m = mesh.empty() ? nullptr : find(rs, coll, mesh, n, b);
       auto pct = [&](double other) {
