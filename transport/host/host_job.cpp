@@ -1,6 +1,5 @@
 // The launcher's side of a host-transport job: create the segment, describe it to the ranks,
 // read the abort record, remove the name.
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -9,36 +8,23 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <random>
 #include <stdexcept>
 #include <string>
 
 #include "backends.h"
 #include "host/shm_layout.h"
+#include "shm/segment.h"
 #include "tilempi/transport/settings.h"
 
 namespace tilempi::transport::host {
-
-bool record_abort(Header* h, int rank, int code, const char* why) {
-  std::uint32_t expected = 0;
-  if (!shared(h->abort_state).compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) return false;
-  h->abort_rank = rank;
-  h->abort_code = code;
-  std::snprintf(h->abort_why, sizeof h->abort_why, "%s", why ? why : "");
-  shared(h->abort_state).store(2, std::memory_order_release);
-  return true;
-}
 
 namespace {
 
 class HostJob final : public Job {
  public:
   explicit HostJob(const JobSpec& spec) : spec_(spec) {
-    std::random_device rd;
-    char name[96];
-    std::snprintf(name, sizeof name, "/tilempi-%d-%08x%08x", static_cast<int>(::getpid()), rd(), rd());
-    name_ = name;
-    std::snprintf(path_, sizeof path_, "/dev/shm%s", name);
+    name_ = shm::unique_name("tilempi");
+    std::snprintf(path_, sizeof path_, "/dev/shm%s", name_.c_str());
 
     Geometry g = make_geometry(spec.nranks);
     // Tuning knobs for measurements (tilempi/transport/settings.h), checked here so that a bad
@@ -55,27 +41,19 @@ class HostJob final : public Job {
     } catch (const tilempi::settings::Error& e) {
       throw std::runtime_error(std::string("tilempi: ") + e.what());
     }
-    int fd = ::shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
-    if (fd < 0) throw std::runtime_error(std::string("tilempi: cannot create shared memory ") + name + ": " + std::strerror(errno));
-    if (::ftruncate(fd, static_cast<off_t>(g.total_bytes)) != 0) {
-      int e = errno;
-      ::close(fd);
-      ::shm_unlink(name);
-      throw std::runtime_error(std::string("tilempi: cannot size shared memory ") + name + ": " + std::strerror(e));
-    }
-    void* p = ::mmap(nullptr, g.header_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    ::close(fd);
-    if (p == MAP_FAILED) {
-      int e = errno;
-      ::shm_unlink(name);
-      throw std::runtime_error(std::string("tilempi: cannot map shared memory: ") + std::strerror(e));
+    // The launcher maps only the header: the ranks' blocks are theirs.
+    void* p = nullptr;
+    try {
+      p = shm::create_segment(name_, g.total_bytes, g.header_bytes);
+    } catch (const std::runtime_error& e) {
+      throw std::runtime_error(std::string("tilempi: ") + e.what());
     }
     header_ = static_cast<Header*>(p);
     header_->version = kLayoutVersion;
     header_->nranks = spec.nranks;
     header_->geometry = g;
     header_->launcher_pid = static_cast<int>(::getpid());
-    std::snprintf(header_->name, sizeof header_->name, "%s", name);
+    std::snprintf(header_->name, sizeof header_->name, "%s", name_.c_str());
     // Ranks check the magic last: it publishes the fields above.
     shared(header_->magic).store(kMagic, std::memory_order_release);
   }
@@ -99,11 +77,7 @@ class HostJob final : public Job {
   }
 
   bool abort_record(AbortRecord& out) const override {
-    if (shared(header_->abort_state).load(std::memory_order_acquire) != 2) return false;
-    out.rank = header_->abort_rank;
-    out.code = header_->abort_code;
-    out.why.assign(header_->abort_why, strnlen(header_->abort_why, sizeof header_->abort_why));
-    return true;
+    return shm::read_abort(header_->abort, out);
   }
 
   // Only async-signal-safe calls: the launcher may call this from a signal handler.

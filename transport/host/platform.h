@@ -1,5 +1,5 @@
-// Operating-system services of the host transport: futex sleep/wake on shared words, pinning
-// with hwloc, NUMA placement with libnuma, cross-memory attach.
+// Operating-system services of the host transport: pinning with hwloc, NUMA placement with
+// libnuma, cross-memory attach. (Futexes are shared with the sim transport: shm/futex.h.)
 #pragma once
 
 #include <sys/types.h>
@@ -8,10 +8,6 @@
 #include <cstdint>
 
 namespace tilempi::transport::host {
-
-/// Sleep while *word == expected, at most timeout_ns (0: do not sleep). Shared (not private) futex.
-void futex_wait(std::uint32_t* word, std::uint32_t expected, std::uint64_t timeout_ns);
-void futex_wake_all(std::uint32_t* word);
 
 struct Placement {
   int cores = 1;          ///< cores this process may run on (before binding)

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "shm/abort_record.h"
 #include "tilempi/transport/transport.h"
 
 namespace tilempi::transport::host {
@@ -70,11 +71,7 @@ struct alignas(kPage) Header {
   std::int32_t launcher_pid;
   std::uint32_t attached;      ///< ranks attached so far; the last one unlinks the name
   std::uint32_t unlinked;
-  // Abort record: first writer wins (state 0 -> 1 writing -> 2 complete).
-  std::uint32_t abort_state;
-  std::int32_t abort_rank;
-  std::int32_t abort_code;
-  char abort_why[1024];
+  shm::AbortWords abort;       ///< first writer wins (shm/abort_record.h)
   char name[128];
 };
 
@@ -184,8 +181,5 @@ struct Segment {
     return base + g.header_bytes + g.block_bytes * static_cast<std::uint64_t>(receiver);
   }
 };
-
-/// Records the first abort of the job; returns false when another rank got there first.
-bool record_abort(Header* h, int rank, int code, const char* why);
 
 }  // namespace tilempi::transport::host

@@ -307,7 +307,7 @@ void Scheduler::attach_job() {
   arena_bytes_ = h->arena_bytes;
   stack_bytes_ = static_cast<std::size_t>(h->stack_kib) << 10;
   // The launcher removes the name at the end; nothing else needs it now.
-  if (shared(h->unlinked).exchange(1) == 0) ::shm_unlink(name);
+  shm::unlink_once(h->unlinked, name);
 }
 
 void Scheduler::load_ranks(ProgramImage& image, int argc, char** argv) {

@@ -196,9 +196,7 @@ std::unique_ptr<Transport> connect(int rank, int size) {
   Header* h = seg.header();
   shared(seg.ctl(rank)->pid).store(static_cast<std::int32_t>(::getpid()), std::memory_order_release);
   // The last rank to attach removes the name: from then on nothing can outlive the job.
-  if (shared(h->attached).fetch_add(1, std::memory_order_acq_rel) + 1 == static_cast<std::uint32_t>(size)) {
-    if (shared(h->unlinked).exchange(1) == 0) ::shm_unlink(name);
-  }
+  shm::count_attach(h->attached, h->unlinked, size, name);
   return make_sim_transport(std::make_unique<ShmLink>(seg, rank), rank, size);
 }
 

@@ -17,23 +17,6 @@ namespace tilempi::transport::sim {
 namespace hw = tilempi::hwmodel;
 namespace ad = tilempi::hwmodel::adapter;
 
-void futex_wait(std::uint32_t* word, std::uint32_t expected, std::uint64_t timeout_ns) {
-  timespec ts{static_cast<time_t>(timeout_ns / 1000000000ull), static_cast<long>(timeout_ns % 1000000000ull)};
-  ::syscall(SYS_futex, word, FUTEX_WAIT, expected, &ts, nullptr, 0);
-}
-
-void futex_wake(std::uint32_t* word) { ::syscall(SYS_futex, word, FUTEX_WAKE, INT32_MAX, nullptr, nullptr, 0); }
-
-bool record_abort(Header* h, int rank, int code, const char* why) {
-  std::uint32_t expected = 0;
-  if (!shared(h->abort_state).compare_exchange_strong(expected, 1, std::memory_order_acq_rel)) return false;
-  h->abort_rank = rank;
-  h->abort_code = code;
-  std::snprintf(h->abort_why, sizeof h->abort_why, "%s", why ? why : "");
-  shared(h->abort_state).store(2, std::memory_order_release);
-  return true;
-}
-
 namespace {
 
 hw::Dir dir_of_port(unsigned port) {
@@ -587,7 +570,7 @@ bool Engine::deadlock_check() {
   if (drain_requests()) return false;
   // A rank failed or aborted: the launcher is ending the job; the others wait for nothing.
   if (failed_any_.load(std::memory_order_acquire) ||
-      shared(seg_.header()->abort_state).load(std::memory_order_acquire) != 0) {
+      shm::abort_started(seg_.header()->abort)) {
     Header* h = seg_.header();
     const std::uint32_t bell = shared(h->engine_bell).load(std::memory_order_seq_cst);
     if (!stop_.load(std::memory_order_acquire)) futex_wait(&h->engine_bell, bell, 50'000'000);

@@ -137,28 +137,11 @@ class SimJob final : public Job {
     choose_ranks_mode(spec, ranks_mode);
 
     // ---- the segment
-    std::random_device rd;
-    char name[96];
-    std::snprintf(name, sizeof name, "/tilempi-sim-%d-%08x%08x", static_cast<int>(::getpid()), rd(), rd());
-    name_ = name;
+    name_ = shm::unique_name("tilempi-sim");
     // Ranks as contexts share no memory with the launcher but the header: their rings and
     // arenas live in the simulator process.
     const Geometry g = contexts_ ? make_geometry(0, 0) : make_geometry(n, arena_mib << 20);
-    int fd = ::shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
-    if (fd < 0) throw std::runtime_error(std::string("cannot create shared memory ") + name + ": " + std::strerror(errno));
-    if (::ftruncate(fd, static_cast<off_t>(g.total_bytes)) != 0) {
-      int e = errno;
-      ::close(fd);
-      ::shm_unlink(name);
-      throw std::runtime_error(std::string("cannot size shared memory: ") + std::strerror(e));
-    }
-    void* p = ::mmap(nullptr, g.total_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    int e = errno;
-    ::close(fd);
-    if (p == MAP_FAILED) {
-      ::shm_unlink(name);
-      throw std::runtime_error(std::string("cannot map shared memory: ") + std::strerror(e));
-    }
+    void* p = shm::create_segment(name_, g.total_bytes, g.total_bytes);
     seg_.base = static_cast<unsigned char*>(p);
     seg_.bytes = g.total_bytes;
     seg_.g = g;
@@ -167,7 +150,7 @@ class SimJob final : public Job {
     h->nranks = n;
     h->arena_bytes = contexts_ ? round_up(arena_mib << 20, kPage) : g.arena_bytes;
     h->total_bytes = g.total_bytes;
-    std::snprintf(h->name, sizeof h->name, "%s", name);
+    std::snprintf(h->name, sizeof h->name, "%s", name_.c_str());
     std::memcpy(h->config, text.data(), text.size());
     h->config_len = static_cast<std::uint32_t>(text.size());
     std::snprintf(h->adapter, sizeof h->adapter, "%s", adapter.c_str());
@@ -226,11 +209,7 @@ class SimJob final : public Job {
 
   bool abort_record(AbortRecord& out) const override {
     Header* h = seg_.header();
-    if (shared(h->abort_state).load(std::memory_order_acquire) != 2) return false;
-    out.rank = h->abort_rank;
-    out.code = h->abort_code;
-    out.why = h->abort_why;
-    return true;
+    return shm::read_abort(h->abort, out);
   }
 
   std::string finish() override {
@@ -244,7 +223,7 @@ class SimJob final : public Job {
 
   void unlink() override {
     if (!seg_.base) return;
-    if (shared(seg_.header()->unlinked).exchange(1) == 0) ::shm_unlink(name_.c_str());
+    shm::unlink_once(seg_.header()->unlinked, name_.c_str());
   }
 
  private:

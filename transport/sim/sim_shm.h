@@ -13,6 +13,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "shm/abort_record.h"
+#include "shm/futex.h"
+#include "shm/segment.h"
 #include "tilempi/transport/transport.h"
 
 namespace tilempi::transport::sim {
@@ -112,11 +115,7 @@ struct alignas(kPage) Header {
   std::uint32_t dead;          ///< the engine ended the job (deadlock): ranks exit
   std::uint32_t attached;
   std::uint32_t unlinked;
-  // Abort record: first writer wins (0 -> 1 writing -> 2 complete).
-  std::uint32_t abort_state;
-  std::int32_t abort_rank;
-  std::int32_t abort_code;
-  char abort_why[1024];
+  shm::AbortWords abort;       ///< first writer wins (shm/abort_record.h)
   char name[128];
   std::uint32_t config_len;
   char config[32768];          ///< hwmodel::Config::to_text() of the job
@@ -170,10 +169,11 @@ struct Segment {
   unsigned char* arena(int r) const { return base + g.arena_off + g.arena_bytes * static_cast<std::uint64_t>(r); }
 };
 
-/// Sleep while *word == expected, at most timeout_ns. Shared futex.
-void futex_wait(std::uint32_t* word, std::uint32_t expected, std::uint64_t timeout_ns);
-void futex_wake(std::uint32_t* word);
-
-bool record_abort(Header* h, int rank, int code, const char* why);
+// Shared with the host transport (transport/shm/).
+using shm::futex_wait;
+inline void futex_wake(std::uint32_t* word) { shm::futex_wake_all(word); }
+inline bool record_abort(Header* h, int rank, int code, const char* why) {
+  return shm::record_abort(h->abort, rank, code, why);
+}
 
 }  // namespace tilempi::transport::sim

@@ -1,0 +1,212 @@
+// The eager ring of one ordered pair of ranks: a single-producer single-consumer ring of cache
+// lines in the receiver's block (the ULTRA idea, [Fröning 2007] §3.5). A message is one record:
+//
+//   line 0: seq (8) | kind + length in lines (4) | payload bytes (4) | envelope (32) | payload...
+//   line 1..: the rest of the payload, contiguous
+//
+// The writer fills header fields and payload, then stores seq = absolute line position + 1 last;
+// the reader polls only that word. A record never wraps (a one-line pad record skips to the
+// ring's start). Payload lines of one lap are header lines of the next and may hold anything,
+// also the very sequence word the next lap expects there, so the reader zeroes the first word of
+// every payload line before it releases a record, and never looks at a line it has not released
+// yet. The reader may hold several records and consume them in any order; it releases the
+// longest consumed prefix by one store of the tail word, which the writer reads only when the
+// ring looks full.
+//
+// Header-only: these run once per message on both sides and must inline into the transport.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <deque>
+
+#include "host/shm_layout.h"
+
+namespace tilempi::transport::host {
+
+/// Lines a record takes whose body (payload, or an RTS) has `body` bytes.
+constexpr std::uint64_t record_lines(std::uint64_t body) {
+  return (kSlotPayloadOffset + body + kLine - 1) / kLine;
+}
+
+inline SlotHeader* line_at(unsigned char* ring, std::uint64_t ring_lines, std::uint64_t pos) {
+  return reinterpret_cast<SlotHeader*>(ring + (pos % ring_lines) * kLine);
+}
+
+/// The writing end (this rank sends to the ring's owner).
+class RingWriter {
+ public:
+  RingWriter() = default;
+  /// ring: ring_lines lines (a power of two); tail: the reader's release word.
+  RingWriter(unsigned char* ring, std::uint64_t ring_lines, std::uint64_t* tail)
+      : ring_(ring), lines_(ring_lines), tail_(tail) {}
+
+  /// Writes one record of `lines` lines at the head (after a pad record when it would run past
+  /// the ring's end). fill(header) writes len, envelope and body; kind and the sequence word are
+  /// stored after it, the sequence word last. False, writing nothing, when there is no room.
+  template <class Fill>
+  bool write(std::uint64_t lines, std::uint32_t kind, Fill&& fill) {
+    std::uint64_t pos = head_;
+    const std::uint64_t off = pos % lines_;
+    const std::uint64_t pad = off + lines > lines_ ? lines_ - off : 0;
+    const std::uint64_t need = pad + lines;
+    if (pos + need - tail_seen_ > lines_) {
+      tail_seen_ = shared(*tail_).load(std::memory_order_acquire);
+      if (pos + need - tail_seen_ > lines_) return false;
+    }
+    if (pad) {
+      SlotHeader* h = line_at(ring_, lines_, pos);
+      h->kind_lines = kSlotPad | static_cast<std::uint32_t>(pad << 8);
+      h->len = 0;
+      shared(h->seq).store(pos + 1, std::memory_order_release);
+      pos += pad;
+    }
+    SlotHeader* h = line_at(ring_, lines_, pos);
+    fill(h);
+    h->kind_lines = kind | static_cast<std::uint32_t>(lines << 8);
+    // seq_cst: the sleeping reader stores its flag and then re-reads this word; we store this
+    // word and then read the flag (notify()). One of the two sees the other.
+    shared(h->seq).store(pos + 1, std::memory_order_seq_cst);
+    head_ = pos + lines;
+    return true;
+  }
+
+  bool write_eager(const Envelope& env, const void* buf, std::size_t len) {
+    return write(record_lines(len), kSlotEager, [&](SlotHeader* h) {
+      h->len = static_cast<std::uint32_t>(len);
+      h->envelope = env;
+      if (len) std::memcpy(reinterpret_cast<unsigned char*>(h) + kSlotPayloadOffset, buf, len);
+    });
+  }
+
+  bool write_rts(const Envelope& env, const RtsBody& body) {
+    return write(record_lines(sizeof(RtsBody)), kSlotRts, [&](SlotHeader* h) {
+      h->len = sizeof(RtsBody);
+      h->envelope = env;
+      std::memcpy(reinterpret_cast<unsigned char*>(h) + kSlotPayloadOffset, &body, sizeof body);
+    });
+  }
+
+  /// The reader released lines since the writer last looked (a full ring may have room now).
+  bool space_released() const { return shared(*tail_).load(std::memory_order_seq_cst) != tail_seen_; }
+
+  std::uint64_t head() const { return head_; }
+
+ private:
+  unsigned char* ring_ = nullptr;
+  std::uint64_t lines_ = 1;
+  std::uint64_t* tail_ = nullptr;
+  std::uint64_t head_ = 0;       ///< next line to write (absolute)
+  std::uint64_t tail_seen_ = 0;  ///< the reader's tail as last read
+};
+
+/// The reading end (the ring lives in this rank's block).
+class RingReader {
+ public:
+  struct Record {
+    std::uint64_t pos;        ///< absolute line position: the record's name for consume()
+    const SlotHeader* header;
+    std::uint32_t kind;       ///< kSlotEager or kSlotRts (pads never come out)
+  };
+
+  RingReader() = default;
+  RingReader(unsigned char* ring, std::uint64_t ring_lines, std::uint64_t* tail)
+      : ring_(ring), lines_(ring_lines), tail_(tail) {}
+
+  /// The next record, if one is complete. It stays in the ring until consume(pos); pads are
+  /// consumed here.
+  bool next(Record& out) {
+    for (;;) {
+      // The line still belongs to a record of the previous lap we have not released: the
+      // writer cannot have written here yet (and the word may be that record's payload).
+      if (read_pos_ >= released_ + lines_) return false;
+      const SlotHeader* h = line_at(ring_, lines_, read_pos_);
+      if (shared(const_cast<SlotHeader*>(h)->seq).load(std::memory_order_acquire) != read_pos_ + 1) return false;
+      const std::uint32_t kind = h->kind_lines & 0xff;
+      const std::uint64_t lines = h->kind_lines >> 8;
+      const std::uint64_t pos = read_pos_;
+      read_pos_ += lines;
+      if (kind == kSlotPad) {
+        inflight_.push_back(InFlight{pos, pos + lines, true});
+        release();
+        continue;
+      }
+      inflight_.push_back(InFlight{pos, pos + lines, false});
+      out = Record{pos, h, kind};
+      return true;
+    }
+  }
+
+  /// A complete record waits (seq_cst: the sleeper's re-check, see RingWriter::write).
+  bool ready() const {
+    if (read_pos_ >= released_ + lines_) return false;
+    return shared(line_at(ring_, lines_, read_pos_)->seq).load(std::memory_order_seq_cst) == read_pos_ + 1;
+  }
+
+  const unsigned char* body(std::uint64_t pos) const {
+    return reinterpret_cast<const unsigned char*>(line_at(ring_, lines_, pos)) + kSlotPayloadOffset;
+  }
+
+  /// Done with the record at pos (in any order): scrub its payload lines, release the longest
+  /// consumed prefix.
+  void consume(std::uint64_t pos) {
+    for (InFlight& f : inflight_) {
+      if (f.start == pos) {
+        scrub(f.start, f.end);
+        f.consumed = true;
+        break;
+      }
+    }
+    release();
+  }
+
+  /// Whether the tail moved since the last call (then a writer waiting for space may need a
+  /// wake-up).
+  bool take_released() {
+    const bool r = released_moved_;
+    released_moved_ = false;
+    return r;
+  }
+
+  std::uint64_t released() const { return released_; }
+  std::size_t held() const { return inflight_.size(); }
+
+ private:
+  struct InFlight {
+    std::uint64_t start;
+    std::uint64_t end;
+    bool consumed;
+  };
+
+  // A payload line may hold anything, also what looks like a valid sequence word for a later
+  // lap: zero the first word of each payload line before releasing. Header lines keep their old
+  // sequence numbers, which never match again. (The reader does this, not the writer, to keep an
+  // extra cache miss off the writer's critical path.)
+  void scrub(std::uint64_t start, std::uint64_t end) {
+    for (std::uint64_t pos = start + 1; pos < end; ++pos)
+      shared(line_at(ring_, lines_, pos)->seq).store(0, std::memory_order_relaxed);
+  }
+
+  void release() {
+    std::uint64_t upto = released_;
+    while (!inflight_.empty() && inflight_.front().consumed) {
+      upto = inflight_.front().end;
+      inflight_.pop_front();
+    }
+    if (upto != released_) {
+      released_ = upto;
+      shared(*tail_).store(upto, std::memory_order_release);
+      released_moved_ = true;
+    }
+  }
+
+  unsigned char* ring_ = nullptr;
+  std::uint64_t lines_ = 1;
+  std::uint64_t* tail_ = nullptr;
+  std::uint64_t read_pos_ = 0;  ///< next line to look at (absolute)
+  std::uint64_t released_ = 0;  ///< lines handed back to the writer
+  bool released_moved_ = false;
+  std::deque<InFlight> inflight_;
+};
+
+}  // namespace tilempi::transport::host
