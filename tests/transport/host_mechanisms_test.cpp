@@ -98,22 +98,24 @@ TEST(EagerRing, OnlyTheSequenceWordPublishesARecord) {
 }
 
 TEST(EagerRing, AFullRingRefusesUntilTheReaderReleases) {
-  Ring r(16);
+  Ring r(64);
   RingWriter w = r.writer();
   RingReader rd = r.reader();
-  const auto data = payload(64 + 16, 1);  // two lines a record: 8 fit
+  const auto data = payload(64 + 16, 1);  // two lines a record: 32 fit
   int written = 0;
   while (w.write_eager(env_of(written), data.data(), data.size())) ++written;
-  EXPECT_EQ(written, 8);
+  EXPECT_EQ(written, 32);
   EXPECT_FALSE(w.space_released());
   RingReader::Record first;
   ASSERT_TRUE(rd.next(first));
   EXPECT_FALSE(w.write_eager(env_of(99), data.data(), data.size()));  // held, not released
   rd.consume(first.pos);
+  EXPECT_FALSE(w.space_released());  // consumed, released lazily
+  rd.flush();
   EXPECT_TRUE(rd.take_released());
   EXPECT_TRUE(w.space_released());
-  EXPECT_TRUE(w.write_eager(env_of(8), data.data(), data.size()));
-  EXPECT_FALSE(w.write_eager(env_of(9), data.data(), data.size()));
+  EXPECT_TRUE(w.write_eager(env_of(32), data.data(), data.size()));
+  EXPECT_FALSE(w.write_eager(env_of(33), data.data(), data.size()));
 }
 
 TEST(EagerRing, OutOfOrderConsumptionReleasesOnlyTheConsumedPrefix) {
@@ -124,14 +126,41 @@ TEST(EagerRing, OutOfOrderConsumptionReleasesOnlyTheConsumedPrefix) {
   RingReader::Record a, b, c;
   ASSERT_TRUE(rd.next(a) && rd.next(b) && rd.next(c));
   rd.consume(b.pos);
+  rd.flush();
   EXPECT_EQ(r.ctl()->tail, 0u);
   EXPECT_FALSE(rd.take_released());
   rd.consume(c.pos);
+  rd.flush();
   EXPECT_EQ(r.ctl()->tail, 0u);
   rd.consume(a.pos);
+  rd.flush();
   EXPECT_EQ(r.ctl()->tail, 3u);
   EXPECT_TRUE(rd.take_released());
   EXPECT_EQ(rd.held(), 0u);
+}
+
+// Consumed lines go back to the writer once an eighth of the ring waits, not one record at a
+// time (the scrub and the tail store stay off the path between messages).
+TEST(EagerRing, ReleaseWaitsForAnEighthOfTheRingOrAFlush) {
+  Ring r(64);
+  RingWriter w = r.writer();
+  RingReader rd = r.reader();
+  for (int i = 0; i < 8; ++i) {
+    ASSERT_TRUE(w.write_eager(env_of(i), nullptr, 0));
+    RingReader::Record rec;
+    ASSERT_TRUE(rd.next(rec));
+    rd.consume(rec.pos);
+    EXPECT_EQ(r.ctl()->tail, i < 7 ? 0u : 8u) << "after record " << i;
+  }
+  EXPECT_FALSE(rd.deferred());
+  ASSERT_TRUE(w.write_eager(env_of(8), nullptr, 0));
+  RingReader::Record rec;
+  ASSERT_TRUE(rd.next(rec));
+  rd.consume(rec.pos);
+  EXPECT_TRUE(rd.deferred());
+  rd.flush();
+  EXPECT_EQ(r.ctl()->tail, 9u);
+  EXPECT_FALSE(rd.deferred());
 }
 
 TEST(EagerRing, ARecordNeverWrapsAPadSkipsToTheStart) {
@@ -154,6 +183,7 @@ TEST(EagerRing, ARecordNeverWrapsAPadSkipsToTheStart) {
   EXPECT_EQ(rec.header->envelope.word[0], 3u);
   EXPECT_EQ(reinterpret_cast<const unsigned char*>(rec.header), r.ring());
   EXPECT_EQ(std::memcmp(rd.body(rec.pos), big.data(), big.size()), 0);
+  rd.flush();
   EXPECT_EQ(r.ctl()->tail, 16u);  // pad released with the records before it
 }
 
@@ -174,6 +204,7 @@ TEST(EagerRing, StalePayloadNeverLooksLikeANewRecord) {
     RingReader::Record rec;
     ASSERT_TRUE(rd.next(rec));
     rd.consume(rec.pos);
+    rd.flush();
   }
   // Next lap, one-line records: the reader must see exactly those, never an old payload word.
   for (std::uint64_t m = 0; m < kLines; ++m) {
@@ -186,6 +217,7 @@ TEST(EagerRing, StalePayloadNeverLooksLikeANewRecord) {
     std::memcpy(&v, rd.body(rec.pos), sizeof v);
     EXPECT_EQ(v, m);
     rd.consume(rec.pos);
+    rd.flush();
   }
 }
 
@@ -244,6 +276,7 @@ TEST(EagerRing, TwoThreadsManyLapsContentAndOrder) {
       rd.consume(held.back().pos);
       held.pop_back();
     } else {
+      rd.flush();  // idle: hand lines back
       cpu_relax();
     }
   }
@@ -393,16 +426,23 @@ TEST(Waiting, NoWorkEndsAtTheDeadline) {
 // The sleeper's flag and the writer's store: a writer that publishes after the sleeper has
 // announced itself must find the flag and ring. The nap is 100 s, longer than the test's time
 // limit: a lost wake-up fails the test instead of passing late.
-TEST(Waiting, ASleeperIsWokenByTheWriterWhoseStoreItMissed) {
+// light: the writer skips its fence and the sleeper fences for it (membarrier), as between
+// ranks where the kernel allows it; otherwise both sides fence.
+class WaitingFence : public ::testing::TestWithParam<bool> {};
+
+TEST_P(WaitingFence, ASleeperIsWokenByTheWriterWhoseStoreItMissed) {
+  const bool light = GetParam();
+  if (light && !register_light_fence()) GTEST_SKIP() << "membarrier(GLOBAL_EXPEDITED) not allowed here";
   for (int round = 0; round < 20; ++round) {
     RankSlot slot{};
+    slot.heavy_fence = light ? 1 : 0;
     std::uint64_t word = 0;
     std::atomic<bool> asleep{false};
     std::thread writer([&] {
       while (!asleep.load()) cpu_relax();
       while (!shared(slot.sleeping).load(std::memory_order_seq_cst)) cpu_relax();
-      shared(word).store(1, std::memory_order_seq_cst);
-      ring_doorbell(&slot);
+      shared(word).store(1, std::memory_order_release);
+      ring_doorbell(&slot, light);
     });
     const WaitEnd end = wait_for_work(&slot, SpinPolicy{0, false, 0}, 200000000000ull, 100000000000ull, [&] {
       asleep.store(true);
@@ -414,6 +454,8 @@ TEST(Waiting, ASleeperIsWokenByTheWriterWhoseStoreItMissed) {
     EXPECT_EQ(slot.sleeping, 0u);
   }
 }
+INSTANTIATE_TEST_SUITE_P(Fence, WaitingFence, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "Asymmetric" : "Symmetric"; });
 
 }  // namespace
 }  // namespace tilempi::transport::host

@@ -11,7 +11,9 @@
 // every payload line before it releases a record, and never looks at a line it has not released
 // yet. The reader may hold several records and consume them in any order; it releases the
 // longest consumed prefix by one store of the tail word, which the writer reads only when the
-// ring looks full.
+// ring looks full. Releasing (and the scrubbing before it) waits until an eighth of the ring is
+// consumed or the owner has nothing else to do (flush()): a consumed record's lines are written
+// again only a lap later, so neither belongs on the path from one message to the next.
 //
 // Header-only: these run once per message on both sides and must inline into the transport.
 #pragma once
@@ -64,9 +66,9 @@ class RingWriter {
     SlotHeader* h = line_at(ring_, lines_, pos);
     fill(h);
     h->kind_lines = kind | static_cast<std::uint32_t>(lines << 8);
-    // seq_cst: the sleeping reader stores its flag and then re-reads this word; we store this
-    // word and then read the flag (notify()). One of the two sees the other.
-    shared(h->seq).store(pos + 1, std::memory_order_seq_cst);
+    // The reader may be about to sleep: the owner of the ring is woken by ring_doorbell()
+    // after this store, which orders it before the load of the sleeping flag (waiting.h).
+    shared(h->seq).store(pos + 1, std::memory_order_release);
     head_ = pos + lines;
     return true;
   }
@@ -127,8 +129,9 @@ class RingReader {
       const std::uint64_t pos = read_pos_;
       read_pos_ += lines;
       if (kind == kSlotPad) {
-        inflight_.push_back(InFlight{pos, pos + lines, true});
-        release();
+        // Lines after a pad's first were not written this lap: they were scrubbed a lap ago.
+        inflight_.push_back(InFlight{pos, pos + lines, true, true});
+        done_lines_ += lines;
         continue;
       }
       inflight_.push_back(InFlight{pos, pos + lines, false});
@@ -147,18 +150,29 @@ class RingReader {
     return reinterpret_cast<const unsigned char*>(line_at(ring_, lines_, pos)) + kSlotPayloadOffset;
   }
 
-  /// Done with the record at pos (in any order): scrub its payload lines, release the longest
-  /// consumed prefix.
+  /// Done with the record at pos (in any order). Its lines go back to the writer with the
+  /// longest consumed prefix, once an eighth of the ring waits for that or at flush().
   void consume(std::uint64_t pos) {
-    for (InFlight& f : inflight_) {
-      if (f.start == pos) {
-        scrub(f.start, f.end);
-        f.consumed = true;
+    // Newest first: the record just polled is the usual one, while up to an eighth of the ring
+    // of consumed records may wait before it.
+    for (auto it = inflight_.rbegin(); it != inflight_.rend(); ++it) {
+      if (it->start == pos) {
+        if (!it->consumed) {
+          it->consumed = true;
+          done_lines_ += it->end - it->start;
+        }
         break;
       }
+      if (it->start < pos) break;
     }
-    release();
+    if (done_lines_ >= lines_ / 8) release();
   }
+
+  /// Consumed lines not yet handed back.
+  bool deferred() const { return done_lines_ != 0; }
+
+  /// Hands back every consumed prefix now (the owner is idle, or the writer waits for space).
+  void flush() { release(); }
 
   /// Whether the tail moved since the last call (then a writer waiting for space may need a
   /// wake-up).
@@ -176,6 +190,7 @@ class RingReader {
     std::uint64_t start;
     std::uint64_t end;
     bool consumed;
+    bool pad = false;
   };
 
   // A payload line may hold anything, also what looks like a valid sequence word for a later
@@ -190,7 +205,10 @@ class RingReader {
   void release() {
     std::uint64_t upto = released_;
     while (!inflight_.empty() && inflight_.front().consumed) {
-      upto = inflight_.front().end;
+      const InFlight& f = inflight_.front();
+      if (!f.pad) scrub(f.start, f.end);
+      done_lines_ -= f.end - f.start;
+      upto = f.end;
       inflight_.pop_front();
     }
     if (upto != released_) {
@@ -206,6 +224,7 @@ class RingReader {
   std::uint64_t read_pos_ = 0;  ///< next line to look at (absolute)
   std::uint64_t released_ = 0;  ///< lines handed back to the writer
   bool released_moved_ = false;
+  std::uint64_t done_lines_ = 0;  ///< lines of consumed records not yet released
   std::deque<InFlight> inflight_;
 };
 

@@ -67,6 +67,9 @@ HostTransport::HostTransport(Segment seg, int rank, int size, bool unmap_at_exit
   else
     cma_ok_ = size_ > 1 && cma_allowed();
   me_ = seg_.rank_slot(rank_);
+  // Writers skip the fence per message where the kernel lets sleepers fence for them.
+  light_fence_ = register_light_fence();
+  shared(me_->heavy_fence).store(light_fence_ ? 1u : 0u, std::memory_order_seq_cst);
   peers_.resize(static_cast<std::size_t>(size_));
   for (int p = 0; p < size_; ++p) {
     Peer& peer = peers_[static_cast<std::size_t>(p)];
@@ -183,7 +186,7 @@ void HostTransport::settle_space_wait(Peer& p) {
 
 void HostTransport::notify(int r) {
   if (r == rank_) return;
-  ring_doorbell(seg_.rank_slot(r));
+  ring_doorbell(seg_.rank_slot(r), light_fence_);
 }
 
 // ---------------------------------------------------------------- receive side
@@ -209,6 +212,11 @@ void HostTransport::released_ring(int s) {
 
 bool HostTransport::poll_source(int s, Arrival& out) {
   Peer& p = peers_[static_cast<std::size_t>(s)];
+  // Released lines are handed back lazily (eager_ring.h); not to a writer that waits for them.
+  if (p.ring_in.deferred() && shared(p.rx.ctl->space_wait).load(std::memory_order_relaxed)) {
+    p.ring_in.flush();
+    released_ring(s);
+  }
   RingReader::Record rec;
   const bool got = p.ring_in.next(rec);
   released_ring(s);  // pads skipped on the way
@@ -299,9 +307,21 @@ bool HostTransport::has_work() {
   return false;
 }
 
+// Hands consumed ring lines back to their writers: the moment to scrub and release them is when
+// this rank has nothing else to do.
+void HostTransport::release_rings() {
+  for (int s = 0; s < size_; ++s) {
+    Peer& p = peers_[static_cast<std::size_t>(s)];
+    if (!p.ring_in.deferred()) continue;
+    p.ring_in.flush();
+    released_ring(s);
+  }
+}
+
 void HostTransport::wait(std::uint64_t timeout_ns) {
   if (timeout_ns == 0) return;
   if (has_work()) return;
+  release_rings();
   // A pending sender-side wait on ring space is woken without a fence on the receiver's side,
   // so cap that sleep (rare: only when a ring is full).
   const std::uint64_t nap_cap = backlog_peers_ > 0 || ctrl_backlog_peers_ > 0 ? 200000ull : 100000000ull;
@@ -347,6 +367,7 @@ void HostTransport::abort(int code, const std::string& why) {
 }
 
 void HostTransport::finalize() {
+  release_rings();
   // Answers a peer still waits for (FIN/CTS) and transfers we drive must get out first.
   while (ctrl_backlog_peers_ > 0 || arena_tx_total_ > 0 || backlog_peers_ > 0) {
     progress();

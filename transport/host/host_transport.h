@@ -139,6 +139,7 @@ class HostTransport final : public Transport {
   void announce_space_wait(Peer& p);
   void settle_space_wait(Peer& p);
   void released_ring(int s);
+  void release_rings();
 
   // rendezvous.cpp
   OpId fetch_rendezvous(const Arrival& a, void* dst, std::size_t len);
@@ -163,6 +164,7 @@ class HostTransport final : public Transport {
   Placement placement_;
   SpinPolicy spin_ = spin_policy(false);
   bool cma_ok_ = true;
+  bool light_fence_ = false;  ///< registered for the sleepers' asymmetric fence (waiting.h)
   int launcher_pid_ = 0;
   std::uint64_t launcher_checked_ns_ = 0;
   std::uint64_t ring_lines_ = 0;

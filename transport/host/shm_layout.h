@@ -20,7 +20,7 @@
 namespace tilempi::transport::host {
 
 inline constexpr std::uint64_t kMagic = 0x74696c656d706931ull;  // "tilempi1"
-inline constexpr std::uint32_t kLayoutVersion = 1;
+inline constexpr std::uint32_t kLayoutVersion = 2;
 inline constexpr std::size_t kLine = 64;
 inline constexpr std::size_t kPage = 4096;
 
@@ -59,7 +59,8 @@ struct alignas(kLine) RankSlot {
   std::uint32_t sleeping;  ///< 1 while the rank is (about to be) asleep on bell
   std::int32_t pid;        ///< set when the rank attaches (cross-memory attach needs it)
   std::uint32_t attached;
-  std::uint8_t pad_[kLine - 16];
+  std::uint32_t heavy_fence;  ///< 1: the rank fences every registered writer before it sleeps (waiting.h)
+  std::uint8_t pad_[kLine - 20];
 };
 static_assert(sizeof(RankSlot) == kLine);
 

@@ -1,6 +1,9 @@
 #include "host/waiting.h"
 
+#include <linux/membarrier.h>
 #include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace tilempi::transport::host {
 
@@ -10,5 +13,19 @@ SpinPolicy spin_policy(bool oversubscribed) {
 }
 
 void yield_core() { ::sched_yield(); }
+
+namespace {
+long membarrier(int cmd) { return ::syscall(SYS_membarrier, cmd, 0u, 0); }
+}  // namespace
+
+bool register_light_fence() {
+  const long cmds = membarrier(MEMBARRIER_CMD_QUERY);
+  if (cmds < 0 || (cmds & MEMBARRIER_CMD_GLOBAL_EXPEDITED) == 0 ||
+      (cmds & MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) == 0)
+    return false;
+  return membarrier(MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED) == 0;
+}
+
+bool heavy_fence() { return membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) == 0; }
 
 }  // namespace tilempi::transport::host

@@ -2,15 +2,23 @@
 // yield when others wait for this core, then sleep on the rank's doorbell (a futex word in its
 // RankSlot), and how a writer wakes it.
 //
-// The doorbell protocol: a writer stores its sequence word (seq_cst) and then loads the owner's
+// The doorbell protocol: a writer stores its sequence word and then loads the owner's
 // `sleeping` flag, ringing the bell (increment + FUTEX_WAKE) only when it is set; the sleeper
-// stores `sleeping` (seq_cst) and then re-checks everything it waits for with seq_cst loads
-// before FUTEX_WAIT. One of the two always sees the other, so no wake-up is lost and the
-// common, awake case costs the writer one load of a line that rarely changes.
+// stores `sleeping` and then re-checks everything it waits for before FUTEX_WAIT. Between each
+// side's store and load there must be a full fence, so that one of the two always sees the
+// other and no wake-up is lost. The writer's fence would cost every message a drain of the
+// store buffer (with the record's lines still on their way from the reader's cache), so where
+// the kernel offers membarrier(MEMBARRIER_CMD_GLOBAL_EXPEDITED) the fence is asymmetric: the
+// sleeper, about to make a system call anyway, fences every core that runs a registered rank,
+// and a registered writer needs only a compiler barrier (the pattern of asymmetric Dekker
+// synchronisation). A writer that is not registered, or an owner that cannot fence others
+// (RankSlot::heavy_fence = 0), falls back to the full fence. The awake case costs the writer a
+// load of a line that rarely changes.
 #pragma once
 
 #include <time.h>
 
+#include <atomic>
 #include <cstdint>
 
 #include "host/shm_layout.h"
@@ -32,9 +40,22 @@ inline void cpu_relax() {
 #endif
 }
 
-/// The writer's half: wake the owner of `slot` if it said it sleeps.
-inline void ring_doorbell(RankSlot* slot) {
-  if (shared(slot->sleeping).load(std::memory_order_seq_cst)) {
+/// Registers this process for the sleepers' asymmetric fence; true if the kernel allows it
+/// (then writers in this process may skip their fence against owners with heavy_fence set).
+bool register_light_fence();
+
+/// The sleeper's heavy fence: every core running a registered process executes a full memory
+/// barrier before this returns. False when the kernel refuses (then heavy_fence must be 0).
+bool heavy_fence();
+
+/// The writer's half, after its sequence store: wake the owner of `slot` if it said it sleeps.
+/// light: this process is registered for the sleepers' fence (register_light_fence()).
+inline void ring_doorbell(RankSlot* slot, bool light = false) {
+  if (light && shared(slot->heavy_fence).load(std::memory_order_relaxed))
+    std::atomic_signal_fence(std::memory_order_seq_cst);  // the sleeper fences for us
+  else
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (shared(slot->sleeping).load(std::memory_order_relaxed)) {
     shared(slot->bell).fetch_add(1, std::memory_order_seq_cst);
     shm::futex_wake_all(&slot->bell);
   }
@@ -64,11 +85,18 @@ template <class HasWork>
 WaitEnd wait_for_work(RankSlot* me, const SpinPolicy& policy, std::uint64_t timeout_ns, std::uint64_t nap_cap_ns,
                       HasWork&& has_work);
 
-/// The sleeping step alone: announce, re-check, FUTEX_WAIT at most nap_ns.
+/// The sleeping step alone: announce, fence (for light writers too, if me->heavy_fence),
+/// re-check, FUTEX_WAIT at most nap_ns.
 template <class HasWork>
 void sleep_on_doorbell(RankSlot* me, std::uint64_t nap_ns, HasWork&& has_work) {
   const std::uint32_t bell = shared(me->bell).load(std::memory_order_acquire);
   shared(me->sleeping).store(1, std::memory_order_seq_cst);
+  if (shared(me->heavy_fence).load(std::memory_order_relaxed) && !heavy_fence()) {
+    // Refused after all: writers fence from now on; one that did not may have missed us, so
+    // this sleep is short.
+    shared(me->heavy_fence).store(0, std::memory_order_seq_cst);
+    if (nap_ns > 200000) nap_ns = 200000;
+  }
   if (!has_work()) shm::futex_wait(&me->bell, bell, nap_ns);
   shared(me->sleeping).store(0, std::memory_order_relaxed);
 }
