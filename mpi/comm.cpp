@@ -22,10 +22,10 @@ struct Tables {
   int my_world_rank = 0;
 };
 
-Tables& tables() {
-  static transport::RankLocal<Tables> t;  // per rank (see rank_local.h)
-  return t.get();
-}
+// Per rank (see rank_local.h); constant-initialised at namespace scope (no guard per call).
+constinit transport::RankLocal<Tables> g_tables;
+
+Tables& tables() { return g_tables.get(); }
 
 template <typename T>
 int insert(std::vector<std::unique_ptr<T>>& v, std::unique_ptr<T> item, int first_free) {

@@ -101,10 +101,10 @@ struct Table {
   }
 };
 
-Table& table() {
-  static transport::RankLocal<Table> t;  // per rank (see rank_local.h)
-  return t.get();
-}
+// Per rank (see rank_local.h); constant-initialised at namespace scope (no guard per call).
+constinit transport::RankLocal<Table> g_table;
+
+Table& table() { return g_table.get(); }
 
 void push_block(std::vector<Block>& blocks, std::ptrdiff_t offset, std::size_t length) {
   if (length == 0) return;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <list>
 #include <map>
 #include <memory>
@@ -51,22 +52,32 @@ struct BsendBuffer {
 struct Engine {
   std::vector<std::unique_ptr<Request>> requests{1};  // handle 0 is MPI_REQUEST_NULL
   std::vector<MPI_Request> free_handles;
-  std::list<MPI_Request> posted;                       // receives in posting order
+  std::vector<std::unique_ptr<Request>> spare;         // released requests, reused (no malloc per message)
+  std::deque<MPI_Request> posted;                      // receives in posting order
   std::list<Unexpected> unexpected;                    // arrivals in arrival order
   std::vector<MPI_Request> in_flight;                  // transport sends and fetches
   std::vector<std::unique_ptr<Message>> messages{2};   // MPI_MESSAGE_NULL, MPI_MESSAGE_NO_PROC
   std::vector<MPI_Message> free_messages;
   BsendBuffer bsend;
+  int real_time = -1;                                  // wait_may_skip_progress(), once known
 };
 
-Engine& engine() {
-  static transport::RankLocal<Engine> e;  // per rank (see rank_local.h)
-  return e.get();
-}
+// Per rank (see rank_local.h). At namespace scope and constant-initialised, so that engine(),
+// called several times on every message's path, needs no guard of a function-local static.
+constinit transport::RankLocal<Engine> g_engine;
+
+Engine& engine() { return g_engine.get(); }
 
 MPI_Request new_request(Request::Kind kind, MPI_Comm comm) {
   Engine& e = engine();
-  auto r = std::make_unique<Request>();
+  std::unique_ptr<Request> r;
+  if (!e.spare.empty()) {
+    r = std::move(e.spare.back());
+    e.spare.pop_back();
+    *r = Request{};
+  } else {
+    r = std::make_unique<Request>();
+  }
   r->kind = kind;
   r->comm = comm;
   if (!e.free_handles.empty()) {
@@ -214,7 +225,10 @@ Request* request_get(MPI_Request h) {
 void request_release(MPI_Request h) {
   Engine& e = engine();
   if (h <= 0 || static_cast<std::size_t>(h) >= e.requests.size() || !e.requests[h]) return;
-  e.requests[h].reset();
+  if (e.spare.size() < 256)
+    e.spare.push_back(std::move(e.requests[h]));
+  else
+    e.requests[h].reset();
   e.free_handles.push_back(h);
 }
 
@@ -463,6 +477,12 @@ void progress() {
 }
 
 void progress_wait() { transport_of_job().wait(1'000'000); }
+
+bool wait_may_skip_progress() {
+  Engine& e = engine();
+  if (e.real_time < 0) e.real_time = transport_of_job().capabilities().virtual_time ? 0 : 1;
+  return e.real_time == 1;
+}
 
 void progress_blocking(bool on) {
   transport::Transport& tp = transport_of_job();

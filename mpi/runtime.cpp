@@ -10,10 +10,7 @@ MPI_Status tilempi_status_ignore[1];
 namespace tilempi::mpi {
 
 // One runtime per rank: ranks that are contexts of one simulator process share this library.
-Runtime& runtime() {
-  static transport::RankLocal<Runtime> instance;
-  return instance.get();
-}
+constinit transport::RankLocal<Runtime> g_runtime;
 
 }  // namespace tilempi::mpi
 

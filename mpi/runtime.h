@@ -4,6 +4,7 @@
 #include <cerrno>
 
 #include "mpi.h"
+#include "tilempi/transport/rank_local.h"
 #include "tilempi/transport/transport.h"
 
 namespace tilempi::mpi {
@@ -16,7 +17,9 @@ struct Runtime {
   int api_depth = 0;  ///< MPI calls in progress (a call may make others)
 };
 
-Runtime& runtime();
+/// This rank's runtime; inline, since every MPI call asks for it several times.
+extern transport::RankLocal<Runtime> g_runtime;
+inline Runtime& runtime() { return g_runtime.get(); }
 /// The transport; only valid between MPI_Init and MPI_Finalize.
 inline transport::Transport& transport_of_job() { return *runtime().transport; }
 
