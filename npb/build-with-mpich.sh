@@ -38,7 +38,7 @@ cmake --build "$build" -j 2
 
 [ "$check" -eq 1 ] || exit 0
 fail=0
-for k in is ep cg mg ft; do
+for k in is ep cg mg ft lu; do
   exe="$build/npb-$k"
   [ -x "$exe" ] || { echo "missing $exe"; fail=1; continue; }
   for n in $ranks; do

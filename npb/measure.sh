@@ -12,7 +12,7 @@ bindir=$1
 launcher=$2
 classes=${3:-"S W A"}
 ranks=${4:-"1 2 4"}
-kernels=${5:-"is ep cg mg ft"}
+kernels=${5:-"is ep cg mg ft lu"}
 echo "| kernel | class | ranks | time (s) | Mop/s total | Mop/s/process | verification |"
 echo "|---|---|---|---|---|---|---|"
 for k in $kernels; do
