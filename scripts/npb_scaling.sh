@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# NPB on the modeled TilePro64 as [Yagna 2013] §4.4 ran it: MG with strong scaling, IS, CG and FT
-# with weak scaling (npb-* --weak: the class's work per rank), each with the mesh collectives
+# NPB on the modeled TilePro64 as [Yagna 2013] §4.4 ran it: MG with strong scaling, IS, CG, FT and
+# LU with weak scaling (npb-* --weak: the class's work per rank), each with the mesh collectives
 # (tilempi's defaults) and with the OperaMPI-like baseline of [Yagna 2013] §2.2, on 2 to 32 ranks
 # (the powers of two up to the 49 tasks the thesis could run). Compute is charged as a tile core
 # would take it (--compute model), so each time splits into compute and communication.
 #
-# usage: scripts/npb_scaling.sh [BUILD_DIR] [REPS]
+# usage: scripts/npb_scaling.sh [BUILD_DIR] [REPS] [KERNELS]
 #   BUILD_DIR  a build with tilempirun and npb-* (default: build)
 #   REPS       runs per point, the median is kept (default 3; --compute model measures host time)
+#   KERNELS    the kernels to run (default "mg is cg ft lu"); the rows of the others are kept
+#              from the existing docs/figures/npb_scaling.csv, so one kernel can be re-measured
 # Writes docs/figures/npb_scaling.csv, docs/figures/npb_scaling_<kernel>.svg and rewrites the
 # region of docs/EXPERIMENTS.md between the npb-scaling markers. Prints its wall time.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 reps=${2:-3}
+all_kernels="mg is cg ft lu"
+kernels=${3:-$all_kernels}
 bin=$build/bin
 figs=$root/docs/figures
-for p in tilempirun npb-mg npb-is npb-cg npb-ft; do
+for p in tilempirun $(printf 'npb-%s ' $kernels); do
   [ -x "$bin/$p" ] || { echo "npb_scaling: $bin/$p missing (build the project first)" >&2; exit 1; }
 done
 command -v python3 >/dev/null || { echo "npb_scaling: python3 is needed (scripts/install-deps.sh)" >&2; exit 1; }
@@ -32,12 +36,13 @@ baseline="barrier=linear,bcast=binomial,reduce=binomial,allreduce=reduce_bcast,a
 ranks="2 4 8 16 32"
 raw=$tmp/raw.csv
 echo "kernel,scaling,ranks,collectives,rep,time_s,compute_s,comm_s,verification,none_s" >"$raw"
-for k in mg is cg ft; do
+for k in $kernels; do
+  case " $all_kernels " in *" $k "*) ;; *) echo "npb_scaling: unknown kernel '$k' (one of: $all_kernels)" >&2; exit 2 ;; esac
   scaling=weak
   extra=(--weak)
   if [ $k = mg ]; then scaling=strong; extra=(); fi
   # The program's mix for the core model: IS ranks integer keys (its time is the integer
-  # kernel's kind of work), MG, CG and FT spend theirs in floating-point loops.
+  # kernel's kind of work), MG, CG, FT and LU spend theirs in floating-point loops.
   mix=100
   [ $k = is ] && mix=0
   for n in $ranks; do
@@ -72,11 +77,17 @@ PY
   done
 done
 
-python3 - "$raw" "$figs/npb_scaling.csv" "$tmp/table.md" <<'PY'
-import csv, statistics, sys
+python3 - "$raw" "$figs/npb_scaling.csv" "$tmp/table.md" "$kernels" <<'PY'
+import csv, os, statistics, sys
+ORDER = "mg is cg ft lu".split()
 rows = list(csv.DictReader(open(sys.argv[1])))
+measured = sys.argv[4].split()
+# Rows of the kernels not measured in this run are kept from the previous CSV.
+kept = []
+if os.path.exists(sys.argv[2]):
+    kept = [r for r in csv.DictReader(open(sys.argv[2])) if r["kernel"] not in measured]
 keys = sorted({(r["kernel"], r["scaling"], int(r["ranks"]), r["collectives"]) for r in rows},
-              key=lambda k: ("mg is cg ft".split().index(k[0]), k[2], k[3]))
+              key=lambda k: (ORDER.index(k[0]), k[2], k[3]))
 out = []
 for k in keys:
     rs = [r for r in rows if (r["kernel"], r["scaling"], int(r["ranks"]), r["collectives"]) == k]
@@ -87,13 +98,18 @@ for k in keys:
     out.append({"kernel": k[0], "scaling": k[1], "ranks": k[2], "collectives": k[3], "time_s": med["time_s"],
                 "compute_s": med["compute_s"], "comm_s": med["comm_s"], "spread_pct": "%.1f" % spread,
                 "verification": med["verification"], "none_s": med["none_s"]})
+for r in kept:
+    r["ranks"] = int(r["ranks"])
+out = sorted(out + kept, key=lambda o: (ORDER.index(o["kernel"]), o["ranks"], o["collectives"]))
 with open(sys.argv[2], "w", newline="") as f:
     w = csv.DictWriter(f, fieldnames=list(out[0].keys()))
     w.writeheader()
     w.writerows(out)
 lines = []
-for kernel in "mg is cg ft".split():
+for kernel in ORDER:
     rs = [o for o in out if o["kernel"] == kernel]
+    if not rs:
+        continue
     lines.append("**%s** (%s scaling, class S%s):\n" % (kernel.upper(), rs[0]["scaling"],
                  "" if rs[0]["scaling"] == "strong" else " per rank"))
     lines.append("| ranks | mesh: time (s) | compute / comm (s) | OperaMPI-like: time (s) | compute / comm (s) | mesh vs OperaMPI-like | communication alone (--compute none): mesh / OperaMPI-like (ms) | mesh vs OperaMPI-like |")
@@ -112,7 +128,7 @@ PY
 
 # One plot per kernel: time over ranks, both collective sets.
 if command -v gnuplot >/dev/null; then
-  for k in mg is cg ft; do
+  for k in $kernels; do
     grep "^$k,.*,mesh," "$figs/npb_scaling.csv" | cut -d, -f3,5 | tr , ' ' >"$tmp/$k.mesh"
     grep "^$k,.*,operampi," "$figs/npb_scaling.csv" | cut -d, -f3,5 | tr , ' ' >"$tmp/$k.base"
     scaling=$(grep "^$k," "$figs/npb_scaling.csv" | head -1 | cut -d, -f2)
