@@ -78,8 +78,9 @@ const Setting& host_chunk_env() {
 
 const Setting& host_cma_env() {
   static const Setting s = st::boolean(
-      "TILEMPI_HOST_CMA", st::Source::environment, "true where the kernel allows cross-memory attach",
-      "host: copy large messages once with cross-memory attach; false streams them through the arena");
+      "TILEMPI_HOST_CMA", st::Source::environment,
+      "cross-memory attach below 128 KiB where the kernel allows it, the arena from 128 KiB",
+      "host: true copies every large message once with cross-memory attach; false streams every one through the arena");
   return s;
 }
 

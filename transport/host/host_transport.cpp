@@ -59,13 +59,18 @@ HostTransport::HostTransport(Segment seg, int rank, int size, bool unmap_at_exit
   // Settings from the environment (tilempi/transport/settings.h); a bad value throws, naming
   // the variable and its range, and MPI_Init fails with that message.
   if (auto v = settings::host_eager(g.ring_bytes / 4 - kSlotPayloadOffset)) eager_max_ = *v;
-  // Cross-memory attach (one copy) wherever the kernel allows it; TILEMPI_HOST_CMA=0 streams
-  // every large message through the arena instead. A peer that refuses is detected on first
-  // use and the arena takes over.
-  if (auto cma = tilempi::settings::env_boolean(settings::host_cma_env()))
+  // Large messages: cross-memory attach (one copy, the kernel pinning every page) below
+  // kArenaFrom, the arena (two copies, both cores streaming) from there on, which measured
+  // faster for large messages on the development VM (docs/HOST_TRANSPORT.md).
+  // TILEMPI_HOST_CMA=1 uses cross-memory attach for every size, 0 the arena for every size. A
+  // peer that refuses cross-memory attach is detected on first use and the arena takes over.
+  if (auto cma = tilempi::settings::env_boolean(settings::host_cma_env())) {
     cma_ok_ = *cma;
-  else
+    cma_below_ = UINT64_MAX;
+  } else {
     cma_ok_ = size_ > 1 && cma_allowed();
+    cma_below_ = kArenaFrom;
+  }
   me_ = seg_.rank_slot(rank_);
   // Writers skip the fence per message where the kernel lets sleepers fence for them.
   light_fence_ = register_light_fence();

@@ -39,6 +39,9 @@ struct Channel {
 };
 Channel channel_view(const Segment& seg, int sender, int receiver);
 
+/// Rendezvous messages of at least this size go through the arena unless TILEMPI_HOST_CMA is set.
+inline constexpr std::uint64_t kArenaFrom = 128u << 10;
+
 /// Arrival handles: eager records carry (line position, source), rendezvous requests a key.
 inline constexpr std::uint64_t kHandleRdv = 1;
 inline constexpr int kSourceBits = 19;
@@ -164,6 +167,7 @@ class HostTransport final : public Transport {
   Placement placement_;
   SpinPolicy spin_ = spin_policy(false);
   bool cma_ok_ = true;
+  std::uint64_t cma_below_ = UINT64_MAX;  ///< rendezvous below this size use cross-memory attach
   bool light_fence_ = false;  ///< registered for the sleepers' asymmetric fence (waiting.h)
   int launcher_pid_ = 0;
   std::uint64_t launcher_checked_ns_ = 0;

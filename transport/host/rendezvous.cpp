@@ -32,7 +32,7 @@ OpId HostTransport::fetch_rendezvous(const Arrival& a, void* dst, std::size_t le
     return kDone;
   }
   Peer& p = peers_[static_cast<std::size_t>(r.source)];
-  if (cma_ok_) {
+  if (cma_ok_ && len < cma_below_) {
     int err = 0;
     const pid_t pid = shared(seg_.rank_slot(r.source)->pid).load(std::memory_order_acquire);
     if (len >= kCoopMin && p.coop_fetch == 0 && coop_fits(len)) {

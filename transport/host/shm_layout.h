@@ -154,7 +154,9 @@ inline Geometry make_geometry(int nranks) {
   g.arena_chunk = 64ull << 10;
   const std::uint64_t arena = clamp_u64(pow2_floor((256ull << 20) / pairs), 128ull << 10, 1ull << 20);
   g.arena_chunks = arena / g.arena_chunk;
-  g.eager_max = clamp_u64(g.ring_bytes / 4 - kSlotPayloadOffset, 1024, 16ull << 10);
+  // 32 KiB: measured against 16 and 64 KiB on the development VM (docs/HOST_TRANSPORT.md): the
+  // two copies through the ring beat a rendezvous up to 32 KiB, not at 64 KiB.
+  g.eager_max = clamp_u64(g.ring_bytes / 4 - kSlotPayloadOffset, 1024, 32ull << 10);
   g.channel_bytes =
       round_up(kChannelCtlBytes + g.ring_bytes + g.ctrl_slots * kLine + arena, kPage);
   g.block_bytes = g.channel_bytes * n;
