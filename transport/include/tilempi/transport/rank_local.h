@@ -31,19 +31,23 @@ void* rank_image_symbol(const char* name);
 template <class T>
 class RankLocal {
  public:
+  // Small enough to inline: the MPI layer asks several times per message.
   T& get() {
     const auto slot = static_cast<std::size_t>(detail::g_rank_slot);
     if (slot < items_.size()) [[likely]] {
       if (T* p = items_[slot].get()) [[likely]]
         return *p;
-    } else {
-      items_.resize(slot + 1);
     }
+    return create(slot);
+  }
+
+ private:
+  [[gnu::noinline]] T& create(std::size_t slot) {
+    if (slot >= items_.size()) items_.resize(slot + 1);
     items_[slot] = std::make_unique<T>();
     return *items_[slot];
   }
 
- private:
   std::vector<std::unique_ptr<T>> items_;
 };
 
