@@ -10,6 +10,7 @@
 //               when the last data packet has left the sender; the receiver's fetch when the
 //               last word has arrived and been read.
 #include <unordered_map>
+#include <vector>
 
 #include "tilempi/hwmodel/adapter.h"
 
@@ -59,33 +60,38 @@ class Udn final : public Adapter {
   }
 
   void start(const Message& m, Cycle at) override {
-    State& s = msgs_[m.id];
+    const std::uint32_t slot = alloc();
+    State& s = msgs_[slot];
     s.m = m;
     s.rdv = rendezvous(m.bytes, m.synchronous);
+    s.to_deliver = s.to_inject = 0;
     const Cycle go = at + (send_overhead_ < 1 ? 1 : send_overhead_);
     if (s.rdv) {
-      inject_stream(0, m.src, m.dst, envelope_ + 1, go, make_tag(m.id, kRts));
+      rdv_slot_.emplace(m.id, slot);
+      inject_stream(0, m.src, m.dst, envelope_ + 1, go, make_tag(slot, kRts));
     } else {
-      s.to_deliver = inject_stream(0, m.src, m.dst, envelope_ + flits_of(m.bytes), go, make_tag(m.id, kEager));
+      const std::uint32_t n = inject_stream(0, m.src, m.dst, envelope_ + flits_of(m.bytes), go, make_tag(slot, kEager));
+      msgs_[slot].to_deliver = n;
     }
   }
 
   void accept(MsgId id, Cycle at) override {
-    auto it = msgs_.find(id);
-    if (it == msgs_.end() || !it->second.rdv) return;  // eager: the FIFO was drained on arrival
-    const Message& m = it->second.m;
-    inject_stream(1, m.dst, m.src, 1, at + (ctrl_overhead_ < 1 ? 1 : ctrl_overhead_), make_tag(id, kCts));
+    auto it = rdv_slot_.find(id);
+    if (it == rdv_slot_.end()) return;  // eager: the FIFO was drained on arrival
+    const std::uint32_t slot = it->second;
+    rdv_slot_.erase(it);
+    const Message& m = msgs_[slot].m;
+    inject_stream(1, m.dst, m.src, 1, at + (ctrl_overhead_ < 1 ? 1 : ctrl_overhead_), make_tag(slot, kCts));
   }
 
   void delivered(const PacketEvent& e) override {
-    auto it = msgs_.find(tag_msg(e.tag));
-    if (it == msgs_.end()) return;
-    State& s = it->second;
+    const std::uint32_t slot = static_cast<std::uint32_t>(tag_msg(e.tag));
+    State& s = msgs_[slot];
     switch (tag_kind(e.tag)) {
       case kEager:
         if (--s.to_deliver == 0) {
           out_->arrived(s.m.id, e.cycle, 0);
-          msgs_.erase(it);
+          release(slot);
         }
         break;
       case kRts:
@@ -94,13 +100,14 @@ class Udn final : public Adapter {
       case kCts: {
         const std::uint64_t flits = flits_of(s.m.bytes);
         const Cycle go = e.cycle + (handler_ < 1 ? 1 : handler_);
-        s.to_inject = s.to_deliver = inject_stream(0, s.m.src, s.m.dst, flits, go, make_tag(s.m.id, kData));
+        const std::uint32_t n = inject_stream(0, s.m.src, s.m.dst, flits, go, make_tag(slot, kData));
+        msgs_[slot].to_inject = msgs_[slot].to_deliver = n;
         break;
       }
       case kData:
         if (--s.to_deliver == 0) {
           out_->data_done(s.m.id, e.cycle, 0);
-          if (s.to_inject == 0) msgs_.erase(it);
+          if (msgs_[slot].to_inject == 0) release(slot);
         }
         break;
       default:
@@ -110,17 +117,16 @@ class Udn final : public Adapter {
 
   void injected(const PacketEvent& e) override {
     if (tag_kind(e.tag) != kData) return;
-    auto it = msgs_.find(tag_msg(e.tag));
-    if (it == msgs_.end()) return;
-    State& s = it->second;
+    const std::uint32_t slot = static_cast<std::uint32_t>(tag_msg(e.tag));
+    State& s = msgs_[slot];
     if (--s.to_inject == 0) {
       // The handler wrote every data word: the last one leaving is the send's end.
       out_->send_done(s.m.id, e.cycle, 0);
-      if (s.to_deliver == 0) msgs_.erase(it);
+      if (msgs_[slot].to_deliver == 0) release(slot);
     }
   }
 
-  std::size_t active() const override { return msgs_.size(); }
+  std::size_t active() const override { return msgs_.size() - free_.size(); }
 
  private:
   struct State {
@@ -131,7 +137,22 @@ class Udn final : public Adapter {
   };
   std::uint64_t send_overhead_, send_word_, recv_overhead_, recv_word_, envelope_, ctrl_overhead_, handler_, poll_,
       eager_words_;
-  std::unordered_map<MsgId, State> msgs_;
+  // A message's state lives in a slot, found from its packets' tags (tag = slot and kind) without
+  // a look-up by id; freed slots are reused. Only a rendezvous message is found by id, once, when
+  // the receiver accepts it.
+  std::uint32_t alloc() {
+    if (!free_.empty()) {
+      const std::uint32_t slot = free_.back();
+      free_.pop_back();
+      return slot;
+    }
+    msgs_.emplace_back();
+    return static_cast<std::uint32_t>(msgs_.size() - 1);
+  }
+  void release(std::uint32_t slot) { free_.push_back(slot); }
+  std::vector<State> msgs_;
+  std::vector<std::uint32_t> free_;
+  std::unordered_map<MsgId, std::uint32_t> rdv_slot_;  // rendezvous messages not accepted yet
 };
 
 }  // namespace

@@ -179,7 +179,8 @@ void Engine::apply(const Queued& qq, std::uint64_t now) {
   RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
   switch (q.kind) {
     case kReqSend: {
-      Msg& m = msgs_[q.msg];
+      Msg& m = new_msg();
+      const std::uint64_t h = m.handle;
       m.src = r;
       m.dst = static_cast<int>(q.a);
       m.bytes = q.b;
@@ -189,20 +190,20 @@ void Engine::apply(const Queued& qq, std::uint64_t now) {
       m.send_op = q.op;
       m.sent = q.op == 0;
       m.env = q.env;
+      m.start = q.time;
       ++messages_;
       ++ri.sends;
       ri.bytes_sent += q.b;
-      msg_start_[q.msg] = q.time;
       if (tracing_) spans_.push_back(Span{r, "send", q.time, q.time + adapter_->send_cost(q.b, m.rdv)});
-      adapter_->start(ad::Message{q.msg, tiles_[static_cast<std::size_t>(r)],
+      adapter_->start(ad::Message{h, tiles_[static_cast<std::size_t>(r)],
                                   tiles_[static_cast<std::size_t>(m.dst)], q.b, m.sync},
                       q.time);
       break;
     }
     case kReqFetch: {
-      auto it = msgs_.find(q.msg);
-      if (it == msgs_.end()) break;
-      Msg& m = it->second;
+      Msg* mp = find_msg(q.msg);
+      if (!mp) break;
+      Msg& m = *mp;
       ++ri.recvs;
       m.fetched = true;
       m.fetch_op = q.op;
@@ -214,7 +215,7 @@ void Engine::apply(const Queued& qq, std::uint64_t now) {
       e.time = now;
       e.a = m.arena_off;
       publish(m.src, e);
-      if (m.sent && (!m.rdv || m.data)) msgs_.erase(it);
+      if (m.sent && (!m.rdv || m.data)) free_msg(m);
       break;
     }
     case kReqStatic: {
@@ -359,21 +360,47 @@ void Engine::wake(int r, std::uint64_t at) {
   bound_ = std::min(bound_, at + lookahead_ - 1);
 }
 
+Engine::Msg& Engine::new_msg() {
+  std::uint32_t slot;
+  if (!free_msgs_.empty()) {
+    slot = free_msgs_.back();
+    free_msgs_.pop_back();
+  } else {
+    if (msgs_.size() > kMsgSlotMask) throw std::length_error("sim engine: more than 16M messages in flight");
+    slot = static_cast<std::uint32_t>(msgs_.size());
+    msgs_.emplace_back();
+  }
+  Msg& m = msgs_[slot];
+  m = Msg{};
+  m.handle = (++msg_count_ << kMsgSlotBits) | slot;
+  return m;
+}
+
+Engine::Msg* Engine::find_msg(std::uint64_t handle) {
+  const std::uint64_t slot = handle & kMsgSlotMask;
+  if (slot >= msgs_.size() || msgs_[slot].handle != handle) return nullptr;
+  return &msgs_[slot];
+}
+
+void Engine::free_msg(Msg& m) {
+  free_msgs_.push_back(static_cast<std::uint32_t>(m.handle & kMsgSlotMask));
+  m.handle = 0;
+}
+
 void Engine::arrived(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
-  auto it = msgs_.find(id);
-  if (it == msgs_.end()) return;
-  Msg& m = it->second;
-  auto st = msg_start_.find(id);
-  if (st != msg_start_.end()) {
-    msg_latency_.add(at - st->second);
-    msg_start_.erase(st);
+  Msg* mp = find_msg(id);
+  if (!mp) return;
+  Msg& m = *mp;
+  if (!m.arrived) {
+    msg_latency_.add(at - m.start);
+    m.arrived = true;
   }
   // Handler cycles delay what the core learns rather than being charged when the rank happens
   // to look: that keeps the rank's clock independent of when it drained its events.
   Event e{};
   e.kind = kEvArrival;
   e.time = at + core_cycles;
-  e.msg = id;
+  e.msg = id;  // the receiver's fetch names the message by this handle
   e.a = static_cast<std::uint64_t>(m.src);
   e.b = m.bytes;
   e.c = m.arena_off;
@@ -383,9 +410,9 @@ void Engine::arrived(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
 }
 
 void Engine::send_done(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
-  auto it = msgs_.find(id);
-  if (it == msgs_.end()) return;
-  Msg& m = it->second;
+  Msg* mp = find_msg(id);
+  if (!mp) return;
+  Msg& m = *mp;
   m.sent = true;
   if (m.send_op != 0) {
     Event e{};
@@ -394,20 +421,20 @@ void Engine::send_done(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
     e.op = m.send_op;
     publish(m.src, e);
   }
-  if (m.fetched && (!m.rdv || m.data)) msgs_.erase(it);
+  if (m.fetched && (!m.rdv || m.data)) free_msg(m);
 }
 
 void Engine::data_done(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
-  auto it = msgs_.find(id);
-  if (it == msgs_.end()) return;
-  Msg& m = it->second;
+  Msg* mp = find_msg(id);
+  if (!mp) return;
+  Msg& m = *mp;
   m.data = true;
   Event e{};
   e.kind = kEvDataDone;
   e.time = at + core_cycles;
   e.op = m.fetch_op;
   publish(m.dst, e);
-  if (m.sent && m.fetched) msgs_.erase(it);
+  if (m.sent && m.fetched) free_msg(m);
 }
 
 void Engine::on_delivered(const hw::PacketEvent& e) {

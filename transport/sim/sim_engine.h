@@ -22,7 +22,6 @@
 #include <string>
 #include <thread>
 #include <tuple>
-#include <unordered_map>
 #include <vector>
 
 #include "sim/sim_shm.h"
@@ -105,14 +104,24 @@ class Engine final : public hwmodel::adapter::Listener {
       return seq > o.seq;
     }
   };
+  // A message in flight, in a slot of msgs_. Its handle (a count of messages << kMsgSlotBits |
+  // slot) names it to the adapter and to the receiver, so that their calls find it without a
+  // look-up; a handle whose slot was freed (or reused) finds nothing.
   struct Msg {
+    std::uint64_t handle = 0;  // 0: free slot
     int src = -1, dst = -1;
     std::uint64_t bytes = 0, arena_off = 0;
     std::uint64_t send_op = 0, fetch_op = 0;
+    std::uint64_t start = 0;  // cycle of the send call (message latency)
     bool rdv = false, sync = false;
-    bool sent = false, fetched = false, data = false;
+    bool sent = false, fetched = false, data = false, arrived = false;
     Envelope env{};
   };
+  static constexpr int kMsgSlotBits = 24;  // adapters' tags keep the handle's low 60 bits
+  static constexpr std::uint64_t kMsgSlotMask = (std::uint64_t{1} << kMsgSlotBits) - 1;
+  Msg& new_msg();
+  Msg* find_msg(std::uint64_t handle);
+  void free_msg(Msg& m);
   struct RankInfo {
     std::uint32_t state = kRunning;
     std::uint64_t req_tail = 0;
@@ -174,7 +183,9 @@ class Engine final : public hwmodel::adapter::Listener {
   /// (cycle, rank, block number): wake the rank then if it is still in that same block.
   using Timer = std::tuple<std::uint64_t, int, std::uint64_t>;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
-  std::unordered_map<std::uint64_t, Msg> msgs_;
+  std::vector<Msg> msgs_;
+  std::vector<std::uint32_t> free_msgs_;
+  std::uint64_t msg_count_ = 0;
   std::map<std::uint64_t, Static> statics_;
   std::vector<int> to_ring_;  ///< ranks woken in this pass, rung after the horizon is published
   std::uint64_t horizon_ = 0;
@@ -189,7 +200,6 @@ class Engine final : public hwmodel::adapter::Listener {
   std::uint64_t delayed_ = 0, delay_cycles_ = 0;
   std::uint64_t static_bcasts_ = 0;
   hwmodel::Summary msg_latency_;
-  std::unordered_map<std::uint64_t, std::uint64_t> msg_start_;
   std::vector<Span> spans_;
   struct LinkSpan {
     int link;
