@@ -20,7 +20,7 @@
 
 #include <cstdint>
 #include <cstring>
-#include <deque>
+#include <vector>
 
 #include "host/shm_layout.h"
 
@@ -130,11 +130,11 @@ class RingReader {
       read_pos_ += lines;
       if (kind == kSlotPad) {
         // Lines after a pad's first were not written this lap: they were scrubbed a lap ago.
-        inflight_.push_back(InFlight{pos, pos + lines, true, true});
+        inflight_.push(InFlight{pos, pos + lines, true, true});
         done_lines_ += lines;
         continue;
       }
-      inflight_.push_back(InFlight{pos, pos + lines, false});
+      inflight_.push(InFlight{pos, pos + lines, false});
       out = Record{pos, h, kind};
       return true;
     }
@@ -155,15 +155,16 @@ class RingReader {
   void consume(std::uint64_t pos) {
     // Newest first: the record just polled is the usual one, while up to an eighth of the ring
     // of consumed records may wait before it.
-    for (auto it = inflight_.rbegin(); it != inflight_.rend(); ++it) {
-      if (it->start == pos) {
-        if (!it->consumed) {
-          it->consumed = true;
-          done_lines_ += it->end - it->start;
+    for (std::size_t i = inflight_.size(); i-- > 0;) {
+      InFlight& f = inflight_[i];
+      if (f.start == pos) {
+        if (!f.consumed) {
+          f.consumed = true;
+          done_lines_ += f.end - f.start;
         }
         break;
       }
-      if (it->start < pos) break;
+      if (f.start < pos) break;
     }
     if (done_lines_ >= lines_ / 8) release();
   }
@@ -225,7 +226,34 @@ class RingReader {
   std::uint64_t released_ = 0;  ///< lines handed back to the writer
   bool released_moved_ = false;
   std::uint64_t done_lines_ = 0;  ///< lines of consumed records not yet released
-  std::deque<InFlight> inflight_;
+  // Records held, oldest first: a growable power-of-two ring (a deque costs several times more
+  // per message, and this runs once per message).
+  class Held {
+   public:
+    bool empty() const { return head_ == tail_; }
+    std::size_t size() const { return tail_ - head_; }
+    InFlight& front() { return v_[head_ & mask_]; }
+    InFlight& operator[](std::size_t i) { return v_[(head_ + i) & mask_]; }
+    void pop_front() { ++head_; }
+    void push(const InFlight& f) {
+      if (size() == v_.size()) grow();
+      v_[tail_++ & mask_] = f;
+    }
+
+   private:
+    void grow() {
+      std::vector<InFlight> bigger(v_.empty() ? 64 : v_.size() * 2);
+      for (std::size_t i = 0; i < size(); ++i) bigger[i] = (*this)[i];
+      tail_ = size();
+      head_ = 0;
+      v_ = std::move(bigger);
+      mask_ = v_.size() - 1;
+    }
+    std::vector<InFlight> v_;
+    std::size_t mask_ = 0;
+    std::size_t head_ = 0, tail_ = 0;  // absolute counts
+  };
+  Held inflight_;
 };
 
 }  // namespace tilempi::transport::host
