@@ -86,8 +86,20 @@ int start_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI
 int blocking_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, bool sync,
                   const char* fn) {
   MPI_Request r;
-  int rc = start_send(buf, count, type, dest, tag, comm, sync, &r, fn);
+  int rc;
+  if (sync) {
+    rc = start_send(buf, count, type, dest, tag, comm, sync, &r, fn);
+  } else {
+    // A send the transport takes at once needs no request (send_direct in p2p.h).
+    Comm* c = check_send(buf, count, type, dest, tag, comm, &r, fn, &rc);
+    if (!c) return rc;
+    if (send_direct(buf, static_cast<std::size_t>(count), type, dest, tag, *c, &r))
+      rc = MPI_SUCCESS;
+    else
+      rc = isend(buf, static_cast<std::size_t>(count), type, dest, tag, *c, Lane::User, false, &r);
+  }
   if (rc != MPI_SUCCESS) return rc;
+  if (r == MPI_REQUEST_NULL) return MPI_SUCCESS;
   rc = wait(&r, MPI_STATUS_IGNORE);
   return rc == MPI_SUCCESS ? rc : raise(comm, rc, fn, "");
 }

@@ -615,6 +615,27 @@ void recv_on(MPI_Request h, void* buf, std::size_t count, const Datatype* type, 
 
 }  // namespace
 
+bool send_direct(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm,
+                 MPI_Request* pending) {
+  if (dest == MPI_PROC_NULL || !wait_may_skip_progress()) return false;
+  const Datatype& t = *datatype_get(type);
+  transport::Transport& tp = transport_of_job();
+  const int dst = comm.world[dest];
+  if (!t.contiguous || dst == tp.rank()) return false;
+  Envelope env{};  // as send_on() writes it, on the user lane
+  env.word[0] = comm.context;
+  env.word[1] = static_cast<std::uint32_t>(comm.rank) | (static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag)) << 32);
+  const transport::OpId op = tp.send(dst, env, buf, count * t.size, transport::SendMode::Standard);
+  if (op == kDone) {
+    *pending = MPI_REQUEST_NULL;
+    return true;
+  }
+  *pending = new_request(Request::Kind::Send, comm.handle);
+  engine().requests[*pending]->op = op;
+  engine().in_flight.push_back(*pending);
+  return true;
+}
+
 int isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm, Lane lane,
           bool synchronous, MPI_Request* request) {
   *request = new_request(Request::Kind::Send, comm.handle);

@@ -18,6 +18,13 @@ namespace tilempi::mpi {
 /// Traffic lanes of a communicator: user messages never match the collectives' messages.
 enum class Lane { User, Coll };
 
+/// MPI_Send's short path on a transport in real time: a standard-mode send of a contiguous type
+/// to another rank needs no request when the transport takes it at once. False when the call
+/// must take the general path (nothing was sent); true when the message was handed to the
+/// transport: *pending is MPI_REQUEST_NULL if it completed, else a request to wait for.
+bool send_direct(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm,
+                 MPI_Request* pending);
+
 int isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm, Lane lane,
           bool synchronous, MPI_Request* request);
 int irecv(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm, Lane lane,
