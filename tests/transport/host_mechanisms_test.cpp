@@ -23,7 +23,9 @@ namespace {
 
 // Zeroed, line-aligned memory, as a fresh tmpfs segment is.
 struct Lines {
-  explicit Lines(std::size_t bytes) : p(static_cast<unsigned char*>(std::aligned_alloc(kPage, bytes))), n(bytes) {
+  // aligned_alloc wants a multiple of the alignment.
+  explicit Lines(std::size_t bytes)
+      : p(static_cast<unsigned char*>(std::aligned_alloc(kPage, round_up(bytes, kPage)))), n(bytes) {
     std::memset(p, 0, bytes);
   }
   ~Lines() { std::free(p); }
@@ -74,7 +76,9 @@ TEST(EagerRing, RecordsComeOutInOrderWithEnvelopeAndPayload) {
     EXPECT_EQ(rec.header->envelope.word[1], ~static_cast<std::uint64_t>(i));
     ASSERT_EQ(rec.header->len, sizes[i]);
     auto want = payload(sizes[i], i);
-    EXPECT_EQ(std::memcmp(rd.body(rec.pos), want.data(), want.size()), 0);
+    if (!want.empty()) {
+      EXPECT_EQ(std::memcmp(rd.body(rec.pos), want.data(), want.size()), 0);
+    }
     rd.consume(rec.pos);
   }
   RingReader::Record rec;
