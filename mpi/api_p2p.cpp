@@ -183,9 +183,15 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
 int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
   ApiScope api_scope(__func__);
   MPI_Request r;
-  int rc = start_recv(buf, count, type, source, tag, comm, &r, "MPI_Recv");
-  if (rc != MPI_SUCCESS) return rc;
-  rc = wait(&r, status);
+  int rc;
+  Comm* c = check_recv(buf, count, type, source, tag, comm, &r, "MPI_Recv", &rc);
+  if (!c) return rc;
+  // Nothing posted or queued that could take the message first: no request (recv_direct, p2p.h).
+  if (!recv_direct(buf, static_cast<std::size_t>(count), type, source, tag, *c, status, &rc)) {
+    rc = irecv(buf, static_cast<std::size_t>(count), type, source, tag, *c, Lane::User, &r);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = wait(&r, status);
+  }
   return rc == MPI_SUCCESS ? rc : raise(comm, rc, "MPI_Recv", rc == MPI_ERR_TRUNCATE ? "the message is longer than the receive buffer" : "");
 }
 

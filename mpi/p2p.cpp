@@ -49,6 +49,21 @@ struct BsendBuffer {
   std::map<std::size_t, std::size_t> used;  // offset -> size
 };
 
+// A blocking receive waiting without a request (recv_direct): it matches like a posted receive
+// at the end of the (then empty) posted queue.
+struct DirectRecv {
+  std::uint64_t context = 0;
+  int source = MPI_ANY_SOURCE;
+  int tag = MPI_ANY_TAG;
+  void* buf = nullptr;
+  std::size_t capacity = 0;
+  bool matched = false;
+  transport::OpId fetch = kDone;
+  int got_source = 0;
+  int got_tag = 0;
+  std::size_t size = 0;
+};
+
 struct Engine {
   std::vector<std::unique_ptr<Request>> requests{1};  // handle 0 is MPI_REQUEST_NULL
   std::vector<MPI_Request> free_handles;
@@ -60,6 +75,7 @@ struct Engine {
   std::vector<MPI_Message> free_messages;
   BsendBuffer bsend;
   int real_time = -1;                                  // wait_may_skip_progress(), once known
+  DirectRecv* direct = nullptr;                        // the blocking receive in progress, if direct
 };
 
 // Per rank (see rank_local.h). At namespace scope and constant-initialised, so that engine(),
@@ -457,7 +473,24 @@ void progress() {
   transport::Transport& tp = transport_of_job();
   tp.progress();
   Arrival a;
-  while (tp.poll(a)) on_arrival(a);
+  while (tp.poll(a)) {
+    DirectRecv* d = e.direct;
+    if (d && !d->matched) {
+      const std::uint64_t context = a.envelope.word[0];
+      const int source = static_cast<int>(static_cast<std::uint32_t>(a.envelope.word[1]));
+      const int tag = static_cast<int>(static_cast<std::uint32_t>(a.envelope.word[1] >> 32));
+      if (context == d->context && (d->source == MPI_ANY_SOURCE || d->source == source) &&
+          (d->tag == MPI_ANY_TAG ? tag >= 0 : d->tag == tag)) {
+        d->matched = true;
+        d->got_source = source;
+        d->got_tag = tag;
+        d->size = a.size;
+        d->fetch = tp.fetch(a, d->buf, std::min(a.size, d->capacity));
+        continue;
+      }
+    }
+    on_arrival(a);
+  }
   for (std::size_t i = 0; i < e.in_flight.size();) {
     MPI_Request h = e.in_flight[i];
     Request* r = e.requests[h].get();
@@ -633,6 +666,35 @@ bool send_direct(const void* buf, std::size_t count, MPI_Datatype type, int dest
   *pending = new_request(Request::Kind::Send, comm.handle);
   engine().requests[*pending]->op = op;
   engine().in_flight.push_back(*pending);
+  return true;
+}
+
+bool recv_direct(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm,
+                 MPI_Status* status, int* rc) {
+  Engine& e = engine();
+  if (source == MPI_PROC_NULL || !e.posted.empty() || e.direct || !wait_may_skip_progress()) return false;
+  const Datatype& t = *datatype_get(type);
+  if (!t.contiguous) return false;
+  for (const Unexpected& u : e.unexpected)
+    if (matches(u, comm.context, source, tag)) return false;  // the general path delivers it
+  DirectRecv d;
+  d.context = comm.context;
+  d.source = source;
+  d.tag = tag;
+  d.buf = buf;
+  d.capacity = count * t.size;
+  transport::Transport& tp = transport_of_job();
+  e.direct = &d;
+  for (;;) {
+    progress();
+    if (d.matched && (d.fetch == kDone || tp.fetch_done(d.fetch))) break;
+    progress_wait();
+  }
+  e.direct = nullptr;
+  MPI_Status s{d.got_source, d.got_tag, d.size > d.capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS, 0, 0, 0};
+  status_set_bytes(s, std::min(d.size, d.capacity));
+  status_set(status, s);
+  *rc = s.MPI_ERROR;
   return true;
 }
 

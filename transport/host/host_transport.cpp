@@ -84,6 +84,11 @@ HostTransport::HostTransport(Segment seg, int rank, int size, bool unmap_at_exit
     peer.ring_in = RingReader(peer.rx.ring, ring_lines_, &peer.rx.ctl->tail);
     peer.ctrl_out = CtrlWriter(peer.tx.ctrl, ctrl_slots_, &peer.tx.ctl->ctrl_tail);
     peer.ctrl_in = CtrlReader(peer.rx.ctrl, ctrl_slots_, &peer.rx.ctl->ctrl_tail);
+    // Control words, eager ring and control ring of both directions: every message touches
+    // them (the arenas only large ones).
+    const std::size_t hot = kChannelCtlBytes + g.ring_bytes + g.ctrl_slots * kLine;
+    prefault(peer.tx.ctl, hot);
+    prefault(peer.rx.ctl, hot);
   }
   if (const char* m = env_str(kEnvMesh)) {
     int w = 0, h = 0;

@@ -3,6 +3,7 @@
 #include <hwloc.h>
 #include <numa.h>
 #include <sched.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -57,6 +58,17 @@ void bind_memory(void* addr, std::size_t len, int node) {
   if (node < 0 || len == 0 || numa_available() < 0) return;
   if (numa_num_configured_nodes() <= 1) return;  // nothing to choose
   numa_tonode_memory(addr, len, node);
+}
+
+void prefault(void* addr, std::size_t len) {
+#ifdef MADV_POPULATE_WRITE
+  auto a = reinterpret_cast<std::uintptr_t>(addr) & ~static_cast<std::uintptr_t>(4095);
+  const auto end = reinterpret_cast<std::uintptr_t>(addr) + len;
+  ::madvise(reinterpret_cast<void*>(a), end - a, MADV_POPULATE_WRITE);
+#else
+  (void)addr;
+  (void)len;
+#endif
 }
 
 CmaResult cma_read(pid_t pid, void* dst, std::uint64_t remote_addr, std::size_t len, int* err) {

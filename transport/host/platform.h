@@ -21,6 +21,11 @@ Placement place_rank(int rank, bool bind);
 /// Prefer node for the pages of [addr, addr+len) (no-op without NUMA support or node < 0).
 void bind_memory(void* addr, std::size_t len, int node);
 
+/// Maps [addr, addr+len) of a shared mapping into this process's page tables now, writable,
+/// without touching the data (MADV_POPULATE_WRITE; a no-op where the kernel lacks it), so that
+/// the first messages do not pay a page fault per page of a ring.
+void prefault(void* addr, std::size_t len);
+
 enum class CmaResult { Ok, Unsupported, Failed };
 /// Copies len bytes from remote_addr in process pid to dst; Unsupported when the kernel or
 /// its policy forbids cross-memory attach (EPERM, ENOSYS).
