@@ -143,19 +143,36 @@ TEST(EagerRing, OutOfOrderConsumptionReleasesOnlyTheConsumedPrefix) {
   EXPECT_EQ(rd.held(), 0u);
 }
 
-// Consumed lines go back to the writer once an eighth of the ring waits, not one record at a
-// time (the scrub and the tail store stay off the path between messages).
+// Consumed lines go back to the writer once an eighth of the ring waits while records keep
+// coming, or half of it when none does, or at a flush: not one record at a time (the scrub and
+// the tail store stay off the path between messages).
 TEST(EagerRing, ReleaseWaitsForAnEighthOfTheRingOrAFlush) {
   Ring r(64);
   RingWriter w = r.writer();
   RingReader rd = r.reader();
-  for (int i = 0; i < 8; ++i) {
+  // One record at a time, none waiting behind it: half the ring (32 lines).
+  for (int i = 0; i < 32; ++i) {
     ASSERT_TRUE(w.write_eager(env_of(i), nullptr, 0));
     RingReader::Record rec;
     ASSERT_TRUE(rd.next(rec));
     rd.consume(rec.pos);
-    EXPECT_EQ(r.ctl()->tail, i < 7 ? 0u : 8u) << "after record " << i;
+    EXPECT_EQ(r.ctl()->tail, i < 31 ? 0u : 32u) << "after record " << i;
   }
+  // Records waiting behind the consumed one: an eighth (8 lines).
+  for (int i = 0; i < 16; ++i) ASSERT_TRUE(w.write_eager(env_of(100 + i), nullptr, 0));
+  for (int i = 0; i < 8; ++i) {
+    RingReader::Record rec;
+    ASSERT_TRUE(rd.next(rec));
+    rd.consume(rec.pos);
+    EXPECT_EQ(r.ctl()->tail, i < 7 ? 32u : 40u) << "after streamed record " << i;
+  }
+  for (int i = 0; i < 8; ++i) {
+    RingReader::Record rec;
+    ASSERT_TRUE(rd.next(rec));
+    rd.consume(rec.pos);
+  }
+  rd.flush();
+  EXPECT_EQ(r.ctl()->tail, 48u);
   EXPECT_FALSE(rd.deferred());
   ASSERT_TRUE(w.write_eager(env_of(8), nullptr, 0));
   RingReader::Record rec;
@@ -163,7 +180,7 @@ TEST(EagerRing, ReleaseWaitsForAnEighthOfTheRingOrAFlush) {
   rd.consume(rec.pos);
   EXPECT_TRUE(rd.deferred());
   rd.flush();
-  EXPECT_EQ(r.ctl()->tail, 9u);
+  EXPECT_EQ(r.ctl()->tail, 49u);
   EXPECT_FALSE(rd.deferred());
 }
 
@@ -178,6 +195,7 @@ TEST(EagerRing, ARecordNeverWrapsAPadSkipsToTheStart) {
     ASSERT_TRUE(rd.next(rec));
     rd.consume(rec.pos);
   }
+  rd.flush();
   // Head at line 15: five more lines would run past 16, so a one-line pad goes first.
   ASSERT_TRUE(w.write_eager(env_of(3), big.data(), big.size()));
   EXPECT_EQ(w.head(), 16u + 5u);

@@ -11,9 +11,10 @@
 // every payload line before it releases a record, and never looks at a line it has not released
 // yet. The reader may hold several records and consume them in any order; it releases the
 // longest consumed prefix by one store of the tail word, which the writer reads only when the
-// ring looks full. Releasing (and the scrubbing before it) waits until an eighth of the ring is
-// consumed or the owner has nothing else to do (flush()): a consumed record's lines are written
-// again only a lap later, so neither belongs on the path from one message to the next.
+// ring looks full. Releasing (and the scrubbing before it) waits until the owner has nothing
+// else to do (flush()), or until an eighth of the ring is consumed while records keep coming (half
+// of it while none does): a consumed record's lines are written again only a lap later, so
+// neither belongs on the path from one message to the next.
 //
 // Header-only: these run once per message on both sides and must inline into the transport.
 #pragma once
@@ -151,7 +152,7 @@ class RingReader {
   }
 
   /// Done with the record at pos (in any order). Its lines go back to the writer with the
-  /// longest consumed prefix, once an eighth of the ring waits for that or at flush().
+  /// longest consumed prefix, at flush() or once enough of the ring waits for that.
   void consume(std::uint64_t pos) {
     // Newest first: the record just polled is the usual one, while up to an eighth of the ring
     // of consumed records may wait before it.
@@ -166,7 +167,10 @@ class RingReader {
       }
       if (f.start < pos) break;
     }
-    if (done_lines_ >= lines_ / 8) release();
+    // While records keep coming (the next one is already there), hand lines back every eighth
+    // of the ring; when the writer waits for an answer, the owner will be idle soon and
+    // flush() then, so up to half the ring may wait, and the scrub stays off the reply's path.
+    if (done_lines_ >= (ready() ? lines_ / 8 : lines_ / 2)) release();
   }
 
   /// Consumed lines not yet handed back.
