@@ -12,6 +12,27 @@
 //         handler) over a plain RDMA engine: the [Wallentowitz 2018] baseline.
 //
 // The receive buffer of a tile is freed when its core takes the message (accept()).
+//
+// NAMP-CC ([Wallentowitz 2018] §3.3), namp only (adapter.namp.cc=0 turns it off): one slot
+// carries a collective transfer, its list set up once per communicator and root (§3.3.2: "created
+// and configured at connection setup"), so the core's call costs one slot setup plus cc_setup,
+// whatever the number of destinations (§3.3.1.1).
+//   multicast  connection-less (§3.3.2.1): the adapter scans the destination list, one entry per
+//              list_scan cycles, and sends every allocation request at once; each destination's
+//              grant, NACK and retry timer are its own, so a slow receiver holds up nobody
+//              (§3.3.1.1: "the hardware can handle other transfers in parallel"). Granted parts
+//              queue for the one egress engine; data and finalization as in §3.2.
+//   scatter    connection-oriented (§3.3.2.2: credits, the endpoint set up beforehand, so no
+//              allocation): every destination's part goes to the egress engine at once, read
+//              by the DMA with base/size/count/stride (§3.3.3.1), an address generator: no cost.
+//   gather     connection-oriented (§3.3.2.3): each sender's adapter writes its block into its
+//              slot of the root's endpoint; the root's adapter keeps a bit per slot and notifies
+//              the core once, when the last finalization arrived (§3.3.1.3).
+//   reduce     as gather, but the root's DMA reads, combines and writes back every word it
+//              receives (§3.3.1.4), reduce_cycles_per_word each, one data path per tile.
+// Credits of the connection-oriented parts are taken to be available (the collective's endpoint
+// holds every slot); the multicast's allocations use the receive buffer like any message.
+#include <algorithm>
 #include <deque>
 #include <unordered_map>
 #include <vector>
@@ -51,6 +72,15 @@ class Alloc final : public Adapter {
     recv_overhead_ = param("recv_overhead", 20, std::string(cal) + ": library call, status read");
     recv_word_ = param("recv_cycles_per_word", 1, "calibration: copy from the receive buffer, one word per cycle");
     poll_ = param("poll_cycles", 4, "calibration: one status-register read and a branch");
+    if (offloaded) {
+      cc_ = param("cc", 1, "[Wallentowitz 2018] §3.3: NAMP-CC collective offload (1) or the base protocol only (0)") != 0;
+      cc_setup_ = param("cc_setup", 6,
+                        "[Wallentowitz 2018] Fig. 3.27a: the CC flag, the list pointer and its count, three more slot "
+                        "registers at Table 3.2's 2 cycles each (the list itself is set up once per communicator and root)");
+      list_scan_ = param("list_scan", 1, "calibration: the progress engine reads one list entry per cycle (§3.3.3.2)");
+      reduce_word_ = param("reduce_cycles_per_word", 1,
+                           "[Wallentowitz 2018] §3.3.1.4: one read-modify-write per data word in the DMA path, one cycle");
+    }
   }
 
   const char* name() const override { return offloaded_ ? "namp" : "rdma"; }
@@ -67,6 +97,50 @@ class Alloc final : public Adapter {
   Cycle lookahead() const override {
     Cycle l = start_ + adapter_;
     return l < 1 ? 1 : l;
+  }
+
+  // ---- NAMP-CC
+  bool collective_offload() const override { return offloaded_ && cc_; }
+  Cycle coll_call_cost(CollKind kind, bool root) const override {
+    const bool spread = kind == CollKind::Multicast || kind == CollKind::Scatter;
+    if (spread == root) return call_ + start_ + (root ? cc_setup_ : 0);  // the sending slot
+    return 0;  // a receiver waits; it pays recv_cost() when its part is complete
+  }
+
+  void start_spread(MsgId group, CollKind kind, const std::vector<Message>& parts, Cycle at) override {
+    const Cycle t0 = at + lookahead();
+    if (parts.empty()) {
+      out_->send_done(group, t0, completion_);
+      return;
+    }
+    ++cc_transfers_;
+    spreads_[group] = Spread{parts.size()};
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      State& s = msgs_[parts[i].id];
+      s.m = parts[i];
+      s.group = group;
+      s.cc = kind;
+      const Cycle t = t0 + i * list_scan_;
+      if (kind == CollKind::Multicast) {
+        inject_stream(kChReq, s.m.src, s.m.dst, 1, t, make_tag(s.m.id, kReq));
+      } else {
+        s.direct = true;
+        queue_direct(s.m.src, s.m.id, t);
+      }
+    }
+  }
+
+  void start_collect(MsgId group, CollKind kind, const Message& part, int slots, Cycle at) override {
+    Collect& c = collects_[group];
+    c.slots = slots;
+    c.reduce = kind == CollKind::Reduce;
+    State& s = msgs_[part.id];
+    s.m = part;
+    s.group = group;
+    s.cc = kind;
+    s.collect = true;
+    s.direct = true;
+    queue_direct(part.src, part.id, at + lookahead());
   }
 
   void start(const Message& m, Cycle at) override {
@@ -116,6 +190,11 @@ class Alloc final : public Adapter {
         break;
       }
       case kGrant: {
+        if (s.group) {  // a multicast part: its data waits for the egress engine
+          s.direct = true;
+          queue_direct(m.src, m.id, e.cycle + adapter_ + 1);
+          break;
+        }
         const Cycle handle = offloaded_ ? adapter_ : irq_ + dma_;
         s.tx_cycles += offloaded_ ? 0 : irq_ + dma_;
         const Cycle go = e.cycle + handle + 1;
@@ -127,11 +206,29 @@ class Alloc final : public Adapter {
       }
       case kNack: {
         ++retries_;
+        if (s.group) {  // a multicast part retries alone; the egress engine serves the others
+          inject_stream(kChReq, m.src, m.dst, 1, e.cycle + retry_, make_tag(m.id, kReq));
+          break;
+        }
         s.tx_cycles += offloaded_ ? 0 : irq_ + start_;
         inject_stream(kChReq, m.src, m.dst, 1, e.cycle + retry_ + (offloaded_ ? 0 : irq_ + start_), make_tag(m.id, kReq));
         break;
       }
+      case kData:
+        if (s.collect && collects_.count(s.group) && collects_[s.group].reduce) {
+          // The root's data path combines each word as it arrives; one data path per tile.
+          const std::uint64_t hf = static_cast<std::uint64_t>(config_.header_flits);
+          const std::uint64_t words = e.flits > hf ? e.flits - hf : 0;
+          Cycle& free_at = reduce_free_[m.dst];
+          free_at = std::max<Cycle>(free_at, e.cycle) + words * reduce_word_;
+        }
+        break;
       case kFin:
+        if (s.collect) {
+          finish_slot(s, e.cycle);
+          msgs_.erase(it);
+          break;
+        }
         // The receiver learns of the message: its adapter flags DONE (namp) or an interrupt (rdma).
         out_->arrived(m.id, e.cycle, s.rx_cycles + (offloaded_ ? 0 : irq_));
         break;
@@ -153,17 +250,31 @@ class Alloc final : public Adapter {
     if (--s.to_inject != 0) return;
     s.sent = true;
     const TileId src = s.m.src;
-    if (!s.m.synchronous) out_->send_done(s.m.id, e.cycle, s.tx_cycles + completion_);
+    const MsgId group = s.group;
+    if (s.collect) {
+      out_->send_done(s.m.id, e.cycle, completion_);
+    } else if (group) {
+      auto g = spreads_.find(group);
+      if (g != spreads_.end() && --g->second.left == 0) {
+        out_->send_done(group, e.cycle, completion_);
+        spreads_.erase(g);
+      }
+    } else if (!s.m.synchronous) {
+      out_->send_done(s.m.id, e.cycle, s.tx_cycles + completion_);
+    }
+    const bool erase = !s.collect && !s.m.synchronous && s.accepted;
     Egress& eg = egress_[src];
     eg.busy = false;
     if (!eg.queue.empty()) begin(src, e.cycle + adapter_ + 1);
-    if (!s.m.synchronous && s.accepted) msgs_.erase(it);
+    if (erase) msgs_.erase(it);
   }
 
-  std::size_t active() const override { return msgs_.size(); }
+  std::size_t active() const override { return msgs_.size() + spreads_.size() + collects_.size(); }
 
   nlohmann::json stats() const override {
-    return {{"allocation_requests", requests_}, {"nacks", nacks_}, {"retries", retries_}};
+    nlohmann::json j = {{"allocation_requests", requests_}, {"nacks", nacks_}, {"retries", retries_}};
+    if (collective_offload()) j["offloaded_collectives"] = cc_transfers_;
+    return j;
   }
 
  private:
@@ -175,6 +286,19 @@ class Alloc final : public Adapter {
     Cycle rx_cycles = 0;  // receiver-core cycles of handlers
     bool sent = false;
     bool accepted = false;
+    // NAMP-CC parts
+    MsgId group = 0;             ///< the collective transfer it belongs to (0: a plain message)
+    CollKind cc = CollKind::Multicast;
+    bool collect = false;        ///< a gather or reduce part (else a multicast or scatter part)
+    bool direct = false;         ///< the egress engine sends its data at once (granted, or credits)
+  };
+  struct Spread {
+    std::size_t left = 0;  ///< parts whose data has not left yet
+  };
+  struct Collect {
+    int slots = 0, got = 0;
+    bool reduce = false;
+    Cycle last = 0;  ///< when the latest slot was complete
   };
   struct Egress {
     std::deque<MsgId> queue;
@@ -187,17 +311,50 @@ class Alloc final : public Adapter {
     const MsgId id = eg.queue.front();
     eg.queue.pop_front();
     eg.busy = true;
-    const State& s = msgs_.at(id);
+    State& s = msgs_.at(id);
+    if (s.direct) {  // a collective part with its space: data and finalization, no request
+      s.to_inject = inject_stream(kChData, src, s.m.dst, flits_of(s.m.bytes), at, make_tag(id, kData));
+      inject_stream(kChData, src, s.m.dst, 1, at, make_tag(id, kFin));
+      ++s.to_inject;
+      return;
+    }
     inject_stream(kChReq, src, s.m.dst, 1, at, make_tag(id, kReq));
   }
 
+  /// A collective part whose data may go: it waits for the tile's egress engine.
+  void queue_direct(TileId src, MsgId id, Cycle at) {
+    Egress& eg = egress_[src];
+    eg.queue.push_back(id);
+    if (!eg.busy) begin(src, at);
+  }
+
+  /// The root's adapter marks a gather or reduce slot complete (the bit field of §3.3.2.3); the
+  /// core hears of the transfer once, when the last slot is.
+  void finish_slot(const State& s, Cycle at) {
+    auto it = collects_.find(s.group);
+    if (it == collects_.end()) return;
+    Collect& c = it->second;
+    Cycle done = at;
+    if (c.reduce) done = std::max(done, reduce_free_[s.m.dst]);
+    c.last = std::max(c.last, done);
+    if (++c.got < c.slots) return;
+    ++cc_transfers_;
+    out_->arrived(s.group, c.last + adapter_, 0);
+    collects_.erase(it);
+  }
+
   bool offloaded_;
+  bool cc_ = false;
+  std::uint64_t cc_setup_ = 0, list_scan_ = 0, reduce_word_ = 0;
   std::uint64_t call_, start_, adapter_, irq_, alloc_, dma_, fin_, completion_, retry_, rx_buffer_, recv_overhead_,
       recv_word_, poll_;
   std::unordered_map<MsgId, State> msgs_;
   std::unordered_map<TileId, Egress> egress_;
   std::unordered_map<TileId, std::uint64_t> rx_used_;
-  std::uint64_t requests_ = 0, nacks_ = 0, retries_ = 0;
+  std::unordered_map<MsgId, Spread> spreads_;
+  std::unordered_map<MsgId, Collect> collects_;
+  std::unordered_map<TileId, Cycle> reduce_free_;  ///< when each tile's reduction data path is free
+  std::uint64_t requests_ = 0, nacks_ = 0, retries_ = 0, cc_transfers_ = 0;
 };
 
 }  // namespace

@@ -109,8 +109,14 @@ struct Restrictions {
   /// for its tree), checked after the others: nullptr when it holds, else why not.
   const char* (*own)(Comm&) = nullptr;
   const char* own_text = nullptr;  ///< what `own` asks for, for the help ("static routes for its tree")
+  /// The transport offloads collective transfers (Capabilities::hardware_multicast).
+  bool hardware_multicast = false;
+  /// The transport reduces in the adapter (Capabilities::hardware_reduction), and this call's op
+  /// and element type are among the adapter's (hw_reduction_of).
+  bool hardware_reduction = false;
   bool any() const {
-    return commutative || power_of_two || static_network || count_ge_ranks || max_ranks > 0 || own != nullptr;
+    return commutative || power_of_two || static_network || count_ge_ranks || max_ranks > 0 || own != nullptr ||
+           hardware_multicast || hardware_reduction;
   }
 };
 
@@ -248,6 +254,9 @@ int alltoall_linear(const void*, void*, std::size_t, Comm&, int);
 // reduce.cpp
 int reduce_linear(const void*, void*, std::size_t, const Reducer&, int, Comm&, int);
 int reduce_binomial(const void*, void*, std::size_t, const Reducer&, int, Comm&, int);
+// offload.cpp
+/// The adapter's reduction op and element type for this reducer; false when it has none.
+bool hw_reduction_of(const Reducer& red, transport::HwOp* op, transport::HwElem* elem);
 // scatter.cpp
 int scatterv_linear(const void*, const std::size_t*, const std::size_t*, void*, std::size_t, int, Comm&, int);
 

@@ -39,6 +39,8 @@ class Reducer {
   bool commutative() const { return commutative_; }
   std::size_t elem_size() const { return elem_size_; }
   MPI_Op op() const { return op_; }
+  /// The predefined type the elements are made of (MPI_DATATYPE_NULL when they mix types).
+  MPI_Datatype basic() const { return type_ ? type_->basic : MPI_DATATYPE_NULL; }
 
  private:
   MPI_Op op_;

@@ -26,16 +26,17 @@
   X(barrier_ktree) X(barrier_ktree_static) X(barrier_linear) X(barrier_dissemination)                 \
   X(barrier_recursive_doubling)                                                                       \
   X(bcast_static_route) X(bcast_linear) X(bcast_binomial) X(bcast_scatter_allgather)                  \
-  X(reduce_mesh_tree) X(reduce_linear) X(reduce_binomial)                                             \
+  X(bcast_namp_multicast)                                                                             \
+  X(reduce_mesh_tree) X(reduce_linear) X(reduce_binomial) X(reduce_namp_reduce)                       \
   X(allreduce_mesh_reduce_bcast) X(allreduce_linear) X(allreduce_reduce_bcast)                       \
   X(allreduce_recursive_doubling) X(allreduce_ring)                                                   \
-  X(allreduce_rabenseifner)                                                                           \
+  X(allreduce_rabenseifner) X(allreduce_namp_reduce_multicast)                                        \
   X(alltoall_mesh_rounds) X(alltoall_linear) X(alltoall_operampi) X(alltoall_pairwise)               \
   X(alltoall_bruck)                                                                                   \
   X(alltoall_xor_direct) X(alltoall_scattered)                                                        \
   X(alltoallv_mesh_rounds) X(alltoallv_linear) X(alltoallv_pairwise) X(alltoallv_scattered)           \
-  X(gather_linear) X(gather_binomial) X(gatherv_linear)                                               \
-  X(scatter_linear) X(scatter_binomial) X(scatterv_linear)                                            \
+  X(gather_linear) X(gather_binomial) X(gather_namp_gather) X(gatherv_linear)                         \
+  X(scatter_linear) X(scatter_binomial) X(scatter_namp_scatter) X(scatterv_linear)                    \
   X(allgather_linear) X(allgather_ring) X(allgather_recursive_doubling) X(allgather_bruck)            \
   X(allgatherv_linear) X(allgatherv_ring)                                                             \
   X(reduce_scatter_nonoverlapping) X(reduce_scatter_ring)                                             \
@@ -317,6 +318,8 @@ std::string restriction_text(const Algorithm& a) {
   if (r.max_ranks > 0) add("at most " + std::to_string(r.max_ranks) + " ranks");
   if (r.static_network) add("a static network");
   if (r.own) add(r.own_text ? r.own_text : "a condition of its own");
+  if (r.hardware_multicast) add("hardware multicast (collective offload)");
+  if (r.hardware_reduction) add("hardware reduction of the op and type");
   return s;
 }
 
@@ -375,6 +378,20 @@ int broken_restriction(const Algorithm& a, Comm& comm, const Call& call, std::st
       *why = w;
       return MPI_ERR_OTHER;
     }
+  if ((r.hardware_multicast && !transport_of_job().capabilities().hardware_multicast) ||
+      (r.hardware_reduction && !transport_of_job().capabilities().hardware_reduction)) {
+    *why = "the transport offloads no collective transfers (the sim's namp adapter does)";
+    return MPI_ERR_OTHER;
+  }
+  if (r.hardware_reduction && call.red) {
+    transport::HwOp op{};
+    transport::HwElem elem{};
+    if (!hw_reduction_of(*call.red, &op, &elem)) {
+      *why = std::string("the adapter does not reduce ") + op_name(call.red->op()) +
+             " on this type (integers of 8 to 32 bits; no multiplication)";
+      return MPI_ERR_OP;
+    }
+  }
   return 0;
 }
 
@@ -533,7 +550,8 @@ int TILEMPIX_Coll_algorithms(const char* collective, TILEMPIX_Coll_algorithm_inf
     o.needs = (r.commutative ? TILEMPIX_COLL_NEEDS_COMMUTATIVE : 0) | (r.power_of_two ? TILEMPIX_COLL_NEEDS_POWER_OF_TWO : 0) |
               (r.static_network ? TILEMPIX_COLL_NEEDS_STATIC_NETWORK : 0) |
               (r.count_ge_ranks ? TILEMPIX_COLL_NEEDS_COUNT_GE_RANKS : 0) | (r.max_ranks > 0 ? TILEMPIX_COLL_NEEDS_MAX_RANKS : 0) |
-              (r.own ? TILEMPIX_COLL_NEEDS_OTHER : 0);
+              (r.own ? TILEMPIX_COLL_NEEDS_OTHER : 0) | (r.hardware_multicast ? TILEMPIX_COLL_NEEDS_HW_MULTICAST : 0) |
+              (r.hardware_reduction ? TILEMPIX_COLL_NEEDS_HW_REDUCTION : 0);
     o.max_ranks = r.max_ranks;
     o.defaults = (&a == multi ? TILEMPIX_COLL_DEFAULT_MULTI_ROW : 0) | (&a == single ? TILEMPIX_COLL_DEFAULT_SINGLE_ROW : 0);
     o.takes_param = a.takes_param;

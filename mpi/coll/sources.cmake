@@ -31,6 +31,8 @@ list(APPEND TILEMPI_MPI_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/mesh_rounds.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mesh_tree.cpp
   ${CMAKE_CURRENT_LIST_DIR}/static_route.cpp
+  # ... and the collectives a network adapter runs by itself ([Wallentowitz 2018] §3.3)
+  ${CMAKE_CURRENT_LIST_DIR}/offload.cpp
   ${TILEMPI_COLL_SCHEDULE_SOURCES})
 
 # The schedule generators alone (pure C++, no MPI), for the unit tests of the generators. The

@@ -32,6 +32,8 @@ int TILEMPIX_Coll_collective(int index, char* name, int len);
 #define TILEMPIX_COLL_NEEDS_COUNT_GE_RANKS 8 /* at least one element per rank */
 #define TILEMPIX_COLL_NEEDS_MAX_RANKS      16 /* at most max_ranks ranks */
 #define TILEMPIX_COLL_NEEDS_OTHER          32 /* a condition of the algorithm's own (see --coll help) */
+#define TILEMPIX_COLL_NEEDS_HW_MULTICAST   64 /* a transport that offloads collective transfers */
+#define TILEMPIX_COLL_NEEDS_HW_REDUCTION  128 /* ... that also reduces the call's op and type */
 /* Default bits: the default selector's choice on a communicator spanning several mesh rows, one row. */
 #define TILEMPIX_COLL_DEFAULT_MULTI_ROW  1
 #define TILEMPIX_COLL_DEFAULT_SINGLE_ROW 2

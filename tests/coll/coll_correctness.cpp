@@ -2,7 +2,10 @@
 // computed locally (each rank knows what every rank contributes). Runs on MPI_COMM_WORLD and on
 // split communicators scattered over the mesh.
 //
-//   coll_correctness [quick]     quick: fewer datatypes and ops (for large rank counts)
+//   coll_correctness [quick] [only=PREFIX]
+//     quick: fewer datatypes and ops (for large rank counts)
+//     only=PREFIX: only the algorithms whose name starts with PREFIX (e.g. only=namp_ on the
+//     sim's namp adapter: the offloaded collectives with every datatype and op)
 #include <mpi.h>
 
 #include <cstdint>
@@ -17,6 +20,7 @@ namespace {
 
 int g_world_rank = 0;
 bool g_quick = false;
+std::string g_only;  // run only algorithms whose name starts with this
 std::string g_where;
 
 #define CHECK(cond)                                                                                       \
@@ -403,6 +407,7 @@ void run_all(Ctx& c) {
     const Kind k = static_cast<Kind>(ki);
     std::vector<std::string> specs;
     for (const auto& a : algorithms(k)) {
+      if (std::string(a.name).rfind(g_only, 0) != 0) continue;
       specs.push_back(a.name);
       if (a.takes_param && !g_quick) {
         specs.push_back(std::string(a.name) + ":2");
@@ -472,7 +477,11 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &g_world_rank);
   int size;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  g_quick = argc > 1 && std::string(argv[1]) == "quick";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "quick") g_quick = true;
+    else if (a.rfind("only=", 0) == 0) g_only = a.substr(5);
+  }
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   {
     Ctx w = make_ctx(MPI_COMM_WORLD);

@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
   else if (coll == "barrier") rc = MPI_Barrier(MPI_COMM_WORLD);
   else if (coll == "reduce") rc = MPI_Reduce(s.data(), r.data(), bytes, MPI_BYTE, MPI_BXOR, 0, MPI_COMM_WORLD);
   else if (coll == "allreduce") rc = MPI_Allreduce(s.data(), r.data(), bytes, MPI_BYTE, MPI_BXOR, MPI_COMM_WORLD);
+  else if (coll == "gather") rc = MPI_Gather(s.data(), bytes, MPI_BYTE, r.data(), bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
+  else if (coll == "scatter") rc = MPI_Scatter(s.data(), bytes, MPI_BYTE, r.data(), bytes, MPI_BYTE, 0, MPI_COMM_WORLD);
   else {
     if (rank == 0) std::fprintf(stderr, "coll_once: unknown collective %s\n", coll.c_str());
     rc = MPI_ERR_ARG;

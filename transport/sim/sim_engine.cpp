@@ -29,6 +29,11 @@ hw::Dir dir_of_port(unsigned port) {
   }
 }
 
+/// Adapter ids of offloaded collective transfers: apart from the messages' handles (a count above
+/// kMsgSlotBits, which reaches bit 59 only after 2^35 messages), and below 2^60 so that a
+/// packet's tag (id << 4) keeps them.
+constexpr std::uint64_t kOffloadBit = 1ull << 59;
+
 hw::PortMask mask_of_ports(unsigned mask) {
   hw::PortMask m = 0;
   if (mask & kPortNorth) m |= hw::port_bit(hw::Dir::North);
@@ -234,8 +239,150 @@ void Engine::apply(const Queued& qq, std::uint64_t now) {
       }
       break;
     }
+    case kReqOffload:
+      apply_offload(r, q, now);
+      break;
     default:
       break;
+  }
+}
+
+void Engine::apply_offload(int r, const Request& q, std::uint64_t now) {
+  const std::uint64_t key = q.msg;
+  auto [it, fresh] = offloads_.try_emplace(key);
+  Offload& o = it->second;
+  if (fresh) {
+    o.kind = static_cast<int>(q.d);
+    o.expected = static_cast<int>(q.env.word[0]);
+    o.root = static_cast<int>(q.a);
+    o.bytes = q.b;
+    o.group = kOffloadBit | ++offload_seq_;
+    offload_ids_[o.group] = {key, -1};
+  }
+  Offload::Part& p = o.parts[r];
+  p.posted = true;
+  p.q = q;
+  const auto kind = static_cast<ad::CollKind>(o.kind);
+  const bool spread = kind == ad::CollKind::Multicast || kind == ad::CollKind::Scatter;
+  const hw::TileId root_tile = tiles_[static_cast<std::size_t>(o.root)];
+  if (spread && r == o.root) {
+    // The member list sits in the root's arena ahead of the data: [count][ranks...][data].
+    o.root_off = q.c;
+    const unsigned char* base = arena_of(r) + q.c;
+    std::uint64_t count = 0;
+    std::memcpy(&count, base, 8);
+    std::vector<ad::Message> msgs;
+    for (std::uint64_t i = 0; i < count; ++i) {
+      std::int32_t m = 0;
+      std::memcpy(&m, base + 8 + i * 4, 4);
+      if (m == o.root || m < 0 || m >= n_) continue;
+      Offload::Part& pm = o.parts[m];
+      pm.id = kOffloadBit | ++offload_seq_;
+      offload_ids_[pm.id] = {key, m};
+      msgs.push_back(ad::Message{pm.id, root_tile, tiles_[static_cast<std::size_t>(m)], o.bytes, false});
+      ++messages_;
+    }
+    ranks_[static_cast<std::size_t>(r)].sends += msgs.size();
+    ranks_[static_cast<std::size_t>(r)].bytes_sent += o.bytes * msgs.size();
+    adapter_->start_spread(o.group, kind, msgs, q.time);
+  } else if (spread) {
+    if (p.done != ~0ull) publish_offload(key, o, r, std::max(p.done, now));
+  } else if (r == o.root) {
+    if (o.root_done != ~0ull) publish_offload(key, o, r, std::max(o.root_done, now));
+  } else {
+    p.id = kOffloadBit | ++offload_seq_;
+    offload_ids_[p.id] = {key, r};
+    ++messages_;
+    ++ranks_[static_cast<std::size_t>(r)].sends;
+    ranks_[static_cast<std::size_t>(r)].bytes_sent += o.bytes;
+    adapter_->start_collect(o.group, kind, ad::Message{p.id, tiles_[static_cast<std::size_t>(r)], root_tile, o.bytes, false},
+                            o.expected - 1, q.time);
+  }
+  if (o.published == o.expected) offloads_.erase(key);
+}
+
+void Engine::offload_progress(ad::MsgId id, std::uint64_t at, bool arrival) {
+  auto idit = offload_ids_.find(id);
+  if (idit == offload_ids_.end()) return;
+  const auto [key, rank] = idit->second;
+  offload_ids_.erase(idit);
+  auto oit = offloads_.find(key);
+  if (oit == offloads_.end()) return;
+  Offload& o = oit->second;
+  if (rank >= 0 && arrival) {
+    // A destination's part of a multicast or scatter: its core reads it out of the buffer.
+    Offload::Part& p = o.parts[rank];
+    p.done = at + adapter_->recv_cost(o.bytes, false);
+    if (p.posted) publish_offload(key, o, rank, p.done);
+  } else if (rank >= 0) {
+    publish_offload(key, o, rank, at);  // a gather or reduce sender's data has left
+  } else if (arrival) {
+    // Every slot of the root's endpoint is complete. The adapter wrote (gather) or combined
+    // (reduce) the data in place, so the core only takes the notification: a receive without
+    // data ([Wallentowitz 2018] §3.3.1.3-4, "the receive overhead for the NAMP is always constant").
+    o.root_done = at + adapter_->recv_cost(0, false);
+    if (o.parts[o.root].posted) publish_offload(key, o, o.root, o.root_done);
+  } else {
+    o.root_done = at;  // every part of a multicast or scatter has left the root
+    publish_offload(key, o, o.root, at);
+  }
+  if (o.published == o.expected) offloads_.erase(oit);
+}
+
+void Engine::publish_offload(std::uint64_t key, Offload& o, int r, std::uint64_t at) {
+  (void)key;
+  Offload::Part& p = o.parts[r];
+  if (p.published) return;
+  p.published = true;
+  ++o.published;
+  const auto kind = static_cast<ad::CollKind>(o.kind);
+  const bool spread = kind == ad::CollKind::Multicast || kind == ad::CollKind::Scatter;
+  at = std::max(at, processing_);
+  if (tracing_) spans_.push_back(Span{r, "offload", p.q.time, at});
+  if (!spread && r == o.root) {
+    // The root copies (gather) or combines (reduce) every sender's block from its arena, as the
+    // adapter wrote it into the endpoint; then the senders' arena space is free.
+    for (auto& [s, sp] : o.parts) {
+      if (s == o.root) continue;
+      Event part{};
+      part.kind = kEvOffloadPart;
+      part.time = at;
+      part.op = p.q.op;
+      part.a = static_cast<std::uint64_t>(s);
+      part.c = sp.q.c;
+      publish(r, part);
+    }
+  }
+  Event e{};
+  e.kind = kEvOffload;
+  e.time = at;
+  e.op = p.q.op;
+  e.a = static_cast<std::uint64_t>(o.root);
+  e.c = o.root_off;
+  publish(r, e);
+  if (spread && r != o.root) {
+    ++ranks_[static_cast<std::size_t>(r)].recvs;
+    adapter_->accept(p.id, at);  // the destination's buffer is free again
+    o.last = std::max(o.last, at);
+    int left = 0;
+    for (auto& [m, pm] : o.parts) left += m != o.root && !pm.published;
+    if (left == 0 && static_cast<int>(o.parts.size()) == o.expected) {
+      Event rel{};
+      rel.kind = kEvRelease;
+      rel.time = o.last;
+      rel.a = o.root_off;
+      publish(o.root, rel);
+    }
+  } else if (!spread && r == o.root) {
+    ++ranks_[static_cast<std::size_t>(r)].recvs;
+    for (auto& [s, sp] : o.parts) {
+      if (s == o.root) continue;
+      Event rel{};
+      rel.kind = kEvRelease;
+      rel.time = at;
+      rel.a = sp.q.c;
+      publish(s, rel);
+    }
   }
 }
 
@@ -388,6 +535,7 @@ void Engine::free_msg(Msg& m) {
 }
 
 void Engine::arrived(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
+  if (id & kOffloadBit) return offload_progress(id, at + core_cycles, true);
   Msg* mp = find_msg(id);
   if (!mp) return;
   Msg& m = *mp;
@@ -410,6 +558,7 @@ void Engine::arrived(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
 }
 
 void Engine::send_done(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
+  if (id & kOffloadBit) return offload_progress(id, at + core_cycles, false);
   Msg* mp = find_msg(id);
   if (!mp) return;
   Msg& m = *mp;

@@ -144,6 +144,24 @@ class Engine final : public hwmodel::adapter::Listener {
     std::uint64_t root_time = 0;
     std::vector<std::pair<int, Request>> parts;
   };
+  /// A collective transfer offloaded to the adapter (NAMP-CC), by the id its members agree on.
+  struct Offload {
+    int kind = 0;  ///< hwmodel::adapter::CollKind
+    int expected = 0;
+    int root = -1;
+    std::uint64_t bytes = 0, root_off = 0;
+    hwmodel::adapter::MsgId group = 0;  ///< the adapter's id of the whole transfer
+    std::uint64_t root_done = ~0ull;    ///< when the root's part is complete (known once the adapter says)
+    int published = 0;                  ///< completions published (all `expected`: the offload ends)
+    std::uint64_t last = 0;             ///< the latest completion published to a destination
+    struct Part {
+      bool posted = false, published = false;
+      Request q{};
+      std::uint64_t done = ~0ull;
+      hwmodel::adapter::MsgId id = 0;
+    };
+    std::map<int, Part> parts;  ///< by rank
+  };
   struct Span {
     int rank;
     const char* name;
@@ -155,6 +173,10 @@ class Engine final : public hwmodel::adapter::Listener {
   void take_request(int r, const Request& q, std::uint64_t seq);
   void apply(const Queued& q, std::uint64_t now);
   void apply_static(Static& s, std::uint64_t now);
+  void apply_offload(int r, const Request& q, std::uint64_t now);
+  /// The adapter's report on an offloaded transfer (a part's or the whole group's id).
+  void offload_progress(hwmodel::adapter::MsgId id, std::uint64_t at, bool arrival);
+  void publish_offload(std::uint64_t key, Offload& o, int r, std::uint64_t at);
   void publish(int r, const Event& e);
   void flush_overflow(int r);
   void wake(int r, std::uint64_t at);
@@ -187,6 +209,10 @@ class Engine final : public hwmodel::adapter::Listener {
   std::vector<std::uint32_t> free_msgs_;
   std::uint64_t msg_count_ = 0;
   std::map<std::uint64_t, Static> statics_;
+  std::map<std::uint64_t, Offload> offloads_;
+  /// Adapter id of an offload's part (rank) or group (-1) -> (offload key, rank).
+  std::unordered_map<hwmodel::adapter::MsgId, std::pair<std::uint64_t, int>> offload_ids_;
+  std::uint64_t offload_seq_ = 0;
   std::vector<int> to_ring_;  ///< ranks woken in this pass, rung after the horizon is published
   std::uint64_t horizon_ = 0;
   std::uint64_t processing_ = 0;  ///< cycle whose events are being generated

@@ -21,7 +21,7 @@
 namespace tilempi::transport::sim {
 
 inline constexpr std::uint64_t kMagic = 0x74696c656d73696dull;  // "tilemsim"
-inline constexpr std::uint32_t kVersion = 3;
+inline constexpr std::uint32_t kVersion = 4;
 inline constexpr std::size_t kLine = 64;
 inline constexpr std::size_t kPage = 4096;
 inline constexpr std::uint64_t kRing = 4096;  ///< entries per request / event ring (power of two)
@@ -43,6 +43,7 @@ enum ReqKind : std::uint32_t {
   kReqBlock = 3,   ///< a = events seen
   kReqFinish = 4,  ///< b = comm cycles, c = compute cycles
   kReqStatic = 5,
+  kReqOffload = 7,  ///< msg = id, a = root, b = bytes per part, c = arena offset, d = hw::adapter::CollKind, env.word[0] = members
   kReqNote = 6,    ///< a = count; env and spare hold "key=value" (NUL-padded, at most kNoteChars): one annotation  ///< a = root, b = bytes, c = in_port, d = out_mask, msg = bcast id, env.word[0] = participants
 };
 
@@ -67,6 +68,8 @@ enum EvtKind : std::uint32_t {
   kEvRelease = 4,   ///< a = arena offset: the payload was copied out
   kEvStatic = 5,    ///< op: the static broadcast completed here; a = root, c = arena offset of the root
   kEvWake = 6,      ///< no content: the engine woke a blocked rank at `time`
+  kEvOffload = 7,   ///< op: this rank's part of a collective offload is complete; a = root, c = the root's arena offset
+  kEvOffloadPart = 8,  ///< op: (at a gather or reduce root, before kEvOffload) a = a sender, c = its arena offset
 };
 
 struct alignas(kLine) Event {

@@ -40,7 +40,7 @@ constexpr std::uint32_t kEvLocalDone = 100;  // a fetch whose core work ends aft
 constexpr std::uint64_t kLocalSeq = 1ull << 62;
 
 
-class SimTransport final : public Transport, public StaticNetwork {
+class SimTransport final : public Transport, public StaticNetwork, public CollectiveOffload {
  public:
   SimTransport(std::unique_ptr<EngineLink> link, int rank, int size)
       : link_(std::move(link)), rank_(rank), size_(size) {
@@ -103,6 +103,7 @@ class SimTransport final : public Transport, public StaticNetwork {
     c.global_clock = true;  // one engine clock for every rank
     c.modeled_tiles = true;
     c.static_network = static_ok_;
+    c.hardware_multicast = c.hardware_reduction = costs_->collective_offload();
     // The adapter decides per size; its protocol switch is monotone in the size, so bisect it.
     std::uint64_t lo = 0, hi = std::uint64_t{1} << 40;
     if (!costs_->rendezvous(hi, false)) return c.eager_limit = hi, c;
@@ -114,6 +115,7 @@ class SimTransport final : public Transport, public StaticNetwork {
     return c;
   }
   StaticNetwork* static_network() override { return static_ok_ ? this : nullptr; }
+  CollectiveOffload* collective_offload() override { return costs_->collective_offload() ? this : nullptr; }
   void set_describer(std::function<std::string()> d) override { describer_ = std::move(d); }
 
   // ------------------------------------------------------------ sending
@@ -321,7 +323,40 @@ class SimTransport final : public Transport, public StaticNetwork {
     ops_.erase(op);
   }
 
+  // ------------------------------------------------------------ collective offload
+
+  void multicast(std::uint64_t id, std::span<const int> members, int root, void* buf, std::size_t len) override {
+    offload(OffloadCall{hw::adapter::CollKind::Multicast, members, root, buf, buf, len}, id);
+  }
+  void scatter(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
+               std::size_t block) override {
+    offload(OffloadCall{hw::adapter::CollKind::Scatter, members, root, sbuf, rbuf, block}, id);
+  }
+  void gather(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
+              std::size_t block) override {
+    offload(OffloadCall{hw::adapter::CollKind::Gather, members, root, sbuf, rbuf, block}, id);
+  }
+  void reduce(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
+              std::size_t bytes, HwOp op, HwElem elem) override {
+    OffloadCall c{hw::adapter::CollKind::Reduce, members, root, sbuf, rbuf, bytes};
+    c.op = op;
+    c.elem = elem;
+    offload(c, id);
+  }
+
  private:
+  /// One rank's side of an offloaded collective transfer, and what it learns at the end.
+  struct OffloadCall {
+    hw::adapter::CollKind kind;
+    std::span<const int> members;
+    int root;
+    const void* sbuf;
+    void* rbuf;
+    std::size_t bytes;
+    HwOp op = HwOp::Sum;
+    HwElem elem = HwElem::I32;
+    std::vector<std::pair<int, std::uint64_t>> parts{};  ///< at a gather/reduce root: (sender, arena offset)
+  };
   struct Op {
     bool done = false;
     bool send = false;
@@ -329,7 +364,82 @@ class SimTransport final : public Transport, public StaticNetwork {
     unsigned char* dst = nullptr;  // static broadcast target
     std::uint64_t len = 0;
     bool live = false;
+    OffloadCall* offload = nullptr;
   };
+
+  std::size_t index_of(std::span<const int> members, int r) const {
+    return static_cast<std::size_t>(std::find(members.begin(), members.end(), r) - members.begin());
+  }
+  /// Bytes ahead of the data in a spreading root's arena chunk: [count][ranks, padded to 8].
+  static std::uint64_t list_bytes(std::size_t n) { return 8 + (n * 4 + 7) / 8 * 8; }
+
+  void offload(OffloadCall c, std::uint64_t id) {
+    using K = hw::adapter::CollKind;
+    Call call(*this);
+    const bool spread = c.kind == K::Multicast || c.kind == K::Scatter;
+    const bool root = rank_ == c.root;
+    const std::size_t n = c.members.size();
+    const std::size_t me = index_of(c.members, rank_);
+    // This rank's own block never crosses the network.
+    if (root && c.kind == K::Scatter && c.rbuf) std::memmove(c.rbuf, static_cast<const unsigned char*>(c.sbuf) + me * c.bytes, c.bytes);
+    if (root && c.kind == K::Gather && c.sbuf) std::memmove(static_cast<unsigned char*>(c.rbuf) + me * c.bytes, c.sbuf, c.bytes);
+    if (root && c.kind == K::Reduce && c.bytes) std::memmove(c.rbuf, c.sbuf, c.bytes);
+    if (n <= 1) return;
+    std::uint64_t off = 0;
+    if (spread && root) {
+      const std::uint64_t data = c.kind == K::Scatter ? c.bytes * n : c.bytes;
+      off = alloc_or_wait(list_bytes(n) + data);
+      const std::uint64_t count = n;
+      std::memcpy(arena_ + off, &count, 8);
+      for (std::size_t i = 0; i < n; ++i) {
+        const std::int32_t m = c.members[i];
+        std::memcpy(arena_ + off + 8 + i * 4, &m, 4);
+      }
+      if (data) std::memcpy(arena_ + off + list_bytes(n), c.sbuf, data);
+    } else if (!spread && !root) {
+      off = alloc_or_wait(c.bytes);
+      if (c.bytes) std::memcpy(arena_ + off, c.sbuf, c.bytes);
+    }
+    const OpId op = next_op_++;
+    ops_.insert(op).offload = &c;
+    Request q{};
+    q.kind = kReqOffload;
+    q.time = clock_;
+    q.msg = id;
+    q.a = static_cast<std::uint64_t>(c.root);
+    q.b = c.bytes;
+    q.c = off;
+    q.d = static_cast<std::uint64_t>(c.kind);
+    q.op = op;
+    q.env.word[0] = n;
+    post(q);
+    clock_ += costs_->coll_call_cost(c.kind, root);
+    // A blocking wait for one event at a cycle the engine decides (as the static broadcast).
+    Op& mine = *ops_.find(op);
+    while (!mine.done) {
+      advance();
+      if (mine.done) break;
+      changed_ = false;
+      jump_or_block();
+    }
+    ops_.erase(op);
+  }
+
+  /// This rank's part is complete: take the data as the adapter left it.
+  void finish_offload(OffloadCall& c, const Event& e) {
+    using K = hw::adapter::CollKind;
+    const std::size_t n = c.members.size();
+    if ((c.kind == K::Multicast || c.kind == K::Scatter) && rank_ != c.root) {
+      const unsigned char* data = link_->arena(c.root) + e.c + list_bytes(n);
+      if (c.kind == K::Scatter) data += index_of(c.members, rank_) * c.bytes;
+      if (c.bytes) std::memcpy(c.rbuf, data, c.bytes);
+    } else if (c.kind == K::Gather && rank_ == c.root) {
+      for (auto [s, off] : c.parts)
+        if (c.bytes) std::memcpy(static_cast<unsigned char*>(c.rbuf) + index_of(c.members, s) * c.bytes, link_->arena(s) + off, c.bytes);
+    } else if (c.kind == K::Reduce && rank_ == c.root) {
+      for (auto [s, off] : c.parts) hw_reduce(c.op, c.elem, link_->arena(s) + off, c.rbuf, c.bytes);
+    }
+  }
   /// Operations by id: ids are handed out in order and mostly finish in order, so a deque
   /// indexed from the oldest live id beats a hash map in the MPI layer's completion loops.
   class OpTable {
@@ -500,6 +610,18 @@ class SimTransport final : public Transport, public StaticNetwork {
         release(e.a);
         if (!waiting_for_.empty()) changed_ = true;  // only a send waiting for space cares
         break;
+      case kEvOffloadPart: {
+        if (Op* o = ops_.find(e.op); o && o->offload) o->offload->parts.emplace_back(static_cast<int>(e.a), e.c);
+        break;
+      }
+      case kEvOffload: {
+        Op* o = ops_.find(e.op);
+        if (!o) break;
+        if (o->offload) finish_offload(*o->offload, e);
+        o->done = true;
+        changed_ = true;
+        break;
+      }
       case kEvStatic: {
         Op* found = ops_.find(e.op);
         if (!found) break;

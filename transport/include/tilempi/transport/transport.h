@@ -43,6 +43,7 @@ using OpId = std::uint64_t;
 constexpr OpId kDone = 0;       ///< an operation that completed inside the call that started it
 
 class StaticNetwork;
+class CollectiveOffload;
 
 /// What a backend offers, so that the layers above ask for a property, never for a backend's name.
 struct Capabilities {
@@ -56,6 +57,11 @@ struct Capabilities {
   bool static_network = false;
   /// Largest standard-mode payload that leaves without waiting for the receiver (0: none is eager).
   std::size_t eager_limit = 0;
+  /// collective_offload() moves one buffer to many ranks or many to one by itself: multicast,
+  /// scatter and gather set up once and progressed by the network adapter.
+  bool hardware_multicast = false;
+  /// collective_offload() also reduces in the adapter's data path (Integer ops: HwOp, HwElem).
+  bool hardware_reduction = false;
 };
 
 class Transport {
@@ -115,6 +121,9 @@ class Transport {
 
   /// Optional capability: a static network with software-set routes (nullptr when absent).
   virtual StaticNetwork* static_network() { return nullptr; }
+  /// Optional capability: collective transfers offloaded to the network adapter (nullptr when
+  /// absent; Capabilities::hardware_multicast and hardware_reduction say what it offers).
+  virtual CollectiveOffload* collective_offload() { return nullptr; }
 
   /// End the whole job: the launcher is told which rank and code, the other ranks are stopped.
   [[noreturn]] virtual void abort(int code, const std::string& why) = 0;
@@ -152,6 +161,35 @@ class StaticNetwork {
   /// others receive into buf. Each rank pays the set-up of its own switch.
   virtual void bcast(std::uint64_t id, std::span<const StaticRouteHop> routes, int root, void* buf,
                      std::size_t len) = 0;
+};
+
+/// Reduction ops of an adapter's data path: MPI's without multiplication ([Wallentowitz 2018]
+/// §3.3.2.4, Table 3.28b), on the integer elements of HwElem.
+enum class HwOp : std::uint8_t { Sum, Min, Max, Band, Bor, Bxor, Land, Lor, Lxor };
+/// Integer elements up to the adapter's 32-bit word ([Wallentowitz 2018] §4.1: 32-bit data path).
+enum class HwElem : std::uint8_t { I8, U8, I16, U16, I32, U32 };
+std::size_t hw_elem_size(HwElem e);
+/// inout[i] = in[i] op inout[i] over `bytes` bytes of elements (integer arithmetic wraps).
+void hw_reduce(HwOp op, HwElem elem, const void* in, void* inout, std::size_t bytes);
+
+/// Collective transfers that a network adapter runs by itself ([Wallentowitz 2018] §3.3, NAMP-CC).
+/// Every member calls the same operation with the same id, member list (world ranks, the root
+/// among them) and root; the call returns when this rank's part is complete. Blocks are `block`
+/// bytes; member i's block is the i-th of the root's buffer (scatter) or of its result (gather).
+class CollectiveOffload {
+ public:
+  virtual ~CollectiveOffload() = default;
+  /// The root's buf goes to every member's buf: one setup, the destinations progressed concurrently.
+  virtual void multicast(std::uint64_t id, std::span<const int> members, int root, void* buf, std::size_t len) = 0;
+  /// The root's sbuf, member i's block to member i's rbuf (a strided DMA read per destination).
+  virtual void scatter(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
+                       std::size_t block) = 0;
+  /// Every member's sbuf to block i of the root's rbuf: one endpoint, complete when every slot is.
+  virtual void gather(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
+                      std::size_t block) = 0;
+  /// The root's rbuf = op over every member's sbuf (`bytes` each), combined as the data arrives.
+  virtual void reduce(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
+                      std::size_t bytes, HwOp op, HwElem elem) = 0;
 };
 
 /// Connect this process to its job, as the launcher described it in the environment, or start a

@@ -37,6 +37,14 @@ struct Message {
   bool synchronous = false;  ///< completes only once the receiver took it
 };
 
+/// Collective transfers of one adapter slot ([Wallentowitz 2018] §3.3, NAMP-CC).
+enum class CollKind : std::uint8_t {
+  Multicast,  ///< the root's buffer to every destination of a list
+  Scatter,    ///< the root's buffer, one part (base, size, count, stride) per destination
+  Gather,     ///< every sender's buffer into one slot of the root's endpoint
+  Reduce,     ///< every sender's buffer combined into the root's endpoint by the data path
+};
+
 /// Where an adapter reports protocol progress (the simulation engine implements it).
 /// core_cycles: cycles that interrupt or handler code took from that core for this step.
 class Listener {
@@ -104,6 +112,29 @@ class Adapter {
   virtual void accept(MsgId id, Cycle at) = 0;
   virtual void delivered(const PacketEvent& e) = 0;
   virtual void injected(const PacketEvent& e) = 0;
+  // ---- collective offload (NAMP-CC): adapters without it keep these defaults.
+  // Ids: a spread's group and parts, and a collect's group and parts, are message ids like any
+  // other. The Listener hears: spread part -> arrived(part) at its destination; spread group ->
+  // send_done(group) at the root once every part has left; collect part -> send_done(part) at its
+  // sender; collect group -> arrived(group) at the root once every slot is complete.
+  virtual bool collective_offload() const { return false; }
+  /// Core cycles of the call that starts a collective transfer (root: configures the slot with
+  /// the list; others: a sender's slot, or nothing for a receiver, which pays recv_cost() once
+  /// its part is complete).
+  virtual Cycle coll_call_cost(CollKind kind, bool root) const {
+    (void)kind;
+    (void)root;
+    return 0;
+  }
+  /// The root (parts[i].src) sends parts[i].bytes to each parts[i].dst.
+  virtual void start_spread(MsgId group, CollKind kind, const std::vector<Message>& parts, Cycle at) {
+    (void)group, (void)kind, (void)parts, (void)at;
+  }
+  /// One sender's part of a gather or reduction into part.dst's endpoint of `slots` slots.
+  virtual void start_collect(MsgId group, CollKind kind, const Message& part, int slots, Cycle at) {
+    (void)group, (void)kind, (void)part, (void)slots, (void)at;
+  }
+
   /// Protocol counters (retries, NACKs, ...).
   virtual nlohmann::json stats() const { return nlohmann::json::object(); }
   /// Messages the adapter still tracks (for the engine's idle test).
