@@ -3,15 +3,18 @@
 # against OperaMPI's algorithms ([Yagna 2013] §2.2) on the `ilib` adapter (OperaMPI over iLib,
 # calibrated to its ~6.8 us warm small-message latency), beside today's comparison (OperaMPI's
 # algorithms on `udn` too). docs/EXPERIMENTS.md, "The thesis's baseline", shows the result.
-#   scripts/thesis-baseline.sh [BUILD_DIR]        4..49 ranks, sizes in x4 steps (alltoall to 64 KiB)
+#   scripts/thesis-baseline.sh [BUILD_DIR]        4..49 ranks, every power of two from 4 B to 1 MiB
+#                                                 (long: the alltoall from 128 KiB on 36 and 49 ranks)
 #   RANKS=49 scripts/thesis-baseline.sh           7x7 only
-#   SIZES=4:1M A2A_SIZES=4:1M scripts/thesis-baseline.sh    every power of two to 1 MiB (long)
+#   SIZES=8,4:1M:4 A2A_SIZES=8,4:64K:4 scripts/thesis-baseline.sh   x4 steps, alltoall to 64 KiB (minutes)
 #   PLOTS_ONLY=1 scripts/thesis-baseline.sh       only rebuild the table from the committed CSVs
 # Environment: JOBS (parallel jobs, default nproc), OUT (default docs/figures), BIN (use the
 # programs in this directory as they are, do not build), RANKS, SIZES (bcast, reduce,
 # allreduce; tilempi-bench's --sizes syntax), A2A_SIZES (alltoall only).
 # Results: $OUT/thesis-udn.csv (NoCMsg on udn), thesis-ilib.csv (OperaMPI on ilib),
-# thesis-today.csv (OperaMPI on udn), thesis-comparison.md (the tables docs/EXPERIMENTS.md quotes).
+# thesis-today.csv (OperaMPI on udn), thesis-comparison.md (the tables docs/EXPERIMENTS.md quotes),
+# as-thesis-{ranks,sizes}-*.{png,svg} (figures of NoCMsg on udn and OperaMPI on ilib together),
+# as-thesis-variance.md (the variance tables).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
@@ -19,8 +22,8 @@ out=${OUT:-$root/docs/figures}
 jobs=${JOBS:-$(nproc)}
 bin=${BIN:-$build/bin}
 ranks=${RANKS:-4,9,16,25,36,49}
-sizes=${SIZES:-8,4:1M:4}
-a2a_sizes=${A2A_SIZES:-8,4:64K:4}
+sizes=${SIZES:-4:1M}
+a2a_sizes=${A2A_SIZES:-4:1M}
 mkdir -p "$out"
 start=$(date +%s)
 
@@ -98,4 +101,11 @@ awk -F, '
     }
   }' "$out/thesis-udn.csv" "$out/thesis-ilib.csv" "$out/thesis-today.csv" >"$out/thesis-comparison.md"
 cat "$out/thesis-comparison.md"
-echo "== done in $(($(date +%s) - start)) s: $out/thesis-comparison.md"
+
+# Chapter 4's figures and variance tables with both sides as the thesis ran them: tilempi-bench
+# names each line after its algorithm and adapter ("mesh_rounds (udn)", "operampi (ilib)").
+both=$(mktemp "${TMPDIR:-/tmp}/as-thesis.XXXXXX.csv")
+trap 'rm -f "$both"' EXIT
+{ cat "$out/thesis-udn.csv"; tail -n +2 "$out/thesis-ilib.csv"; } >"$both"
+"$bin/tilempi-bench" --from "$both" --figures "$out" --prefix as-thesis
+echo "== done in $(($(date +%s) - start)) s: $out/thesis-comparison.md, $out/as-thesis-*"
