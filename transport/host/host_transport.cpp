@@ -84,11 +84,6 @@ HostTransport::HostTransport(Segment seg, int rank, int size, bool unmap_at_exit
     peer.ring_in = RingReader(peer.rx.ring, ring_lines_, &peer.rx.ctl->tail);
     peer.ctrl_out = CtrlWriter(peer.tx.ctrl, ctrl_slots_, &peer.tx.ctl->ctrl_tail);
     peer.ctrl_in = CtrlReader(peer.rx.ctrl, ctrl_slots_, &peer.rx.ctl->ctrl_tail);
-    // Control words, eager ring and control ring of both directions: every message touches
-    // them (the arenas only large ones).
-    const std::size_t hot = kChannelCtlBytes + g.ring_bytes + g.ctrl_slots * kLine;
-    prefault(peer.tx.ctl, hot);
-    prefault(peer.rx.ctl, hot);
   }
   if (const char* m = env_str(kEnvMesh)) {
     int w = 0, h = 0;
@@ -100,6 +95,23 @@ HostTransport::HostTransport(Segment seg, int rank, int size, bool unmap_at_exit
     topo_ = default_topology(size_);
   }
   if (const char* lp = env_str(kEnvLauncherPid)) launcher_pid_ = std::atoi(lp);
+}
+
+void HostTransport::set_placement(const Placement& p) {
+  placement_ = p;
+  const bool oversubscribed = size_ > p.cores;
+  spin_ = spin_policy(oversubscribed);
+  if (oversubscribed) return;
+  // A rank per core, where small-message latency matters: map the control words, eager ring and
+  // control ring of every channel (both directions) now, so that the first lap of a ring pays no
+  // page fault per page. Not for many ranks on few cores: that would allocate every pair's ring,
+  // used or not.
+  const Geometry& g = seg_.header()->geometry;
+  const std::size_t hot = kChannelCtlBytes + g.ring_bytes + g.ctrl_slots * kLine;
+  for (const Peer& peer : peers_) {
+    prefault(peer.tx.ctl, hot);
+    prefault(peer.rx.ctl, hot);
+  }
 }
 
 HostTransport::~HostTransport() {

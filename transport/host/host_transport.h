@@ -51,10 +51,7 @@ class HostTransport final : public Transport {
   HostTransport(Segment seg, int rank, int size, bool unmap_at_exit);
   ~HostTransport() override;
 
-  void set_placement(const Placement& p) {
-    placement_ = p;
-    spin_ = spin_policy(size_ > p.cores);
-  }
+  void set_placement(const Placement& p);
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
