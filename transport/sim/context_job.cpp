@@ -510,6 +510,7 @@ int Scheduler::run(int argc, char** argv) {
   eo.trace_path = header_->trace_path;
   eo.compute = header_->compute;
   eo.summary = header_->summary != 0;
+  eo.arena_bytes = arena_bytes_;
   eo.summary_note = "; ranks as contexts";
   if (!notes_.empty()) eo.summary_note += " (" + notes_ + " for the ranks, a tile core runs one thread)";
   engine_ = std::make_unique<Engine>(Segment{}, n_, cfg, facts_.adapter, tiles, eo, this);

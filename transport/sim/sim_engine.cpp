@@ -129,7 +129,35 @@ bool Engine::drain_requests() {
   return any;
 }
 
+// A request comes from a rank's memory, with ranks as processes from shared memory that a faulty
+// program can overwrite: one that names a rank that does not exist, or a static route outside
+// the root's arena, ends the job with a message instead of indexing out of bounds (found by
+// fuzz/fuzz_sim_requests.cpp).
+void Engine::check_request(int r, const Request& q) const {
+  auto bad = [&](const std::string& what) {
+    throw std::runtime_error("rank " + std::to_string(r) + " posted a malformed request (kind " +
+                             std::to_string(q.kind) + "): " + what);
+  };
+  if (q.kind == kReqSend && q.a >= static_cast<std::uint64_t>(n_))
+    bad("destination rank " + std::to_string(q.a) + " of " + std::to_string(n_));
+  if (q.kind == kReqStatic) {
+    if (q.a >= static_cast<std::uint64_t>(n_)) bad("static broadcast root " + std::to_string(q.a));
+    if (q.env.word[0] == 0 || q.env.word[0] > static_cast<std::uint64_t>(n_))
+      bad("static broadcast of " + std::to_string(q.env.word[0]) + " participants");
+    if (q.a == static_cast<std::uint64_t>(r)) {
+      // The root's route list: [count][count hops], at most one hop per tile, inside its arena.
+      const std::uint64_t arena = opt_.arena_bytes ? opt_.arena_bytes : seg_.g.arena_bytes;
+      std::uint64_t count = 0;
+      if (q.c > arena || arena - q.c < sizeof count) bad("static route outside the arena");
+      std::memcpy(&count, arena_of(r) + q.c, sizeof count);
+      if (count > static_cast<std::uint64_t>(n_) || arena - q.c - sizeof count < count * sizeof(StaticRouteHop))
+        bad("static route of " + std::to_string(count) + " hops");
+    }
+  }
+}
+
 void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
+  check_request(r, q);
   RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
   RankCtl* c = seg_.ctl(r);
   switch (q.kind) {

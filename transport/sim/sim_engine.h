@@ -36,6 +36,7 @@ struct EngineOptions {
   std::string compute = "none";
   bool summary = true;
   std::string summary_note;  ///< appended to the summary line (how the ranks ran)
+  std::uint64_t arena_bytes = 0;  ///< each rank's payload arena (0: the segment's)
 };
 
 /// How the engine reaches ranks that live in its own process (ranks as contexts, one thread).
@@ -171,6 +172,7 @@ class Engine final : public hwmodel::adapter::Listener {
   void run();
   bool drain_requests();
   void take_request(int r, const Request& q, std::uint64_t seq);
+  void check_request(int r, const Request& q) const;
   void apply(const Queued& q, std::uint64_t now);
   void apply_static(Static& s, std::uint64_t now);
   void apply_offload(int r, const Request& q, std::uint64_t now);
