@@ -279,7 +279,7 @@ std::optional<ProgramImage> ProgramImage::inspect(const std::string& path, std::
        {std::tuple{"libasan", "__asan_init", "-fsanitize=address"},
         std::tuple{"libtsan", "__tsan_init", "-fsanitize=thread"}}) {
     const bool needs = std::any_of(img.needed_.begin(), img.needed_.end(),
-                                   [lib](const std::string& n) { return n.rfind(lib, 0) == 0; });
+                                   [prefix = lib](const std::string& n) { return n.rfind(prefix, 0) == 0; });
     if (needs && dlsym(RTLD_DEFAULT, init) == nullptr) {
       why_not = std::string("built with ") + name + " but the simulator is not: rebuild the "
                 "program without it, or run a simulator built with it";
