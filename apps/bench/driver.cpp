@@ -104,9 +104,14 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
   return s;
 }
 
+/// Thrown by usage_error once the message is out: main() exits with kExitUsage. An exception and
+/// not exit(), so that the option and file parsers can run many times in one process (the fuzz
+/// target fuzz/fuzz_bench.cpp).
+struct UsageError {};
+
 [[noreturn]] void usage_error(const std::string& msg) {
   std::fprintf(stderr, "tilempi-bench: %s (see tilempi-bench --help)\n", msg.c_str());
-  std::exit(kExitUsage);
+  throw UsageError{};
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -541,7 +546,7 @@ std::string self_dir() {
 }  // namespace
 }  // namespace tilempi::bench
 
-int main(int argc, char** argv) {
+int bench_main(int argc, char** argv) {
   using namespace tilempi::bench;
   CLI::App app{
       "tilempi-bench: the [Yagna 2013] collective microbenchmark (barrier, timer, one collective, timer; over trials) "
@@ -789,4 +794,12 @@ int main(int argc, char** argv) {
     if (!quiet) std::fprintf(stderr, "tilempi-bench: wrote %zu files to %s\n", files.size(), figures.c_str());
   }
   return status;
+}
+
+int main(int argc, char** argv) {
+  try {
+    return bench_main(argc, argv);
+  } catch (const tilempi::bench::UsageError&) {
+    return tilempi::bench::kExitUsage;
+  }
 }
