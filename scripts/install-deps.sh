@@ -9,6 +9,7 @@ packages=(
   gnuplot-nox gfortran
   python3              # test scripts read the JSON run reports
   mpich libmpich-dev   # only to check that the NPB kernels are honest MPI codes
+  clang libclang-rt-dev  # the fuzz targets (libFuzzer; scripts/fuzz.sh)
 )
 missing=()
 for p in "${packages[@]}"; do
