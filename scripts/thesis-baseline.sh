@@ -11,6 +11,7 @@
 # Environment: JOBS (parallel jobs, default nproc), OUT (default docs/figures), BIN (use the
 # programs in this directory as they are, do not build), RANKS, SIZES (bcast, reduce,
 # allreduce; tilempi-bench's --sizes syntax), A2A_SIZES (alltoall only).
+# TIMEOUT (seconds a configuration may run, default 3600).
 # Results: $OUT/thesis-udn.csv (NoCMsg on udn), thesis-ilib.csv (OperaMPI on ilib),
 # thesis-today.csv (OperaMPI on udn), thesis-comparison.md (the tables docs/EXPERIMENTS.md quotes),
 # as-thesis-{ranks,sizes}-*.{png,svg} (figures of NoCMsg on udn and OperaMPI on ilib together),
@@ -32,7 +33,9 @@ if [ "${PLOTS_ONLY:-0}" != 1 ]; then
     cmake -S "$root" -B "$build" >/dev/null
     cmake --build "$build" -j"$jobs" --target tilempirun tilempi-bench tilempi-bench-mpi
   fi
-  sim=(--transport sim --preset tilepro64 --compute none --trials 2 --warmup 0 -j "$jobs")
+  # A job that runs past TIMEOUT seconds (default 3600: the 49-rank alltoall of 1 MiB takes minutes
+  # on a quiet machine, far longer on a busy one) counts as failed.
+  sim=(--transport sim --preset tilepro64 --compute none --trials 2 --warmup 0 -j "$jobs" --timeout "${TIMEOUT:-3600}")
   # The barrier: [Yagna 2013] §2.2 does not describe OperaMPI's; `linear` stands in for it.
   nocmsg=(-a barrier=ktree -a bcast=static_route -a reduce=mesh_tree -a allreduce=mesh_reduce_bcast)
   opera=(-a barrier=linear -a bcast=binomial -a reduce=binomial -a allreduce=reduce_bcast)
