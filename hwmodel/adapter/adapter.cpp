@@ -1,5 +1,7 @@
 #include "tilempi/hwmodel/adapter.h"
 
+#include <algorithm>
+
 
 namespace tilempi::hwmodel::adapter {
 
@@ -25,10 +27,16 @@ std::vector<settings::Setting> Adapter::declarations(const std::string& name, co
   defaults.adapter.clear();  // the defaults, not the overrides
   std::vector<settings::Setting> out;
   const std::unique_ptr<Adapter> a = create(name, defaults);
-  for (const Param& p : a->params())
+  for (const Param& p : a->params()) {
+    if (!p.choices.empty()) {
+      out.push_back(settings::choice("adapter." + name + "." + p.name, settings::Source::adapter, p.choices,
+                                     p.choices[p.default_value], p.source));
+      continue;
+    }
     out.push_back(settings::integer("adapter." + name + "." + p.name, settings::Source::adapter, 0,
                                     static_cast<std::int64_t>(kParamMax), std::to_string(p.default_value),
                                     p.source));
+  }
   return out;
 }
 
@@ -45,7 +53,26 @@ std::uint64_t Adapter::param(const std::string& name, std::uint64_t def, const s
       throw ConfigError(key, e.what());
     }
   }
-  params_.push_back(Param{name, v, source, def});
+  params_.push_back(Param{name, v, source, def, {}});
+  return v;
+}
+
+std::size_t Adapter::choice_param(const std::string& name, std::vector<std::string> choices, std::size_t def,
+                                  const std::string& source) {
+  const std::string key = "adapter." + adapter_name_ + "." + name;
+  std::size_t v = def;
+  auto it = config_.adapter.find(key);
+  if (it != config_.adapter.end()) {
+    const settings::Setting decl =
+        settings::choice(key, settings::Source::adapter, choices, choices[def], source);
+    try {
+      const std::string c = settings::to_choice(decl, it->second);
+      v = static_cast<std::size_t>(std::find(choices.begin(), choices.end(), c) - choices.begin());
+    } catch (const settings::Error& e) {
+      throw ConfigError(key, e.what());
+    }
+  }
+  params_.push_back(Param{name, v, source, def, std::move(choices)});
   return v;
 }
 

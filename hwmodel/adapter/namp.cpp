@@ -32,6 +32,15 @@
 //              receives (§3.3.1.4), reduce_cycles_per_word each, one data path per tile.
 // Credits of the connection-oriented parts are taken to be available (the collective's endpoint
 // holds every slot); the multicast's allocations use the receive buffer like any message.
+//
+// NAMP-SV ([Wallentowitz 2018] §3.4, access=): bare-metal software configures the slot itself;
+// under an OS without NAMP-SV every send and receive is a system call whose kernel path also
+// translates the task's addresses (§3.4.1); a NAMP-SV virtual interface lets the task configure
+// the slot by virtual endpoint ids, translated by the adapter (one table read, §3.4.3): the core
+// pays what bare metal pays. HW-OSQM ([Wallentowitz 2018] §3.5, wakeup=): an event reaches a
+// waiting thread by its own polling, by an interrupt handler and the scheduler, or by the adapter
+// appending the thread to the OS's ready queue (only the switch to it remains); the handler's
+// cycles delay the thread and are counted per rank (wake_cycles(), the report's handler_cycles).
 #include <algorithm>
 #include <deque>
 #include <unordered_map>
@@ -73,6 +82,34 @@ class Alloc final : public Adapter {
     recv_word_ = param("recv_cycles_per_word", 1, "calibration: copy from the receive buffer, one word per cycle");
     poll_ = param("poll_cycles", 4, "calibration: one status-register read and a branch");
     if (offloaded) {
+      // NAMP-SV ([Wallentowitz 2018] §3.4): how a task reaches its slot.
+      access_ = choice_param(
+          "access", {"baremetal", "kernel", "vif"}, 0,
+          "[Wallentowitz 2018] §3.4: the task configures the slot itself (bare-metal software, §3.2), through the OS "
+          "(a system call per send and receive that translates its addresses, software emulation, §3.4.1), or "
+          "through a NAMP-SV virtual interface mapped into the task, which translates virtual endpoint ids itself "
+          "(§3.4.2-3)");
+      syscall_ = param("syscall_cycles", 50,
+                       "calibration (§3.4.1 names the cost, not its size): trap into the kernel, save and restore of "
+                       "the registers its path uses, return; with access=kernel, per send and per receive");
+      translate_ = param("translate_cycles", 10,
+                         "calibration: the kernel finds the physical addresses of the endpoint and the buffer "
+                         "(§3.4.1, step 4), two page-table reads; with access=kernel, per send");
+      vif_ = param("vif_lookup", 2,
+                   "calibration: the virtual interface reads the endpoint table entry of a vID (§3.4.3, step 4), one "
+                   "memory read, in the adapter; with access=vif, per send");
+      // HW-OSQM ([Wallentowitz 2018] §3.5): how a waiting thread learns of an event.
+      wakeup_ = choice_param(
+          "wakeup", {"poll", "interrupt", "osqm"}, 0,
+          "[Wallentowitz 2018] §3.5: the waiting thread polls the slot (§3.2.5.3; one task per tile, the spin takes "
+          "nothing from anyone), an interrupt handler resumes it through the OS scheduler (§3.5.1), or HW-OSQM puts "
+          "it on the OS's ready queue itself and only the switch to it remains (§3.5.2)");
+      isr_ = param("isr_cycles", 400,
+                   "calibration from [Wallentowitz 2018] §3.5.1 (interrupts at 25 kHz take 10 % of the core: 4 us "
+                   "each, 400 cycles at optimsoc's 100 MHz); with wakeup=interrupt, per event");
+      resume_ = param("resume_cycles", 40,
+                      "calibration: the scheduler switches to the resumed thread (§3.5.1, T_CS); with wakeup=interrupt "
+                      "or osqm, per event");
       cc_ = param("cc", 1, "[Wallentowitz 2018] §3.3: NAMP-CC collective offload (1) or the base protocol only (0)") != 0;
       cc_setup_ = param("cc_setup", 6,
                         "[Wallentowitz 2018] Fig. 3.27a: the CC flag, the list pointer and its count, three more slot "
@@ -86,16 +123,19 @@ class Alloc final : public Adapter {
   const char* name() const override { return offloaded_ ? "namp" : "rdma"; }
 
   bool rendezvous(std::uint64_t, bool) const override { return false; }
-  Cycle send_cost(std::uint64_t, bool) const override { return call_ + start_; }
+  Cycle send_cost(std::uint64_t, bool) const override { return call_ + kernel_send() + start_; }
   bool send_completes_at_once(std::uint64_t, bool) const override { return false; }
   Cycle recv_cost(std::uint64_t bytes, bool) const override {
     const std::uint64_t words = (bytes + 3) / 4;
-    return recv_overhead_ + words * recv_word_;
+    return recv_overhead_ + (access_ == kKernel ? syscall_ : 0) + words * recv_word_;
+  }
+  Cycle wake_cycles() const override {
+    return wakeup_ == kInterrupt ? isr_ + resume_ : wakeup_ == kOsqm ? resume_ : 0;
   }
   Cycle accept_cost() const override { return 0; }
   Cycle poll_cost() const override { return poll_; }
   Cycle lookahead() const override {
-    Cycle l = start_ + adapter_;
+    Cycle l = kernel_send() + start_ + adapter_ + (access_ == kVif ? vif_ : 0);
     return l < 1 ? 1 : l;
   }
 
@@ -103,7 +143,7 @@ class Alloc final : public Adapter {
   bool collective_offload() const override { return offloaded_ && cc_; }
   Cycle coll_call_cost(CollKind kind, bool root) const override {
     const bool spread = kind == CollKind::Multicast || kind == CollKind::Scatter;
-    if (spread == root) return call_ + start_ + (root ? cc_setup_ : 0);  // the sending slot
+    if (spread == root) return call_ + kernel_send() + start_ + (root ? cc_setup_ : 0);  // the sending slot
     return 0;  // a receiver waits; it pays recv_cost() when its part is complete
   }
 
@@ -343,7 +383,14 @@ class Alloc final : public Adapter {
     collects_.erase(it);
   }
 
+  enum Access : std::size_t { kBaremetal = 0, kKernel = 1, kVif = 2 };
+  enum Wakeup : std::size_t { kPoll = 0, kInterrupt = 1, kOsqm = 2 };
+  /// Core cycles the OS adds to a send with access=kernel: the system call and the translation.
+  Cycle kernel_send() const { return access_ == kKernel ? syscall_ + translate_ : 0; }
+
   bool offloaded_;
+  std::size_t access_ = kBaremetal, wakeup_ = kPoll;
+  std::uint64_t syscall_ = 0, translate_ = 0, vif_ = 0, isr_ = 0, resume_ = 0;
   bool cc_ = false;
   std::uint64_t cc_setup_ = 0, list_scan_ = 0, reduce_word_ = 0;
   std::uint64_t call_, start_, adapter_, irq_, alloc_, dma_, fin_, completion_, retry_, rx_buffer_, recv_overhead_,

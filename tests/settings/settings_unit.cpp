@@ -132,6 +132,21 @@ TEST(Settings, AdapterDeclarationsMatchTheParser) {
       EXPECT_EQ(d.source, st::Source::adapter);
       EXPECT_TRUE(d.name.rfind("adapter." + name + ".", 0) == 0) << d.name;
       hw::Config c = chip;
+      if (d.type == st::Type::choice) {  // a named choice (namp's access, wakeup): every name, and nothing else
+        for (const std::string& v : d.choices) {
+          c.set(d.name, v);
+          EXPECT_NO_THROW(hw::adapter::Adapter::create(name, c)) << d.name << "=" << v;
+        }
+        c.set(d.name, "no-such-value");
+        try {
+          hw::adapter::Adapter::create(name, c);
+          ADD_FAILURE() << d.name << " accepted no-such-value";
+        } catch (const hw::ConfigError& e) {
+          EXPECT_EQ(e.key(), d.name);
+          EXPECT_TRUE(contains(e.what(), "expected one of")) << e.what();
+        }
+        continue;
+      }
       c.set(d.name, std::to_string(d.hi));
       EXPECT_NO_THROW(hw::adapter::Adapter::create(name, c)) << d.name;
       c.set(d.name, std::to_string(d.hi + 1));

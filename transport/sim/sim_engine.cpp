@@ -54,6 +54,7 @@ Engine::Engine(Segment seg, int nranks, const hw::Config& config, const std::str
   adapter_ = ad::Adapter::create(adapter_name_, config_);
   adapter_->attach(*chip_, *this);
   lookahead_ = std::max<std::uint64_t>(1, adapter_->lookahead());
+  wake_cycles_ = adapter_->wake_cycles();
   ranks_.resize(static_cast<std::size_t>(n_));
   tracing_ = !opt_.trace_path.empty();
   chip_->on_delivered([this](const hw::PacketEvent& e) { on_delivered(e); });
@@ -470,6 +471,12 @@ void Engine::publish(int r, const Event& e0) {
   RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
   if (ri.finished) return;  // e.g. arena space returned after the sender's MPI_Finalize
   Event e = e0;
+  if (wake_cycles_ && (e.kind == kEvArrival || e.kind == kEvSendDone || e.kind == kEvDataDone ||
+                       e.kind == kEvOffload || e.kind == kEvStatic)) {
+    // The event reaches the waiting code through a handler (the adapter's wakeup mode).
+    e.time += wake_cycles_;
+    ri.handler_cycles += wake_cycles_;
+  }
   if (sink_) {
     sink_->deliver(r, e);
     ++ri.evt_head;

@@ -132,6 +132,7 @@ class Engine final : public hwmodel::adapter::Listener {
     std::uint64_t blocks = 0;  ///< BLOCK requests taken
     bool wants_space = false;  ///< blocked for arena space: releases wake it
     std::uint64_t blocked_cycles = 0;
+    std::uint64_t handler_cycles = 0;  ///< the adapter's wake-up handlers on this rank's core
     std::uint64_t end = 0, comm = 0, compute = 0;
     std::uint64_t sends = 0, bytes_sent = 0, recvs = 0;
     bool finished = false;
@@ -201,6 +202,7 @@ class Engine final : public hwmodel::adapter::Listener {
   std::unique_ptr<hwmodel::Chip> chip_;
   std::unique_ptr<hwmodel::adapter::Adapter> adapter_;
   std::uint64_t lookahead_ = 1;
+  std::uint64_t wake_cycles_ = 0;  ///< per event a rank waits for (Adapter::wake_cycles)
 
   std::vector<RankInfo> ranks_;
   std::priority_queue<Queued, std::vector<Queued>, std::greater<Queued>> queue_;

@@ -63,6 +63,7 @@ void Engine::write_report() {
                      {"comm_cycles", ri.comm},
                      {"compute_cycles", ri.compute},
                      {"blocked_cycles", ri.blocked_cycles},
+                     {"handler_cycles", ri.handler_cycles},
                      {"sends", ri.sends},
                      {"bytes_sent", ri.bytes_sent},
                      {"receives", ri.recvs}});
@@ -110,7 +111,10 @@ void Engine::write_report() {
                   {"packet_latency", st.networks.empty() ? json() : st.networks[0].latency.to_json()}};
   j["adapter_stats"] = adapter_->stats();
   json params = json::object();
-  for (const auto& p : adapter_->params()) params[p.name] = p.value;
+  for (const auto& p : adapter_->params()) {
+    if (p.choices.empty()) params[p.name] = p.value;
+    else params[p.name] = p.choices[p.value];
+  }
   j["adapter_params"] = params;
   std::ofstream out(opt_.report_path);
   if (!out) throw std::runtime_error("cannot write the report to " + opt_.report_path);

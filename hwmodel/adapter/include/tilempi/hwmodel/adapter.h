@@ -65,6 +65,8 @@ struct Param {
   std::uint64_t value = 0;
   std::string source;  ///< where the default comes from (a section of a docs/REFERENCES.md document, or a calibration note)
   std::uint64_t default_value = 0;
+  /// A choice among names (value and default_value are indices into it); empty for a number.
+  std::vector<std::string> choices;
 };
 constexpr std::uint64_t kParamMax = 1ull << 40;
 
@@ -98,6 +100,10 @@ class Adapter {
   virtual Cycle accept_cost() const = 0;
   /// Cycles of a poll that finds nothing.
   virtual Cycle poll_cost() const = 0;
+  /// Cycles an event (an arrival, a completion) takes from the core before the waiting code
+  /// runs again: an interrupt handler and the scheduler's path, say. They delay what the core
+  /// learns, and the run report counts them per rank (handler_cycles).
+  virtual Cycle wake_cycles() const { return 0; }
   /// Minimum cycles from a core call to its first effect on the network (>= 1).
   virtual Cycle lookahead() const = 0;
 
@@ -144,6 +150,10 @@ class Adapter {
   Adapter(std::string name, const Config& config) : config_(config), adapter_name_(std::move(name)) {}
   /// Declares a parameter with its default and source, reading an override from the config.
   std::uint64_t param(const std::string& name, std::uint64_t def, const std::string& source);
+  /// Declares a parameter that names one of `choices` ("adapter.namp.wakeup=osqm"); returns the
+  /// index of the configured one.
+  std::size_t choice_param(const std::string& name, std::vector<std::string> choices, std::size_t def,
+                           const std::string& source);
   /// Throws ConfigError if the config names a parameter of this adapter that was not declared.
   void check_unknown() const;
 
