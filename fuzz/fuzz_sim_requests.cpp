@@ -1,11 +1,11 @@
 // Fuzz target: the sim transport's request decoding (transport/sim/sim_engine.cpp). Ranks post
-// requests (send, fetch, block, finish, static broadcast part, note) that the engine decodes and
-// times on the modeled chip; with ranks as processes they travel through shared memory that a
-// faulty program can overwrite. Here an engine with ranks as contexts (a RankSink, as
-// context_job.cpp drives it) takes requests whose fields come from the input: destinations,
-// message ids, sizes, arena offsets, static routes in the root's arena, kinds. The engine must
-// time the valid ones and turn a malformed one into an error that names it (an exception the
-// job reports), never crash or read outside the arenas.
+// requests (send, fetch, block, finish, static broadcast part, note, collective offload part)
+// that the engine decodes and times on the modeled chip; with ranks as processes they travel
+// through shared memory that a faulty program can overwrite. Here an engine with ranks as
+// contexts (a RankSink, as context_job.cpp drives it) takes requests whose fields come from the
+// input: destinations, message ids, sizes, arena offsets, static routes in the root's arena,
+// kinds. The engine must time the valid ones and turn a malformed one into an error that names
+// it (an exception the job reports), never crash or read outside the arenas.
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -31,7 +31,7 @@ class Sink final : public sim::RankSink {
  public:
   Sink() : arenas_(kRanks, std::vector<unsigned char>(kArena)) {}
   void deliver(int r, const sim::Event& e) override {
-    if (r < 0 || r >= kRanks || e.kind < sim::kEvArrival || e.kind > sim::kEvWake) std::abort();
+    if (r < 0 || r >= kRanks || e.kind < sim::kEvArrival || e.kind > sim::kEvOffloadPart) std::abort();
     ++events;
   }
   void woken(int r, std::uint64_t) override {

@@ -155,6 +155,29 @@ void Engine::check_request(int r, const Request& q) const {
         bad("static route of " + std::to_string(count) + " hops");
     }
   }
+  if (q.kind == kReqOffload) {
+    if (q.a >= static_cast<std::uint64_t>(n_)) bad("collective offload root " + std::to_string(q.a));
+    if (q.env.word[0] < 2 || q.env.word[0] > static_cast<std::uint64_t>(n_))
+      bad("collective offload of " + std::to_string(q.env.word[0]) + " members");
+    if (q.d > static_cast<std::uint64_t>(ad::CollKind::Reduce)) bad("collective offload kind " + std::to_string(q.d));
+    const auto kind = static_cast<ad::CollKind>(q.d);
+    const bool spread = kind == ad::CollKind::Multicast || kind == ad::CollKind::Scatter;
+    const std::uint64_t arena = opt_.arena_bytes ? opt_.arena_bytes : seg_.g.arena_bytes;
+    const std::uint64_t members = q.env.word[0];
+    // What the engine reads from the arena: a spreading root's [count][ranks][data], a
+    // collecting sender's data (copied by the root from there).
+    std::uint64_t need = 0;
+    if (spread && q.a == static_cast<std::uint64_t>(r)) {
+      if (q.b > arena) bad("collective offload of " + std::to_string(q.b) + " bytes");
+      need = 8 + (members * 4 + 7) / 8 * 8 + q.b * (kind == ad::CollKind::Scatter ? members : 1);
+      std::uint64_t count = 0;
+      if (q.c <= arena && arena - q.c >= sizeof count) std::memcpy(&count, arena_of(r) + q.c, sizeof count);
+      if (count != members) bad("collective offload list of " + std::to_string(count) + " members");
+    } else if (!spread && q.a != static_cast<std::uint64_t>(r)) {
+      need = q.b;
+    }
+    if (need && (q.c > arena || arena - q.c < need)) bad("collective offload data outside the arena");
+  }
 }
 
 void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
