@@ -221,6 +221,16 @@ int TILEMPIX_Transport_name(char* name, int len) {
   return copy_out(runtime().transport->name(), name, len);
 }
 
+int TILEMPIX_Compute(long long cycles) {
+  ApiScope api_scope(__func__);
+  int rc;
+  if (!check::initialized("TILEMPIX_Compute", &rc)) return rc;
+  if (cycles < 0)
+    return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "TILEMPIX_Compute", "cycles = " + std::to_string(cycles) + " is negative");
+  runtime().transport->compute(static_cast<std::uint64_t>(cycles));
+  return MPI_SUCCESS;
+}
+
 int TILEMPIX_Mesh_shape(int* width, int* height) {
   int rc;
   if (!check::initialized("TILEMPIX_Mesh_shape", &rc)) return rc;

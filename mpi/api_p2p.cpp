@@ -434,6 +434,9 @@ int MPI_Cancel(MPI_Request* request) {
   if (*request == MPI_REQUEST_NULL) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "request is MPI_REQUEST_NULL");
   if (request_inactive(*request))
     return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "the persistent request is not active (MPI_Start it first)");
+  if (request_get(*request)->kind == Request::Kind::Generic)
+    return raise(request_get(*request)->comm, MPI_ERR_REQUEST, "MPI_Cancel",
+                 "a non-blocking collective cannot be cancelled (MPI-3.1 §5.12)");
   // A receive that has not matched is cancelled, and so is a synchronous send to this rank that
   // has not; any other send is with the transport already and completes normally (the standard
   // lets a cancel fail: MPI_Test_cancelled says which happened).

@@ -98,6 +98,17 @@ struct Table {
     def(MPI_INTEGER8, "MPI_INTEGER8", 8);
     def(MPI_REAL4, "MPI_REAL4", 4);
     def(MPI_REAL8, "MPI_REAL8", 8);
+    // MPI-1's bound markers (deprecated, removed in MPI-3.0 but still in codes): no data, they
+    // only place a struct type's lower or upper bound.
+    def(MPI_LB, "MPI_LB", 0);
+    def(MPI_UB, "MPI_UB", 0);
+    live[MPI_LB]->marker = Datatype::Marker::Lb;
+    live[MPI_UB]->marker = Datatype::Marker::Ub;
+    for (MPI_Datatype h : {MPI_LB, MPI_UB}) {
+      live[h]->blocks.clear();
+      live[h]->basic = MPI_DATATYPE_NULL;
+      live[h]->basic_count = 0;
+    }
   }
 };
 
@@ -176,24 +187,47 @@ Datatype make_struct(const std::vector<const Datatype*>& types, const std::vecto
                      const std::vector<std::ptrdiff_t>& displacements) {
   Datatype t;
   t.name = "derived";
-  t.basic = types.empty() ? MPI_DATATYPE_NULL : types[0]->basic;
-  for (const Datatype* old : types)
-    if (old->basic != t.basic) t.basic = MPI_DATATYPE_NULL;  // mixed: moves data, cannot be reduced
-  bool any = false;
-  std::ptrdiff_t lb = 0, ub = 0;
+  bool first = true;
+  for (const Datatype* old : types) {
+    if (old->marker != Datatype::Marker::None) continue;  // a bound marker holds no data
+    if (first) t.basic = old->basic;
+    else if (old->basic != t.basic) t.basic = MPI_DATATYPE_NULL;  // mixed: moves data, cannot be reduced
+    first = false;
+  }
+  // Bounds from the data, and (MPI-1 markers, resized types) explicit ones, which win.
+  bool any = false, any_lb = false, any_ub = false;
+  std::ptrdiff_t lb = 0, ub = 0, elb = 0, eub = 0;
+  auto low = [](bool& have, std::ptrdiff_t& v, std::ptrdiff_t x) { v = have ? std::min(v, x) : x; have = true; };
+  auto high = [](bool& have, std::ptrdiff_t& v, std::ptrdiff_t x) { v = have ? std::max(v, x) : x; have = true; };
   for (std::size_t i = 0; i < types.size(); ++i) {
     const Datatype& old = *types[i];
     for (int j = 0; j < blocklengths[i]; ++j) {
       std::ptrdiff_t origin = displacements[i] + j * old.extent;
+      if (old.marker == Datatype::Marker::Lb) {
+        low(any_lb, elb, origin);
+        continue;
+      }
+      if (old.marker == Datatype::Marker::Ub) {
+        high(any_ub, eub, origin);
+        continue;
+      }
       for (const Block& b : old.blocks) push_block(t.blocks, origin + b.offset, b.length);
       t.size += old.size;
       t.basic_count += old.basic_count;
       std::ptrdiff_t lo = origin + old.lb, hi = origin + old.lb + old.extent;
-      lb = any ? std::min(lb, lo) : lo;
-      ub = any ? std::max(ub, hi) : hi;
-      any = true;
+      bool a = any;
+      low(a, lb, lo);
+      high(any, ub, hi);
+      if (old.explicit_lb) low(any_lb, elb, lo);
+      if (old.explicit_ub) high(any_ub, eub, hi);
     }
   }
+  if (any_lb) lb = elb;
+  if (any_ub) ub = eub;
+  if (!any && any_lb && !any_ub) ub = lb;
+  if (!any && any_ub && !any_lb) lb = std::min<std::ptrdiff_t>(0, ub);
+  t.explicit_lb = any_lb;
+  t.explicit_ub = any_ub;
   t.lb = lb;
   t.extent = ub - lb;
   finish(t);
@@ -213,6 +247,8 @@ Datatype make_resized(const Datatype& old, std::ptrdiff_t lb, std::ptrdiff_t ext
   t.refs = 1;
   t.lb = lb;
   t.extent = extent;
+  t.marker = Datatype::Marker::None;
+  t.explicit_lb = t.explicit_ub = true;  // MPI-3.1 §4.1.7: resizing sets both bounds explicitly
   finish(t);
   return t;
 }

@@ -26,6 +26,13 @@ struct Datatype {
   bool contiguous = true;          ///< one block at offset 0 and extent == size: no packing needed
   MPI_Datatype basic = MPI_DATATYPE_NULL;  ///< predefined type the data is made of
   std::size_t basic_count = 0;     ///< basic elements in one element
+  /// MPI-1's bound markers: MPI_LB and MPI_UB themselves, and whether a type's lb / ub were set
+  /// explicitly (by a marker or by MPI_Type_create_resized), which a struct built from it keeps
+  /// (MPI-3.1 §4.1.6: the bounds of a type with markers are the markers', not its data's).
+  enum class Marker : unsigned char { None, Lb, Ub };
+  Marker marker = Marker::None;
+  bool explicit_lb = false;
+  bool explicit_ub = false;
   bool predefined = false;
   bool committed = false;
   int refs = 1;

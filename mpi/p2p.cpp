@@ -510,6 +510,16 @@ void progress() {
   }
   for (Unexpected& u : e.unexpected)
     if (u.fetch != kDone && tp.fetch_done(u.fetch)) u.fetch = kDone;
+  nbc_progress();
+}
+
+MPI_Request new_generic_request(MPI_Comm comm) { return new_request(Request::Kind::Generic, comm); }
+
+void complete_generic_request(MPI_Request h, int error) {
+  Request* r = engine().requests[h].get();
+  r->error = error;
+  r->status = MPI_Status{MPI_ANY_SOURCE, MPI_ANY_TAG, error, 0, 0, 0};
+  complete(h);
 }
 
 void progress_wait() { transport_of_job().wait(1'000'000); }
@@ -700,6 +710,7 @@ bool recv_direct(void* buf, std::size_t count, MPI_Datatype type, int source, in
 
 int isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm, Lane lane,
           bool synchronous, MPI_Request* request) {
+  if (lane == Lane::Coll && tag >= 0) tag += nbc_tag_offset();
   *request = new_request(Request::Kind::Send, comm.handle);
   send_on(*request, buf, count, *datatype_get(type), dest, tag, comm, lane, synchronous);
   return MPI_SUCCESS;
@@ -707,6 +718,7 @@ int isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int t
 
 int irecv(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm, Lane lane,
           MPI_Request* request) {
+  if (lane == Lane::Coll && tag >= 0) tag += nbc_tag_offset();
   *request = new_request(Request::Kind::Recv, comm.handle);
   recv_on(*request, buf, count, datatype_get(type), source, tag, comm, lane);
   return MPI_SUCCESS;

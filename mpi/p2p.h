@@ -63,6 +63,11 @@ int imrecv(void* buf, std::size_t count, MPI_Datatype type, MPI_Message* message
 /// A message handle improbe returned and no receive has taken yet (MPI_MESSAGE_NO_PROC too).
 bool message_valid(MPI_Message m);
 
+/// A request that another part of the library completes (a non-blocking collective): pending
+/// until complete_generic_request(h, error class).
+MPI_Request new_generic_request(MPI_Comm comm);
+void complete_generic_request(MPI_Request h, int error);
+
 /// Blocks until done; frees the request (sets it to MPI_REQUEST_NULL). Returns the request's error.
 int wait(MPI_Request* request, MPI_Status* status);
 /// Returns MPI_ERR_IN_STATUS if some request failed (details in statuses), else MPI_SUCCESS.

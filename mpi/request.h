@@ -15,7 +15,8 @@ namespace tilempi::mpi {
 enum class SendMode { Standard, Synchronous, Ready, Buffered };
 
 struct Request {
-  enum class Kind { Send, Recv };
+  /// Generic: completed by another part of the library (a non-blocking collective).
+  enum class Kind { Send, Recv, Generic };
   Kind kind = Kind::Send;
   MPI_Comm comm = MPI_COMM_NULL;   ///< for the error handler
   bool done = false;
@@ -71,17 +72,36 @@ void progress();
 
 void progress_blocking(bool on);
 
-/// Block (spin, then sleep in the transport) until pred() holds, running progress. Inside, the
-/// transport may answer "nothing yet" provisionally (see Transport::begin_blocking_wait); on a
-/// modeled transport the last pass runs in the ordinary mode so that what the rank has seen by
-/// its clock is the same whatever the timing of the other ranks.
 /// Whether a blocking call may skip the progress passes around its wait: true on a transport in
 /// real time (host), where a pass only costs time on the message path (a completed send need not
 /// poll for arrivals before returning); a modeled transport keeps time by its passes.
 bool wait_may_skip_progress();
 
+// Non-blocking collectives (coll/nonblocking.cpp): the blocking collective's code runs as a
+// coroutine; where it would wait, it yields to the MPI call that resumed it.
+/// Whether the running code is a non-blocking collective's.
+bool nbc_running();
+/// From a non-blocking collective's code: back to the MPI call that resumed it.
+void nbc_yield();
+/// Added to the collective lane's tags by the running non-blocking collective (0 outside one).
+int nbc_tag_offset();
+/// Resume every non-blocking collective in progress once (nothing from inside one). Run by
+/// progress(), so that every MPI call that progresses point-to-point progresses them too.
+void nbc_progress();
+
+/// Block (spin, then sleep in the transport) until pred() holds, running progress. Inside, the
+/// transport may answer "nothing yet" provisionally (see Transport::begin_blocking_wait); on a
+/// modeled transport the last pass runs in the ordinary mode so that what the rank has seen by
+/// its clock is the same whatever the timing of the other ranks.
 template <typename Pred>
 void progress_until(Pred pred) {
+  if (nbc_running()) {  // the caller of the collective waits, not its code
+    while (true) {
+      progress();
+      if (pred()) return;
+      nbc_yield();
+    }
+  }
   const bool lean = wait_may_skip_progress();
   if (lean && pred()) return;
   progress_blocking(true);

@@ -2,6 +2,7 @@
 // the typed buffers become packed bytes (in place for contiguous datatypes) and the selected
 // algorithm runs.
 #include <cstring>
+#include <functional>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "coll/coll.h"
 #include "coll/op.h"
 #include "errors.h"
+#include "p2p.h"
 
 using namespace tilempi::mpi;
 using coll::Bytes;
@@ -161,13 +163,22 @@ void vunpack(const unsigned char* src, const int* counts, const int* displs, int
   }
 }
 
+
+/// MPI_Ixxx: the communicator and the request pointer are checked here, everything else by the
+/// blocking collective's code, which runs as the coroutine (with the MPI_Ixxx name in messages).
+int start_nonblocking(const char* fn, MPI_Comm comm, MPI_Request* request, std::function<int()> body) {
+  int rc = MPI_SUCCESS;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c) return rc;
+  if (!request) return raise(comm, MPI_ERR_ARG, fn, "request is NULL");
+  return nbc_start(*c, std::move(body), request);
+}
+
 }  // namespace
 
 extern "C" {
 
-int MPI_Barrier(MPI_Comm comm) {
-  ApiScope api_scope(__func__);
-  const char* fn = "MPI_Barrier";
+static int barrier_call(const char* fn, MPI_Comm comm) {
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
@@ -178,9 +189,7 @@ int MPI_Barrier(MPI_Comm comm) {
   return finish(*c, f(*c, p), fn);
 }
 
-int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  ApiScope api_scope(__func__);
-  const char* fn = "MPI_Bcast";
+static int bcast_call(const char* fn, void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
@@ -202,10 +211,8 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
   return finish(*c, rc, fn);
 }
 
-int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+static int reduce_call(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                MPI_Comm comm) {
-  ApiScope api_scope(__func__);
-  const char* fn = "MPI_Reduce";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
@@ -238,9 +245,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
   return finish(*c, rc, fn);
 }
 
-int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  ApiScope api_scope(__func__);
-  const char* fn = "MPI_Allreduce";
+static int allreduce_call(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
@@ -267,10 +272,8 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
   return finish(*c, rc, fn);
 }
 
-int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+static int alltoall_call(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
-  ApiScope api_scope(__func__);
-  const char* fn = "MPI_Alltoall";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
@@ -307,10 +310,8 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   return finish(*c, rc, fn);
 }
 
-int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+static int alltoallv_call(const char* fn, const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  ApiScope api_scope(__func__);
-  const char* fn = "MPI_Alltoallv";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
@@ -370,10 +371,8 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
   return finish(*c, rc, fn);
 }
 
-int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+static int gather_call(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  ApiScope api_scope(__func__);
-  const char* fn = "MPI_Gather";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c || !root_ok(*c, root, fn, &rc)) return rc;
@@ -418,10 +417,8 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   return finish(*c, rc, fn);
 }
 
-int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+static int gatherv_call(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  ApiScope api_scope(__func__);
-  const char* fn = "MPI_Gatherv";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c || !root_ok(*c, root, fn, &rc)) return rc;
@@ -474,10 +471,8 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   return finish(*c, rc, fn);
 }
 
-int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+static int scatter_call(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  ApiScope api_scope(__func__);
-  const char* fn = "MPI_Scatter";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c || !root_ok(*c, root, fn, &rc)) return rc;
@@ -512,10 +507,8 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   return finish(*c, rc, fn);
 }
 
-int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
+static int scatterv_call(const char* fn, const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  ApiScope api_scope(__func__);
-  const char* fn = "MPI_Scatterv";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c || !root_ok(*c, root, fn, &rc)) return rc;
@@ -561,10 +554,8 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
   return finish(*c, rc, fn);
 }
 
-int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+static int allgather_call(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
-  ApiScope api_scope(__func__);
-  const char* fn = "MPI_Allgather";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
@@ -600,10 +591,8 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   return finish(*c, rc, fn);
 }
 
-int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+static int allgatherv_call(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  ApiScope api_scope(__func__);
-  const char* fn = "MPI_Allgatherv";
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
@@ -684,20 +673,6 @@ static int reduce_scatter_common(const char* fn, Kind kind, const void* sendbuf,
   return finish(*c, rc, fn);
 }
 
-int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op,
-                       MPI_Comm comm) {
-  ApiScope api_scope(__func__);
-  return reduce_scatter_common("MPI_Reduce_scatter", Kind::ReduceScatter, sendbuf, recvbuf, recvcounts, 0, datatype,
-                               op, comm);
-}
-
-int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op,
-                             MPI_Comm comm) {
-  ApiScope api_scope(__func__);
-  return reduce_scatter_common("MPI_Reduce_scatter_block", Kind::ReduceScatterBlock, sendbuf, recvbuf, nullptr,
-                               recvcount, datatype, op, comm);
-}
-
 static int scan_common(const char* fn, Kind kind, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                        MPI_Op op, MPI_Comm comm) {
   int rc = MPI_SUCCESS;
@@ -730,14 +705,268 @@ static int scan_common(const char* fn, Kind kind, const void* sendbuf, void* rec
   return finish(*c, rc, fn);
 }
 
+// ---- the entry points: blocking, and non-blocking (the same code as a coroutine, nonblocking.cpp) ----
+
+int MPI_Barrier(MPI_Comm comm) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Barrier";
+  return barrier_call(fn, comm);
+}
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Ibarrier";
+  return start_nonblocking(fn, comm, request, [=] { return barrier_call(fn, comm); });
+}
+
+int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Bcast";
+  return bcast_call(fn, buffer, count, datatype, root, comm);
+}
+
+int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Ibcast";
+  return start_nonblocking(fn, comm, request, [=] { return bcast_call(fn, buffer, count, datatype, root, comm); });
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Reduce";
+  return reduce_call(fn, sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Ireduce";
+  return start_nonblocking(fn, comm, request, [=] { return reduce_call(fn, sendbuf, recvbuf, count, datatype, op, root, comm); });
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Allreduce";
+  return allreduce_call(fn, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Iallreduce";
+  return start_nonblocking(fn, comm, request, [=] { return allreduce_call(fn, sendbuf, recvbuf, count, datatype, op, comm); });
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Alltoall";
+  return alltoall_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Ialltoall";
+  return start_nonblocking(fn, comm, request, [=] { return alltoall_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); });
+}
+
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Alltoallv";
+  return alltoallv_call(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
+int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Ialltoallv";
+  return start_nonblocking(fn, comm, request, [=] { return alltoallv_call(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm); });
+}
+
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Gather";
+  return gather_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Igather";
+  return start_nonblocking(fn, comm, request, [=] { return gather_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); });
+}
+
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Gatherv";
+  return gatherv_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+}
+
+int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Igatherv";
+  return start_nonblocking(fn, comm, request, [=] { return gatherv_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm); });
+}
+
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Scatter";
+  return scatter_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Iscatter";
+  return start_nonblocking(fn, comm, request, [=] { return scatter_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); });
+}
+
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Scatterv";
+  return scatterv_call(fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Iscatterv";
+  return start_nonblocking(fn, comm, request, [=] { return scatterv_call(fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm); });
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Allgather";
+  return allgather_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Iallgather";
+  return start_nonblocking(fn, comm, request, [=] { return allgather_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); });
+}
+
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Allgatherv";
+  return allgatherv_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+}
+
+int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Iallgatherv";
+  return start_nonblocking(fn, comm, request, [=] { return allgatherv_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm); });
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Reduce_scatter";
+  return reduce_scatter_common(fn, Kind::ReduceScatter, sendbuf, recvbuf, recvcounts, 0, datatype, op, comm);
+}
+
+int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Ireduce_scatter";
+  return start_nonblocking(fn, comm, request, [=] { return reduce_scatter_common(fn, Kind::ReduceScatter, sendbuf, recvbuf, recvcounts, 0, datatype, op, comm); });
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Reduce_scatter_block";
+  return reduce_scatter_common(fn, Kind::ReduceScatterBlock, sendbuf, recvbuf, nullptr, recvcount, datatype, op, comm);
+}
+
+int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Ireduce_scatter_block";
+  return start_nonblocking(fn, comm, request, [=] { return reduce_scatter_common(fn, Kind::ReduceScatterBlock, sendbuf, recvbuf, nullptr, recvcount, datatype, op, comm); });
+}
+
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ApiScope api_scope(__func__);
-  return scan_common("MPI_Scan", Kind::Scan, sendbuf, recvbuf, count, datatype, op, comm);
+  const char* fn = "MPI_Scan";
+  return scan_common(fn, Kind::Scan, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Iscan";
+  return start_nonblocking(fn, comm, request, [=] { return scan_common(fn, Kind::Scan, sendbuf, recvbuf, count, datatype, op, comm); });
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ApiScope api_scope(__func__);
-  return scan_common("MPI_Exscan", Kind::Exscan, sendbuf, recvbuf, count, datatype, op, comm);
+  const char* fn = "MPI_Exscan";
+  return scan_common(fn, Kind::Exscan, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Iexscan";
+  return start_nonblocking(fn, comm, request, [=] { return scan_common(fn, Kind::Exscan, sendbuf, recvbuf, count, datatype, op, comm); });
+}
+
+/// Alltoallw: a datatype per peer and byte displacements. Not in the registry (a typed exchange has
+/// no packed form to give an algorithm): every receive and send is posted at once.
+static int alltoallw_call(const char* fn, const void* sendbuf, const int sendcounts[], const int sdispls[],
+                          const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
+                          const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  int rc = MPI_SUCCESS;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c) return rc;
+  const bool in_place = sendbuf == MPI_IN_PLACE;
+  if (!array_ok(*c, recvcounts, "recvcounts", fn, &rc) || !array_ok(*c, rdispls, "rdispls", fn, &rc) ||
+      !array_ok(*c, recvtypes, "recvtypes", fn, &rc) || !counts_ok(*c, recvcounts, fn, &rc) ||
+      !not_in_place(*c, recvbuf, "recvbuf", fn, &rc))
+    return rc;
+  if (!in_place && (!array_ok(*c, sendcounts, "sendcounts", fn, &rc) || !array_ok(*c, sdispls, "sdispls", fn, &rc) ||
+                    !array_ok(*c, sendtypes, "sendtypes", fn, &rc) || !counts_ok(*c, sendcounts, fn, &rc)))
+    return rc;
+  const int n = c->size, me = c->rank;
+  std::vector<const Datatype*> rt(uz(n)), st(uz(n));
+  for (int i = 0; i < n; ++i) {
+    if (!(rt[uz(i)] = check::type(*c, recvtypes[i], fn, &rc)) || !buf_ok(*c, recvbuf, uz(recvcounts[i]), *rt[uz(i)], fn, &rc))
+      return rc;
+    if (in_place) continue;
+    if (!(st[uz(i)] = check::type(*c, sendtypes[i], fn, &rc)) || !buf_ok(*c, sendbuf, uz(sendcounts[i]), *st[uz(i)], fn, &rc))
+      return rc;
+  }
+  auto rblock = [&](int i) { return coll::at(recvbuf, static_cast<std::size_t>(rdispls[i])); };
+  // In place, what goes to rank i is what recvbuf holds for it now: packed copies, taken first.
+  std::vector<Bytes> outgoing;
+  if (in_place)
+    for (int i = 0; i < n; ++i) outgoing.push_back(packed_copy(rblock(i), uz(recvcounts[i]), *rt[uz(i)]));
+  else if (!same_size(*c, uz(sendcounts[me]) * st[uz(me)]->size, uz(recvcounts[me]) * rt[uz(me)]->size, fn, &rc))
+    return rc;
+  std::vector<MPI_Request> reqs;
+  for (int i = 0; i < n && rc == MPI_SUCCESS; ++i) {
+    if (i == me) continue;
+    reqs.emplace_back();
+    rc = coll_irecv(rblock(i), uz(recvcounts[i]), recvtypes[i], i, coll::kTagAlltoallw, *c, &reqs.back());
+  }
+  for (int i = 0; i < n && rc == MPI_SUCCESS; ++i) {
+    if (i == me) continue;
+    reqs.emplace_back();
+    rc = in_place ? coll_isend(outgoing[uz(i)].data(), outgoing[uz(i)].size(), MPI_BYTE, i, coll::kTagAlltoallw, *c, &reqs.back())
+                  : coll_isend(coll::at(sendbuf, static_cast<std::size_t>(sdispls[i])), uz(sendcounts[i]), sendtypes[i], i,
+                               coll::kTagAlltoallw, *c, &reqs.back());
+  }
+  if (rc == MPI_SUCCESS && !in_place)
+    copy_typed(coll::at(sendbuf, static_cast<std::size_t>(sdispls[me])), uz(sendcounts[me]), *st[uz(me)], rblock(me),
+               uz(recvcounts[me]), *rt[uz(me)]);
+  const int wrc = coll::waitall(reqs);
+  return finish(*c, rc != MPI_SUCCESS ? rc : wrc, fn);
+}
+
+int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                  void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                  MPI_Comm comm) {
+  ApiScope api_scope(__func__);
+  return alltoallw_call("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                        recvtypes, comm);
+}
+
+int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                   void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Ialltoallw";
+  return start_nonblocking(fn, comm, request, [=] {
+    return alltoallw_call(fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+  });
 }
 
 }  // extern "C"
@@ -759,3 +988,21 @@ TILEMPI_PMPI_ALIAS(Reduce_scatter)
 TILEMPI_PMPI_ALIAS(Reduce_scatter_block)
 TILEMPI_PMPI_ALIAS(Scan)
 TILEMPI_PMPI_ALIAS(Exscan)
+TILEMPI_PMPI_ALIAS(Ibarrier)
+TILEMPI_PMPI_ALIAS(Ibcast)
+TILEMPI_PMPI_ALIAS(Ireduce)
+TILEMPI_PMPI_ALIAS(Iallreduce)
+TILEMPI_PMPI_ALIAS(Ialltoall)
+TILEMPI_PMPI_ALIAS(Ialltoallv)
+TILEMPI_PMPI_ALIAS(Igather)
+TILEMPI_PMPI_ALIAS(Igatherv)
+TILEMPI_PMPI_ALIAS(Iscatter)
+TILEMPI_PMPI_ALIAS(Iscatterv)
+TILEMPI_PMPI_ALIAS(Iallgather)
+TILEMPI_PMPI_ALIAS(Iallgatherv)
+TILEMPI_PMPI_ALIAS(Ireduce_scatter)
+TILEMPI_PMPI_ALIAS(Ireduce_scatter_block)
+TILEMPI_PMPI_ALIAS(Iscan)
+TILEMPI_PMPI_ALIAS(Iexscan)
+TILEMPI_PMPI_ALIAS(Alltoallw)
+TILEMPI_PMPI_ALIAS(Ialltoallw)

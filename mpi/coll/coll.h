@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -46,7 +47,14 @@ struct CollState {
   /// restrictions the algorithm can differ from call to call.
   std::vector<std::pair<const coll::Algorithm*, int>> ran;
   std::set<const coll::Algorithm*> warned;  ///< fallbacks already reported on this communicator
+  std::uint32_t nonblocking_started = 0;    ///< MPI_Ixxx calls so far: each gets a tag range of its own
 };
+
+/// Start a non-blocking collective (coll/nonblocking.cpp): body is the blocking collective's code
+/// with the call's arguments; it runs now up to its first wait, then whenever progress() runs.
+/// Returns MPI_SUCCESS with *request, or the error class of a call that failed before its first
+/// wait (bad arguments: body has reported it) with *request = MPI_REQUEST_NULL.
+int nbc_start(Comm& comm, std::function<int()> body, MPI_Request* request);
 
 namespace coll {
 
@@ -196,6 +204,10 @@ const Algorithm* default_for(Kind k, bool multi_row);
 /// make the same calls. Returns MPI_ERR_ARG (and leaves the selection alone) on a bad spec.
 int set_selection(const std::string& spec, std::string* error);
 
+/// The static network the collectives may use now: the transport's, except inside a non-blocking
+/// collective, whose code must not block the rank (a static broadcast waits for its word).
+transport::StaticNetwork* static_network_now();
+
 // ---- per-communicator state -------------------------------------------------------------------
 
 CollState& state(Comm& comm);
@@ -207,7 +219,7 @@ const schedule::Tree& cached_ktree(Comm& comm, int k);
 
 enum Tag : int {
   kTagBarrier = 1, kTagBcast, kTagReduce, kTagAllreduce, kTagAlltoall, kTagAlltoallv, kTagGather, kTagScatter,
-  kTagAllgather, kTagReduceScatter, kTagScan, kTagRounds, kTagRoundBarrier
+  kTagAllgather, kTagReduceScatter, kTagScan, kTagRounds, kTagRoundBarrier, kTagAlltoallw
 };
 
 int send_bytes(const void* buf, std::size_t n, int dest, int tag, Comm& comm);

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "coll/coll.h"
+#include "request.h"
 #include "runtime.h"
 
 namespace tilempi::mpi::coll {
@@ -37,6 +38,10 @@ const schedule::Tree& cached_ktree(Comm& comm, int k) {
   if (it != st.ktrees.end()) return it->second;
   const CollState& g = geometry(comm);
   return st.ktrees.emplace(k, schedule::ktree(g.mesh, g.members, k)).first->second;
+}
+
+transport::StaticNetwork* static_network_now() {
+  return nbc_running() ? nullptr : transport_of_job().static_network();
 }
 
 }  // namespace tilempi::mpi::coll

@@ -52,15 +52,16 @@ int mesh_rounds_run(const void* s, const std::size_t* sc, const std::size_t* sd,
   // next round while replies are still on their way to the leaves; their data then meets those
   // replies on mesh links (link conflicts in the run report) and the tree's 2 x depth message
   // latencies make the rounds slower than the linear baseline at 8 bytes (docs/COLLECTIVES.md,
-  // "Measured on the sim transport"). Without a static network: the dissemination barrier, the
-  // fewest message latencies on the critical path.
+  // "Measured on the sim transport"). Without a static network (or inside a non-blocking
+  // collective, which does not use it): the dissemination barrier, the fewest message latencies
+  // on the critical path.
   Selected b = select(Kind::Barrier, c);
   BarrierFn round_barrier = &barrier_dissemination;
   int param = 0;
   if (b.user) {
     round_barrier = as<BarrierFn>(b.algorithm->fn);
     param = b.param;
-  } else if (transport_of_job().capabilities().static_network) {
+  } else if (static_network_now()) {
     round_barrier = &barrier_ktree_static;
     param = 3;
   }

@@ -10,6 +10,7 @@ list(APPEND TILEMPI_MPI_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/api_coll.cpp
   ${CMAKE_CURRENT_LIST_DIR}/comm_state.cpp
   ${CMAKE_CURRENT_LIST_DIR}/named_schedules.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/nonblocking.cpp
   ${CMAKE_CURRENT_LIST_DIR}/op.cpp
   ${CMAKE_CURRENT_LIST_DIR}/p2p_bytes.cpp
   ${CMAKE_CURRENT_LIST_DIR}/registry.cpp

@@ -107,7 +107,7 @@ const std::vector<transport::StaticRouteHop>& cached_static_routes(Comm& c, int 
 
 int bcast_static_route(void* buf, std::size_t bytes, int root, Comm& c, int) {
   const sch::Tree& t = bcast_tree(c, root);
-  if (transport::StaticNetwork* sn = transport_of_job().static_network()) {
+  if (transport::StaticNetwork* sn = static_network_now()) {
     const auto& routes = cached_static_routes(c, root);
     if (!routes.empty()) {
       const int world_root = c.world[static_cast<std::size_t>(root)];

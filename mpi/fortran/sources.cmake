@@ -6,7 +6,9 @@ set(TILEMPI_FORTRAN_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/f_p2p.cpp
   ${CMAKE_CURRENT_LIST_DIR}/f_comm.cpp
   ${CMAKE_CURRENT_LIST_DIR}/f_datatype.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/f_datatype_layouts.cpp
   ${CMAKE_CURRENT_LIST_DIR}/f_coll.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/f_coll_nonblocking.cpp
   ${CMAKE_CURRENT_LIST_DIR}/f_topo.cpp
   ${CMAKE_CURRENT_LIST_DIR}/f_requests.cpp
   ${CMAKE_CURRENT_LIST_DIR}/f_info.cpp)

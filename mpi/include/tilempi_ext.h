@@ -54,6 +54,12 @@ typedef struct {
  * unknown collective. */
 int TILEMPIX_Coll_algorithms(const char* collective, TILEMPIX_Coll_algorithm_info* out, int max, int* count);
 
+/* The calling rank does `cycles` cycles of work of a tile core now: on a modeled chip (the sim
+   transport) its clock advances by that much, counted as compute in the run report, whatever
+   --compute says; elsewhere nothing happens. A deterministic stand-in for an application's
+   work, e.g. to show communication overlapping it. MPI_ERR_ARG if cycles < 0. */
+int TILEMPIX_Compute(long long cycles);
+
 /* Transport and virtual mesh of the running job. */
 int TILEMPIX_Transport_name(char* name, int len);
 int TILEMPIX_Mesh_shape(int* width, int* height);

@@ -2,16 +2,19 @@
 // computed locally (each rank knows what every rank contributes). Runs on MPI_COMM_WORLD and on
 // split communicators scattered over the mesh.
 //
-//   coll_correctness [quick] [only=PREFIX]
+//   coll_correctness [quick] [only=PREFIX] [nonblocking]
 //     quick: fewer datatypes and ops (for large rank counts)
 //     only=PREFIX: only the algorithms whose name starts with PREFIX (e.g. only=namp_ on the
 //     sim's namp adapter: the offloaded collectives with every datatype and op)
+//     nonblocking: every collective as its MPI_Ixxx, tested while pending, then waited for, with
+//       an MPI_Ibarrier in flight on the same communicator around it
 #include <mpi.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "coll/coll.h"
@@ -32,6 +35,53 @@ std::string g_where;
       MPI_Abort(MPI_COMM_WORLD, 99);                                                                      \
     }                                                                                                     \
   } while (0)
+
+// The collectives as the test calls them: blocking, or (nonblocking) MPI_Ixxx with an MPI_Ibarrier
+// started before it and completed after it on the same communicator, so that two non-blocking
+// collectives are in flight at once.
+namespace coll {
+bool g_nonblocking = false;
+template <class Start>
+int run(MPI_Comm comm, Start start) {
+  MPI_Request bar = MPI_REQUEST_NULL, req = MPI_REQUEST_NULL;
+  if (int rc = MPI_Ibarrier(comm, &bar)) return rc;
+  if (int rc = start(&req)) {
+    MPI_Wait(&bar, MPI_STATUS_IGNORE);
+    return rc;
+  }
+  int flag = 0;
+  if (int rc = MPI_Test(&req, &flag, MPI_STATUS_IGNORE)) return rc;
+  if (!flag)
+    if (int rc = MPI_Wait(&req, MPI_STATUS_IGNORE)) return rc;
+  if (req != MPI_REQUEST_NULL) return MPI_ERR_REQUEST;
+  return MPI_Wait(&bar, MPI_STATUS_IGNORE);
+}
+#define TILEMPI_TEST_COLL(Name, IName)                               \
+  template <class... A>                                                                \
+  int Name(A... a) {                                                                   \
+    if (!g_nonblocking) return MPI_##Name(a...);                                       \
+    auto args = std::make_tuple(a...);                                                 \
+    MPI_Comm comm = std::get<sizeof...(A) - 1>(args);                                  \
+    return run(comm, [&](MPI_Request* r) { return MPI_##IName(a..., r); });           \
+  }
+TILEMPI_TEST_COLL(Barrier, Ibarrier)
+TILEMPI_TEST_COLL(Bcast, Ibcast)
+TILEMPI_TEST_COLL(Reduce, Ireduce)
+TILEMPI_TEST_COLL(Allreduce, Iallreduce)
+TILEMPI_TEST_COLL(Alltoall, Ialltoall)
+TILEMPI_TEST_COLL(Alltoallv, Ialltoallv)
+TILEMPI_TEST_COLL(Gather, Igather)
+TILEMPI_TEST_COLL(Gatherv, Igatherv)
+TILEMPI_TEST_COLL(Scatter, Iscatter)
+TILEMPI_TEST_COLL(Scatterv, Iscatterv)
+TILEMPI_TEST_COLL(Allgather, Iallgather)
+TILEMPI_TEST_COLL(Allgatherv, Iallgatherv)
+TILEMPI_TEST_COLL(Reduce_scatter, Ireduce_scatter)
+TILEMPI_TEST_COLL(Reduce_scatter_block, Ireduce_scatter_block)
+TILEMPI_TEST_COLL(Scan, Iscan)
+TILEMPI_TEST_COLL(Exscan, Iexscan)
+#undef TILEMPI_TEST_COLL
+}  // namespace coll
 
 void select_alg(const std::string& spec) {
   std::string err;
@@ -108,10 +158,10 @@ void check_reductions(Ctx& c, Red which, int root, bool in_place) {
   auto run = [&](const void* sb, void* rb, int count, MPI_Datatype t, MPI_Op op) {
     const void* s = in_place && (which != Red::Reduce || c.rank == root) ? MPI_IN_PLACE : sb;
     switch (which) {
-      case Red::Reduce: return MPI_Reduce(s, rb, count, t, op, root, c.comm);
-      case Red::Allreduce: return MPI_Allreduce(s, rb, count, t, op, c.comm);
-      case Red::Scan: return MPI_Scan(s, rb, count, t, op, c.comm);
-      case Red::Exscan: return MPI_Exscan(s, rb, count, t, op, c.comm);
+      case Red::Reduce: return coll::Reduce(s, rb, count, t, op, root, c.comm);
+      case Red::Allreduce: return coll::Allreduce(s, rb, count, t, op, c.comm);
+      case Red::Scan: return coll::Scan(s, rb, count, t, op, c.comm);
+      case Red::Exscan: return coll::Exscan(s, rb, count, t, op, c.comm);
     }
     return MPI_ERR_OTHER;
   };
@@ -151,7 +201,7 @@ void check_reductions(Ctx& c, Red which, int root, bool in_place) {
       g_where = c.name + " double bits";
       CHECK(run(s.data(), r.data(), n, MPI_DOUBLE, op) == MPI_SUCCESS);
       std::vector<double> all(static_cast<std::size_t>(n) * c.size);
-      CHECK(MPI_Allgather(r.data(), n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, c.comm) == MPI_SUCCESS);
+      CHECK(coll::Allgather(r.data(), n, MPI_DOUBLE, all.data(), n, MPI_DOUBLE, c.comm) == MPI_SUCCESS);
       for (int q = 0; q < c.size; ++q) CHECK(std::memcmp(all.data() + q * n, r.data(), n * sizeof(double)) == 0);
     }
   }
@@ -221,8 +271,8 @@ void check_reduce_scatter(Ctx& c, bool block, bool in_place) {
     if (in_place) r = s;
     g_where = c.name + (block ? " reduce_scatter_block" : " reduce_scatter") + " sum";
     const void* sb = in_place ? MPI_IN_PLACE : s.data();
-    CHECK((block ? MPI_Reduce_scatter_block(sb, r.data(), counts[0], MPI_INT, MPI_SUM, c.comm)
-                 : MPI_Reduce_scatter(sb, r.data(), counts.data(), MPI_INT, MPI_SUM, c.comm)) == MPI_SUCCESS);
+    CHECK((block ? coll::Reduce_scatter_block(sb, r.data(), counts[0], MPI_INT, MPI_SUM, c.comm)
+                 : coll::Reduce_scatter(sb, r.data(), counts.data(), MPI_INT, MPI_SUM, c.comm)) == MPI_SUCCESS);
     for (int i = 0; i < counts[c.rank]; ++i) {
       int acc = 0;
       for (int q = 0; q < c.size; ++q) acc += val(q, off[c.rank] + i);
@@ -235,8 +285,8 @@ void check_reduce_scatter(Ctx& c, bool block, bool in_place) {
     if (in_place) r = s;
     g_where = c.name + (block ? " reduce_scatter_block" : " reduce_scatter") + " user";
     const void* sb = in_place ? MPI_IN_PLACE : s.data();
-    CHECK((block ? MPI_Reduce_scatter_block(sb, r.data(), counts[0], c.affine_t, c.affine_op, c.comm)
-                 : MPI_Reduce_scatter(sb, r.data(), counts.data(), c.affine_t, c.affine_op, c.comm)) == MPI_SUCCESS);
+    CHECK((block ? coll::Reduce_scatter_block(sb, r.data(), counts[0], c.affine_t, c.affine_op, c.comm)
+                 : coll::Reduce_scatter(sb, r.data(), counts.data(), c.affine_t, c.affine_op, c.comm)) == MPI_SUCCESS);
     for (int i = 0; i < counts[c.rank]; ++i) {
       Affine acc = aff(0, off[c.rank] + i);
       for (int q = 1; q < c.size; ++q) acc = compose(acc, aff(q, off[c.rank] + i));
@@ -254,18 +304,18 @@ void check_bcast(Ctx& c) {
     std::vector<int> b(7);
     for (int i = 0; i < 7; ++i) b[i] = c.rank == root ? item(root, 0, i) : -1;
     g_where = c.name + " bcast root " + std::to_string(root);
-    CHECK(MPI_Bcast(b.data(), 7, MPI_INT, root, c.comm) == MPI_SUCCESS);
+    CHECK(coll::Bcast(b.data(), 7, MPI_INT, root, c.comm) == MPI_SUCCESS);
     for (int i = 0; i < 7; ++i) CHECK(b[i] == item(root, 0, i));
     if (g_quick) continue;
     std::vector<int> v(3 * 4, -3);  // 4 vector elements: 2 ints of every 3
     for (int i = 0; i < 12; ++i)
       if (c.rank == root) v[i] = item(root, 1, i);
-    CHECK(MPI_Bcast(v.data(), 4, c.vec_t, root, c.comm) == MPI_SUCCESS);
+    CHECK(coll::Bcast(v.data(), 4, c.vec_t, root, c.comm) == MPI_SUCCESS);
     for (int i = 0; i < 12; ++i) CHECK(v[i] == (i % 3 == 2 && c.rank != root ? -3 : item(root, 1, i)));
     // A long message (several pieces per rank for scatter_allgather).
     std::vector<double> big(1000 + c.size);
     for (std::size_t i = 0; i < big.size(); ++i) big[i] = c.rank == root ? double(i) * 1.5 : 0;
-    CHECK(MPI_Bcast(big.data(), (int)big.size(), MPI_DOUBLE, root, c.comm) == MPI_SUCCESS);
+    CHECK(coll::Bcast(big.data(), (int)big.size(), MPI_DOUBLE, root, c.comm) == MPI_SUCCESS);
     for (std::size_t i = 0; i < big.size(); ++i) CHECK(big[i] == double(i) * 1.5);
   }
 }
@@ -277,7 +327,7 @@ void check_alltoall(Ctx& c, bool in_place) {
     for (int i = 0; i < k; ++i) s[d * k + i] = item(c.rank, d, i);
   g_where = c.name + " alltoall" + (in_place ? " in place" : "");
   if (in_place) r = s;
-  CHECK(MPI_Alltoall(in_place ? MPI_IN_PLACE : s.data(), k, MPI_INT, r.data(), k, MPI_INT, c.comm) == MPI_SUCCESS);
+  CHECK(coll::Alltoall(in_place ? MPI_IN_PLACE : s.data(), k, MPI_INT, r.data(), k, MPI_INT, c.comm) == MPI_SUCCESS);
   for (int f = 0; f < c.size; ++f)
     for (int i = 0; i < k; ++i) CHECK(r[f * k + i] == item(f, c.rank, i));
   if (g_quick || in_place) return;
@@ -286,7 +336,7 @@ void check_alltoall(Ctx& c, bool in_place) {
   for (int d = 0; d < c.size; ++d)
     for (int e = 0; e < 2; ++e)
       for (int i = 0; i < 2; ++i) sv[(d * 2 + e) * 3 + i] = item(c.rank, d, e * 2 + i);
-  CHECK(MPI_Alltoall(sv.data(), 2, c.vec_t, rv.data(), 4, MPI_INT, c.comm) == MPI_SUCCESS);
+  CHECK(coll::Alltoall(sv.data(), 2, c.vec_t, rv.data(), 4, MPI_INT, c.comm) == MPI_SUCCESS);
   for (int f = 0; f < c.size; ++f)
     for (int i = 0; i < 4; ++i) CHECK(rv[f * 4 + i] == item(f, c.rank, i));
 }
@@ -311,9 +361,9 @@ void check_alltoallv(Ctx& c, bool in_place) {
   if (in_place) {
     for (int p = 0; p < c.size; ++p)
       for (int i = 0; i < rc[p]; ++i) r[rd[p] + i] = item(c.rank, p, i);
-    CHECK(MPI_Alltoallv(MPI_IN_PLACE, nullptr, nullptr, MPI_INT, r.data(), rc.data(), rd.data(), MPI_INT, c.comm) == MPI_SUCCESS);
+    CHECK(coll::Alltoallv(MPI_IN_PLACE, nullptr, nullptr, MPI_INT, r.data(), rc.data(), rd.data(), MPI_INT, c.comm) == MPI_SUCCESS);
   } else {
-    CHECK(MPI_Alltoallv(s.data(), sc.data(), sd.data(), MPI_INT, r.data(), rc.data(), rd.data(), MPI_INT, c.comm) == MPI_SUCCESS);
+    CHECK(coll::Alltoallv(s.data(), sc.data(), sd.data(), MPI_INT, r.data(), rc.data(), rd.data(), MPI_INT, c.comm) == MPI_SUCCESS);
   }
   for (int p = 0; p < c.size; ++p)
     for (int i = 0; i < rc[p]; ++i) CHECK(r[rd[p] + i] == item(p, c.rank, i));
@@ -330,7 +380,7 @@ void check_gather_scatter(Ctx& c) {
       const bool ip = in_place && c.rank == root;
       if (ip)
         for (int i = 0; i < k; ++i) r[root * k + i] = s[i];
-      CHECK(MPI_Gather(ip ? MPI_IN_PLACE : s.data(), k, MPI_INT, r.data(), k, MPI_INT, root, c.comm) == MPI_SUCCESS);
+      CHECK(coll::Gather(ip ? MPI_IN_PLACE : s.data(), k, MPI_INT, r.data(), k, MPI_INT, root, c.comm) == MPI_SUCCESS);
       if (c.rank == root)
         for (int f = 0; f < c.size; ++f)
           for (int i = 0; i < k; ++i) CHECK(r[f * k + i] == item(f, root, i));
@@ -345,7 +395,7 @@ void check_gather_scatter(Ctx& c) {
       if (ip)
         for (int i = 0; i < counts[root]; ++i) rv[displs[root] + i] = sv[i];
       g_where = c.name + " gatherv";
-      CHECK(MPI_Gatherv(ip ? MPI_IN_PLACE : sv.data(), counts[c.rank], MPI_INT, rv.data(), counts.data(), displs.data(),
+      CHECK(coll::Gatherv(ip ? MPI_IN_PLACE : sv.data(), counts[c.rank], MPI_INT, rv.data(), counts.data(), displs.data(),
                         MPI_INT, root, c.comm) == MPI_SUCCESS);
       if (c.rank == root)
         for (int f = 0; f < c.size; ++f)
@@ -355,14 +405,14 @@ void check_gather_scatter(Ctx& c) {
       for (int d = 0; d < c.size; ++d)
         for (int i = 0; i < k; ++i) ss[d * k + i] = item(root, d, i);
       g_where = c.name + " scatter";
-      CHECK(MPI_Scatter(ss.data(), k, MPI_INT, ip ? MPI_IN_PLACE : sr.data(), k, MPI_INT, root, c.comm) == MPI_SUCCESS);
+      CHECK(coll::Scatter(ss.data(), k, MPI_INT, ip ? MPI_IN_PLACE : sr.data(), k, MPI_INT, root, c.comm) == MPI_SUCCESS);
       if (!ip)
         for (int i = 0; i < k; ++i) CHECK(sr[i] == item(root, c.rank, i));
       std::vector<int> svs(4 * c.size), svr(3, -1);
       for (int d = 0; d < c.size; ++d)
         for (int i = 0; i < 4; ++i) svs[4 * d + i] = item(root, d, i);
       g_where = c.name + " scatterv";
-      CHECK(MPI_Scatterv(svs.data(), counts.data(), displs.data(), MPI_INT, ip ? MPI_IN_PLACE : svr.data(), counts[c.rank],
+      CHECK(coll::Scatterv(svs.data(), counts.data(), displs.data(), MPI_INT, ip ? MPI_IN_PLACE : svr.data(), counts[c.rank],
                          MPI_INT, root, c.comm) == MPI_SUCCESS);
       if (!ip)
         for (int i = 0; i < 3; ++i) CHECK(svr[i] == (i < counts[c.rank] ? item(root, c.rank, i) : -1));
@@ -378,7 +428,7 @@ void check_allgather(Ctx& c) {
     for (int i = 0; i < k; ++i) s[i] = item(c.rank, 0, i);
     if (in_place)
       for (int i = 0; i < k; ++i) r[c.rank * k + i] = s[i];
-    CHECK(MPI_Allgather(in_place ? MPI_IN_PLACE : s.data(), k, MPI_INT, r.data(), k, MPI_INT, c.comm) == MPI_SUCCESS);
+    CHECK(coll::Allgather(in_place ? MPI_IN_PLACE : s.data(), k, MPI_INT, r.data(), k, MPI_INT, c.comm) == MPI_SUCCESS);
     for (int f = 0; f < c.size; ++f)
       for (int i = 0; i < k; ++i) CHECK(r[f * k + i] == item(f, 0, i));
     std::vector<int> counts(c.size), displs(c.size);
@@ -391,7 +441,7 @@ void check_allgather(Ctx& c) {
     if (in_place)
       for (int i = 0; i < counts[c.rank]; ++i) rv[displs[c.rank] + i] = sv[i];
     g_where = c.name + " allgatherv";
-    CHECK(MPI_Allgatherv(in_place ? MPI_IN_PLACE : sv.data(), counts[c.rank], MPI_INT, rv.data(), counts.data(),
+    CHECK(coll::Allgatherv(in_place ? MPI_IN_PLACE : sv.data(), counts[c.rank], MPI_INT, rv.data(), counts.data(),
                          displs.data(), MPI_INT, c.comm) == MPI_SUCCESS);
     for (int f = 0; f < c.size; ++f)
       for (int i = 0; i < 3; ++i) CHECK(rv[displs[f] + i] == (i < counts[f] ? item(f, 1, i) : -1));
@@ -420,7 +470,7 @@ void run_all(Ctx& c) {
                kind_name(k) + "=" + alg + "]";
       switch (k) {
         case Kind::Barrier:
-          for (int i = 0; i < 3; ++i) CHECK(MPI_Barrier(c.comm) == MPI_SUCCESS);
+          for (int i = 0; i < 3; ++i) CHECK(coll::Barrier(c.comm) == MPI_SUCCESS);
           break;
         case Kind::Bcast: check_bcast(c); break;
         case Kind::Reduce:
@@ -481,6 +531,7 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a == "quick") g_quick = true;
     else if (a.rfind("only=", 0) == 0) g_only = a.substr(5);
+    else if (a == "nonblocking") coll::g_nonblocking = true;
   }
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   {
@@ -498,8 +549,10 @@ int main(int argc, char** argv) {
     free_ctx(s);
     MPI_Comm_free(&split);
   }
-  MPI_Barrier(MPI_COMM_WORLD);
-  if (g_world_rank == 0) std::printf("coll_correctness: %d ranks%s: all collectives and algorithms passed\n", size, g_quick ? " (quick)" : "");
+  coll::Barrier(MPI_COMM_WORLD);
+  if (g_world_rank == 0)
+    std::printf("coll_correctness: %d ranks%s%s: all collectives and algorithms passed\n", size, g_quick ? " (quick)" : "",
+                coll::g_nonblocking ? " (non-blocking)" : "");
   MPI_Finalize();
   return 0;
 }

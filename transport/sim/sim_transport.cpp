@@ -531,6 +531,12 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     in_library_ = false;
     if (scaled_) last_cpu_ = link_->compute_clock_ns();
   }
+  void compute(std::uint64_t cycles) override {
+    if (finished_) return;
+    clock_ += cycles;
+    compute_ += cycles;
+    publish_clock();
+  }
 
  private:
 

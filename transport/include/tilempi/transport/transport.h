@@ -108,6 +108,11 @@ class Transport {
   virtual void enter_library(const char* call) { (void)call; }
   virtual void leave_library() {}
 
+  /// The application says it does cycles of work now, as a tile core would take them
+  /// (TILEMPIX_Compute): a modeled transport advances the rank's clock and counts them as
+  /// compute; others ignore it (they have no modeled clock to advance).
+  virtual void compute(std::uint64_t cycles) { (void)cycles; }
+
   /// The layer above says what it chose where the choice is its own, e.g. key "alltoall", value
   /// "mesh_rounds" for the collective algorithm a call ran. A modeled transport counts them and
   /// lists the counts in its run report; others ignore them.
