@@ -336,7 +336,7 @@ void Chip::FlitNetwork::router_cycle(std::uint32_t n, Cycle t) {
   RouterCycle r;
   r.n = n;
   r.t = t;
-  r.net = n / static_cast<std::uint32_t>(tiles_);
+  r.net = nets_ == 1 ? 0 : n / static_cast<std::uint32_t>(tiles_);  // (no division on one network)
   r.net_base = static_cast<std::uint32_t>(r.net) * static_cast<std::uint32_t>(tiles_);
   r.tile = static_cast<TileId>(n - r.net_base);
   r.base = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.ivcs);
