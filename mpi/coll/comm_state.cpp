@@ -44,4 +44,8 @@ transport::StaticNetwork* static_network_now() {
   return nbc_running() ? nullptr : transport_of_job().static_network();
 }
 
+transport::CollectiveOffload* collective_offload_now() {
+  return nbc_running() ? nullptr : transport_of_job().collective_offload();
+}
+
 }  // namespace tilempi::mpi::coll

@@ -15,7 +15,8 @@ namespace tilempi::mpi::coll {
 
 namespace {
 
-transport::CollectiveOffload& offload() { return *transport_of_job().collective_offload(); }
+/// The restrictions checked that it exists now (not inside a non-blocking collective).
+transport::CollectiveOffload& offload() { return *collective_offload_now(); }
 
 int world_root(Comm& c, int root) { return c.world[static_cast<std::size_t>(root)]; }
 

@@ -385,6 +385,10 @@ int broken_restriction(const Algorithm& a, Comm& comm, const Call& call, std::st
     *why = "the transport offloads no collective transfers (the sim's namp adapter does)";
     return MPI_ERR_OTHER;
   }
+  if ((r.hardware_multicast || r.hardware_reduction) && !collective_offload_now()) {
+    *why = "a non-blocking collective does not use the adapter's collective offload (its transfers block the rank)";
+    return MPI_ERR_OTHER;
+  }
   if (r.hardware_reduction && call.red) {
     transport::HwOp op{};
     transport::HwElem elem{};

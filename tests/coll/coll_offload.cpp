@@ -130,6 +130,14 @@ int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "run";
   if (mode == "run") {
     check_comm(MPI_COMM_WORLD, true);
+    // Inside a non-blocking collective the offload is not used (its transfers block the rank):
+    // MPI_Ibcast runs the fallback and completes through MPI_Wait.
+    std::vector<int> b(5, g_rank == 0 ? 42 : -1);
+    MPI_Request req;
+    CHECK(MPI_Ibcast(b.data(), 5, MPI_INT, 0, MPI_COMM_WORLD, &req) == MPI_SUCCESS);
+    CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE) == MPI_SUCCESS);
+    for (int v : b) CHECK(v == 42);
+    CHECK(ran(MPI_COMM_WORLD, "bcast") == "binomial");
     MPI_Comm split;  // every other rank, in reverse order: members scattered over the mesh
     MPI_Comm_split(MPI_COMM_WORLD, g_rank % 2, size - g_rank, &split);
     check_comm(split, true);
