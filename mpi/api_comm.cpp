@@ -62,6 +62,13 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   Comm* n = comm_get(*newcomm);
   n->cart_dims = c->cart_dims;  // a duplicate keeps the topology
   n->cart_periods = c->cart_periods;
+  // The attributes, through their copy callbacks (MPI-3.1 §6.7.2); a failing one fails the call.
+  if (int e = attributes_copy(comm_get(comm)->attributes, comm, n->attributes)) {
+    attributes_delete(n->attributes, *newcomm);
+    comm_release(*newcomm);
+    *newcomm = MPI_COMM_NULL;
+    return raise(comm, e, "MPI_Comm_dup", "an attribute's copy callback failed");
+  }
   return MPI_SUCCESS;
 }
 
@@ -121,6 +128,9 @@ int MPI_Comm_free(MPI_Comm* comm) {
   if (!c) return rc;
   if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
     return raise(*comm, MPI_ERR_COMM, "MPI_Comm_free", "MPI_COMM_WORLD and MPI_COMM_SELF cannot be freed");
+  // The attributes' delete callbacks run first (MPI-3.1 §6.7.2); a failing one fails the call.
+  if (int e = attributes_delete(c->attributes, *comm))
+    return raise(*comm, e, "MPI_Comm_free", "an attribute's delete callback failed");
   comm_release(*comm);
   *comm = MPI_COMM_NULL;
   return MPI_SUCCESS;
@@ -161,43 +171,6 @@ int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
   if (!flag) return raise(comm, MPI_ERR_ARG, "MPI_Comm_test_inter", "flag is NULL");
   *flag = 0;
   return MPI_SUCCESS;
-}
-
-int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
-  ApiScope api_scope(__func__);
-  int rc;
-  Comm* c = check::comm(comm, "MPI_Comm_get_attr", &rc);
-  if (!c) return rc;
-  if (!attribute_val || !flag) return raise(comm, MPI_ERR_ARG, "MPI_Comm_get_attr", "NULL argument");
-  static int tag_ub = check::kTagUb;
-  static int host = MPI_PROC_NULL;
-  static int io = MPI_ANY_SOURCE;
-  static int wtime_global = 0;
-  static int universe = 0;
-  int* value = nullptr;
-  switch (keyval) {
-    case MPI_TAG_UB: value = &tag_ub; break;
-    case MPI_HOST: value = &host; break;
-    case MPI_IO: value = &io; break;
-    case MPI_WTIME_IS_GLOBAL:
-      wtime_global = runtime().transport->capabilities().global_clock;
-      value = &wtime_global;
-      break;
-    case MPI_UNIVERSE_SIZE:
-      universe = runtime().transport->size();
-      value = &universe;
-      break;
-    default:
-      return raise(comm, MPI_ERR_KEYVAL, "MPI_Comm_get_attr", "unknown attribute key " + std::to_string(keyval));
-  }
-  *static_cast<int**>(attribute_val) = value;
-  *flag = 1;
-  return MPI_SUCCESS;
-}
-
-int MPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
-  ApiScope api_scope(__func__);
-  return MPI_Comm_get_attr(comm, keyval, attribute_val, flag);
 }
 
 int MPI_Group_size(MPI_Group group, int* size) {
@@ -320,8 +293,6 @@ TILEMPI_PMPI_ALIAS(Comm_free)
 TILEMPI_PMPI_ALIAS(Comm_compare)
 TILEMPI_PMPI_ALIAS(Comm_group)
 TILEMPI_PMPI_ALIAS(Comm_test_inter)
-TILEMPI_PMPI_ALIAS(Comm_get_attr)
-TILEMPI_PMPI_ALIAS(Attr_get)
 TILEMPI_PMPI_ALIAS(Group_size)
 TILEMPI_PMPI_ALIAS(Group_rank)
 TILEMPI_PMPI_ALIAS(Group_translate_ranks)

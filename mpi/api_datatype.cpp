@@ -153,6 +153,12 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
   if (!newtype) return bad(MPI_ERR_ARG, "MPI_Type_dup", "newtype is NULL");
   Datatype copy = make_resized(*old, old->lb, old->extent);
   copy.committed = old->committed;
+  copy.explicit_lb = old->explicit_lb;
+  copy.explicit_ub = old->explicit_ub;
+  if (int e = attributes_copy(old->attributes, oldtype, copy.attributes)) {
+    attributes_delete(copy.attributes, MPI_DATATYPE_NULL);
+    return bad(e, "MPI_Type_dup", "an attribute's copy callback failed");
+  }
   *newtype = datatype_register(std::move(copy));
   return MPI_SUCCESS;
 }
@@ -173,6 +179,8 @@ int MPI_Type_free(MPI_Datatype* datatype) {
   const Datatype* t = old_type(*datatype, "MPI_Type_free", &rc);
   if (!t) return rc;
   if (t->predefined) return bad(MPI_ERR_TYPE, "MPI_Type_free", std::string("predefined type ") + t->name + " cannot be freed");
+  if (int e = attributes_delete(datatype_get_mutable(*datatype)->attributes, *datatype))
+    return bad(e, "MPI_Type_free", "an attribute's delete callback failed");
   datatype_release(*datatype);
   *datatype = MPI_DATATYPE_NULL;
   return MPI_SUCCESS;

@@ -79,6 +79,11 @@ int MPI_Finalize(void) {
   ApiScope api_scope(__func__);
   int rc;
   if (!check::initialized("MPI_Finalize", &rc)) return rc;
+  // MPI_COMM_SELF's attributes are deleted first, so that a library can hook MPI_Finalize with a
+  // delete callback (MPI-3.1 §8.7.1).
+  if (Comm* self = comm_get(MPI_COMM_SELF))
+    if (int e = attributes_delete(self->attributes, MPI_COMM_SELF))
+      return raise(MPI_COMM_WORLD, e, "MPI_Finalize", "a delete callback of an MPI_COMM_SELF attribute failed");
   bsend_drain();  // MPI_Finalize completes every buffered send
   coll_finalize();
   Runtime& rt = runtime();
@@ -187,34 +192,6 @@ int MPI_Error_class(int errorcode, int* errorclass) {
   return MPI_SUCCESS;
 }
 
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
-  ApiScope api_scope(__func__);
-  int rc;
-  Comm* c = check::comm(comm, "MPI_Comm_set_errhandler", &rc);
-  if (!c) return rc;
-  if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
-    return raise(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler", "unknown error handler " + std::to_string(errhandler));
-  c->errhandler = errhandler;
-  return MPI_SUCCESS;
-}
-
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
-  ApiScope api_scope(__func__);
-  int rc;
-  Comm* c = check::comm(comm, "MPI_Comm_get_errhandler", &rc);
-  if (!c) return rc;
-  if (!errhandler) return raise(comm, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "errhandler is NULL");
-  *errhandler = c->errhandler;
-  return MPI_SUCCESS;
-}
-
-int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
-  ApiScope api_scope(__func__);
-  if (!errhandler) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Errhandler_free", "errhandler is NULL");
-  *errhandler = MPI_ERRHANDLER_NULL;  // the predefined handlers are never really freed
-  return MPI_SUCCESS;
-}
-
 int TILEMPIX_Transport_name(char* name, int len) {
   int rc;
   if (!check::initialized("TILEMPIX_Transport_name", &rc)) return rc;
@@ -271,6 +248,3 @@ TILEMPI_PMPI_ALIAS(Wtime)
 TILEMPI_PMPI_ALIAS(Wtick)
 TILEMPI_PMPI_ALIAS(Error_string)
 TILEMPI_PMPI_ALIAS(Error_class)
-TILEMPI_PMPI_ALIAS(Comm_set_errhandler)
-TILEMPI_PMPI_ALIAS(Comm_get_errhandler)
-TILEMPI_PMPI_ALIAS(Errhandler_free)

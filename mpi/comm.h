@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "attributes.h"
 #include "mpi.h"
 
 namespace tilempi::mpi {
@@ -23,6 +24,7 @@ struct Comm {
   std::shared_ptr<CollState> coll;    ///< owned by the collectives
   std::vector<int> cart_dims;         ///< Cartesian topology (empty: none), row-major ranks
   std::vector<int> cart_periods;
+  AttrMap attributes;                 ///< cached attributes (api_attributes.cpp)
 
   int world_rank(int r) const { return world[r]; }
 };

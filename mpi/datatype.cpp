@@ -154,6 +154,8 @@ const Datatype* datatype_get(MPI_Datatype h) {
   return tb.live[h].get();
 }
 
+Datatype* datatype_get_mutable(MPI_Datatype h) { return const_cast<Datatype*>(datatype_get(h)); }
+
 std::size_t basic_size(MPI_Datatype h) {
   if (h <= 0 || h >= TILEMPI_DATATYPE_PREDEFINED_END) return 0;
   return table().live[h]->size;
@@ -249,6 +251,7 @@ Datatype make_resized(const Datatype& old, std::ptrdiff_t lb, std::ptrdiff_t ext
   t.extent = extent;
   t.marker = Datatype::Marker::None;
   t.explicit_lb = t.explicit_ub = true;  // MPI-3.1 §4.1.7: resizing sets both bounds explicitly
+  t.attributes.clear();                   // a new type: MPI_Type_dup copies through the callbacks
   finish(t);
   return t;
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "attributes.h"
 #include "mpi.h"
 
 namespace tilempi::mpi {
@@ -36,10 +37,13 @@ struct Datatype {
   bool predefined = false;
   bool committed = false;
   int refs = 1;
+  AttrMap attributes;              ///< cached attributes (api_attributes.cpp)
 };
 
 /// nullptr when h is not a live datatype.
 const Datatype* datatype_get(MPI_Datatype h);
+/// The same, for what a handle may change (its attributes).
+Datatype* datatype_get_mutable(MPI_Datatype h);
 /// Size in bytes of a predefined type (0 if h is not predefined).
 std::size_t basic_size(MPI_Datatype h);
 

@@ -44,12 +44,21 @@ const char* error_string(int errclass) {
 int raise(MPI_Comm comm, int errclass, const char* function, const std::string& detail) {
   Runtime& rt = runtime();
   MPI_Errhandler handler = MPI_ERRORS_ARE_FATAL;
+  MPI_Comm handle = comm;
   if (rt.initialized && !rt.finalized) {
     Comm* c = comm_get(comm);
     if (!c) c = comm_get(MPI_COMM_WORLD);
-    if (c) handler = c->errhandler;
+    if (c) {
+      handler = c->errhandler;
+      handle = c->handle;
+    }
   }
   if (handler == MPI_ERRORS_RETURN) return errclass;
+  if (MPI_Comm_errhandler_function* user = errhandler_function(handler)) {
+    int code = errclass;
+    user(&handle, &code);  // a user's handler that returns lets the call return the class
+    return errclass;
+  }
 
   const char* text = error_string(errclass);
   int rank = rt.transport ? rt.transport->rank() : 0;

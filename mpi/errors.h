@@ -13,6 +13,11 @@ namespace tilempi::mpi {
 /// Returns errclass when the handler returns.
 int raise(MPI_Comm comm, int errclass, const char* function, const std::string& detail);
 
+/// Whether h names an error handler (predefined, or a user's that the user still holds).
+bool errhandler_valid(MPI_Errhandler h);
+/// A user handler's function (nullptr for the predefined ones).
+MPI_Comm_errhandler_function* errhandler_function(MPI_Errhandler h);
+
 /// The fixed text of an error class, e.g. "MPI_ERR_RANK: invalid rank".
 const char* error_string(int errclass);
 

@@ -34,26 +34,6 @@ void mpi_comm_test_inter_(const MPI_Fint* comm, MPI_Fint* flag, MPI_Fint* ierr) 
   *flag = logical(c);
 }
 
-// In C the attribute comes back as a pointer to the value; Fortran gets the value itself,
-// as INTEGER(KIND=MPI_ADDRESS_KIND) here and as a default INTEGER from MPI_ATTR_GET.
-void mpi_comm_get_attr_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Aint* attribute_val, MPI_Fint* flag,
-                        MPI_Fint* ierr) {
-  void* value = nullptr;
-  int c = 0;
-  *ierr = MPI_Comm_get_attr(*comm, *keyval, &value, &c);
-  if (*ierr == MPI_SUCCESS && c != 0 && value != nullptr) *attribute_val = *static_cast<const int*>(value);
-  *flag = logical(*ierr == MPI_SUCCESS ? c : 0);
-}
-
-void mpi_attr_get_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Fint* attribute_val, MPI_Fint* flag,
-                   MPI_Fint* ierr) {
-  void* value = nullptr;
-  int c = 0;
-  *ierr = MPI_Attr_get(*comm, *keyval, &value, &c);
-  if (*ierr == MPI_SUCCESS && c != 0 && value != nullptr) *attribute_val = *static_cast<const int*>(value);
-  *flag = logical(*ierr == MPI_SUCCESS ? c : 0);
-}
-
 void mpi_group_size_(const MPI_Fint* group, MPI_Fint* size, MPI_Fint* ierr) { *ierr = MPI_Group_size(*group, size); }
 
 void mpi_group_rank_(const MPI_Fint* group, MPI_Fint* rank, MPI_Fint* ierr) { *ierr = MPI_Group_rank(*group, rank); }
@@ -91,8 +71,6 @@ TILEMPI_PMPI_F_ALIAS(comm_free)
 TILEMPI_PMPI_F_ALIAS(comm_compare)
 TILEMPI_PMPI_F_ALIAS(comm_group)
 TILEMPI_PMPI_F_ALIAS(comm_test_inter)
-TILEMPI_PMPI_F_ALIAS(comm_get_attr)
-TILEMPI_PMPI_F_ALIAS(attr_get)
 TILEMPI_PMPI_F_ALIAS(group_size)
 TILEMPI_PMPI_F_ALIAS(group_rank)
 TILEMPI_PMPI_F_ALIAS(group_translate_ranks)

@@ -177,6 +177,8 @@ extern MPI_Status tilempi_status_ignore[] __attribute__((weak));
 #define MPI_IO              3
 #define MPI_WTIME_IS_GLOBAL 4
 #define MPI_UNIVERSE_SIZE   5
+#define MPI_APPNUM          6
+#define MPI_LASTUSEDCODE    7
 
 /* Comparison results */
 #define MPI_IDENT     0
@@ -226,6 +228,31 @@ extern MPI_Status tilempi_status_ignore[] __attribute__((weak));
 #define MPI_ERR_LASTCODE  26
 
 typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Datatype* datatype);
+/* Error handlers and attribute callbacks */
+typedef void MPI_Comm_errhandler_function(MPI_Comm* comm, int* errorcode, ...);
+typedef MPI_Comm_errhandler_function MPI_Handler_function; /* MPI-1 */
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval, void* extra_state,
+                                        void* attribute_val_in, void* attribute_val_out, int* flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval, void* attribute_val, void* extra_state);
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void* extra_state,
+                                        void* attribute_val_in, void* attribute_val_out, int* flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval, void* attribute_val,
+                                          void* extra_state);
+typedef MPI_Comm_copy_attr_function MPI_Copy_function;     /* MPI-1 */
+typedef MPI_Comm_delete_attr_function MPI_Delete_function; /* MPI-1 */
+/* The predefined callbacks: the null ones are null pointers (nothing copied, nothing deleted);
+   the dup ones copy the attribute's value. */
+int tilempi_attr_dup_fn(int handle, int keyval, void* extra_state, void* attribute_val_in, void* attribute_val_out,
+                        int* flag);
+#define MPI_COMM_NULL_COPY_FN   ((MPI_Comm_copy_attr_function*)0)
+#define MPI_COMM_NULL_DELETE_FN ((MPI_Comm_delete_attr_function*)0)
+#define MPI_COMM_DUP_FN         ((MPI_Comm_copy_attr_function*)tilempi_attr_dup_fn)
+#define MPI_TYPE_NULL_COPY_FN   ((MPI_Type_copy_attr_function*)0)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function*)0)
+#define MPI_TYPE_DUP_FN         ((MPI_Type_copy_attr_function*)tilempi_attr_dup_fn)
+#define MPI_NULL_COPY_FN        ((MPI_Copy_function*)0)
+#define MPI_NULL_DELETE_FN      ((MPI_Delete_function*)0)
+#define MPI_DUP_FN              ((MPI_Copy_function*)tilempi_attr_dup_fn)
 
 /* Environment */
 int MPI_Init(int* argc, char*** argv);
@@ -248,6 +275,11 @@ int MPI_Pcontrol(const int level, ...);
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler);
 int MPI_Errhandler_free(MPI_Errhandler* errhandler);
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler);
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+int MPI_Errhandler_create(MPI_Handler_function* function, MPI_Errhandler* errhandler);
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler);
 int MPI_Error_string(int errorcode, char* string, int* resultlen);
 int MPI_Error_class(int errorcode, int* errorclass);
 
@@ -323,6 +355,21 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group* group);
 int MPI_Comm_test_inter(MPI_Comm comm, int* flag);
 int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag);
 int MPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag);
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function* comm_copy_attr_fn,
+                           MPI_Comm_delete_attr_function* comm_delete_attr_fn, int* comm_keyval, void* extra_state);
+int MPI_Comm_free_keyval(int* comm_keyval);
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void* attribute_val);
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+int MPI_Keyval_create(MPI_Copy_function* copy_fn, MPI_Delete_function* delete_fn, int* keyval, void* extra_state);
+int MPI_Keyval_free(int* keyval);
+int MPI_Attr_put(MPI_Comm comm, int keyval, void* attribute_val);
+int MPI_Attr_delete(MPI_Comm comm, int keyval);
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function* type_copy_attr_fn,
+                           MPI_Type_delete_attr_function* type_delete_attr_fn, int* type_keyval, void* extra_state);
+int MPI_Type_free_keyval(int* type_keyval);
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val);
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val, int* flag);
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 int MPI_Group_size(MPI_Group group, int* size);
 int MPI_Group_rank(MPI_Group group, int* rank);
 int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]);
@@ -501,6 +548,11 @@ int PMPI_Pcontrol(const int level, ...);
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler);
 int PMPI_Errhandler_free(MPI_Errhandler* errhandler);
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler);
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+int PMPI_Errhandler_create(MPI_Handler_function* function, MPI_Errhandler* errhandler);
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler);
 int PMPI_Error_string(int errorcode, char* string, int* resultlen);
 int PMPI_Error_class(int errorcode, int* errorclass);
 int PMPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
@@ -568,6 +620,21 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group* group);
 int PMPI_Comm_test_inter(MPI_Comm comm, int* flag);
 int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag);
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag);
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* comm_copy_attr_fn,
+                           MPI_Comm_delete_attr_function* comm_delete_attr_fn, int* comm_keyval, void* extra_state);
+int PMPI_Comm_free_keyval(int* comm_keyval);
+int PMPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void* attribute_val);
+int PMPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval);
+int PMPI_Keyval_create(MPI_Copy_function* copy_fn, MPI_Delete_function* delete_fn, int* keyval, void* extra_state);
+int PMPI_Keyval_free(int* keyval);
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void* attribute_val);
+int PMPI_Attr_delete(MPI_Comm comm, int keyval);
+int PMPI_Type_create_keyval(MPI_Type_copy_attr_function* type_copy_attr_fn,
+                           MPI_Type_delete_attr_function* type_delete_attr_fn, int* type_keyval, void* extra_state);
+int PMPI_Type_free_keyval(int* type_keyval);
+int PMPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val);
+int PMPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void* attribute_val, int* flag);
+int PMPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
 int PMPI_Group_size(MPI_Group group, int* size);
 int PMPI_Group_rank(MPI_Group group, int* rank);
 int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]);
