@@ -350,7 +350,10 @@ void Engine::apply_offload(int r, const Request& q, std::uint64_t now) {
     adapter_->start_collect(o.group, kind, ad::Message{p.id, tiles_[static_cast<std::size_t>(r)], root_tile, o.bytes, false},
                             o.expected - 1, q.time);
   }
-  if (o.published == o.expected) offloads_.erase(key);
+  // The adapter may complete parts inside start_spread/start_collect (offload_progress), which
+  // erases a finished offload: look it up again rather than through `o` (found by fuzzing).
+  if (auto e = offloads_.find(key); e != offloads_.end() && e->second.published == e->second.expected)
+    offloads_.erase(e);
 }
 
 void Engine::offload_progress(ad::MsgId id, std::uint64_t at, bool arrival) {
