@@ -10,12 +10,17 @@ program per_rank_state_f
   integer :: shared_value
   common /state/ shared_value
   character(len=64) :: fname
+  character(len=16) :: model
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   call MPI_Comm_size(MPI_COMM_WORLD, nranks, ierr)
   bad = 0
   shared_value = 100 * rank
-  write(fname, '(a,i0,a)') 'per_rank_state_f.', rank, '.tmp'
+  ! The test's two twins (ranks as contexts, ranks as processes) may run at once in one
+  ! directory: the process model is part of the file name, or one twin deletes the other's files.
+  call get_environment_variable('TILEMPI_SIM_RANKS', model)
+  if (len_trim(model) == 0) model = 'auto'
+  write(fname, '(a,a,a,i0,a)') 'per_rank_state_f.', trim(model), '.', rank, '.tmp'
   open(unit=10, file=trim(fname), status='replace', action='readwrite')
   do i = 1, 5
     write(10, *) rank * 10 + i
