@@ -183,7 +183,8 @@ void Engine::check_request(int r, const Request& q) const {
 void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
   check_request(r, q);
   RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
-  RankCtl* c = seg_.ctl(r);
+  // With ranks as contexts (a sink) there is no segment: no control words to point at.
+  RankCtl* c = sink_ ? nullptr : seg_.ctl(r);
   switch (q.kind) {
     case kReqBlock: {
       ri.blocked_at = q.time;
