@@ -243,7 +243,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       ->type_name("SPEC");
   app.add_option("--preset", preset, "sim: chip parameter preset: tilepro64, optimsoc, mmachine or default (default: tilepro64)")
       ->type_name("NAME");
-  app.add_option("--adapter", adapter, "sim: network adapter model: udn, namp, rdma or ilib (default: udn)")
+  app.add_option("--adapter", adapter, "sim: network adapter model: udn, namp, rdma, ilib or mmachine (default: udn)")
       ->type_name("NAME");
   app.add_option("--compute", compute,
                  "sim: charge the application's time between MPI calls as a tile core would take it (model: "

@@ -33,6 +33,11 @@ std::vector<settings::Setting> Adapter::declarations(const std::string& name, co
                                      p.choices[p.default_value], p.source));
       continue;
     }
+    if (p.is_text) {
+      out.push_back(settings::text("adapter." + name + "." + p.name, settings::Source::adapter, p.range,
+                                   p.default_text, p.source));
+      continue;
+    }
     out.push_back(settings::integer("adapter." + name + "." + p.name, settings::Source::adapter, 0,
                                     static_cast<std::int64_t>(kParamMax), std::to_string(p.default_value),
                                     p.source));
@@ -73,6 +78,20 @@ std::size_t Adapter::choice_param(const std::string& name, std::vector<std::stri
     }
   }
   params_.push_back(Param{name, v, source, def, std::move(choices)});
+  return v;
+}
+
+std::string Adapter::text_param(const std::string& name, const std::string& def, const std::string& range,
+                                const std::string& source) {
+  const std::string key = "adapter." + adapter_name_ + "." + name;
+  auto it = config_.adapter.find(key);
+  const std::string v = it != config_.adapter.end() ? it->second : def;
+  Param p{name, 0, source, 0, {}};
+  p.is_text = true;
+  p.text = v;
+  p.default_text = def;
+  p.range = range;
+  params_.push_back(p);
   return v;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "flit_network.h"
+#include "ideal_network.h"
 #include "packet_network.h"
 
 namespace tilempi::hwmodel {
@@ -16,12 +17,16 @@ const Config& validated(const Config& c) {
 }
 }  // namespace
 
+std::unique_ptr<Chip::NetworkModel> Chip::make_network(Chip& chip, const Config& c, const Topology& topo) {
+  if (c.network_model == "packet") return std::make_unique<PacketNetwork>(chip, c, topo);
+  if (c.network_model == "ideal") return std::make_unique<IdealNetwork>(chip, c, topo);
+  return std::make_unique<FlitNetwork>(chip, c, topo);
+}
+
 Chip::Chip(const Config& config)
     : config_(validated(config)),
       topo_(config.width, config.height, config.torus),
-      network_(config_.network_model == "packet"
-                   ? std::unique_ptr<NetworkModel>(std::make_unique<PacketNetwork>(*this, config_, topo_))
-                   : std::unique_ptr<NetworkModel>(std::make_unique<FlitNetwork>(*this, config_, topo_))),
+      network_(make_network(*this, config_, topo_)),
       static_(this) {}
 
 Chip::~Chip() = default;
@@ -51,6 +56,7 @@ void Chip::hold_ejection(int network, TileId tile, bool hold) { network_->hold_e
 
 Cycle Chip::zero_load_latency(TileId src, TileId dst, std::uint32_t payload_flits) const {
   const Config& c = config_;
+  if (c.network_model == "ideal") return static_cast<Cycle>(c.header_flits) + payload_flits - 1;
   Cycle h = static_cast<Cycle>(topo_.hops(src, dst));
   Cycle flits = static_cast<Cycle>(c.header_flits) + payload_flits;
   return static_cast<Cycle>(c.injection_latency) + (h + 1) * static_cast<Cycle>(c.head_stages() + c.router_delay) +

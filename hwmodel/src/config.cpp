@@ -71,9 +71,11 @@ const st::Setting& st_delay_decl() {
 
 const st::Setting& network_model_decl() {
   static const st::Setting s = st::choice(
-      "network_model", st::Source::chip, {"flit", "packet"}, "",
+      "network_model", st::Source::chip, {"flit", "packet", "ideal"}, "",
       "flit: wormhole routers moved flit by flit with credits (exact); packet: each head claims the ports of "
-      "its path for as many cycles as it has flits (fast, no chain blocking)");
+      "its path for as many cycles as it has flits (fast, no chain blocking); ideal: zero latency, one flit per "
+      "cycle written by the source and read by the destination (an adapter's own costs, as [Lee 1999] §6.3 "
+      "measures them)");
   return s;
 }
 
@@ -306,6 +308,9 @@ std::vector<std::string> Config::ignored_settings() const {
   const bool packet = network_model == "packet";
   if (fast_worms && packet) out.push_back("fast_worms is ignored by network_model=packet (it moves no flits)");
   else if (fast_worms && vcs > 1) out.push_back("fast_worms is ignored with vcs > 1: one-step worms need one VC");
+  if (network_model == "ideal")
+    out.push_back("network_model=ideal has no routers or links: the router, link, buffer and credit keys are "
+                  "ignored (only header_flits, max_packet_flits, networks and vcs count)");
   if (packet) {
     if (vcs > 1) out.push_back("network_model=packet has no virtual channels: vcs=" + std::to_string(vcs) +
                                " only sets the number of packet classes");
@@ -422,7 +427,8 @@ Config Config::preset_named(const std::string& name) {
     c.injection_buffer_flits = 6;  // assumption: sized like a VC FIFO so that injection runs at full rate
     c.ejection_buffer_flits = 6;   // assumption: as above (covers the 5-cycle credit loop)
     c.header_flits = 1;          // assumption: one address word leads the message
-    c.max_packet_flits = 10;     // [Lee 1999] ch. 3: atomic injection of up to 10 words
+    c.max_packet_flits = 13;     // [Lee 1999] §4.2: a message is at most 13 words: header, HandlerIP, DestAddr
+                                 // and a body of up to 10 words (§3.2.1)
     c.router_delay = 1;          // assumption (not in the source)
     c.core_int_cycles = 3;       // assumption: a MAP cluster issues integer, memory and floating-point operations in
     c.core_fp_cycles = 4;        // parallel (hardware floating point): a few cycles per element of either kernel

@@ -98,7 +98,7 @@ case "$case_name" in
     # chip keys with the defaults of the default preset (tilepro64: 8x8), sim keys, udn's keys,
     # environment variables of every layer
     expect_out out "width=an integer in [1, 1024] (default 8)"
-    expect_out out "network_model=flit|packet (default flit)"
+    expect_out out "network_model=flit|packet|ideal (default flit)"
     expect_out out "sim.arena_mib=an integer in [1, 65536]"
     expect_out out "sim.ranks=auto|contexts|processes"
     expect_out out "sim.stack_kib=an integer in [64, 4194304] (default 8192)"

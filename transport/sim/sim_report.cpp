@@ -112,8 +112,9 @@ void Engine::write_report() {
   j["adapter_stats"] = adapter_->stats();
   json params = json::object();
   for (const auto& p : adapter_->params()) {
-    if (p.choices.empty()) params[p.name] = p.value;
-    else params[p.name] = p.choices[p.value];
+    if (!p.choices.empty()) params[p.name] = p.choices[p.value];
+    else if (p.is_text) params[p.name] = p.text;
+    else params[p.name] = p.value;
   }
   j["adapter_params"] = params;
   std::ofstream out(opt_.report_path);

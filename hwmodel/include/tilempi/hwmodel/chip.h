@@ -133,7 +133,8 @@ class Chip {
   // buffer (a core that does not receive): flits back up into the network.
   void hold_ejection(int network, TileId tile, bool hold);
 
-  // Analytic zero-load latency (see Config) for a packet of payload_flits.
+  // Analytic zero-load latency (see Config) for a packet of payload_flits (network_model=ideal:
+  // header + payload - 1, the flits streaming one per cycle).
   Cycle zero_load_latency(TileId src, TileId dst, std::uint32_t payload_flits) const;
 
   StaticNetwork& static_network() { return static_; }
@@ -148,9 +149,11 @@ class Chip {
   struct NetworkModel;
   struct FlitNetwork;    // network_model=flit: routers flit by flit
   struct PacketNetwork;  // network_model=packet: one event per packet and hop
+  struct IdealNetwork;   // network_model=ideal: no latency, one flit per cycle at each end
 
  private:
   friend class StaticNetwork;
+  static std::unique_ptr<NetworkModel> make_network(Chip& chip, const Config& c, const Topology& topo);
   Config config_;
   Topology topo_;
   Cycle now_ = 0;

@@ -67,6 +67,9 @@ struct Param {
   std::uint64_t default_value = 0;
   /// A choice among names (value and default_value are indices into it); empty for a number.
   std::vector<std::string> choices;
+  bool is_text = false;              ///< a text the adapter parses itself (text_param)
+  std::string text, default_text;    ///< a text parameter's value and default
+  std::string range;                 ///< a text parameter's accepted values, in words
 };
 constexpr std::uint64_t kParamMax = 1ull << 40;
 
@@ -154,6 +157,9 @@ class Adapter {
   /// index of the configured one.
   std::size_t choice_param(const std::string& name, std::vector<std::string> choices, std::size_t def,
                            const std::string& source);
+  /// Declares a text parameter (the adapter checks it and throws ConfigError naming the key).
+  std::string text_param(const std::string& name, const std::string& def, const std::string& range,
+                         const std::string& source);
   /// Throws ConfigError if the config names a parameter of this adapter that was not declared.
   void check_unknown() const;
 

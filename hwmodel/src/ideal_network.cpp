@@ -1,0 +1,142 @@
+#include "ideal_network.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace tilempi::hwmodel {
+
+Chip::IdealNetwork::IdealNetwork(Chip& chip, const Config& c, const Topology& topo)
+    : chip_(chip),
+      topo_(topo),
+      tiles_(topo.num_tiles()),
+      nets_(c.networks),
+      classes_(c.vc_classes()),
+      header_flits_(c.header_flits),
+      max_flits_(static_cast<std::uint32_t>(c.max_packet_flits)),
+      inj_(static_cast<std::size_t>(c.networks) * static_cast<std::size_t>(topo.num_tiles())),
+      ej_(inj_.size()),
+      counters_(static_cast<std::size_t>(c.networks)) {}
+
+PacketId Chip::IdealNetwork::inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at,
+                                    std::uint64_t tag, int cls) {
+  const std::uint64_t flits = static_cast<std::uint64_t>(header_flits_) + payload_flits;
+  check_inject(topo_, network, nets_, src, dst, cls, classes_, flits, max_flits_, at, chip_.now_);
+  std::uint32_t slot;
+  if (!free_slots_.empty()) {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+  } else {
+    slot = static_cast<std::uint32_t>(pkts_.size());
+    pkts_.emplace_back();
+  }
+  Packet& p = pkts_[slot];
+  p = Packet{next_id_++, tag, src, dst, network, static_cast<std::uint32_t>(flits), at, 0, 0};
+  ++counters_[static_cast<std::size_t>(network)].injected;
+  ++live_;
+  schedule(at, slot, kWrite);
+  return p.id;
+}
+
+Cycle Chip::IdealNetwork::next_event_cycle(Cycle from) const {
+  return events_.empty() ? kNever : std::max(from, events_.top().at);
+}
+
+void Chip::IdealNetwork::run_until(Cycle c) {
+  while (!events_.empty() && events_.top().at <= c) {
+    const Event e = events_.top();
+    events_.pop();
+    const Cycle t = e.at;
+    chip_.now_ = t + 1;  // callbacks of cycle t may inject from t + 1 on
+    Packet& p = pkts_[e.slot];
+    switch (e.kind) {
+      case kWrite: {
+        // The core writes the packet after its earlier ones, one flit per cycle; the head is at
+        // the destination at once.
+        Port& in = inj_[node(p.net, p.src)];
+        const Cycle start = std::max(t, in.free);
+        in.free = start + p.flits;
+        in.flits += p.flits;
+        p.head_in = start;
+        p.tail_out = start + p.flits - 1;
+        schedule(p.tail_out, e.slot, kInjected);
+        schedule(start, e.slot, kArrive);
+        break;
+      }
+      case kInjected:
+        if (chip_.on_injected_) chip_.on_injected_(event_of(p, t));
+        break;
+      case kArrive: {
+        Port& out = ej_[node(p.net, p.dst)];
+        if (out.held) out.held_q.push_back(e.slot);
+        else eject(e.slot, t);
+        break;
+      }
+      case kDelivered: {
+        count_delivery(counters_[static_cast<std::size_t>(p.net)],
+                       PacketRecord{p.id, p.tag, p.src, p.dst, p.net, static_cast<int>(p.flits), 0, p.created,
+                                    p.head_in, p.tail_out, t, 0});
+        const PacketEvent ev = event_of(p, t);
+        free_slots_.push_back(e.slot);
+        --live_;
+        if (chip_.on_delivered_) chip_.on_delivered_(ev);
+        break;
+      }
+    }
+  }
+  if (c != kNever && chip_.now_ < c + 1) chip_.now_ = c + 1;
+}
+
+// The destination core reads the packet after the ones whose heads came before, one flit per
+// cycle, and no earlier than its source wrote each flit.
+void Chip::IdealNetwork::eject(std::uint32_t slot, Cycle t) {
+  Packet& p = pkts_[slot];
+  Port& out = ej_[node(p.net, p.dst)];
+  const Cycle start = std::max({t, out.free, p.head_in});
+  out.free = start + p.flits;
+  out.flits += p.flits;
+  schedule(std::max(start + p.flits - 1, p.tail_out), slot, kDelivered);
+}
+
+void Chip::IdealNetwork::hold_ejection(int network, TileId tile, bool hold) {
+  if (network < 0 || network >= nets_ || !topo_.valid(tile))
+    throw std::invalid_argument("hold_ejection: bad network or tile");
+  Port& out = ej_[node(network, tile)];
+  out.held = hold;
+  if (hold) return;
+  const Cycle t = chip_.now_;
+  while (!out.held_q.empty()) {
+    const std::uint32_t slot = out.held_q.front();
+    out.held_q.pop_front();
+    eject(slot, t);
+  }
+}
+
+PacketEvent Chip::IdealNetwork::event_of(const Packet& p, Cycle t) const {
+  return PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, 0};
+}
+
+void Chip::IdealNetwork::fill_stats(Stats& s) const {
+  s.networks.resize(static_cast<std::size_t>(nets_));
+  for (int net = 0; net < nets_; ++net) {
+    NetworkStats& ns = s.networks[static_cast<std::size_t>(net)];
+    ns.links.assign(static_cast<std::size_t>(tiles_) * kMeshDirs, LinkStats{});  // no links are used
+    ns.injection.assign(static_cast<std::size_t>(tiles_), LinkStats{});
+    ns.ejection.assign(static_cast<std::size_t>(tiles_), LinkStats{});
+    for (TileId t = 0; t < tiles_; ++t) {
+      const std::uint64_t in = inj_[node(net, t)].flits, out = ej_[node(net, t)].flits;
+      ns.injection[static_cast<std::size_t>(t)] = LinkStats{in, in, 0};
+      ns.ejection[static_cast<std::size_t>(t)] = LinkStats{out, out, 0};
+    }
+    copy_counters(counters_[static_cast<std::size_t>(net)], ns);
+  }
+  s.packets = log_;
+}
+
+void Chip::IdealNetwork::reset_stats() {
+  for (Port& p : inj_) p.flits = 0;
+  for (Port& p : ej_) p.flits = 0;
+  for (NetCounters& nc : counters_) nc = NetCounters{};
+  log_.clear();
+}
+
+}  // namespace tilempi::hwmodel
