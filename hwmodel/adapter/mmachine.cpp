@@ -42,7 +42,9 @@ namespace tilempi::hwmodel::adapter {
 
 namespace {
 
-enum Kind : unsigned { kFrag = 1, kAck = 2, kBounce = 3, kGoAhead = 4 };
+// kFull: returned for want of room (the sender waits for kRoom); kOrder: returned only because an
+// earlier message of the same sender was (it may go again as soon as that one is taken).
+enum Kind : unsigned { kFrag = 1, kAck = 2, kFull = 3, kGoAhead = 4, kRoom = 5, kOrder = 6 };
 enum Channel : int { kP0 = 0, kP1 = 1 };  // request and reply priorities (§3.2), one VC class each
 
 // Words of an M-Machine message besides its body: header, HandlerIP, DestAddr (§4.2.4, §4.3.2).
@@ -224,7 +226,8 @@ class MMachine final : public Adapter {
 
   // ---- core side
   bool rendezvous(std::uint64_t bytes, bool synchronous) const override {
-    return synchronous || flits_of(bytes) > eager_words_;
+    // A message the receive buffer could never hold goes by rendezvous too.
+    return synchronous || flits_of(bytes) > std::min(eager_words_, buffer_words_ > 0 ? buffer_words_ - 1 : 0);
   }
   Cycle send_cost(std::uint64_t bytes, bool rdv) const override {
     if (rdv) return send_latency(1);  // the one-word request
@@ -281,6 +284,14 @@ class MMachine final : public Adapter {
     Msg& s = it->second;
     Sink& k = sink(s.m.dst);
     k.used -= std::min(k.used, s.reserved);
+    if (s.reserved > 0) {
+      // Room again: the senders whose messages were returned may send them again (a reply,
+      // priority 1). Without it they would retry forever into a full buffer.
+      // Sent by the handler slot after what it is doing, so after any message it returned.
+      const Cycle t = std::max({at + 1, k.free, chip_->now()});
+      for (TileId src : k.waiting) inject_stream(kP1, s.m.dst, src, kFrame - 1, t, make_tag(src, kRoom));
+      k.waiting.clear();
+    }
     s.reserved = 0;
     s.accepted = true;
     if (!s.rdv) {
@@ -296,9 +307,14 @@ class MMachine final : public Adapter {
     const std::uint64_t key = tag_msg(e.tag);
     switch (tag_kind(e.tag)) {
       case kFrag: on_fragment(key, e); break;
-      case kAck: on_answer(key, e, false); break;
-      case kBounce: on_answer(key, e, true); break;
+      case kAck: on_answer(key, e, false, false); break;
+      case kFull: on_answer(key, e, true, true); break;
+      case kOrder: on_answer(key, e, true, false); break;
       case kGoAhead: on_go_ahead(key, e); break;
+      case kRoom:
+        source(e.dst).pairs[e.src].room = true;
+        pump(e.dst);
+        break;
       default: break;
     }
   }
@@ -348,15 +364,20 @@ class MMachine final : public Adapter {
     bool arrived = false, sent = false, data_done = false;
     std::uint32_t live = 0;      // M-Machine messages not yet acknowledged (or, data, consumed)
   };
+  // A sender's state towards one destination.
+  struct Pair {
+    std::map<std::uint64_t, std::uint64_t> bounced;  // seq -> fragment, in bounce buffers
+    std::uint64_t unanswered = 0;  // issued throttled messages without ack or bounce
+    bool retrying = false;         // a bounced message is out again
+    bool room = true;              // the destination has not returned anything since it last said it has room
+    Cycle retry_at = 0;
+  };
   struct Source {
     std::deque<std::uint64_t> user;    // throttled messages not yet issued, in order
     std::deque<std::uint64_t> data;    // rendezvous data the handler sends
-    std::map<std::uint64_t, std::uint64_t> bounced;  // seq -> fragment, in bounce buffers
     std::uint64_t queued = 0;          // words in the output queue
     std::uint64_t ombc = 0;
-    std::uint64_t unanswered = 0;      // issued throttled messages without ack or bounce
-    bool retrying = false;             // a bounced message is out again
-    Cycle retry_at = 0;
+    std::map<TileId, Pair> pairs;      // per destination
     Cycle core_free = 0;               // the user thread's last SEND issued
     Cycle handler_free = 0;            // the priority-1 handler slot
     std::uint64_t next_seq = 0;
@@ -366,6 +387,7 @@ class MMachine final : public Adapter {
     Cycle free = 0;                    // the priority-0 handler slot
     std::uint64_t used = 0;            // receive-buffer words
     std::set<TileId> returning;        // sources whose next messages are returned until a retry fits
+    std::set<TileId> waiting;          // sources to tell when room frees up
   };
   // A GTLB entry's reach: a 2^a x 2^b rectangle of nodes (§3.3.1).
   struct Region {
@@ -419,7 +441,7 @@ class MMachine final : public Adapter {
     for (;;) {
       const std::uint64_t free_words = queue_words_ - std::min(queue_words_, s.queued);
       if (free_words < std::min(issue_free_, queue_words_) && s.queued > 0) {
-        if (!s.data.empty() || !s.user.empty() || !s.bounced.empty()) ++queue_stalls_;
+        if (!s.data.empty() || !s.user.empty()) ++queue_stalls_;
         return;  // the next SEND waits for the queue to drain (injected() calls back)
       }
       if (!s.data.empty()) {
@@ -428,27 +450,41 @@ class MMachine final : public Adapter {
         issue(s, key, false);
         continue;
       }
-      if (!s.bounced.empty()) {
-        // Retry one bounced message at a time, once every earlier one has been answered: the
-        // receiver takes nothing of ours until the first of them fits (order, §3.3.3).
-        if (s.retrying || s.unanswered > 0) return;
-        auto b = s.bounced.begin();
+      // Retries, per destination: one bounced message at a time, once every earlier message to
+      // it has been answered and it said it has room; it takes nothing more of ours until the
+      // first of them fits (order, §3.3.3).
+      bool retried = false;
+      for (auto& [dst, p] : s.pairs) {
+        if (p.bounced.empty() || p.retrying || p.unanswered > 0 || !p.room) continue;
+        auto b = p.bounced.begin();
         const std::uint64_t key = b->second;
-        s.bounced.erase(b);
-        s.retrying = true;
+        p.bounced.erase(b);
+        p.retrying = true;
         ++retries_;
         frags_.at(key).retry = true;
-        frags_.at(key).ready = std::max(frags_.at(key).ready, s.retry_at);
+        frags_.at(key).ready = std::max(frags_.at(key).ready, p.retry_at);
         issue(s, key, true);
-        continue;
+        retried = true;
+        break;
       }
-      if (s.retrying || s.user.empty()) return;
+      if (retried) continue;
+      // The user's next message to a destination with nothing returned (messages to others may
+      // pass one that waits: only a pair's order matters).
+      auto next = s.user.end();
+      for (auto it = s.user.begin(); it != s.user.end(); ++it) {
+        auto p = s.pairs.find(frags_.at(*it).dst);
+        if (p == s.pairs.end() || (p->second.bounced.empty() && !p->second.retrying)) {
+          next = it;
+          break;
+        }
+      }
+      if (next == s.user.end()) return;
       if (s.ombc == 0) {
         ++ombc_stalls_;
         return;  // SENDs block until an acknowledgement returns (§3.3.2)
       }
-      const std::uint64_t key = s.user.front();
-      s.user.pop_front();
+      const std::uint64_t key = *next;
+      s.user.erase(next);
       --s.ombc;
       issue(s, key, true);
     }
@@ -466,7 +502,7 @@ class MMachine final : public Adapter {
     }
     if (xl_.code == std::string("gtlb")) t += translate(s, f.dst);
     s.queued += kFrame + f.words;
-    if (throttled) ++s.unanswered;
+    if (throttled) ++s.pairs[f.dst].unanswered;
     ++sent_;
     // Streaming injection: the words went into the network as they were written, the last one
     // at t; buffered: they leave from t on.
@@ -552,10 +588,12 @@ class MMachine final : public Adapter {
     // Room: rendezvous data always; a message already admitted; else the whole MPI message must
     // fit, and nothing of a source whose earlier message was returned is taken before its retry.
     bool take = f.data || m.admitted;
+    bool full = false;
     if (!take) {
       const bool blocked = k.returning.count(f.src) && !f.retry;
       const std::uint64_t need = f.request ? 1 : m.words;
-      if (!blocked && k.used + need <= buffer_words_) {
+      full = k.used + need > buffer_words_;
+      if (!blocked && !full) {
         k.used += need;
         m.reserved = need;
         m.admitted = true;
@@ -566,11 +604,12 @@ class MMachine final : public Adapter {
     if (!take) {
       // Returned whole: the handler reads it and sends it back (priority 1, non-throttled).
       k.returning.insert(f.src);
+      if (full) k.waiting.insert(f.src);
       ++bounces_;
       const Cycle back = begin + handler_overhead_ + 2 * f.words * handler_word_ + send_overhead_;
       flow_ += back - begin;
       k.free = back;
-      inject_stream(kP1, f.dst, f.src, kFrame - 1 + f.words, std::max(back, chip_->now()), make_tag(key, kBounce));
+      inject_stream(kP1, f.dst, f.src, kFrame - 1 + f.words, std::max(back, chip_->now()), make_tag(key, full ? kFull : kOrder));
       return;
     }
     const Cycle done =
@@ -597,7 +636,7 @@ class MMachine final : public Adapter {
   }
 
   // An acknowledgement or a returned message reaches the sender's priority-1 handler.
-  void on_answer(std::uint64_t key, const PacketEvent& e, bool bounced) {
+  void on_answer(std::uint64_t key, const PacketEvent& e, bool bounced, bool full) {
     auto fit = frags_.find(key);
     if (fit == frags_.end()) return;
     Frag& f = fit->second;
@@ -606,13 +645,15 @@ class MMachine final : public Adapter {
     const Cycle done = begin + handler_overhead_ + (bounced ? f.words * handler_word_ : 0);
     s.handler_free = done;
     flow_ += done - begin;
-    if (s.unanswered) --s.unanswered;
-    if (f.retry) s.retrying = false;
+    Pair& p = s.pairs[f.dst];
+    if (p.unanswered) --p.unanswered;
+    if (f.retry) p.retrying = false;
     const MsgId id = f.msg;
     const TileId src = f.src;
     if (bounced) {
-      s.bounced.emplace(f.seq, key);  // into a bounce buffer, to be sent again
-      s.retry_at = done + retry_;
+      p.bounced.emplace(f.seq, key);  // into a bounce buffer, to be sent again
+      p.retry_at = done + retry_;
+      if (full) p.room = false;  // until the receiver says it has room
     } else {
       ++s.ombc;
       drop(fit);
