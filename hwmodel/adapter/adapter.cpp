@@ -8,8 +8,9 @@ namespace tilempi::hwmodel::adapter {
 std::unique_ptr<Adapter> make_udn(const Config& c);
 std::unique_ptr<Adapter> make_namp(const Config& c, bool offloaded);
 std::unique_ptr<Adapter> make_ilib(const Config& c);
+std::unique_ptr<Adapter> make_mmachine(const Config& c);
 
-std::vector<std::string> Adapter::names() { return {"udn", "namp", "rdma", "ilib"}; }
+std::vector<std::string> Adapter::names() { return {"udn", "namp", "rdma", "ilib", "mmachine"}; }
 
 std::unique_ptr<Adapter> Adapter::create(const std::string& name, const Config& config) {
   std::unique_ptr<Adapter> a;
@@ -17,7 +18,8 @@ std::unique_ptr<Adapter> Adapter::create(const std::string& name, const Config& 
   else if (name == "namp") a = make_namp(config, true);
   else if (name == "rdma") a = make_namp(config, false);
   else if (name == "ilib") a = make_ilib(config);
-  else throw ConfigError("adapter", "unknown adapter '" + name + "' (udn, namp, rdma, ilib)");
+  else if (name == "mmachine") a = make_mmachine(config);
+  else throw ConfigError("adapter", "unknown adapter '" + name + "' (udn, namp, rdma, ilib, mmachine)");
   a->check_unknown();
   return a;
 }

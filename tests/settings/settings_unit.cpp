@@ -144,7 +144,9 @@ TEST(Settings, AdapterDeclarationsMatchTheParser) {
           ADD_FAILURE() << d.name << " accepted no-such-value";
         } catch (const hw::ConfigError& e) {
           EXPECT_EQ(e.key(), d.name);
-          if (d.type == st::Type::choice) EXPECT_TRUE(contains(e.what(), "expected one of")) << e.what();
+          if (d.type == st::Type::choice) {
+            EXPECT_TRUE(contains(e.what(), "expected one of")) << e.what();
+          }
         }
         continue;
       }

@@ -68,8 +68,8 @@ struct Param {
   /// A choice among names (value and default_value are indices into it); empty for a number.
   std::vector<std::string> choices;
   bool is_text = false;              ///< a text the adapter parses itself (text_param)
-  std::string text, default_text;    ///< a text parameter's value and default
-  std::string range;                 ///< a text parameter's accepted values, in words
+  std::string text{}, default_text{};  ///< a text parameter's value and default
+  std::string range{};               ///< a text parameter's accepted values, in words
 };
 constexpr std::uint64_t kParamMax = 1ull << 40;
 
