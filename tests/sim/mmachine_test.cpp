@@ -196,3 +196,33 @@ TEST(IdealNetwork, NoLatencyOneFlitPerCycleAtEachEnd) {
   EXPECT_EQ(at.at(2), 15u);
   EXPECT_EQ(chip.zero_load_latency(0, 63, 4), 4u);
 }
+
+// [Lee 1999] §6.6: PING's chain from an interrupt-driven, memory-mapped, buffered interface with
+// software translation to the M-Machine's: thesis 476 -> 219 -> 79 -> 38 cycles; the model adds
+// each mechanism's calibrated costs (docs/EXPERIMENTS.md, seed 004).
+TEST(MMachine, DesignSpaceModelsGivePingsChain) {
+  const std::vector<std::pair<std::string, Cycle>> chain = {
+      {"SWX_IMB_EMB_INT", 468}, {"SWX_IMB_EMB", 214}, {"SWX", 78}, {"MM", 38}, {"SWX_IRB_ERB", 100}};
+  for (const auto& [model, want] : chain) {
+    Rig r({"adapter.mmachine.model=" + model});
+    r.ad->start(Message{1, 0, 1, 0, false}, 0);
+    r.run();
+    const Cycle one_way = r.rec.arrived_at.at(1) + r.ad->poll_cost() + r.ad->recv_cost(0, false);
+    EXPECT_EQ(2 * one_way, want) << model;
+  }
+  // The four choices one by one are the same as the code.
+  Rig a({"adapter.mmachine.injection=imb", "adapter.mmachine.extraction=emb", "adapter.mmachine.translation=swx",
+         "adapter.mmachine.dispatch=int"});
+  a.ad->start(Message{1, 0, 1, 0, false}, 0);
+  a.run();
+  EXPECT_EQ(2 * (a.rec.arrived_at.at(1) + a.ad->poll_cost() + a.ad->recv_cost(0, false)), 468u);
+  // A bad code names the key.
+  Config c = Config::preset_named("mmachine");
+  c.set("adapter.mmachine.model", "SWX_XYZ");
+  try {
+    Adapter::create("mmachine", c);
+    ADD_FAILURE() << "SWX_XYZ accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key(), "adapter.mmachine.model");
+  }
+}

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# [Lee 1999] (seed 004) on tilempi: docs/EXPERIMENTS.md, "Seed 004", shows the results.
+#   scripts/seed004.sh [BUILD_DIR]
+# 1. Table 6.4: the four micro-benchmarks of §6.2 (apps/seed004/microbench: PING, RPC, DIST,
+#    BLKW) on every interface model of Table 6.4 (adapter.mmachine.model), on the zero-latency
+#    network of §6.3 (network_model=ideal, mmachine preset): latency (the last rank's end minus
+#    rank 0's start) and occupancy (the run report's adapter_stats.occupancy_cycles), beside the
+#    thesis's numbers.
+# Environment: BIN (use the programs there, do not build), OUT (default docs/figures),
+# PARTS (default "table").
+# Results: $OUT/seed004-table64.{csv,md}; with UPDATE_DOCS=1 (the default) the generated region
+# of docs/EXPERIMENTS.md is replaced too.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$root/build}
+out=${OUT:-$root/docs/figures}
+bin=${BIN:-$build/bin}
+parts=${PARTS:-table}
+mkdir -p "$out"
+start=$(date +%s)
+if [ -z "${BIN:-}" ]; then
+  cmake -S "$root" -B "$build" >/dev/null
+  cmake --build "$build" -j"$(nproc)" --target tilempirun tilempi-simhost seed004-microbench >/dev/null
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+run=$bin/tilempirun
+
+# One benchmark on one model: prints "latency occupancy".
+measure() {
+  local model=$1 bench=$2 n=2
+  [ "$bench" = dist ] && n=9
+  local rep=$tmp/$model-$bench.json
+  "$run" -n $n --transport sim --compute none --preset mmachine --set network_model=ideal --adapter mmachine \
+    --set adapter.mmachine.model="$model" --report "$rep" "$bin/seed004-microbench" "$bench" >"$tmp/out" 2>&1 ||
+    { cat "$tmp/out" >&2; echo "seed004.sh: $model $bench failed" >&2; exit 1; }
+  python3 - "$tmp/out" "$rep" <<'EOF'
+import json, re, sys
+start, end = None, 0
+for line in open(sys.argv[1]):
+    m = re.search(r"rank (\d+) start_cycles=(\d+) end_cycles=(\d+)", line)
+    if m:
+        if m.group(1) == "0":
+            start = int(m.group(2))
+        end = max(end, int(m.group(3)))
+occ = json.load(open(sys.argv[2]))["adapter_stats"]["occupancy_cycles"]
+print(end - start, occ)
+EOF
+}
+
+if [[ " $parts " == *" table "* ]]; then
+  # Model, then the thesis's Table 6.4: latency PING RPC DIST BLKW, occupancy PING RPC DIST BLKW
+  # ("-": not given).
+  cat >"$tmp/thesis" <<'EOF'
+MM 38 44 185 2665 28 42 223 4691
+IRS 35 38 209 2621 30 52 303 5069
+IRB 43 53 167 3415 33 51 260 5684
+IMS 117 68 492 7068 46 59 317 5790
+IMB 103 99 595 9253 47 59 281 5882
+ERS 39 47 198 3116 31 54 349 5716
+ERB 55 62 203 6292 29 51 325 5612
+EMS 87 77 225 6840 31 54 349 5818
+EMB 109 90 231 10094 33 55 357 5819
+SWX 79 85 535 3051 74 90 622 6875
+POL 76 66 211 2684 - - - -
+INT 292 189 333 2792 - - - -
+SWX_IMB_EMB_INT 476 341 943 - - - - -
+SWX_IMB_EMB_POL 254 251 855 - - - - -
+SWX_IMB_EMB 219 198 939 - - - - -
+SWX_IMB_EMS 207 188 885 - - - - -
+SWX_IMS_EMS 199 142 867 - - - - -
+SWX_IMS 156 109 844 - - - - -
+SWX_IRB_ERB_INT 350 248 697 - - - - -
+SWX_IRB_ERB_POL 142 139 560 - - - - -
+SWX_IRB_ERB 100 114 537 - - - - -
+SWX_IRB_ERS 85 97 520 - - - - -
+SWX_IRS_ERS 82 82 555 - - - - -
+SWX_IRS 76 79 552 - - - - -
+EOF
+  : >"$tmp/ours"
+  while read -r model _; do
+    line=$model
+    lat="" occ=""
+    for b in ping rpc dist blkw; do
+      read -r l o < <(measure "$model" "$b")
+      lat="$lat $l" occ="$occ $o"
+    done
+    echo "$model$lat$occ" >>"$tmp/ours"
+    echo "table 6.4: $model$lat |$occ" >&2
+  done <"$tmp/thesis"
+  python3 - "$tmp/thesis" "$tmp/ours" "$out/seed004-table64.csv" "$out/seed004-table64.md" <<'EOF'
+import sys
+thesis = {l.split()[0]: l.split()[1:] for l in open(sys.argv[1])}
+ours = {l.split()[0]: l.split()[1:] for l in open(sys.argv[2])}
+cols = ["PING", "RPC", "DIST", "BLKW"]
+# Tolerance: within 10 % of the thesis's value, or within 5 cycles.
+def verdict(t, o):
+    if t == "-":
+        return ""
+    t, o = int(t), int(o)
+    return "" if abs(o - t) <= max(5, 0.10 * t) else " ✗"
+with open(sys.argv[3], "w") as csv:
+    csv.write("model," + ",".join(f"thesis_lat_{c},tilempi_lat_{c}" for c in cols) + "," +
+              ",".join(f"thesis_occ_{c},tilempi_occ_{c}" for c in cols) + "\n")
+    for m, t in thesis.items():
+        o = ours[m]
+        csv.write(m + "," + ",".join(f"{t[i]},{o[i]}" for i in range(4)) + "," +
+                  ",".join(f"{t[4 + i]},{o[4 + i]}" for i in range(4)) + "\n")
+hits = total = 0
+with open(sys.argv[4], "w") as md:
+    md.write("| model | PING | RPC | DIST | BLKW | PING occ. | RPC occ. | DIST occ. | BLKW occ. |\n")
+    md.write("|---|---|---|---|---|---|---|---|---|\n")
+    for m, t in thesis.items():
+        o = ours[m]
+        cells = []
+        for i in range(8):
+            v = verdict(t[i], o[i])
+            if t[i] != "-":
+                total += 1
+                hits += v == ""
+            cells.append(f"{t[i]} / {o[i]}{v}" if t[i] != "-" else f"– / {o[i]}")
+        md.write(f"| {m} | " + " | ".join(cells) + " |\n")
+    md.write(f"\nthesis / tilempi, cycles; ✗: outside the tolerance (10 % or 5 cycles). "
+             f"{hits} of {total} of the thesis's figures within it.\n")
+EOF
+  echo "wrote $out/seed004-table64.csv and .md" >&2
+fi
+
+if [ "${UPDATE_DOCS:-1}" = 1 ]; then
+  python3 - "$root/docs/EXPERIMENTS.md" "$out" <<'EOF'
+import os, re, sys
+doc, out = sys.argv[1], sys.argv[2]
+text = open(doc).read()
+for name in ["seed004-table64.md"]:
+    path = os.path.join(out, name)
+    if not os.path.exists(path):
+        continue
+    begin = f"<!-- generated by scripts/seed004.sh: {name} -->\n"
+    end = "<!-- end generated -->\n"
+    i = text.find(begin)
+    if i < 0:
+        continue
+    j = text.find(end, i)
+    text = text[:i + len(begin)] + open(path).read() + text[j:]
+open(doc, "w").write(text)
+EOF
+fi
+echo "seed004.sh: $(( $(date +%s) - start )) s" >&2
