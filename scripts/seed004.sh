@@ -6,21 +6,24 @@
 #    network of §6.3 (network_model=ideal, mmachine preset): latency (the last rank's end minus
 #    rank 0's start) and occupancy (the run report's adapter_stats.occupancy_cycles), beside the
 #    thesis's numbers.
+# 2. LIFE (§7.2, apps/seed004/life.c): 1000 generations of 8x8 cells on 1, 4, 16 and 64 tiles of
+#    the mmachine preset with the mmachine adapter, communication only (--compute none), beside
+#    the LOG model of §7.2.1 (scripts/seed004-logmodel.py) with the thesis's parameters.
 # Environment: BIN (use the programs there, do not build), OUT (default docs/figures),
-# PARTS (default "table").
-# Results: $OUT/seed004-table64.{csv,md}; with UPDATE_DOCS=1 (the default) the generated region
-# of docs/EXPERIMENTS.md is replaced too.
+# PARTS (default "table life").
+# Results: $OUT/seed004-table64.{csv,md}, $OUT/seed004-life.{md,dat,gp,png}; with UPDATE_DOCS=1
+# (the default) the generated regions of docs/EXPERIMENTS.md are replaced too.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 out=${OUT:-$root/docs/figures}
 bin=${BIN:-$build/bin}
-parts=${PARTS:-table}
+parts=${PARTS:-table life}
 mkdir -p "$out"
 start=$(date +%s)
 if [ -z "${BIN:-}" ]; then
   cmake -S "$root" -B "$build" >/dev/null
-  cmake --build "$build" -j"$(nproc)" --target tilempirun tilempi-simhost seed004-microbench >/dev/null
+  cmake --build "$build" -j"$(nproc)" --target tilempirun tilempi-simhost seed004-microbench seed004-life >/dev/null
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -126,12 +129,26 @@ EOF
   echo "wrote $out/seed004-table64.csv and .md" >&2
 fi
 
+if [[ " $parts " == *" life "* ]]; then
+  : >"$tmp/life"
+  for p in 1 4 16 64; do
+    "$run" -n $p --transport sim --compute none --preset mmachine --adapter mmachine "$bin/seed004-life" 1000 \
+      >"$tmp/out" 2>&1 || { cat "$tmp/out" >&2; echo "seed004.sh: life on $p tiles failed" >&2; exit 1; }
+    cycles=$(sed -n 's/.*life_cycles=\([0-9]*\).*/\1/p' "$tmp/out" | head -1)
+    [ -n "$cycles" ] || { cat "$tmp/out" >&2; exit 1; }
+    echo "$p $cycles" >>"$tmp/life"
+    echo "life: $p tiles: $cycles cycles of communication" >&2
+  done
+  python3 "$root/scripts/seed004-logmodel.py" --measured "$tmp/life" --out "$out/seed004-life" >/dev/null
+  echo "wrote $out/seed004-life.*" >&2
+fi
+
 if [ "${UPDATE_DOCS:-1}" = 1 ]; then
   python3 - "$root/docs/EXPERIMENTS.md" "$out" <<'EOF'
 import os, re, sys
 doc, out = sys.argv[1], sys.argv[2]
 text = open(doc).read()
-for name in ["seed004-table64.md"]:
+for name in ["seed004-table64.md", "seed004-life.md"]:
     path = os.path.join(out, name)
     if not os.path.exists(path):
         continue
