@@ -178,6 +178,8 @@ extern MPI_Status tilempi_status_ignore[] __attribute__((weak));
 #define MPI_WTIME_IS_GLOBAL 4
 #define MPI_UNIVERSE_SIZE   5
 #define MPI_APPNUM          6
+/* MPI_Comm_split_type */
+#define MPI_COMM_TYPE_SHARED 1
 #define MPI_LASTUSEDCODE    7
 
 /* Comparison results */
@@ -350,6 +352,13 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm);
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm);
 int MPI_Comm_free(MPI_Comm* comm);
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm);
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request);
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup);
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup);
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup);
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup);
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup);
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result);
 int MPI_Comm_group(MPI_Comm comm, MPI_Group* group);
 int MPI_Comm_test_inter(MPI_Comm comm, int* flag);
@@ -615,6 +624,13 @@ int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm);
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm);
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm);
 int PMPI_Comm_free(MPI_Comm* comm);
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm);
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request);
+int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup);
+int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup);
+int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup);
+int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup);
+int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup);
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result);
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group* group);
 int PMPI_Comm_test_inter(MPI_Comm comm, int* flag);
