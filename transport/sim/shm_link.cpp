@@ -55,7 +55,8 @@ class ShmLink final : public EngineLink {
     seg_.req(rank_)[head % kRing] = q;
     req_head_ = head + 1;
     shared(me_->req_head).store(req_head_, std::memory_order_seq_cst);
-    if (q.kind == kReqBlock || q.kind == kReqFinish || q.kind == kReqStatic || q.kind == kReqOffload ||
+    if (q.kind == kReqBlock || q.kind == kReqFinish || q.kind == kReqStatic || q.kind == kReqStaticCopied ||
+        q.kind == kReqOffload ||
         req_head_ - shared(me_->req_tail).load(std::memory_order_relaxed) > kRing / 2) {
       if (shared(h_->engine_sleeping).load(std::memory_order_seq_cst)) ring_engine();
     }

@@ -292,6 +292,15 @@ void Engine::apply(const Queued& qq, std::uint64_t now) {
       }
       break;
     }
+    case kReqStaticCopied: {
+      auto it = static_copies_.find({static_cast<int>(q.a), q.c});
+      if (it == static_copies_.end()) break;
+      if (--it->second.left == 0) {
+        release_static(it->first.first, it->first.second, it->second.time);
+        static_copies_.erase(it);
+      }
+      break;
+    }
     case kReqOffload:
       apply_offload(r, q, now);
       break;
@@ -481,15 +490,26 @@ void Engine::apply_static(Static& s, std::uint64_t now) {
     publish(rank, e);
     if (tracing_) spans_.push_back(Span{rank, "static_bcast", q.time, t});
   }
-  // The root's arena space is released when the last participant copied out (all at once here:
-  // participants copy inside their completion, before their next call).
-  Event rel{};
-  rel.kind = kEvRelease;
+  // The root's arena space is released when every other participant has copied its data out
+  // (each says so with kReqStaticCopied), at the cycle the last one's data arrived. Released on
+  // publishing alone, the root could reuse the space before a participant's copy ran, and that
+  // participant would copy another message's bytes.
   std::uint64_t last = now;
   for (auto& [rank, q] : s.parts) last = std::max(last, rank == s.root ? at + words : done[static_cast<std::size_t>(rank)]);
-  rel.time = last;
-  rel.a = s.root_off;
-  publish(s.root, rel);
+  const int copies = static_cast<int>(s.parts.size()) - 1;
+  if (copies > 0) {
+    static_copies_[{s.root, s.root_off}] = StaticCopies{copies, last};
+  } else {
+    release_static(s.root, s.root_off, last);
+  }
+}
+
+void Engine::release_static(int root, std::uint64_t root_off, std::uint64_t time) {
+  Event rel{};
+  rel.kind = kEvRelease;
+  rel.time = time;
+  rel.a = root_off;
+  publish(root, rel);
 }
 
 // ------------------------------------------------------------------ events

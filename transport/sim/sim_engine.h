@@ -176,6 +176,7 @@ class Engine final : public hwmodel::adapter::Listener {
   void check_request(int r, const Request& q) const;
   void apply(const Queued& q, std::uint64_t now);
   void apply_static(Static& s, std::uint64_t now);
+  void release_static(int root, std::uint64_t root_off, std::uint64_t time);
   void apply_offload(int r, const Request& q, std::uint64_t now);
   /// The adapter's report on an offloaded transfer (a part's or the whole group's id).
   void offload_progress(hwmodel::adapter::MsgId id, std::uint64_t at, bool arrival);
@@ -213,6 +214,13 @@ class Engine final : public hwmodel::adapter::Listener {
   std::vector<std::uint32_t> free_msgs_;
   std::uint64_t msg_count_ = 0;
   std::map<std::uint64_t, Static> statics_;
+  /// A static broadcast's data in the root's arena, by (root, offset): released when every other
+  /// participant has copied it out (kReqStaticCopied), never on a guess of when they will.
+  struct StaticCopies {
+    int left = 0;
+    std::uint64_t time = 0;  ///< the cycle the last participant's data arrived
+  };
+  std::map<std::pair<int, std::uint64_t>, StaticCopies> static_copies_;
   std::map<std::uint64_t, Offload> offloads_;
   /// Adapter id of an offload's part (rank) or group (-1) -> (offload key, rank).
   std::unordered_map<hwmodel::adapter::MsgId, std::pair<std::uint64_t, int>> offload_ids_;

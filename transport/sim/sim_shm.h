@@ -43,6 +43,7 @@ enum ReqKind : std::uint32_t {
   kReqBlock = 3,   ///< a = events seen
   kReqFinish = 4,  ///< b = comm cycles, c = compute cycles
   kReqStatic = 5,
+  kReqStaticCopied = 8,  ///< a = root, c = its arena offset: a static broadcast's data copied out
   kReqOffload = 7,  ///< msg = id, a = root, b = bytes per part, c = arena offset, d = hw::adapter::CollKind, env.word[0] = members
   kReqNote = 6,    ///< a = count; env and spare hold "key=value" (NUL-padded, at most kNoteChars): one annotation  ///< a = root, b = bytes, c = in_port, d = out_mask, msg = bcast id, env.word[0] = participants
 };

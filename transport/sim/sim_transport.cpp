@@ -633,11 +633,20 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
         if (!found) break;
         Op& o = *found;
         const int root = static_cast<int>(e.a);
-        if (root != rank_ && o.len) {
-          const unsigned char* base = link_->arena(root) + e.c;
-          std::uint64_t count = 0;
-          std::memcpy(&count, base, 8);
-          std::memcpy(o.dst, base + 8 + count * sizeof(StaticRouteHop), o.len);
+        if (root != rank_) {
+          if (o.len) {
+            const unsigned char* base = link_->arena(root) + e.c;
+            std::uint64_t count = 0;
+            std::memcpy(&count, base, 8);
+            std::memcpy(o.dst, base + 8 + count * sizeof(StaticRouteHop), o.len);
+          }
+          // The root's arena space may be reused from now on.
+          Request q{};
+          q.kind = kReqStaticCopied;
+          q.time = clock_;
+          q.a = e.a;
+          q.c = e.c;
+          post(q);
         }
         o.done = true;
         changed_ = true;
