@@ -143,3 +143,75 @@ std::uint32_t Adapter::inject_stream(int channel, TileId src, TileId dst, std::u
 }
 
 }  // namespace tilempi::hwmodel::adapter
+
+// ---- one-sided operations, the default protocol: no RDMA engine, so the cores do the work.
+// A put is a packet of address, length and data that the origin's core writes like a message;
+// an interrupt handler on the target's core reads it into memory (the cost of receiving it)
+// and answers with a one-word acknowledgement, which completes the put at the origin. A get is
+// a request packet; the target's handler writes the data back (the cost of sending it), and the
+// origin's core reads it as it reads a message.
+namespace tilempi::hwmodel::adapter {
+
+namespace {
+enum RemoteKind : unsigned { kRemotePut = 12, kRemoteAck, kRemoteGetReq, kRemoteData };  // from kRemoteFirst
+}
+
+Cycle Adapter::remote_issue_cost(std::uint64_t put_bytes, std::uint64_t get_bytes) const {
+  (void)get_bytes;
+  return send_cost(kRemoteHeaderBytes + put_bytes, false);
+}
+
+void Adapter::remote_start(const Remote& r, Cycle at) {
+  RemoteState& s = remotes_[r.id];
+  s.r = r;
+  const Cycle go = at + lookahead();
+  if (r.get_bytes == 0) {
+    s.to_deliver = inject_stream(0, r.origin, r.target, flits_of(kRemoteHeaderBytes + r.put_bytes), go,
+                                 make_tag(r.id, kRemotePut));
+  } else {
+    s.to_deliver = inject_stream(0, r.origin, r.target, flits_of(kRemoteHeaderBytes), go, make_tag(r.id, kRemoteGetReq));
+  }
+}
+
+bool Adapter::remote_delivered(const PacketEvent& e) {
+  const unsigned kind = tag_kind(e.tag);
+  if (kind < kRemoteFirst) return false;
+  auto it = remotes_.find(tag_msg(e.tag));
+  if (it == remotes_.end()) return true;
+  RemoteState& s = it->second;
+  const Remote& r = s.r;
+  switch (kind) {
+    case kRemotePut:
+      if (--s.to_deliver == 0) {
+        const Cycle handler = recv_cost(kRemoteHeaderBytes + r.put_bytes, false);
+        out_->remote_served(r.id, e.cycle, handler);
+        s.to_deliver = inject_stream(1, r.target, r.origin, 1, e.cycle + handler, make_tag(r.id, kRemoteAck));
+      }
+      break;
+    case kRemoteAck:
+      if (--s.to_deliver == 0) {
+        out_->remote_done(r.id, e.cycle, recv_cost(0, false));
+        remotes_.erase(it);
+      }
+      break;
+    case kRemoteGetReq:
+      if (--s.to_deliver == 0) {
+        const Cycle handler = recv_cost(kRemoteHeaderBytes, false) + send_cost(r.get_bytes, false);
+        out_->remote_served(r.id, e.cycle, handler);
+        s.to_deliver = inject_stream(1, r.target, r.origin, flits_of(r.get_bytes), e.cycle + handler,
+                                     make_tag(r.id, kRemoteData));
+      }
+      break;
+    case kRemoteData:
+      if (--s.to_deliver == 0) {
+        out_->remote_done(r.id, e.cycle, recv_cost(r.get_bytes, false));
+        remotes_.erase(it);
+      }
+      break;
+    default:
+      break;
+  }
+  return true;
+}
+
+}  // namespace tilempi::hwmodel::adapter

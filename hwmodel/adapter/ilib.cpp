@@ -105,6 +105,7 @@ class Ilib final : public Adapter {
   }
 
   void delivered(const PacketEvent& e) override {
+    if (remote_delivered(e)) return;
     auto it = msgs_.find(tag_msg(e.tag));
     if (it == msgs_.end()) return;
     State& s = it->second;
@@ -143,6 +144,7 @@ class Ilib final : public Adapter {
   }
 
   void injected(const PacketEvent& e) override {
+    if (tag_kind(e.tag) >= kRemoteFirst) return;
     if (tag_kind(e.tag) != kData) return;
     auto it = msgs_.find(tag_msg(e.tag));
     if (it == msgs_.end()) return;
@@ -153,7 +155,7 @@ class Ilib final : public Adapter {
     }
   }
 
-  std::size_t active() const override { return msgs_.size(); }
+  std::size_t active() const override { return msgs_.size() + remote_active(); }
 
   nlohmann::json stats() const override {
     return {{"channels_opened", opens_}, {"setups_waited", setup_waits_}, {"setup_wait_cycles", setup_wait_cycles_}};

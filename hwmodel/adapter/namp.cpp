@@ -52,7 +52,11 @@ namespace tilempi::hwmodel::adapter {
 
 namespace {
 
-enum Kind : unsigned { kReq = 1, kGrant = 2, kNack = 3, kData = 4, kFin = 5, kSyncAck = 6 };
+enum Kind : unsigned {
+  kReq = 1, kGrant = 2, kNack = 3, kData = 4, kFin = 5, kSyncAck = 6,
+  // One-sided operations: the address is known (the target exposed the memory), so no allocation.
+  kPutData = 7, kPutAck = 8, kGetReq = 9, kGetData = 10
+};
 enum Channel : int { kChReq = 0, kChResp = 1, kChData = 2, kChAck = 3 };
 
 class Alloc final : public Adapter {
@@ -206,7 +210,59 @@ class Alloc final : public Adapter {
     }
   }
 
+  // ---- one-sided operations by RDMA ([Wallentowitz 2018] §3.2 moves all message data this way).
+  // put: the origin's adapter writes the data straight into the target's memory (no allocation
+  //      request: the window's address is known), the target's adapter acknowledges once the
+  //      last packet is in memory (namp), or the target's software does after an interrupt (rdma).
+  // get: a one-packet read request; the target's adapter streams the data back (namp), or the
+  //      target's software programs its RDMA engine to (rdma).
+  // The origin's core learns of the completion as of a send's (completion_cycles, plus an
+  // interrupt for rdma).
+  Cycle remote_issue_cost(std::uint64_t put_bytes, std::uint64_t) const override {
+    if (offloaded_) return call_ + start_;
+    return call_ + (put_bytes ? dma_ : start_);  // software programs the engine / builds the request
+  }
+
+  void remote_start(const Remote& r, Cycle at) override {
+    Op& o = remote_ops_map_[r.id];
+    o.r = r;
+    const Cycle go = at + lookahead();
+    if (r.get_bytes == 0)
+      o.to_deliver = inject_stream(kChData, r.origin, r.target, flits_of(r.put_bytes), go, make_tag(r.id, kPutData));
+    else
+      o.to_deliver = inject_stream(kChReq, r.origin, r.target, 1, go, make_tag(r.id, kGetReq));
+  }
+
+  bool one_sided_delivered(const PacketEvent& e) {
+    const unsigned kind = tag_kind(e.tag);
+    if (kind < kPutData || kind > kGetData) return false;
+    auto it = remote_ops_map_.find(tag_msg(e.tag));
+    if (it == remote_ops_map_.end()) return true;
+    Op& o = it->second;
+    const Remote& r = o.r;
+    const Cycle target_sw = offloaded_ ? 0 : irq_ + (kind == kGetReq ? dma_ : 0);
+    const Cycle step = offloaded_ ? adapter_ : target_sw;
+    if (--o.to_deliver != 0) return true;
+    switch (kind) {
+      case kPutData:
+        if (target_sw) out_->remote_served(r.id, e.cycle, target_sw);
+        o.to_deliver = inject_stream(kChResp, r.target, r.origin, 1, e.cycle + step + 1, make_tag(r.id, kPutAck));
+        break;
+      case kGetReq:
+        if (target_sw) out_->remote_served(r.id, e.cycle, target_sw);
+        o.to_deliver = inject_stream(kChData, r.target, r.origin, flits_of(r.get_bytes), e.cycle + step + 1,
+                                     make_tag(r.id, kGetData));
+        break;
+      default:  // kPutAck, kGetData: complete at the origin
+        out_->remote_done(r.id, e.cycle, completion_ + (offloaded_ ? 0 : irq_));
+        remote_ops_map_.erase(it);
+        break;
+    }
+    return true;
+  }
+
   void delivered(const PacketEvent& e) override {
+    if (remote_delivered(e) || one_sided_delivered(e)) return;
     auto it = msgs_.find(tag_msg(e.tag));
     if (it == msgs_.end()) return;
     State& s = it->second;
@@ -282,8 +338,9 @@ class Alloc final : public Adapter {
   }
 
   void injected(const PacketEvent& e) override {
+    if (tag_kind(e.tag) >= kRemoteFirst) return;
     const unsigned kind = tag_kind(e.tag);
-    if (kind != kData && kind != kFin) return;
+    if (kind != kData && kind != kFin) return;  // (one-sided packets need no injection events)
     auto it = msgs_.find(tag_msg(e.tag));
     if (it == msgs_.end()) return;
     State& s = it->second;
@@ -309,7 +366,9 @@ class Alloc final : public Adapter {
     if (erase) msgs_.erase(it);
   }
 
-  std::size_t active() const override { return msgs_.size() + spreads_.size() + collects_.size(); }
+  std::size_t active() const override {
+    return msgs_.size() + spreads_.size() + collects_.size() + remote_active() + remote_ops_();
+  }
 
   nlohmann::json stats() const override {
     nlohmann::json j = {{"allocation_requests", requests_}, {"nacks", nacks_}, {"retries", retries_}};
@@ -340,6 +399,12 @@ class Alloc final : public Adapter {
     bool reduce = false;
     Cycle last = 0;  ///< when the latest slot was complete
   };
+  struct Op {
+    Remote r;
+    std::uint32_t to_deliver = 0;
+  };
+  std::size_t remote_ops_() const { return remote_ops_map_.size(); }
+  std::unordered_map<MsgId, Op> remote_ops_map_;
   struct Egress {
     std::deque<MsgId> queue;
     bool busy = false;

@@ -85,6 +85,7 @@ class Udn final : public Adapter {
   }
 
   void delivered(const PacketEvent& e) override {
+    if (remote_delivered(e)) return;
     const std::uint32_t slot = static_cast<std::uint32_t>(tag_msg(e.tag));
     State& s = msgs_[slot];
     switch (tag_kind(e.tag)) {
@@ -116,6 +117,7 @@ class Udn final : public Adapter {
   }
 
   void injected(const PacketEvent& e) override {
+    if (tag_kind(e.tag) >= kRemoteFirst) return;
     if (tag_kind(e.tag) != kData) return;
     const std::uint32_t slot = static_cast<std::uint32_t>(tag_msg(e.tag));
     State& s = msgs_[slot];
@@ -126,7 +128,7 @@ class Udn final : public Adapter {
     }
   }
 
-  std::size_t active() const override { return msgs_.size() - free_.size(); }
+  std::size_t active() const override { return msgs_.size() - free_.size() + remote_active(); }
 
  private:
   struct State {

@@ -121,6 +121,7 @@ HostTransport::~HostTransport() {
 Capabilities HostTransport::capabilities() const {
   Capabilities c;
   c.eager_limit = eager_max_;  // every rank reads its own steady clock: not global
+  c.one_sided = size_ == 1 || cma_ok_;  // another rank's memory by cross-memory attach (one_sided.cpp)
   return c;
 }
 

@@ -60,6 +60,9 @@ class HostTransport final : public Transport {
   Capabilities capabilities() const override;
 
   OpId send(int dst, const Envelope& envelope, const void* buf, std::size_t len, SendMode mode) override;
+  // One-sided access (one_sided.cpp).
+  OpId rma_put(int target, std::uint64_t remote_addr, const void* src, std::size_t len) override;
+  OpId rma_get(int target, std::uint64_t remote_addr, void* dst, std::size_t len) override;
   bool send_done(OpId id) override;
   bool poll(Arrival& out) override;
   OpId fetch(const Arrival& a, void* dst, std::size_t len) override;

@@ -5,4 +5,5 @@ target_sources(tilempi_transport PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/host_transport.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rendezvous.cpp
   ${CMAKE_CURRENT_LIST_DIR}/waiting.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/one_sided.cpp
   ${CMAKE_CURRENT_LIST_DIR}/platform.cpp)

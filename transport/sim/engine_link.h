@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <string>
@@ -78,6 +79,14 @@ class EngineLink {
     timespec ts;
     ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+  }
+
+  /// One-sided access: copy len bytes between local and address addr of rank r's memory (write:
+  /// local -> remote). Ranks as contexts share one address space: a plain copy.
+  virtual void copy_remote(int r, std::uint64_t addr, void* local, std::size_t len, bool write) {
+    (void)r;
+    if (write) std::memcpy(reinterpret_cast<void*>(addr), local, len);
+    else std::memcpy(local, reinterpret_cast<const void*>(addr), len);
   }
 
   /// Hand-off counts (TILEMPI_SIM_PROFILE): waits for the horizon, and sleeps among them.

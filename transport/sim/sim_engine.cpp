@@ -276,6 +276,19 @@ void Engine::apply(const Queued& qq, std::uint64_t now) {
       if (m.sent && (!m.rdv || m.data)) free_msg(m);
       break;
     }
+    case kReqRemote: {
+      RemoteOp& x = remotes_[q.msg];
+      x.origin = r;
+      x.target = static_cast<int>(q.a);
+      x.op = q.op;
+      ++remote_ops_;
+      remote_bytes_ += q.b + q.c;
+      if (tracing_) spans_.push_back(Span{r, q.c ? "rma_get" : "rma_put", q.time, q.time + adapter_->remote_issue_cost(q.b, q.c)});
+      adapter_->remote_start(ad::Remote{q.msg, tiles_[static_cast<std::size_t>(r)],
+                                        tiles_[static_cast<std::size_t>(x.target)], q.b, q.c},
+                             q.time);
+      break;
+    }
     case kReqStatic: {
       Static& s = statics_[q.msg];
       s.expected = static_cast<int>(q.env.word[0]);
@@ -666,6 +679,28 @@ void Engine::data_done(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
   e.op = m.fetch_op;
   publish(m.dst, e);
   if (m.sent && m.fetched) free_msg(m);
+}
+
+void Engine::remote_done(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
+  auto it = remotes_.find(id);
+  if (it == remotes_.end()) return;
+  Event e{};
+  e.kind = kEvSendDone;
+  e.time = at + core_cycles;
+  e.op = it->second.op;
+  publish(it->second.origin, e);
+  remotes_.erase(it);
+}
+
+void Engine::remote_served(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
+  auto it = remotes_.find(id);
+  if (it == remotes_.end() || core_cycles == 0) return;
+  // The target's core was interrupted: its clock loses the handler's cycles from `at` on.
+  Event e{};
+  e.kind = kEvServed;
+  e.time = at;
+  e.core_cycles = core_cycles;
+  publish(it->second.target, e);
 }
 
 void Engine::on_delivered(const hw::PacketEvent& e) {

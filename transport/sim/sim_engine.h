@@ -92,6 +92,8 @@ class Engine final : public hwmodel::adapter::Listener {
   void arrived(hwmodel::adapter::MsgId id, hwmodel::Cycle at, hwmodel::Cycle core_cycles) override;
   void send_done(hwmodel::adapter::MsgId id, hwmodel::Cycle at, hwmodel::Cycle core_cycles) override;
   void data_done(hwmodel::adapter::MsgId id, hwmodel::Cycle at, hwmodel::Cycle core_cycles) override;
+  void remote_done(hwmodel::adapter::MsgId id, hwmodel::Cycle at, hwmodel::Cycle core_cycles) override;
+  void remote_served(hwmodel::adapter::MsgId id, hwmodel::Cycle at, hwmodel::Cycle core_cycles) override;
 
  private:
   struct Queued {
@@ -213,6 +215,12 @@ class Engine final : public hwmodel::adapter::Listener {
   std::vector<Msg> msgs_;
   std::vector<std::uint32_t> free_msgs_;
   std::uint64_t msg_count_ = 0;
+  struct RemoteOp {
+    int origin = -1, target = -1;
+    std::uint64_t op = 0;
+  };
+  std::unordered_map<std::uint64_t, RemoteOp> remotes_;  ///< one-sided operations in flight
+  std::uint64_t remote_ops_ = 0, remote_bytes_ = 0;
   std::map<std::uint64_t, Static> statics_;
   /// A static broadcast's data in the root's arena, by (root, offset): released when every other
   /// participant has copied it out (kReqStaticCopied), never on a guess of when they will.

@@ -107,6 +107,8 @@ void Engine::write_report() {
                   {"delay_cycles", delay_cycles_},
                   {"link_blocked_cycles", blocked_total},
                   {"static_broadcasts", static_bcasts_},
+                  {"one_sided_operations", remote_ops_},
+                  {"one_sided_bytes", remote_bytes_},
                   {"message_latency", msg_latency_.to_json()},
                   {"packet_latency", st.networks.empty() ? json() : st.networks[0].latency.to_json()}};
   j["adapter_stats"] = adapter_->stats();

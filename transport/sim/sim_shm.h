@@ -45,6 +45,7 @@ enum ReqKind : std::uint32_t {
   kReqStatic = 5,
   kReqStaticCopied = 8,  ///< a = root, c = its arena offset: a static broadcast's data copied out
   kReqOffload = 7,  ///< msg = id, a = root, b = bytes per part, c = arena offset, d = hw::adapter::CollKind, env.word[0] = members
+  kReqRemote = 8,  ///< one-sided: msg = id, a = target rank, b = bytes written, c = bytes read, op
   kReqNote = 6,    ///< a = count; env and spare hold "key=value" (NUL-padded, at most kNoteChars): one annotation  ///< a = root, b = bytes, c = in_port, d = out_mask, msg = bcast id, env.word[0] = participants
 };
 
@@ -71,6 +72,7 @@ enum EvtKind : std::uint32_t {
   kEvWake = 6,      ///< no content: the engine woke a blocked rank at `time`
   kEvOffload = 7,   ///< op: this rank's part of a collective offload is complete; a = root, c = the root's arena offset
   kEvOffloadPart = 8,  ///< op: (at a gather or reduce root, before kEvOffload) a = a sender, c = its arena offset
+  kEvServed = 9,    ///< no content: the rank's core served a one-sided operation (core_cycles)
 };
 
 struct alignas(kLine) Event {

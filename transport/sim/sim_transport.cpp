@@ -104,6 +104,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     c.modeled_tiles = true;
     c.static_network = static_ok_;
     c.hardware_multicast = c.hardware_reduction = costs_->collective_offload();
+    c.one_sided = true;  // the adapter's RDMA (or its cores' handlers) reach every tile's memory
     // The adapter decides per size; its protocol switch is monotone in the size, so bisect it.
     std::uint64_t lo = 0, hi = std::uint64_t{1} << 40;
     if (!costs_->rendezvous(hi, false)) return c.eager_limit = hi, c;
@@ -146,6 +147,39 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   }
 
   bool send_done(OpId id) override { return op_done(id); }
+
+  // ------------------------------------------------------------ one-sided
+
+  // The bytes move inside the call (the layer above synchronizes: nothing may read or write
+  // them before the operation is complete); the engine times the adapter's packets and
+  // completes the operation at the modeled cycle.
+  OpId rma_put(int target, std::uint64_t remote_addr, const void* src, std::size_t len) override {
+    Call call(*this);
+    link_->copy_remote(target, remote_addr, const_cast<void*>(src), len, true);
+    return remote(target, len, 0);
+  }
+  OpId rma_get(int target, std::uint64_t remote_addr, void* dst, std::size_t len) override {
+    Call call(*this);
+    link_->copy_remote(target, remote_addr, dst, len, false);
+    return remote(target, 0, len);
+  }
+  bool rma_done(OpId id) override { return op_done(id); }
+
+  OpId remote(int target, std::uint64_t put_bytes, std::uint64_t get_bytes) {
+    const OpId op = next_op_++;
+    Request q{};
+    q.kind = kReqRemote;
+    q.time = clock_;
+    q.msg = (static_cast<std::uint64_t>(rank_) << 40) | ++msg_seq_;
+    q.a = static_cast<std::uint64_t>(target);
+    q.b = put_bytes;
+    q.c = get_bytes;
+    q.op = op;
+    post(q);
+    clock_ += costs_->remote_issue_cost(put_bytes, get_bytes);
+    ops_.insert(op).send = true;  // finalize waits for it like a send
+    return op;
+  }
 
   // ------------------------------------------------------------ receiving
 

@@ -62,6 +62,9 @@ struct Capabilities {
   bool hardware_multicast = false;
   /// collective_offload() also reduces in the adapter's data path (Integer ops: HwOp, HwElem).
   bool hardware_reduction = false;
+  /// rma_put() and rma_get() reach every rank's memory (one-sided access without the target's
+  /// core); without it the layer above carries one-sided operations as messages.
+  bool one_sided = false;
 };
 
 class Transport {
@@ -123,6 +126,25 @@ class Transport {
 
   virtual double wtime() = 0;
   virtual double wtick() = 0;
+
+  /// One-sided access (Capabilities::one_sided): write len bytes from src into, or read them
+  /// from, address remote_addr of world rank target's memory, as that rank sees its own address
+  /// space, without the target's core taking part (RDMA on a modeled adapter). The bytes move
+  /// inside the call; the operation is complete at the target (and, for a get, the data usable)
+  /// once rma_done() says so, which a modeled transport times as the adapter carries it. The
+  /// layer above orders and synchronizes (MPI windows, docs/ONESIDED.md). The defaults are
+  /// for backends without the capability, whose callers never reach them.
+  virtual OpId rma_put(int target, std::uint64_t remote_addr, const void* src, std::size_t len) {
+    (void)target, (void)remote_addr, (void)src, (void)len;
+    abort(1, "tilempi: this transport has no one-sided access");
+    return kDone;
+  }
+  virtual OpId rma_get(int target, std::uint64_t remote_addr, void* dst, std::size_t len) {
+    (void)target, (void)remote_addr, (void)dst, (void)len;
+    abort(1, "tilempi: this transport has no one-sided access");
+    return kDone;
+  }
+  virtual bool rma_done(OpId id) { return id == kDone; }
 
   /// Optional capability: a static network with software-set routes (nullptr when absent).
   virtual StaticNetwork* static_network() { return nullptr; }

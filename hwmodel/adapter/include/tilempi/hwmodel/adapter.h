@@ -45,6 +45,18 @@ enum class CollKind : std::uint8_t {
   Reduce,     ///< every sender's buffer combined into the root's endpoint by the data path
 };
 
+/// A one-sided operation (remote memory access): the origin's core writes put_bytes into memory
+/// that the target exposed, or reads get_bytes of it (one of the two is 0). How it travels is the
+/// adapter's: RDMA packets served by the target's adapter (namp), the same with software steps
+/// (rdma), or packets that an interrupt handler on the target's core serves (udn, ilib).
+struct Remote {
+  MsgId id = 0;
+  TileId origin = kNoTile;
+  TileId target = kNoTile;
+  std::uint64_t put_bytes = 0;
+  std::uint64_t get_bytes = 0;
+};
+
 /// Where an adapter reports protocol progress (the simulation engine implements it).
 /// core_cycles: cycles that interrupt or handler code took from that core for this step.
 class Listener {
@@ -56,6 +68,15 @@ class Listener {
   virtual void send_done(MsgId id, Cycle at, Cycle core_cycles) = 0;
   /// Rendezvous only: the data has reached the receiver (its fetch can complete).
   virtual void data_done(MsgId id, Cycle at, Cycle core_cycles) = 0;
+  /// One-sided: the operation is complete at the target and known at the origin (a get's data
+  /// is in the origin's memory); core_cycles: the origin core's work at the end (reading data).
+  virtual void remote_done(MsgId id, Cycle at, Cycle core_cycles) {
+    (void)id, (void)at, (void)core_cycles;
+  }
+  /// One-sided: the target's core spent core_cycles serving the operation, from cycle at.
+  virtual void remote_served(MsgId id, Cycle at, Cycle core_cycles) {
+    (void)id, (void)at, (void)core_cycles;
+  }
 };
 
 /// A documented tunable of an adapter: config key "adapter.<adapter>.<name>", a count of cycles,
@@ -110,7 +131,13 @@ class Adapter {
   /// Minimum cycles from a core call to its first effect on the network (>= 1).
   virtual Cycle lookahead() const = 0;
 
+  /// Cycles the origin's core spends inside the call that starts a one-sided operation. The
+  /// default: software on both cores over the adapter's message path (udn, ilib).
+  virtual Cycle remote_issue_cost(std::uint64_t put_bytes, std::uint64_t get_bytes) const;
+
   // ---- network side
+  /// The origin's core started a one-sided operation at `at` (as start()).
+  virtual void remote_start(const Remote& r, Cycle at);
   void attach(Chip& chip, Listener& listener) {
     chip_ = &chip;
     out_ = &listener;
@@ -173,6 +200,25 @@ class Adapter {
                               std::uint64_t tag);
   /// Channel c (a protocol's class of traffic) -> (network, vc class) of the chip.
   void channel_of(int c, int& network, int& vc) const;
+
+  /// The default one-sided protocol (remote_start): true if the packet was one of its own
+  /// (packet kinds kRemoteFirst..15, which no adapter's own protocol uses). Each adapter's
+  /// delivered() and injected() ask it first.
+  bool remote_delivered(const PacketEvent& e);
+  static constexpr unsigned kRemoteFirst = 12;
+  /// Operations of the default one-sided protocol in flight (part of active()).
+  std::size_t remote_active() const { return remotes_.size(); }
+  /// Words of address and length ahead of a one-sided operation's data.
+  static constexpr std::uint64_t kRemoteHeaderBytes = 8;
+
+ private:
+  struct RemoteState {
+    Remote r;
+    std::uint32_t to_deliver = 0;
+  };
+  std::map<MsgId, RemoteState> remotes_;
+
+ protected:
 
   Config config_;
   std::string adapter_name_;
