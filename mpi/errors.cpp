@@ -37,6 +37,33 @@ const char* error_string(int errclass) {
     case MPI_ERR_INFO_VALUE: return "MPI_ERR_INFO_VALUE: info value too long or empty";
     case MPI_ERR_INFO_NOKEY: return "MPI_ERR_INFO_NOKEY: no such info key";
     case MPI_ERR_BASE: return "MPI_ERR_BASE: invalid base address";
+    case MPI_ERR_WIN: return "MPI_ERR_WIN: invalid window";
+    case MPI_ERR_RMA_SYNC: return "MPI_ERR_RMA_SYNC: wrong synchronization of one-sided operations";
+    case MPI_ERR_RMA_RANGE: return "MPI_ERR_RMA_RANGE: target memory is not part of the window";
+    case MPI_ERR_RMA_ATTACH: return "MPI_ERR_RMA_ATTACH: memory cannot be attached";
+    case MPI_ERR_RMA_SHARED: return "MPI_ERR_RMA_SHARED: memory cannot be shared";
+    case MPI_ERR_RMA_FLAVOR: return "MPI_ERR_RMA_FLAVOR: wrong window flavor";
+    case MPI_ERR_RMA_CONFLICT: return "MPI_ERR_RMA_CONFLICT: conflicting accesses to a window";
+    case MPI_ERR_SIZE: return "MPI_ERR_SIZE: invalid size argument";
+    case MPI_ERR_DISP: return "MPI_ERR_DISP: invalid displacement argument";
+    case MPI_ERR_ASSERT: return "MPI_ERR_ASSERT: invalid assert argument";
+    case MPI_ERR_LOCKTYPE: return "MPI_ERR_LOCKTYPE: invalid lock type";
+    case MPI_ERR_FILE: return "MPI_ERR_FILE: invalid file handle";
+    case MPI_ERR_NO_SUCH_FILE: return "MPI_ERR_NO_SUCH_FILE: file does not exist";
+    case MPI_ERR_FILE_EXISTS: return "MPI_ERR_FILE_EXISTS: file exists";
+    case MPI_ERR_READ_ONLY: return "MPI_ERR_READ_ONLY: file is read-only";
+    case MPI_ERR_AMODE: return "MPI_ERR_AMODE: invalid access mode";
+    case MPI_ERR_ACCESS: return "MPI_ERR_ACCESS: permission denied";
+    case MPI_ERR_BAD_FILE: return "MPI_ERR_BAD_FILE: invalid file name";
+    case MPI_ERR_IO: return "MPI_ERR_IO: input/output error";
+    case MPI_ERR_NO_SPACE: return "MPI_ERR_NO_SPACE: not enough space";
+    case MPI_ERR_QUOTA: return "MPI_ERR_QUOTA: quota exceeded";
+    case MPI_ERR_NOT_SAME: return "MPI_ERR_NOT_SAME: collective argument not the same on all processes";
+    case MPI_ERR_FILE_IN_USE: return "MPI_ERR_FILE_IN_USE: file in use";
+    case MPI_ERR_UNSUPPORTED_DATAREP: return "MPI_ERR_UNSUPPORTED_DATAREP: unsupported data representation";
+    case MPI_ERR_UNSUPPORTED_OPERATION: return "MPI_ERR_UNSUPPORTED_OPERATION: unsupported operation";
+    case MPI_ERR_CONVERSION: return "MPI_ERR_CONVERSION: data conversion failed";
+    case MPI_ERR_DUP_DATAREP: return "MPI_ERR_DUP_DATAREP: data representation already defined";
     default: return nullptr;
   }
 }
@@ -53,12 +80,18 @@ int raise(MPI_Comm comm, int errclass, const char* function, const std::string& 
       handle = c->handle;
     }
   }
-  if (handler == MPI_ERRORS_RETURN) return errclass;
   if (MPI_Comm_errhandler_function* user = errhandler_function(handler)) {
     int code = errclass;
     user(&handle, &code);  // a user's handler that returns lets the call return the class
     return errclass;
   }
+  return raise_with(handler, errclass, function, detail);
+}
+
+// Windows and files take the predefined handlers only (their user handlers are not implemented).
+int raise_with(MPI_Errhandler handler, int errclass, const char* function, const std::string& detail) {
+  Runtime& rt = runtime();
+  if (handler == MPI_ERRORS_RETURN) return errclass;
 
   const char* text = error_string(errclass);
   int rank = rt.transport ? rt.transport->rank() : 0;

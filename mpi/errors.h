@@ -17,6 +17,8 @@ int raise(MPI_Comm comm, int errclass, const char* function, const std::string& 
 bool errhandler_valid(MPI_Errhandler h);
 /// A user handler's function (nullptr for the predefined ones).
 MPI_Comm_errhandler_function* errhandler_function(MPI_Errhandler h);
+/// The same with an explicit handler (objects other than communicators: windows, files).
+int raise_with(MPI_Errhandler handler, int errclass, const char* function, const std::string& detail);
 
 /// The fixed text of an error class, e.g. "MPI_ERR_RANK: invalid rank".
 const char* error_string(int errclass);

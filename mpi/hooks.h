@@ -9,5 +9,8 @@ namespace tilempi::mpi {
 int coll_initialize();
 /// Called at the start of MPI_Finalize.
 void coll_finalize();
+/// Called at the end of every pass of the progress engine: one-sided windows serve their peers'
+/// requests there and complete their own operations (mpi/win.cpp).
+void onesided_progress();
 
 }  // namespace tilempi::mpi

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "hooks.h"
 #include "request.h"
 #include "runtime.h"
 #include "tilempi/transport/rank_local.h"
@@ -511,6 +512,7 @@ void progress() {
   for (Unexpected& u : e.unexpected)
     if (u.fetch != kDone && tp.fetch_done(u.fetch)) u.fetch = kDone;
   nbc_progress();
+  onesided_progress();
 }
 
 MPI_Request new_generic_request(MPI_Comm comm) { return new_request(Request::Kind::Generic, comm); }

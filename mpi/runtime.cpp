@@ -20,6 +20,7 @@ namespace tilempi::mpi {
 
 __attribute__((weak)) int coll_initialize() { return MPI_SUCCESS; }
 __attribute__((weak)) void coll_finalize() {}
+__attribute__((weak)) void onesided_progress() {}
 
 }  // namespace tilempi::mpi
 
