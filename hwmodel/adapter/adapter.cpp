@@ -145,11 +145,13 @@ std::uint32_t Adapter::inject_stream(int channel, TileId src, TileId dst, std::u
 }  // namespace tilempi::hwmodel::adapter
 
 // ---- one-sided operations, the default protocol: no RDMA engine, so the cores do the work.
-// A put is a packet of address, length and data that the origin's core writes like a message;
-// an interrupt handler on the target's core reads it into memory (the cost of receiving it)
+// A put is packets of address, length and data that the origin's core writes like a message;
+// an interrupt handler on the target's core reads them into memory (the cost of receiving them)
 // and answers with a one-word acknowledgement, which completes the put at the origin. A get is
 // a request packet; the target's handler writes the data back (the cost of sending it), and the
-// origin's core reads it as it reads a message.
+// origin's core reads it as it reads a message. Cores and network overlap as on the UDN's
+// register-mapped FIFOs: a reader takes words as they arrive, so it ends at the later of the
+// last arrival plus its fixed overhead and the first arrival plus its whole cost.
 namespace tilempi::hwmodel::adapter {
 
 namespace {
@@ -180,31 +182,42 @@ bool Adapter::remote_delivered(const PacketEvent& e) {
   if (it == remotes_.end()) return true;
   RemoteState& s = it->second;
   const Remote& r = s.r;
+  if (s.first == 0) s.first = e.cycle;
+  // The reader of a stream of packets is done at the later of (last + fixed) and (first + all).
+  auto read_done = [&](std::uint64_t bytes) {
+    const Cycle all = recv_cost(bytes, false), fixed = recv_cost(0, false);
+    return std::max(e.cycle + fixed, s.first + all);
+  };
   switch (kind) {
     case kRemotePut:
       if (--s.to_deliver == 0) {
-        const Cycle handler = recv_cost(kRemoteHeaderBytes + r.put_bytes, false);
-        out_->remote_served(r.id, e.cycle, handler);
-        s.to_deliver = inject_stream(1, r.target, r.origin, 1, e.cycle + handler, make_tag(r.id, kRemoteAck));
+        const Cycle done = read_done(kRemoteHeaderBytes + r.put_bytes);
+        out_->remote_served(r.id, s.first, recv_cost(kRemoteHeaderBytes + r.put_bytes, false));
+        s.first = 0;
+        s.to_deliver = inject_stream(1, r.target, r.origin, 1, done, make_tag(r.id, kRemoteAck));
       }
       break;
     case kRemoteAck:
       if (--s.to_deliver == 0) {
+        s.first = 0;
         out_->remote_done(r.id, e.cycle, recv_cost(0, false));
         remotes_.erase(it);
       }
       break;
     case kRemoteGetReq:
       if (--s.to_deliver == 0) {
-        const Cycle handler = recv_cost(kRemoteHeaderBytes, false) + send_cost(r.get_bytes, false);
-        out_->remote_served(r.id, e.cycle, handler);
-        s.to_deliver = inject_stream(1, r.target, r.origin, flits_of(r.get_bytes), e.cycle + handler,
+        // The handler reads the request, then writes the data words (the network takes them as
+        // they come: the packets leave once its fixed part is done).
+        const Cycle start = e.cycle + recv_cost(kRemoteHeaderBytes, false);
+        out_->remote_served(r.id, e.cycle, recv_cost(kRemoteHeaderBytes, false) + send_cost(r.get_bytes, false));
+        s.first = 0;
+        s.to_deliver = inject_stream(1, r.target, r.origin, flits_of(r.get_bytes), start + send_cost(0, false),
                                      make_tag(r.id, kRemoteData));
       }
       break;
     case kRemoteData:
       if (--s.to_deliver == 0) {
-        out_->remote_done(r.id, e.cycle, recv_cost(r.get_bytes, false));
+        out_->remote_done(r.id, read_done(r.get_bytes), 0);
         remotes_.erase(it);
       }
       break;

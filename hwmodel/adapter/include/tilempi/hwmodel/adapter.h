@@ -215,6 +215,7 @@ class Adapter {
   struct RemoteState {
     Remote r;
     std::uint32_t to_deliver = 0;
+    Cycle first = 0;  ///< arrival of the first packet of the current stream
   };
   std::map<MsgId, RemoteState> remotes_;
 
