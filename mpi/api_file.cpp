@@ -1,0 +1,711 @@
+// MPI-IO entry points over POSIX files (file.h says how): open/close/delete, sizes, views,
+// explicit offsets, individual and shared file pointers, nonblocking forms, sync.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "comm.h"
+#include "errors.h"
+#include "file.h"
+#include "p2p.h"
+#include "request.h"
+#include "runtime.h"
+#include "tilempi/transport/rank_local.h"
+
+using namespace tilempi::mpi;
+
+namespace {
+
+// The handler of MPI_FILE_NULL: what MPI_File_open and MPI_File_delete report to (and new files
+// inherit). MPI's default for files is MPI_ERRORS_RETURN.
+MPI_Errhandler& null_handler() {
+  static tilempi::transport::RankLocal<MPI_Errhandler> h;
+  MPI_Errhandler& v = h.get();
+  if (v == 0) v = MPI_ERRORS_RETURN;
+  return v;
+}
+
+int fail(const File* f, int cls, const char* fn, const std::string& why) {
+  return raise_with(f ? f->errhandler : null_handler(), cls, fn, why);
+}
+
+File* check_file(MPI_File h, const char* fn, int* rc) {
+  if (!check::initialized(fn, rc)) return nullptr;
+  File* f = file_get(h);
+  if (!f) *rc = fail(nullptr, MPI_ERR_FILE, fn, "file handle " + std::to_string(h) + " is not valid");
+  return f;
+}
+
+int errno_class(int e) {
+  switch (e) {
+    case ENOENT: return MPI_ERR_NO_SUCH_FILE;
+    case EEXIST: return MPI_ERR_FILE_EXISTS;
+    case EACCES: case EPERM: return MPI_ERR_ACCESS;
+    case EROFS: return MPI_ERR_READ_ONLY;
+    case ENOSPC: return MPI_ERR_NO_SPACE;
+    case EDQUOT: return MPI_ERR_QUOTA;
+    case ENAMETOOLONG: case EISDIR: case ENOTDIR: case ELOOP: return MPI_ERR_BAD_FILE;
+    default: return MPI_ERR_IO;
+  }
+}
+
+/// File I/O is the application's time on the sim (charged like its compute between MPI calls):
+/// the transport hears that the library is left for the duration.
+struct ChargedAsCompute {
+  const char* fn;
+  explicit ChargedAsCompute(const char* f) : fn(f) { transport_of_job().leave_library(); }
+  ~ChargedAsCompute() { transport_of_job().enter_library(fn); }
+};
+
+constexpr int kAccessModes = MPI_MODE_RDONLY | MPI_MODE_RDWR | MPI_MODE_WRONLY;
+
+const Datatype* check_type(const File& f, MPI_Datatype h, const char* fn, int* rc) {
+  const Datatype* t = datatype_get(h);
+  if (!t) *rc = fail(&f, MPI_ERR_TYPE, fn, "datatype handle " + std::to_string(h) + " is not valid");
+  else if (!t->committed) *rc = fail(&f, MPI_ERR_TYPE, fn, "datatype is not committed (call MPI_Type_commit)");
+  else return t;
+  return nullptr;
+}
+
+/// Read or write count elements of t at buf, at view offset `offset` (etypes). Sets the status's
+/// byte count; *moved: bytes moved (a read stops short at the end of the file).
+int transfer(File& f, bool write, MPI_Offset offset, void* buf, int count, MPI_Datatype type, MPI_Status* status,
+             const char* fn, std::uint64_t* moved) {
+  int rc;
+  if (count < 0) return fail(&f, MPI_ERR_COUNT, fn, "count " + std::to_string(count) + " is negative");
+  const Datatype* t = check_type(f, type, fn, &rc);
+  if (!t) return rc;
+  if (!buf && count > 0 && t->size > 0) return fail(&f, MPI_ERR_BUFFER, fn, "buffer is NULL");
+  if (offset < 0) return fail(&f, MPI_ERR_ARG, fn, "offset " + std::to_string(offset) + " is negative");
+  if (write && (f.amode & MPI_MODE_RDONLY)) return fail(&f, MPI_ERR_READ_ONLY, fn, "the file was opened MPI_MODE_RDONLY");
+  if (!write && (f.amode & MPI_MODE_WRONLY)) return fail(&f, MPI_ERR_ACCESS, fn, "the file was opened MPI_MODE_WRONLY");
+  const std::uint64_t bytes = static_cast<std::uint64_t>(count) * t->size;
+  const std::uint64_t pos = static_cast<std::uint64_t>(offset) * f.etype_desc.size;
+  std::vector<char> staging;
+  char* data = static_cast<char*>(buf) + t->true_lb;
+  if (!t->contiguous) {
+    staging.resize(bytes);
+    if (write) pack(buf, static_cast<std::size_t>(count), *t, staging.data());
+    data = staging.data();
+  }
+  std::uint64_t done = 0;
+  int err = 0;
+  {
+    ChargedAsCompute io(fn);
+    for (const auto& [at, len] : view_spans(f, pos, bytes)) {
+      std::uint64_t k = 0;
+      while (k < len) {
+        const ssize_t n = write ? ::pwrite(f.fd, data + done + k, len - k, static_cast<off_t>(at + k))
+                                : ::pread(f.fd, data + done + k, len - k, static_cast<off_t>(at + k));
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) {
+          err = errno;
+          break;
+        }
+        if (n == 0) break;  // end of file
+        k += static_cast<std::uint64_t>(n);
+      }
+      done += k;
+      if (err || k < len) break;
+    }
+  }
+  if (err) return fail(&f, errno_class(err), fn, std::string(write ? "writing " : "reading ") + f.path + ": " + std::strerror(err));
+  if (!write && !t->contiguous) unpack(staging.data(), done, static_cast<std::size_t>(count), *t, buf);
+  if (status && status != MPI_STATUS_IGNORE) {
+    MPI_Status s{};
+    s.MPI_SOURCE = MPI_ANY_SOURCE;
+    s.MPI_TAG = MPI_ANY_TAG;
+    s.MPI_ERROR = MPI_SUCCESS;
+    status_set_bytes(s, done);
+    *status = s;
+  }
+  if (moved) *moved = done;
+  return MPI_SUCCESS;
+}
+
+std::uint64_t etypes(const File& f, std::uint64_t bytes) {
+  return f.etype_desc.size ? bytes / f.etype_desc.size : 0;
+}
+
+/// The view offset (etypes) of the end of the file: the view's data bytes below its size.
+MPI_Offset view_end(const File& f) {
+  struct stat st {};
+  if (::fstat(f.fd, &st) != 0) return 0;
+  const std::int64_t size = st.st_size - f.disp;
+  if (size <= 0) return 0;
+  const Datatype& ft = f.filetype_desc;
+  if (ft.extent <= 0) return 0;
+  const std::int64_t tiles = size / ft.extent;
+  std::uint64_t data = static_cast<std::uint64_t>(tiles) * ft.size;
+  const std::int64_t rest = size - tiles * ft.extent;
+  for (const Block& b : ft.blocks) {
+    if (b.offset >= rest) break;
+    data += std::min<std::uint64_t>(b.length, static_cast<std::uint64_t>(rest - b.offset));
+  }
+  return static_cast<MPI_Offset>(etypes(f, data));
+}
+
+bool not_sequential(const File& f, const char* fn, int* rc) {
+  if (!(f.amode & MPI_MODE_SEQUENTIAL)) return true;
+  *rc = fail(&f, MPI_ERR_UNSUPPORTED_OPERATION, fn, "the file was opened MPI_MODE_SEQUENTIAL (no explicit offsets)");
+  return false;
+}
+
+int explicit_at(const char* fn, MPI_File fh, bool write, MPI_Offset offset, void* buf, int count, MPI_Datatype type,
+                MPI_Status* status) {
+  int rc;
+  File* f = check_file(fh, fn, &rc);
+  if (!f) return rc;
+  if (!not_sequential(*f, fn, &rc)) return rc;
+  return transfer(*f, write, offset, buf, count, type, status, fn, nullptr);
+}
+
+int individual(const char* fn, MPI_File fh, bool write, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
+  int rc;
+  File* f = check_file(fh, fn, &rc);
+  if (!f) return rc;
+  std::uint64_t moved = 0;
+  rc = transfer(*f, write, f->pointer, buf, count, type, status, fn, &moved);
+  if (rc == MPI_SUCCESS) f->pointer += static_cast<MPI_Offset>(etypes(*f, moved));
+  return rc;
+}
+
+/// Move the shared pointer by n etypes (atomically, on the group's rank 0): its old value.
+MPI_Offset shared_fetch_add(File& f, long long n) {
+  long long old = 0;
+  MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, f.shared_win);
+  MPI_Fetch_and_op(&n, &old, MPI_LONG_LONG, 0, 0, MPI_SUM, f.shared_win);
+  MPI_Win_unlock(0, f.shared_win);
+  return old;
+}
+
+int shared(const char* fn, MPI_File fh, bool write, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
+  int rc;
+  File* f = check_file(fh, fn, &rc);
+  if (!f) return rc;
+  const Datatype* t = check_type(*f, type, fn, &rc);
+  if (!t) return rc;
+  if (count < 0) return fail(f, MPI_ERR_COUNT, fn, "count " + std::to_string(count) + " is negative");
+  const MPI_Offset at = shared_fetch_add(*f, static_cast<long long>(etypes(*f, static_cast<std::uint64_t>(count) * t->size)));
+  return transfer(*f, write, at, buf, count, type, status, fn, nullptr);
+}
+
+int ordered(const char* fn, MPI_File fh, bool write, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
+  int rc;
+  File* f = check_file(fh, fn, &rc);
+  if (!f) return rc;
+  const Datatype* t = check_type(*f, type, fn, &rc);
+  if (!t) return rc;
+  if (count < 0) return fail(f, MPI_ERR_COUNT, fn, "count " + std::to_string(count) + " is negative");
+  // Rank order: each rank's place is the sum of the lower ranks' amounts after the pointer.
+  long long mine = static_cast<long long>(etypes(*f, static_cast<std::uint64_t>(count) * t->size)), before = 0,
+            total = 0, base = 0;
+  MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, f->comm);
+  MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, f->comm);
+  int r = 0;
+  MPI_Comm_rank(f->comm, &r);
+  if (r == 0) {
+    before = 0;
+    base = shared_fetch_add(*f, total);
+  }
+  MPI_Bcast(&base, 1, MPI_LONG_LONG, 0, f->comm);
+  return transfer(*f, write, base + before, buf, count, type, status, fn, nullptr);
+}
+
+/// A nonblocking call does its I/O at once and returns a completed request.
+int immediate(int rc, MPI_File fh, MPI_Request* request) {
+  File* f = file_get(fh);
+  *request = new_generic_request(MPI_COMM_SELF);
+  complete_generic_request(*request, rc);
+  (void)f;
+  return rc;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* fh) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_File_open";
+  int rc;
+  Comm* c = check::comm(comm, fn, &rc);
+  if (!c) return rc;
+  (void)info;
+  if (!fh) return fail(nullptr, MPI_ERR_ARG, fn, "fh is NULL");
+  *fh = MPI_FILE_NULL;
+  if (!filename || !*filename) return fail(nullptr, MPI_ERR_BAD_FILE, fn, "the file name is empty");
+  const int access = amode & kAccessModes;
+  if (access != MPI_MODE_RDONLY && access != MPI_MODE_RDWR && access != MPI_MODE_WRONLY)
+    return fail(nullptr, MPI_ERR_AMODE, fn, "amode must have exactly one of MPI_MODE_RDONLY, MPI_MODE_RDWR, MPI_MODE_WRONLY");
+  if (access == MPI_MODE_RDONLY && (amode & (MPI_MODE_CREATE | MPI_MODE_EXCL)))
+    return fail(nullptr, MPI_ERR_AMODE, fn, "MPI_MODE_RDONLY with MPI_MODE_CREATE or MPI_MODE_EXCL");
+  if (access == MPI_MODE_RDWR && (amode & MPI_MODE_SEQUENTIAL))
+    return fail(nullptr, MPI_ERR_AMODE, fn, "MPI_MODE_RDWR with MPI_MODE_SEQUENTIAL");
+  const int known = kAccessModes | MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_DELETE_ON_CLOSE | MPI_MODE_UNIQUE_OPEN |
+                    MPI_MODE_APPEND | MPI_MODE_SEQUENTIAL;
+  if (amode & ~known) return fail(nullptr, MPI_ERR_AMODE, fn, "amode " + std::to_string(amode) + " has unknown bits");
+  auto f = std::make_unique<File>();
+  f->path = filename;
+  f->amode = amode;
+  f->errhandler = null_handler();
+  MPI_Comm_dup(comm, &f->comm);
+  comm_get(f->comm)->errhandler = MPI_ERRORS_RETURN;
+  const int flags = (access == MPI_MODE_RDONLY ? O_RDONLY : access == MPI_MODE_WRONLY ? O_WRONLY : O_RDWR) | O_CLOEXEC;
+  // The first rank creates (MPI_MODE_EXCL holds for the group as a whole), then the others open.
+  int err = 0;
+  if (c->rank == 0) {
+    ChargedAsCompute io(fn);
+    const int create = (amode & MPI_MODE_CREATE ? O_CREAT : 0) | (amode & MPI_MODE_EXCL ? O_EXCL : 0);
+    f->fd = ::open(filename, flags | create, 0644);
+    if (f->fd < 0) err = errno;
+  }
+  MPI_Bcast(&err, 1, MPI_INT, 0, f->comm);
+  if (c->rank != 0 && err == 0) {
+    ChargedAsCompute io(fn);
+    f->fd = ::open(filename, flags, 0644);
+    if (f->fd < 0) err = errno;
+  }
+  int worst = 0;
+  MPI_Allreduce(&err, &worst, 1, MPI_INT, MPI_MAX, f->comm);
+  if (worst) {
+    if (f->fd >= 0) ::close(f->fd);
+    MPI_Comm_free(&f->comm);
+    return fail(nullptr, errno_class(worst), fn, std::string(filename) + ": " + std::strerror(worst));
+  }
+  // The shared file pointer: one integer in a window on rank 0.
+  MPI_Win_allocate(c->rank == 0 ? sizeof(long long) : 0, sizeof(long long), MPI_INFO_NULL, f->comm, &f->shared_mem,
+                   &f->shared_win);
+  if (c->rank == 0) *f->shared_mem = 0;
+  f->etype_desc = *datatype_get(MPI_BYTE);
+  f->filetype_desc = *datatype_get(MPI_BYTE);
+  if (amode & MPI_MODE_APPEND) {
+    f->pointer = view_end(*f);
+    if (c->rank == 0) *f->shared_mem = f->pointer;
+  }
+  MPI_Barrier(f->comm);
+  *fh = file_register(std::move(f));
+  return MPI_SUCCESS;
+}
+
+int MPI_File_close(MPI_File* fh) {
+  ApiScope api_scope(__func__);
+  int rc;
+  if (!fh) return fail(nullptr, MPI_ERR_ARG, "MPI_File_close", "fh is NULL");
+  File* f = check_file(*fh, "MPI_File_close", &rc);
+  if (!f) return rc;
+  MPI_Win_free(&f->shared_win);
+  int r = 0;
+  MPI_Comm_rank(f->comm, &r);
+  {
+    ChargedAsCompute io("MPI_File_close");
+    ::close(f->fd);
+  }
+  if (f->amode & MPI_MODE_DELETE_ON_CLOSE) {
+    MPI_Barrier(f->comm);
+    if (r == 0) ::unlink(f->path.c_str());
+  }
+  MPI_Comm_free(&f->comm);
+  file_release(*fh);
+  *fh = MPI_FILE_NULL;
+  return MPI_SUCCESS;
+}
+
+int MPI_File_delete(const char* filename, MPI_Info info) {
+  ApiScope api_scope(__func__);
+  int rc;
+  if (!check::initialized("MPI_File_delete", &rc)) return rc;
+  (void)info;
+  if (!filename || !*filename) return fail(nullptr, MPI_ERR_BAD_FILE, "MPI_File_delete", "the file name is empty");
+  int e = 0;
+  {
+    ChargedAsCompute io("MPI_File_delete");
+    if (::unlink(filename) != 0) e = errno;
+  }
+  if (e) return fail(nullptr, errno_class(e), "MPI_File_delete", std::string(filename) + ": " + std::strerror(e));
+  return MPI_SUCCESS;
+}
+
+int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
+  ApiScope api_scope(__func__);
+  int rc;
+  File* f = check_file(fh, "MPI_File_set_size", &rc);
+  if (!f) return rc;
+  if (size < 0) return fail(f, MPI_ERR_ARG, "MPI_File_set_size", "size " + std::to_string(size) + " is negative");
+  if (f->amode & MPI_MODE_RDONLY) return fail(f, MPI_ERR_READ_ONLY, "MPI_File_set_size", "the file was opened MPI_MODE_RDONLY");
+  int r = 0, e = 0;
+  MPI_Comm_rank(f->comm, &r);
+  if (r == 0) {
+    ChargedAsCompute io("MPI_File_set_size");
+    if (::ftruncate(f->fd, static_cast<off_t>(size)) != 0) e = errno;
+  }
+  MPI_Bcast(&e, 1, MPI_INT, 0, f->comm);
+  if (e) return fail(f, errno_class(e), "MPI_File_set_size", std::strerror(e));
+  return MPI_SUCCESS;
+}
+
+int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
+  ApiScope api_scope(__func__);
+  int rc;
+  File* f = check_file(fh, "MPI_File_preallocate", &rc);
+  if (!f) return rc;
+  if (size < 0) return fail(f, MPI_ERR_ARG, "MPI_File_preallocate", "size " + std::to_string(size) + " is negative");
+  if (f->amode & MPI_MODE_RDONLY)
+    return fail(f, MPI_ERR_READ_ONLY, "MPI_File_preallocate", "the file was opened MPI_MODE_RDONLY");
+  int r = 0, e = 0;
+  MPI_Comm_rank(f->comm, &r);
+  if (r == 0) {
+    ChargedAsCompute io("MPI_File_preallocate");
+    struct stat st {};
+    if (::fstat(f->fd, &st) == 0 && st.st_size < size) {
+      e = ::posix_fallocate(f->fd, 0, static_cast<off_t>(size));
+      if (e == EOPNOTSUPP || e == EINVAL) e = ::ftruncate(f->fd, static_cast<off_t>(size)) == 0 ? 0 : errno;
+    }
+  }
+  MPI_Bcast(&e, 1, MPI_INT, 0, f->comm);
+  if (e) return fail(f, errno_class(e), "MPI_File_preallocate", std::strerror(e));
+  return MPI_SUCCESS;
+}
+
+int MPI_File_get_size(MPI_File fh, MPI_Offset* size) {
+  ApiScope api_scope(__func__);
+  int rc;
+  File* f = check_file(fh, "MPI_File_get_size", &rc);
+  if (!f) return rc;
+  if (!size) return fail(f, MPI_ERR_ARG, "MPI_File_get_size", "size is NULL");
+  struct stat st {};
+  if (::fstat(f->fd, &st) != 0) return fail(f, errno_class(errno), "MPI_File_get_size", std::strerror(errno));
+  *size = st.st_size;
+  return MPI_SUCCESS;
+}
+
+int MPI_File_get_group(MPI_File fh, MPI_Group* group) {
+  ApiScope api_scope(__func__);
+  int rc;
+  File* f = check_file(fh, "MPI_File_get_group", &rc);
+  if (!f) return rc;
+  if (!group) return fail(f, MPI_ERR_ARG, "MPI_File_get_group", "group is NULL");
+  *group = group_register(comm_get(f->comm)->world);
+  return MPI_SUCCESS;
+}
+
+int MPI_File_get_amode(MPI_File fh, int* amode) {
+  ApiScope api_scope(__func__);
+  int rc;
+  File* f = check_file(fh, "MPI_File_get_amode", &rc);
+  if (!f) return rc;
+  if (!amode) return fail(f, MPI_ERR_ARG, "MPI_File_get_amode", "amode is NULL");
+  *amode = f->amode;
+  return MPI_SUCCESS;
+}
+
+int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char* datarep,
+                      MPI_Info info) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_File_set_view";
+  int rc;
+  File* f = check_file(fh, fn, &rc);
+  if (!f) return rc;
+  (void)info;
+  const Datatype* et = check_type(*f, etype, fn, &rc);
+  if (!et) return rc;
+  const Datatype* ft = check_type(*f, filetype, fn, &rc);
+  if (!ft) return rc;
+  if (disp < 0) return fail(f, MPI_ERR_ARG, fn, "displacement " + std::to_string(disp) + " is negative");
+  if (!datarep || std::strcmp(datarep, "native") != 0)
+    return fail(f, MPI_ERR_UNSUPPORTED_DATAREP, fn,
+                std::string("data representation '") + (datarep ? datarep : "(null)") + "' (only \"native\")");
+  if (et->size == 0 || ft->size == 0 || ft->size % et->size != 0)
+    return fail(f, MPI_ERR_TYPE, fn, "the filetype must hold a whole, non-zero number of etypes");
+  if (ft->lb < 0 || ft->true_lb < 0)
+    return fail(f, MPI_ERR_TYPE, fn, "the filetype has a negative displacement");
+  f->disp = disp;
+  f->etype = etype;
+  f->filetype = filetype;
+  f->etype_desc = *et;
+  f->filetype_desc = *ft;
+  f->pointer = 0;
+  int r = 0;
+  MPI_Comm_rank(f->comm, &r);
+  MPI_Barrier(f->comm);
+  if (r == 0) *f->shared_mem = 0;
+  MPI_Barrier(f->comm);
+  return MPI_SUCCESS;
+}
+
+int MPI_File_get_view(MPI_File fh, MPI_Offset* disp, MPI_Datatype* etype, MPI_Datatype* filetype, char* datarep) {
+  ApiScope api_scope(__func__);
+  int rc;
+  File* f = check_file(fh, "MPI_File_get_view", &rc);
+  if (!f) return rc;
+  if (!disp || !etype || !filetype || !datarep) return fail(f, MPI_ERR_ARG, "MPI_File_get_view", "an output pointer is NULL");
+  *disp = f->disp;
+  *etype = f->etype;
+  *filetype = f->filetype;
+  std::strcpy(datarep, f->datarep.c_str());
+  return MPI_SUCCESS;
+}
+
+int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return explicit_at("MPI_File_read_at", fh, false, offset, buf, count, datatype, status);
+}
+int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
+                      MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return explicit_at("MPI_File_write_at", fh, true, offset, const_cast<void*>(buf), count, datatype, status);
+}
+// The collective forms: each rank's own I/O (file.h).
+int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
+                         MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return explicit_at("MPI_File_read_at_all", fh, false, offset, buf, count, datatype, status);
+}
+int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
+                          MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return explicit_at("MPI_File_write_at_all", fh, true, offset, const_cast<void*>(buf), count, datatype, status);
+}
+int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  if (!request) return fail(file_get(fh), MPI_ERR_REQUEST, "MPI_File_iread_at", "request is NULL");
+  return immediate(explicit_at("MPI_File_iread_at", fh, false, offset, buf, count, datatype, MPI_STATUS_IGNORE), fh,
+                   request);
+}
+int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
+                       MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  if (!request) return fail(file_get(fh), MPI_ERR_REQUEST, "MPI_File_iwrite_at", "request is NULL");
+  return immediate(explicit_at("MPI_File_iwrite_at", fh, true, offset, const_cast<void*>(buf), count, datatype,
+                               MPI_STATUS_IGNORE),
+                   fh, request);
+}
+
+int MPI_File_read(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return individual("MPI_File_read", fh, false, buf, count, datatype, status);
+}
+int MPI_File_write(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return individual("MPI_File_write", fh, true, const_cast<void*>(buf), count, datatype, status);
+}
+int MPI_File_read_all(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return individual("MPI_File_read_all", fh, false, buf, count, datatype, status);
+}
+int MPI_File_write_all(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return individual("MPI_File_write_all", fh, true, const_cast<void*>(buf), count, datatype, status);
+}
+int MPI_File_iread(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  if (!request) return fail(file_get(fh), MPI_ERR_REQUEST, "MPI_File_iread", "request is NULL");
+  return immediate(individual("MPI_File_iread", fh, false, buf, count, datatype, MPI_STATUS_IGNORE), fh, request);
+}
+int MPI_File_iwrite(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  if (!request) return fail(file_get(fh), MPI_ERR_REQUEST, "MPI_File_iwrite", "request is NULL");
+  return immediate(individual("MPI_File_iwrite", fh, true, const_cast<void*>(buf), count, datatype, MPI_STATUS_IGNORE),
+                   fh, request);
+}
+
+int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) {
+  ApiScope api_scope(__func__);
+  int rc;
+  File* f = check_file(fh, "MPI_File_seek", &rc);
+  if (!f) return rc;
+  if (!not_sequential(*f, "MPI_File_seek", &rc)) return rc;
+  MPI_Offset to = 0;
+  switch (whence) {
+    case MPI_SEEK_SET: to = offset; break;
+    case MPI_SEEK_CUR: to = f->pointer + offset; break;
+    case MPI_SEEK_END: to = view_end(*f) + offset; break;
+    default: return fail(f, MPI_ERR_ARG, "MPI_File_seek", "whence " + std::to_string(whence) + " is not an MPI_SEEK_ value");
+  }
+  if (to < 0) return fail(f, MPI_ERR_ARG, "MPI_File_seek", "the position " + std::to_string(to) + " is negative");
+  f->pointer = to;
+  return MPI_SUCCESS;
+}
+
+int MPI_File_get_position(MPI_File fh, MPI_Offset* offset) {
+  ApiScope api_scope(__func__);
+  int rc;
+  File* f = check_file(fh, "MPI_File_get_position", &rc);
+  if (!f) return rc;
+  if (!offset) return fail(f, MPI_ERR_ARG, "MPI_File_get_position", "offset is NULL");
+  *offset = f->pointer;
+  return MPI_SUCCESS;
+}
+
+int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset* disp) {
+  ApiScope api_scope(__func__);
+  int rc;
+  File* f = check_file(fh, "MPI_File_get_byte_offset", &rc);
+  if (!f) return rc;
+  if (!disp) return fail(f, MPI_ERR_ARG, "MPI_File_get_byte_offset", "disp is NULL");
+  if (offset < 0) return fail(f, MPI_ERR_ARG, "MPI_File_get_byte_offset", "offset is negative");
+  const auto spans = view_spans(*f, static_cast<std::uint64_t>(offset) * f->etype_desc.size, 1);
+  *disp = spans.empty() ? f->disp : static_cast<MPI_Offset>(spans.front().first);
+  return MPI_SUCCESS;
+}
+
+int MPI_File_read_shared(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return shared("MPI_File_read_shared", fh, false, buf, count, datatype, status);
+}
+int MPI_File_write_shared(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return shared("MPI_File_write_shared", fh, true, const_cast<void*>(buf), count, datatype, status);
+}
+int MPI_File_read_ordered(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return ordered("MPI_File_read_ordered", fh, false, buf, count, datatype, status);
+}
+int MPI_File_write_ordered(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return ordered("MPI_File_write_ordered", fh, true, const_cast<void*>(buf), count, datatype, status);
+}
+
+int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
+  ApiScope api_scope(__func__);
+  int rc;
+  File* f = check_file(fh, "MPI_File_seek_shared", &rc);
+  if (!f) return rc;
+  if (whence != MPI_SEEK_SET && whence != MPI_SEEK_CUR && whence != MPI_SEEK_END)
+    return fail(f, MPI_ERR_ARG, "MPI_File_seek_shared", "whence " + std::to_string(whence) + " is not an MPI_SEEK_ value");
+  int r = 0, bad = 0;
+  MPI_Comm_rank(f->comm, &r);
+  MPI_Barrier(f->comm);  // every earlier shared access is done
+  if (r == 0) {
+    const MPI_Offset to = whence == MPI_SEEK_SET ? offset
+                          : whence == MPI_SEEK_CUR ? *f->shared_mem + offset
+                                                   : view_end(*f) + offset;
+    if (to < 0) bad = 1;
+    else *f->shared_mem = to;
+  }
+  MPI_Bcast(&bad, 1, MPI_INT, 0, f->comm);
+  if (bad) return fail(f, MPI_ERR_ARG, "MPI_File_seek_shared", "the position would be negative");
+  return MPI_SUCCESS;
+}
+
+int MPI_File_get_position_shared(MPI_File fh, MPI_Offset* offset) {
+  ApiScope api_scope(__func__);
+  int rc;
+  File* f = check_file(fh, "MPI_File_get_position_shared", &rc);
+  if (!f) return rc;
+  if (!offset) return fail(f, MPI_ERR_ARG, "MPI_File_get_position_shared", "offset is NULL");
+  *offset = shared_fetch_add(*f, 0);
+  return MPI_SUCCESS;
+}
+
+int MPI_File_sync(MPI_File fh) {
+  ApiScope api_scope(__func__);
+  int rc;
+  File* f = check_file(fh, "MPI_File_sync", &rc);
+  if (!f) return rc;
+  int e = 0;
+  {
+    ChargedAsCompute io("MPI_File_sync");
+    if (::fsync(f->fd) != 0) e = errno;
+  }
+  MPI_Barrier(f->comm);
+  if (e) return fail(f, errno_class(e), "MPI_File_sync", std::strerror(e));
+  return MPI_SUCCESS;
+}
+
+int MPI_File_set_atomicity(MPI_File fh, int flag) {
+  ApiScope api_scope(__func__);
+  int rc;
+  File* f = check_file(fh, "MPI_File_set_atomicity", &rc);
+  if (!f) return rc;
+  // Every access is one pwrite/pread per contiguous run on a local file system: atomic either way.
+  f->atomic = flag != 0;
+  return MPI_SUCCESS;
+}
+
+int MPI_File_get_atomicity(MPI_File fh, int* flag) {
+  ApiScope api_scope(__func__);
+  int rc;
+  File* f = check_file(fh, "MPI_File_get_atomicity", &rc);
+  if (!f) return rc;
+  if (!flag) return fail(f, MPI_ERR_ARG, "MPI_File_get_atomicity", "flag is NULL");
+  *flag = f->atomic ? 1 : 0;
+  return MPI_SUCCESS;
+}
+
+int MPI_File_set_errhandler(MPI_File fh, MPI_Errhandler errhandler) {
+  ApiScope api_scope(__func__);
+  int rc;
+  if (!check::initialized("MPI_File_set_errhandler", &rc)) return rc;
+  if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
+    return fail(file_get(fh), MPI_ERR_ARG, "MPI_File_set_errhandler", "error handler " + std::to_string(errhandler) + " is not valid");
+  if (fh == MPI_FILE_NULL) {
+    null_handler() = errhandler;
+    return MPI_SUCCESS;
+  }
+  File* f = check_file(fh, "MPI_File_set_errhandler", &rc);
+  if (!f) return rc;
+  f->errhandler = errhandler;
+  return MPI_SUCCESS;
+}
+
+int MPI_File_get_errhandler(MPI_File fh, MPI_Errhandler* errhandler) {
+  ApiScope api_scope(__func__);
+  int rc;
+  if (!check::initialized("MPI_File_get_errhandler", &rc)) return rc;
+  if (!errhandler) return fail(file_get(fh), MPI_ERR_ARG, "MPI_File_get_errhandler", "errhandler is NULL");
+  if (fh == MPI_FILE_NULL) {
+    *errhandler = null_handler();
+    return MPI_SUCCESS;
+  }
+  File* f = check_file(fh, "MPI_File_get_errhandler", &rc);
+  if (!f) return rc;
+  *errhandler = f->errhandler;
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"
+
+TILEMPI_PMPI_ALIAS(File_open)
+TILEMPI_PMPI_ALIAS(File_close)
+TILEMPI_PMPI_ALIAS(File_delete)
+TILEMPI_PMPI_ALIAS(File_set_size)
+TILEMPI_PMPI_ALIAS(File_preallocate)
+TILEMPI_PMPI_ALIAS(File_get_size)
+TILEMPI_PMPI_ALIAS(File_get_group)
+TILEMPI_PMPI_ALIAS(File_get_amode)
+TILEMPI_PMPI_ALIAS(File_set_view)
+TILEMPI_PMPI_ALIAS(File_get_view)
+TILEMPI_PMPI_ALIAS(File_read_at)
+TILEMPI_PMPI_ALIAS(File_write_at)
+TILEMPI_PMPI_ALIAS(File_read_at_all)
+TILEMPI_PMPI_ALIAS(File_write_at_all)
+TILEMPI_PMPI_ALIAS(File_iread_at)
+TILEMPI_PMPI_ALIAS(File_iwrite_at)
+TILEMPI_PMPI_ALIAS(File_read)
+TILEMPI_PMPI_ALIAS(File_write)
+TILEMPI_PMPI_ALIAS(File_read_all)
+TILEMPI_PMPI_ALIAS(File_write_all)
+TILEMPI_PMPI_ALIAS(File_iread)
+TILEMPI_PMPI_ALIAS(File_iwrite)
+TILEMPI_PMPI_ALIAS(File_seek)
+TILEMPI_PMPI_ALIAS(File_get_position)
+TILEMPI_PMPI_ALIAS(File_get_byte_offset)
+TILEMPI_PMPI_ALIAS(File_read_shared)
+TILEMPI_PMPI_ALIAS(File_write_shared)
+TILEMPI_PMPI_ALIAS(File_read_ordered)
+TILEMPI_PMPI_ALIAS(File_write_ordered)
+TILEMPI_PMPI_ALIAS(File_seek_shared)
+TILEMPI_PMPI_ALIAS(File_get_position_shared)
+TILEMPI_PMPI_ALIAS(File_sync)
+TILEMPI_PMPI_ALIAS(File_set_atomicity)
+TILEMPI_PMPI_ALIAS(File_get_atomicity)
+TILEMPI_PMPI_ALIAS(File_set_errhandler)
+TILEMPI_PMPI_ALIAS(File_get_errhandler)

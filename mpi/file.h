@@ -1,0 +1,50 @@
+// MPI-IO over POSIX files (docs/ONESIDED.md, "MPI-IO").
+//
+// Every rank opens the file itself and reads and writes its own bytes with pread/pwrite: the
+// collective calls (_all, _at_all) are each rank's independent I/O, which is correct for any
+// views, interleaved ones included, since MPI gives every rank its own bytes to write; no
+// aggregation. The view (displacement, etype, filetype) maps the data a rank reads or writes to
+// file bytes: the filetype tiles the file from the displacement, and only its data bytes are
+// the rank's. The shared file pointer lives in a one-sided window on the file group's first
+// rank, moved by MPI_Fetch_and_op (its progress rule applies: that rank makes progress inside
+// any MPI call). On the sim transport the I/O is host time charged as the application's compute
+// (--compute model or scale:F; nothing with --compute none).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "datatype.h"
+#include "mpi.h"
+
+namespace tilempi::mpi {
+
+struct File {
+  MPI_File handle = MPI_FILE_NULL;
+  MPI_Comm comm = MPI_COMM_NULL;   ///< private duplicate of the opening communicator
+  int fd = -1;
+  int amode = 0;
+  std::string path;
+  MPI_Errhandler errhandler = MPI_ERRORS_RETURN;
+  bool atomic = false;
+  // The view.
+  MPI_Offset disp = 0;
+  MPI_Datatype etype = MPI_BYTE, filetype = MPI_BYTE;
+  Datatype etype_desc, filetype_desc;  ///< descriptions (the handles may be freed)
+  std::string datarep = "native";
+  MPI_Offset pointer = 0;          ///< individual file pointer, in etypes of the view
+  MPI_Win shared_win = MPI_WIN_NULL;  ///< the shared file pointer (on the group's rank 0)
+  long long* shared_mem = nullptr;
+};
+
+File* file_get(MPI_File h);
+MPI_File file_register(std::unique_ptr<File> f);
+void file_release(MPI_File h);
+
+/// The file byte ranges (offset, length) that bytes [pos, pos + len) of the view's data stream
+/// occupy.
+std::vector<std::pair<std::uint64_t, std::uint64_t>> view_spans(const File& f, std::uint64_t pos, std::uint64_t len);
+
+}  // namespace tilempi::mpi

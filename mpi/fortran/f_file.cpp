@@ -1,0 +1,235 @@
+// Fortran bindings: MPI-IO. Offsets and sizes are INTEGER(KIND=MPI_OFFSET_KIND); file names and
+// data representations are CHARACTER arguments (trailing blanks are not part of them).
+#include <cstring>
+#include <string>
+
+#include "fortran_support.h"
+
+using namespace tilempi::fortran;
+
+namespace {
+
+std::string c_string(const char* f, std::size_t len) {
+  while (len > 0 && f[len - 1] == ' ') --len;
+  return std::string(f, len);
+}
+
+}  // namespace
+
+extern "C" {
+
+void mpi_file_open_(const MPI_Fint* comm, const char* filename, const MPI_Fint* amode, const MPI_Fint* info,
+                    MPI_Fint* fh, MPI_Fint* ierr, std::size_t filename_len) {
+  *ierr = MPI_File_open(*comm, c_string(filename, filename_len).c_str(), *amode, *info, fh);
+}
+
+void mpi_file_close_(MPI_Fint* fh, MPI_Fint* ierr) { *ierr = MPI_File_close(fh); }
+
+void mpi_file_delete_(const char* filename, const MPI_Fint* info, MPI_Fint* ierr, std::size_t filename_len) {
+  *ierr = MPI_File_delete(c_string(filename, filename_len).c_str(), *info);
+}
+
+void mpi_file_set_view_(const MPI_Fint* fh, const MPI_Offset* disp, const MPI_Fint* etype, const MPI_Fint* filetype,
+                        const char* datarep, const MPI_Fint* info, MPI_Fint* ierr, std::size_t datarep_len) {
+  *ierr = MPI_File_set_view(*fh, *disp, *etype, *filetype, c_string(datarep, datarep_len).c_str(), *info);
+}
+
+void mpi_file_get_view_(const MPI_Fint* fh, MPI_Offset* disp, MPI_Fint* etype, MPI_Fint* filetype, char* datarep,
+                        MPI_Fint* ierr, std::size_t datarep_len) {
+  char c[MPI_MAX_DATAREP_STRING] = {};
+  *ierr = MPI_File_get_view(*fh, disp, etype, filetype, c);
+  if (*ierr == MPI_SUCCESS) to_fortran_string(c, static_cast<int>(std::strlen(c)), datarep, datarep_len);
+}
+
+void mpi_file_set_atomicity_(const MPI_Fint* fh, const MPI_Fint* flag, MPI_Fint* ierr) {
+  *ierr = MPI_File_set_atomicity(*fh, from_logical(flag));
+}
+
+void mpi_file_get_atomicity_(const MPI_Fint* fh, MPI_Fint* flag, MPI_Fint* ierr) {
+  int f = 0;
+  *ierr = MPI_File_get_atomicity(*fh, &f);
+  *flag = logical(f);
+}
+
+void mpi_file_set_size_(const MPI_Fint* fh, const MPI_Offset* size, MPI_Fint* ierr) {
+  *ierr = MPI_File_set_size(*fh, *size);
+}
+
+void mpi_file_preallocate_(const MPI_Fint* fh, const MPI_Offset* size, MPI_Fint* ierr) {
+  *ierr = MPI_File_preallocate(*fh, *size);
+}
+
+void mpi_file_get_size_(const MPI_Fint* fh, MPI_Offset* size, MPI_Fint* ierr) {
+  *ierr = MPI_File_get_size(*fh, size);
+}
+
+void mpi_file_get_group_(const MPI_Fint* fh, MPI_Fint* group, MPI_Fint* ierr) {
+  *ierr = MPI_File_get_group(*fh, group);
+}
+
+void mpi_file_get_amode_(const MPI_Fint* fh, MPI_Fint* amode, MPI_Fint* ierr) {
+  *ierr = MPI_File_get_amode(*fh, amode);
+}
+
+void mpi_file_seek_(const MPI_Fint* fh, const MPI_Offset* offset, const MPI_Fint* whence, MPI_Fint* ierr) {
+  *ierr = MPI_File_seek(*fh, *offset, *whence);
+}
+
+void mpi_file_get_position_(const MPI_Fint* fh, MPI_Offset* offset, MPI_Fint* ierr) {
+  *ierr = MPI_File_get_position(*fh, offset);
+}
+
+void mpi_file_get_byte_offset_(const MPI_Fint* fh, const MPI_Offset* offset, MPI_Offset* disp, MPI_Fint* ierr) {
+  *ierr = MPI_File_get_byte_offset(*fh, *offset, disp);
+}
+
+void mpi_file_seek_shared_(const MPI_Fint* fh, const MPI_Offset* offset, const MPI_Fint* whence, MPI_Fint* ierr) {
+  *ierr = MPI_File_seek_shared(*fh, *offset, *whence);
+}
+
+void mpi_file_get_position_shared_(const MPI_Fint* fh, MPI_Offset* offset, MPI_Fint* ierr) {
+  *ierr = MPI_File_get_position_shared(*fh, offset);
+}
+
+void mpi_file_set_errhandler_(const MPI_Fint* fh, const MPI_Fint* errhandler, MPI_Fint* ierr) {
+  *ierr = MPI_File_set_errhandler(*fh, *errhandler);
+}
+
+void mpi_file_get_errhandler_(const MPI_Fint* fh, MPI_Fint* errhandler, MPI_Fint* ierr) {
+  *ierr = MPI_File_get_errhandler(*fh, errhandler);
+}
+
+void mpi_file_sync_(const MPI_Fint* fh, MPI_Fint* ierr) { *ierr = MPI_File_sync(*fh); }
+
+void mpi_file_read_at_(const MPI_Fint* fh, const MPI_Offset* offset, void* buf, const MPI_Fint* count,
+                   const MPI_Fint* datatype, MPI_Fint* status, MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = MPI_File_read_at(*fh, *offset, buffer(buf), *count, *datatype, st.c());
+}
+
+void mpi_file_write_at_(const MPI_Fint* fh, const MPI_Offset* offset, const void* buf, const MPI_Fint* count,
+                   const MPI_Fint* datatype, MPI_Fint* status, MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = MPI_File_write_at(*fh, *offset, buffer(buf), *count, *datatype, st.c());
+}
+
+void mpi_file_read_at_all_(const MPI_Fint* fh, const MPI_Offset* offset, void* buf, const MPI_Fint* count,
+                   const MPI_Fint* datatype, MPI_Fint* status, MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = MPI_File_read_at_all(*fh, *offset, buffer(buf), *count, *datatype, st.c());
+}
+
+void mpi_file_write_at_all_(const MPI_Fint* fh, const MPI_Offset* offset, const void* buf, const MPI_Fint* count,
+                   const MPI_Fint* datatype, MPI_Fint* status, MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = MPI_File_write_at_all(*fh, *offset, buffer(buf), *count, *datatype, st.c());
+}
+
+void mpi_file_iread_at_(const MPI_Fint* fh, const MPI_Offset* offset, void* buf, const MPI_Fint* count,
+                   const MPI_Fint* datatype, MPI_Fint* request, MPI_Fint* ierr) {
+  *ierr = MPI_File_iread_at(*fh, *offset, buffer(buf), *count, *datatype, request);
+}
+
+void mpi_file_iwrite_at_(const MPI_Fint* fh, const MPI_Offset* offset, const void* buf, const MPI_Fint* count,
+                   const MPI_Fint* datatype, MPI_Fint* request, MPI_Fint* ierr) {
+  *ierr = MPI_File_iwrite_at(*fh, *offset, buffer(buf), *count, *datatype, request);
+}
+
+void mpi_file_read_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                   MPI_Fint* status, MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = MPI_File_read(*fh, buffer(buf), *count, *datatype, st.c());
+}
+
+void mpi_file_write_(const MPI_Fint* fh, const void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                   MPI_Fint* status, MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = MPI_File_write(*fh, buffer(buf), *count, *datatype, st.c());
+}
+
+void mpi_file_read_all_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                   MPI_Fint* status, MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = MPI_File_read_all(*fh, buffer(buf), *count, *datatype, st.c());
+}
+
+void mpi_file_write_all_(const MPI_Fint* fh, const void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                   MPI_Fint* status, MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = MPI_File_write_all(*fh, buffer(buf), *count, *datatype, st.c());
+}
+
+void mpi_file_read_shared_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                   MPI_Fint* status, MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = MPI_File_read_shared(*fh, buffer(buf), *count, *datatype, st.c());
+}
+
+void mpi_file_write_shared_(const MPI_Fint* fh, const void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                   MPI_Fint* status, MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = MPI_File_write_shared(*fh, buffer(buf), *count, *datatype, st.c());
+}
+
+void mpi_file_read_ordered_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                   MPI_Fint* status, MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = MPI_File_read_ordered(*fh, buffer(buf), *count, *datatype, st.c());
+}
+
+void mpi_file_write_ordered_(const MPI_Fint* fh, const void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                   MPI_Fint* status, MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = MPI_File_write_ordered(*fh, buffer(buf), *count, *datatype, st.c());
+}
+
+void mpi_file_iread_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                   MPI_Fint* request, MPI_Fint* ierr) {
+  *ierr = MPI_File_iread(*fh, buffer(buf), *count, *datatype, request);
+}
+
+void mpi_file_iwrite_(const MPI_Fint* fh, const void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                   MPI_Fint* request, MPI_Fint* ierr) {
+  *ierr = MPI_File_iwrite(*fh, buffer(buf), *count, *datatype, request);
+}
+
+
+}  // extern "C"
+
+// The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
+TILEMPI_PMPI_F_ALIAS(file_open)
+TILEMPI_PMPI_F_ALIAS(file_close)
+TILEMPI_PMPI_F_ALIAS(file_delete)
+TILEMPI_PMPI_F_ALIAS(file_set_view)
+TILEMPI_PMPI_F_ALIAS(file_get_view)
+TILEMPI_PMPI_F_ALIAS(file_set_atomicity)
+TILEMPI_PMPI_F_ALIAS(file_get_atomicity)
+TILEMPI_PMPI_F_ALIAS(file_set_size)
+TILEMPI_PMPI_F_ALIAS(file_preallocate)
+TILEMPI_PMPI_F_ALIAS(file_get_size)
+TILEMPI_PMPI_F_ALIAS(file_get_group)
+TILEMPI_PMPI_F_ALIAS(file_get_amode)
+TILEMPI_PMPI_F_ALIAS(file_seek)
+TILEMPI_PMPI_F_ALIAS(file_get_position)
+TILEMPI_PMPI_F_ALIAS(file_get_byte_offset)
+TILEMPI_PMPI_F_ALIAS(file_seek_shared)
+TILEMPI_PMPI_F_ALIAS(file_get_position_shared)
+TILEMPI_PMPI_F_ALIAS(file_set_errhandler)
+TILEMPI_PMPI_F_ALIAS(file_get_errhandler)
+TILEMPI_PMPI_F_ALIAS(file_sync)
+TILEMPI_PMPI_F_ALIAS(file_read_at)
+TILEMPI_PMPI_F_ALIAS(file_write_at)
+TILEMPI_PMPI_F_ALIAS(file_read_at_all)
+TILEMPI_PMPI_F_ALIAS(file_write_at_all)
+TILEMPI_PMPI_F_ALIAS(file_iread_at)
+TILEMPI_PMPI_F_ALIAS(file_iwrite_at)
+TILEMPI_PMPI_F_ALIAS(file_read)
+TILEMPI_PMPI_F_ALIAS(file_write)
+TILEMPI_PMPI_F_ALIAS(file_read_all)
+TILEMPI_PMPI_F_ALIAS(file_write_all)
+TILEMPI_PMPI_F_ALIAS(file_read_shared)
+TILEMPI_PMPI_F_ALIAS(file_write_shared)
+TILEMPI_PMPI_F_ALIAS(file_read_ordered)
+TILEMPI_PMPI_F_ALIAS(file_write_ordered)
+TILEMPI_PMPI_F_ALIAS(file_iread)
+TILEMPI_PMPI_F_ALIAS(file_iwrite)
