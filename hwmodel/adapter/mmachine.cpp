@@ -304,6 +304,7 @@ class MMachine final : public Adapter {
   }
 
   void delivered(const PacketEvent& e) override {
+    if (remote_delivered(e)) return;  // one-sided operations: handlers on the cores (adapter.cpp)
     const std::uint64_t key = tag_msg(e.tag);
     switch (tag_kind(e.tag)) {
       case kFrag: on_fragment(key, e); break;
@@ -328,7 +329,7 @@ class MMachine final : public Adapter {
     pump(e.src);
   }
 
-  std::size_t active() const override { return msgs_.size() + frags_.size(); }
+  std::size_t active() const override { return msgs_.size() + frags_.size() + remote_active(); }
 
   nlohmann::json stats() const override {
     return {{"messages", sent_},         {"bounces", bounces_},          {"retries", retries_},
