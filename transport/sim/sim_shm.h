@@ -45,7 +45,7 @@ enum ReqKind : std::uint32_t {
   kReqStatic = 5,
   kReqStaticCopied = 8,  ///< a = root, c = its arena offset: a static broadcast's data copied out
   kReqOffload = 7,  ///< msg = id, a = root, b = bytes per part, c = arena offset, d = hw::adapter::CollKind, env.word[0] = members
-  kReqRemote = 8,  ///< one-sided: msg = id, a = target rank, b = bytes written, c = bytes read, op
+  kReqRemote = 9,  ///< one-sided: msg = id, a = target rank, b = bytes written, c = bytes read, op
   kReqNote = 6,    ///< a = count; env and spare hold "key=value" (NUL-padded, at most kNoteChars): one annotation  ///< a = root, b = bytes, c = in_port, d = out_mask, msg = bcast id, env.word[0] = participants
 };
 
