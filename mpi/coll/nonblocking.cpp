@@ -20,7 +20,8 @@
 //   non-blocking call must not do (the word's sender may be computing), so inside a coroutine
 //   the algorithms use their point-to-point form (coll::static_network_now()).
 //
-// The coroutines are the sim transport's user-level contexts (transport/sim/context.h), reused
+// The coroutines are the user-level contexts the sim transport runs ranks on
+// (tilempi/transport/context.h), reused
 // from a small pool: starting a collective costs a context switch, not a stack mapping.
 #include <functional>
 #include <memory>
@@ -29,14 +30,14 @@
 #include "coll/coll.h"
 #include "p2p.h"
 #include "request.h"
-#include "sim/context.h"
+#include "tilempi/transport/context.h"
 #include "tilempi/transport/rank_local.h"
 
 namespace tilempi::mpi {
 
 namespace {
 
-using transport::sim::Context;
+using transport::Context;
 
 /// A coroutine's stack: committed lazily (MAP_NORESERVE), so only what the collective and a
 /// user's reduction function touch costs memory.

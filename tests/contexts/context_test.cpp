@@ -1,6 +1,6 @@
 // The context switch of the sim transport's "ranks as contexts" process model
-// (transport/sim/context.h): what a rank may rely on when it is suspended and resumed.
-#include "sim/context.h"
+// (transport/include/tilempi/transport/context.h): what a rank may rely on when it is suspended and resumed.
+#include "tilempi/transport/context.h"
 
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -22,7 +22,7 @@
 
 namespace {
 
-using tilempi::transport::sim::Context;
+using tilempi::transport::Context;
 
 #if defined(__x86_64__)
 // Hand-written so that the compiler cannot keep the values anywhere but in the registers under

@@ -35,7 +35,7 @@
 #include <vector>
 
 #include "backends.h"
-#include "sim/context.h"
+#include "tilempi/transport/context.h"
 #include "sim/engine_link.h"
 #include "sim/program_image.h"
 #include "sim/sim_engine.h"

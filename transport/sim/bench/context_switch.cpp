@@ -1,7 +1,7 @@
 // Cost of a context switch of the ranks-as-contexts process model: a round trip
-// maestro -> context -> maestro (two switches), with the switch of sim/context.h and with
+// maestro -> context -> maestro (two switches), with the switch of tilempi/transport/context.h and with
 // ucontext's swapcontext, in the same run so that their ratio means something on a busy machine.
-// The figures are quoted at the top of sim/context.h.
+// The figures are quoted at the top of tilempi/transport/context.h.
 //   bench_context_switch [--benchmark_repetitions=5 ...]
 #include <benchmark/benchmark.h>
 #include <sys/mman.h>
@@ -12,11 +12,11 @@
 #include <map>
 #include <string>
 
-#include "sim/context.h"
+#include "tilempi/transport/context.h"
 
 namespace {
 
-using tilempi::transport::sim::Context;
+using tilempi::transport::Context;
 
 constexpr std::size_t kStackBytes = 64 * 1024;
 
@@ -47,7 +47,7 @@ void BM_RoundTrip_Context(benchmark::State& state) {
 }
 BENCHMARK(BM_RoundTrip_Context);
 
-// The same round trip on bare ucontext, as the fallback of sim/context.h does it.
+// The same round trip on bare ucontext, as the fallback of tilempi/transport/context.h does it.
 ucontext_t g_maestro_uc;
 ucontext_t g_context_uc;
 
@@ -91,7 +91,7 @@ class RatioReporter : public benchmark::ConsoleReporter {
     const double context = mean("BM_RoundTrip_Context"), swap = mean("BM_RoundTrip_Swapcontext");
     if (context > 0 && swap > 0) {
       std::printf("CPU time per round trip: %s %.1f ns, swapcontext %.1f ns; per switch %.1f ns vs %.1f ns: %.1fx faster\n",
-                  tilempi::transport::sim::Context::implementation(), context * 1e9, swap * 1e9, context * 0.5e9, swap * 0.5e9,
+                  tilempi::transport::Context::implementation(), context * 1e9, swap * 1e9, context * 0.5e9, swap * 0.5e9,
                   swap / context);
     }
   }

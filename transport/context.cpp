@@ -1,5 +1,5 @@
 // User-level contexts: see context.h for why the switch is hand-written.
-#include "sim/context.h"
+#include "tilempi/transport/context.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -138,7 +138,7 @@ static_assert(sizeof(InitialFrame) == 64);
 }  // namespace
 #endif
 
-namespace tilempi::transport::sim {
+namespace tilempi::transport {
 
 namespace {
 
@@ -314,4 +314,4 @@ void Context::start(Context* self) {
   std::abort();
 }
 
-}  // namespace tilempi::transport::sim
+}  // namespace tilempi::transport

@@ -1,5 +1,6 @@
 // A user-level execution context: the primitive under the sim transport's "ranks as contexts"
-// process model. Every rank runs on a stack of its own inside the simulator process; one
+// process model, and the coroutines of the MPI layer's non-blocking collectives
+// (mpi/coll/nonblocking.cpp). It lives in the transport's public interface because both use it. Every rank runs on a stack of its own inside the simulator process; one
 // scheduler loop (the maestro) runs on the thread's original stack and switches to and from
 // the ranks in user space.
 //
@@ -27,7 +28,7 @@
 
 #include <cstddef>
 
-namespace tilempi::transport::sim {
+namespace tilempi::transport {
 
 class Context {
  public:
@@ -94,4 +95,4 @@ class Context {
   bool owns_tsan_fiber_ = false;
 };
 
-}  // namespace tilempi::transport::sim
+}  // namespace tilempi::transport
