@@ -13,6 +13,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "backends.h"
 #ifdef TILEMPI_HAVE_CONTEXTS
@@ -62,6 +63,7 @@ class SimJob final : public Job {
     std::uint64_t stack_kib = 8192;
     bool mapping_set = false;
     bool worms_set = false;
+    std::vector<std::string> user_keys;  // the chip keys the user set (--set, --config)
     try {
       cfg = hw::Config::preset_named(option(spec, "preset", "tilepro64"));
       const std::string file = option(spec, "config", "");
@@ -69,7 +71,14 @@ class SimJob final : public Job {
         cfg.apply_file(file);
         std::ifstream in(file);
         std::string line;
-        while (std::getline(in, line)) worms_set = worms_set || line.find("fast_worms") != std::string::npos;
+        while (std::getline(in, line)) {
+          const std::size_t eq = line.find('=');
+          if (eq != std::string::npos && line.find('#') > eq) {
+            const std::size_t b = line.find_first_not_of(" \t"), e = line.find_last_not_of(" \t", eq - 1);
+            if (b < eq && e != std::string::npos && e >= b) user_keys.push_back(line.substr(b, e - b + 1));
+          }
+          worms_set = worms_set || line.find("fast_worms") != std::string::npos;
+        }
       }
       for (const auto& [key, value] : spec.options) {
         if (key.rfind("set.", 0) != 0) continue;
@@ -89,11 +98,20 @@ class SimJob final : public Job {
         }
         if (k == "mapping") mapping_set = true;
         if (k == "fast_worms") worms_set = true;
+        user_keys.push_back(k);
         cfg.set(k, value);
       }
     } catch (const tilempi::settings::Error& e) {  // also hw::ConfigError
       throw std::runtime_error(e.what());
     }
+    // A setting the chip model ignores is said once, by the launcher, as tilempi-noc says it;
+    // only settings the user made: a preset's own values are not the user's to act on.
+    for (const std::string& w : cfg.ignored_settings())
+      for (const std::string& k : user_keys)
+        if (!k.empty() && w.find(k) != std::string::npos) {
+          std::fprintf(stderr, "tilempirun: warning: %s\n", w.c_str());
+          break;
+        }
     // One-step worms give the same packet cycles as flit-by-flit simulation at a fraction of
     // the cost (docs/HWMODEL.md); they need one VC. An explicit setting wins.
     if (!worms_set && cfg.vcs == 1) cfg.fast_worms = true;
