@@ -7,18 +7,25 @@
 #    rank 0's start) and occupancy (the run report's adapter_stats.occupancy_cycles), beside the
 #    thesis's numbers.
 # 2. LIFE (§7.2, apps/seed004/life.c): 1000 generations of 8x8 cells on 1, 4, 16 and 64 tiles of
-#    the mmachine preset with the mmachine adapter, communication only (--compute none), beside
-#    the LOG model of §7.2.1 (scripts/seed004-logmodel.py) with the thesis's parameters.
+#    the mmachine preset with the mmachine adapter, each cell charged C_cell = 35 cycles
+#    (TILEMPIX_Compute; --compute none, so deterministic), on the 8x8 mesh and on the
+#    zero-latency network, beside the LOG model of §7.2.1 (scripts/seed004-logmodel.py) with
+#    the thesis's parameters.
+# 3. (sweep) LIFE on 4, 16, 64 tiles with latency (Figure 7-11) or occupancy (Figure 7-13) added
+#    to every message, beside the model with the same k_l or k_o (39 runs, about two minutes).
 # Environment: BIN (use the programs there, do not build), OUT (default docs/figures),
-# PARTS (default "table life").
-# Results: $OUT/seed004-table64.{csv,md}, $OUT/seed004-life.{md,dat,gp,png}; with UPDATE_DOCS=1
+# PARTS (default "table life sweep"; "model" redraws the LOG model, tables and plots from the
+# kept runs without running them), LATENCIES and OCCUPANCIES (the added cycles swept).
+# Results: $OUT/seed004-table64.{csv,md}, $OUT/seed004-life.{md,dat,gp,png},
+# $OUT/seed004-life-{latency,occupancy}.{dat,gp,png}, the runs' cycles in
+# $OUT/seed004-life-{runs,sweep}.txt; with UPDATE_DOCS=1
 # (the default) the generated regions of docs/EXPERIMENTS.md are replaced too.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 out=${OUT:-$root/docs/figures}
 bin=${BIN:-$build/bin}
-parts=${PARTS:-table life}
+parts=${PARTS:-table life sweep}
 mkdir -p "$out"
 start=$(date +%s)
 if [ -z "${BIN:-}" ]; then
@@ -129,18 +136,54 @@ EOF
   echo "wrote $out/seed004-table64.csv and .md" >&2
 fi
 
-if [[ " $parts " == *" life "* ]]; then
+# One LIFE run of 1000 generations on P tiles (mmachine preset and adapter, each cell charged
+# C_cell = 35 cycles by the program): prints its cycles. Further arguments: tilempirun options.
+life() {
+  local p=$1
+  shift
+  "$run" -n "$p" --transport sim --compute none --preset mmachine --adapter mmachine "$@" "$bin/seed004-life" 1000 \
+    >"$tmp/out" 2>&1 || { cat "$tmp/out" >&2; echo "seed004.sh: life on $p tiles ($*) failed" >&2; exit 1; }
+  local cycles
+  cycles=$(sed -n 's/.*life_cycles=\([0-9]*\).*/\1/p' "$tmp/out" | head -1)
+  [ -n "$cycles" ] || { cat "$tmp/out" >&2; exit 1; }
+  echo "$cycles"
+}
+
+if [[ " $parts " == *" life "* || " $parts " == *" sweep "* || " $parts " == *" model "* ]]; then
   : >"$tmp/life"
-  for p in 1 4 16 64; do
-    "$run" -n $p --transport sim --compute none --preset mmachine --adapter mmachine "$bin/seed004-life" 1000 \
-      >"$tmp/out" 2>&1 || { cat "$tmp/out" >&2; echo "seed004.sh: life on $p tiles failed" >&2; exit 1; }
-    cycles=$(sed -n 's/.*life_cycles=\([0-9]*\).*/\1/p' "$tmp/out" | head -1)
-    [ -n "$cycles" ] || { cat "$tmp/out" >&2; exit 1; }
-    echo "$p $cycles" >>"$tmp/life"
-    echo "life: $p tiles: $cycles cycles of communication" >&2
-  done
-  python3 "$root/scripts/seed004-logmodel.py" --measured "$tmp/life" --out "$out/seed004-life" >/dev/null
-  echo "wrote $out/seed004-life.*" >&2
+  : >"$tmp/sweep"
+  if [[ " $parts " == *" life "* ]]; then
+    for p in 1 4 16 64; do
+      mesh=$(life $p)
+      ideal=$(life $p --set network_model=ideal)
+      echo "$p $mesh $ideal" >>"$tmp/life"
+      echo "life: $p tiles: $mesh cycles (8x8 mesh), $ideal (zero-latency network)" >&2
+    done
+  fi
+  if [[ " $parts " == *" sweep "* ]]; then
+    # Figures 7-11 and 7-13 of [Lee 1999]: latency, then occupancy added to every message.
+    for p in 4 16 64; do
+      for x in ${LATENCIES:-0 25 50 100 150 200}; do
+        c=$(life $p --set adapter.mmachine.added_latency_cycles=$x)
+        echo "latency $p $x $c" >>"$tmp/sweep"
+        echo "life: $p tiles, $x cycles of latency added: $c" >&2
+      done
+      for x in ${OCCUPANCIES:-0 25 50 100 150 200 250 300}; do
+        c=$(life $p --set adapter.mmachine.send_stall_cycles=$x)
+        echo "occupancy $p $x $c" >>"$tmp/sweep"
+        echo "life: $p tiles, $x cycles of occupancy added: $c" >&2
+      done
+    done
+  fi
+  # The runs' cycles are kept ($OUT/seed004-life-runs.txt, seed004-life-sweep.txt), so that the
+  # part not rerun keeps its last results and the model can be redrawn without the runs.
+  [ -s "$tmp/life" ] && cp "$tmp/life" "$out/seed004-life-runs.txt"
+  [ -s "$tmp/sweep" ] && cp "$tmp/sweep" "$out/seed004-life-sweep.txt"
+  args=()
+  [ -s "$out/seed004-life-runs.txt" ] && args+=(--measured "$out/seed004-life-runs.txt")
+  [ -s "$out/seed004-life-sweep.txt" ] && args+=(--sweep "$out/seed004-life-sweep.txt")
+  python3 "$root/scripts/seed004-logmodel.py" "${args[@]}" --out "$out/seed004-life" >/dev/null
+  echo "wrote $out/seed004-life*" >&2
 fi
 
 if [ "${UPDATE_DOCS:-1}" = 1 ]; then

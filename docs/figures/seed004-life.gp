@@ -5,8 +5,9 @@ set xlabel 'nodes'
 set ylabel 'speedup'
 set logscale x 2
 set key top left
-plot 'seed004-life.dat' using 1:2 with linespoints title 'LOG model (thesis parameters)', \
+plot 'seed004-life.dat' using 1:2 with linespoints dt 2 title 'LOG model (thesis parameters)', \
      'seed004-life.dat' using 1:3 with linespoints title 'tilempi (mmachine adapter, 8x8 mesh)', \
+     'seed004-life.dat' using 1:4 with linespoints title 'tilempi (zero-latency network)', \
      '-' using 1:2 with points pt 7 title 'thesis, measured'
 4 4
 16 8

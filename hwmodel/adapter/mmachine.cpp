@@ -87,9 +87,15 @@ constexpr Mechanism kTranslation[] = {
 // optimistic: the message arrives as the poll runs; 6 registers saved) or an interrupt (INT, 32
 // registers saved). Table 6.4 gives latency only (PING 76 and 292: +19 and +127 per message);
 // the occupancy is taken equal (assumption: the swap's cycles are all issue slots lost).
+// Polling's dispatch time varies (§6.4, §6.5.4, Figure 6-10): pol is Table 6.4's best case (POL_MIN,
+// the message arrives as the poll runs); pol_max the worst (it barely missed a poll and waits
+// poll_miss_cycles more); pol_periodic polls every poll_period_cycles from cycle 0 and a message
+// waits for the next poll.
 constexpr Mechanism kDispatch[] = {
     {"thread", 0, 0, 0, 0, false},
     {"pol", 19, 0, 19, 0, false},
+    {"pol_max", 19, 0, 19, 0, false},
+    {"pol_periodic", 19, 0, 19, 0, false},
     {"int", 127, 0, 127, 0, false},
 };
 
@@ -154,8 +160,9 @@ class MMachine final : public Adapter {
     xl_ = find(kTranslation, pick("translation", codes(kTranslation), xl,
                                           "[Lee 1999] §6.5.3: gtlb (hardware), swx (a software lookup per message)"));
     disp_ = find(kDispatch, pick("dispatch", codes(kDispatch), disp,
-                                         "[Lee 1999] §6.5.4: thread (a dedicated thread slot), pol (polling), int "
-                                         "(interrupt)"));
+                                         "[Lee 1999] §6.5.4: thread (a dedicated thread slot), pol (polling, the best "
+                                         "case of Table 6.4), pol_max (polling, a message that just missed a poll, "
+                                         "§6.4), pol_periodic (a poll every poll_period_cycles), int (interrupt)"));
     const char* cal = "calibration from [Lee 1999] Table 6.4 for the chosen variant (0 for MM's own mechanism)";
     inj_.lat = param("injection_cycles", inj_.lat, std::string(cal) + ": injection's extra latency per message");
     inj_.lat_word = param("injection_cycles_per_word", inj_.lat_word, std::string(cal) + ": ... per word");
@@ -173,6 +180,21 @@ class MMachine final : public Adapter {
                       std::string(cal) + ": a poll's or an interrupt's thread swap, per message");
     disp_.occ = param("dispatch_extra_occupancy", disp_.occ,
                       std::string(cal) + ": its occupancy (the thesis gives none: taken equal to the latency)");
+    poll_miss_ = param("poll_miss_cycles", 121,
+                       "[Lee 1999] §6.4: 'a penalty of 121 cycles of latency is incurred whenever a message barely "
+                       "misses a poll' (dispatch=pol_max)");
+    poll_period_ = param("poll_period_cycles", 120,
+                         "[Lee 1999] §6.5.4: 'assuming a poll-frequency of 1 per 120 cycles' (dispatch=pol_periodic)");
+    if (disp_.code == std::string("pol_periodic") && poll_period_ == 0)
+      throw ConfigError("adapter.mmachine.poll_period_cycles",
+                        "config key 'adapter.mmachine.poll_period_cycles': must be at least 1 with dispatch=pol_periodic");
+    // The experiments of §7.2.2 vary latency and occupancy beyond the M-Machine's own.
+    added_latency_ = param("added_latency_cycles", 0,
+                           "[Lee 1999] §7.2.2, Figure 7-11: cycles of latency added to every message on its way (the "
+                           "LOG model's k_l beyond the base); 0 on the M-Machine");
+    send_stall_ = param("send_stall_cycles", 0,
+                        "[Lee 1999] §7.2.2, Figure 7-13: the pipeline stalls this many cycles after each SEND issues, "
+                        "before the message is injected (occupancy added to k_o); 0 on the M-Machine");
     const char* ping = "calibration: PING on a zero-latency network takes 38 cycles and occupies 28 ([Lee 1999] §6.4 "
                        "Table 6.4, MM): one way = send_overhead + 2 words streamed + dispatch_cycles + handler_overhead "
                        "+ poll_cycles + recv_overhead = 5 + 2 + 3 + 4 + 1 + 4 = 19";
@@ -237,10 +259,10 @@ class MMachine final : public Adapter {
   }
   // The sender's part of one message of w words: assembling it, translating its address, the SEND.
   Cycle send_latency(std::uint64_t w) const {
-    return send_overhead_ + w * send_word_ + inj_.lat + inj_.lat_word * w + xl_.lat + xl_.lat_word * w;
+    return send_overhead_ + send_stall_ + w * send_word_ + inj_.lat + inj_.lat_word * w + xl_.lat + xl_.lat_word * w;
   }
   Cycle send_occupancy(std::uint64_t w) const {
-    return send_overhead_ + w * send_word_ + inj_.occ + inj_.occ_word * w + xl_.occ + xl_.occ_word * w;
+    return send_overhead_ + send_stall_ + w * send_word_ + inj_.occ + inj_.occ_word * w + xl_.occ + xl_.occ_word * w;
   }
   // The send is done when its last SEND has issued: a full output queue, a zero OMBC or a GTLB
   // miss hold the sender (§4.2.1).
@@ -576,6 +598,13 @@ class MMachine final : public Adapter {
     return 0;
   }
 
+  // Cycles a message that is in at `in` waits for the poll that dispatches it (polled dispatch).
+  Cycle poll_wait(Cycle in) const {
+    if (disp_.code == std::string("pol_max")) return poll_miss_;
+    if (disp_.code == std::string("pol_periodic")) return (poll_period_ - in % poll_period_) % poll_period_;
+    return 0;
+  }
+
   void on_fragment(std::uint64_t key, const PacketEvent& e) {
     auto fit = frags_.find(key);
     if (fit == frags_.end()) return;
@@ -584,8 +613,9 @@ class MMachine final : public Adapter {
     Sink& k = sink(f.dst);
     // Streaming extraction: the dispatcher wakes when DestAddr, the third word, is in, and the body
     // streams in behind it; buffered: once the whole message is in.
-    const Cycle dest_in = ext_.streaming ? e.cycle - f.words : e.cycle;
-    const Cycle begin = std::max(k.free, dest_in) + dispatch_ + disp_.lat;
+    const Cycle dest_in = (ext_.streaming ? e.cycle - f.words : e.cycle) + added_latency_;
+    const Cycle ready = std::max(k.free, dest_in);
+    const Cycle begin = ready + poll_wait(ready) + dispatch_ + disp_.lat;
     // Room: rendezvous data always; a message already admitted; else the whole MPI message must
     // fit, and nothing of a source whose earlier message was returned is taken before its retry.
     bool take = f.data || m.admitted;
@@ -614,7 +644,7 @@ class MMachine final : public Adapter {
       return;
     }
     const Cycle done =
-        std::max(begin + handler_overhead_ + ext_.lat + f.words * (handler_word_ + ext_.lat_word), e.cycle + 1);
+        std::max(begin + handler_overhead_ + ext_.lat + f.words * (handler_word_ + ext_.lat_word), e.cycle + added_latency_ + 1);
     occupancy_ += disp_.occ + handler_overhead_ + ext_.occ + f.words * (handler_word_ + ext_.occ_word);
     if (!f.data) flow_ += ack_;
     k.free = done + ack_;
@@ -642,7 +672,7 @@ class MMachine final : public Adapter {
     if (fit == frags_.end()) return;
     Frag& f = fit->second;
     Source& s = source(f.src);
-    const Cycle begin = std::max(s.handler_free, e.cycle) + dispatch_;
+    const Cycle begin = std::max(s.handler_free, e.cycle + added_latency_) + dispatch_;
     const Cycle done = begin + handler_overhead_ + (bounced ? f.words * handler_word_ : 0);
     s.handler_free = done;
     flow_ += done - begin;
@@ -669,7 +699,7 @@ class MMachine final : public Adapter {
     if (it == msgs_.end()) return;
     Msg& m = it->second;
     Source& s = source(m.m.src);
-    Cycle ready = std::max(s.handler_free, e.cycle) + dispatch_ + handler_overhead_;
+    Cycle ready = std::max(s.handler_free, e.cycle + added_latency_) + dispatch_ + handler_overhead_;
     std::vector<std::uint64_t> parts;
     for (std::uint64_t left = m.words; left > 0;) {
       const std::uint64_t w = std::min(left, body_);
@@ -706,7 +736,7 @@ class MMachine final : public Adapter {
 
   std::uint64_t send_overhead_, send_word_, body_words_, queue_words_, issue_free_, dispatch_, handler_overhead_,
       handler_word_, poll_, recv_overhead_, ack_, gtlb_entries_, miss_, miss_entry_, bounce_buffers_, buffer_words_,
-      retry_, eager_words_;
+      retry_, eager_words_, poll_miss_, poll_period_, added_latency_, send_stall_;
   std::uint64_t body_ = 10;
   Mechanism inj_, ext_, xl_, disp_;
   std::unordered_map<MsgId, Msg> msgs_;

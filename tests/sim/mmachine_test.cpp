@@ -226,3 +226,63 @@ TEST(MMachine, DesignSpaceModelsGivePingsChain) {
     EXPECT_EQ(e.key(), "adapter.mmachine.model");
   }
 }
+
+// [Lee 1999] §6.4, §6.5.4, Figure 6-10: polled dispatch. Table 6.4's POL (76 cycles) is the best
+// case (POL_MIN), the message arriving as the poll runs; one that barely misses a poll pays 121
+// cycles more (POL_MAX); with polls every 120 cycles, a message waits for the next one.
+TEST(MMachine, PolledDispatchBestWorstAndPeriodic) {
+  auto one_way = [](const std::vector<std::string>& sets) {
+    Rig r(sets);
+    r.ad->start(Message{1, 0, 1, 0, false}, 0);
+    r.run();
+    return r.rec.arrived_at.at(1) + r.ad->poll_cost() + r.ad->recv_cost(0, false);
+  };
+  const Cycle best = one_way({"adapter.mmachine.model=POL"});
+  EXPECT_EQ(2 * best, 76u);
+  EXPECT_EQ(one_way({"adapter.mmachine.dispatch=pol_max"}), best + 121);
+  // The empty message's DestAddr (its last word) is in at cycle 7 (the SEND's 5, 2 words behind
+  // the first): the next poll is at 120.
+  EXPECT_EQ(one_way({"adapter.mmachine.dispatch=pol_periodic"}), best + (120 - 7));
+  EXPECT_EQ(one_way({"adapter.mmachine.dispatch=pol_periodic",
+                     "adapter.mmachine.poll_period_cycles=7"}),
+            best);
+  // The model's dispatch can be overridden: SWX_IMB_EMB_POL at its worst.
+  EXPECT_EQ(one_way({"adapter.mmachine.model=SWX_IMB_EMB_POL", "adapter.mmachine.dispatch=pol_max"}),
+            one_way({"adapter.mmachine.model=SWX_IMB_EMB_POL"}) + 121);
+  Config c = Config::preset_named("mmachine");
+  c.set("adapter.mmachine.dispatch", "pol_periodic");
+  c.set("adapter.mmachine.poll_period_cycles", "0");
+  try {
+    Adapter::create("mmachine", c);
+    ADD_FAILURE() << "a poll every 0 cycles accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key(), "adapter.mmachine.poll_period_cycles");
+  }
+}
+
+// [Lee 1999] §7.2.2 (Figures 7-11, 7-13): latency added to every message delays its dispatch by
+// exactly that much and costs no core any cycle; a stall after each SEND adds to the sender's
+// occupancy and to the latency.
+TEST(MMachine, AddedLatencyAndSendStallAddExactly) {
+  auto ping = [](const std::vector<std::string>& sets, Cycle& sent, std::uint64_t& occ) {
+    Rig r(sets);
+    r.ad->start(Message{1, 0, 1, 16, false}, 0);  // LIFE's 2-word update
+    r.run();
+    sent = r.rec.sent_at.at(1);
+    r.ad->accept(1, r.chip->now());
+    r.run();
+    occ = r.stat("occupancy_cycles");
+    return r.rec.arrived_at.at(1);
+  };
+  Cycle sent0, sent1, sent2;
+  std::uint64_t occ0, occ1, occ2;
+  const Cycle base = ping({}, sent0, occ0);
+  EXPECT_EQ(ping({"adapter.mmachine.added_latency_cycles=40"}, sent1, occ1), base + 40);
+  EXPECT_EQ(sent1, sent0);
+  EXPECT_EQ(occ1, occ0);
+  EXPECT_EQ(ping({"adapter.mmachine.send_stall_cycles=25"}, sent2, occ2), base + 25);
+  EXPECT_EQ(sent2, sent0 + 25);
+  EXPECT_EQ(occ2, occ0 + 25);
+  Rig r({"adapter.mmachine.send_stall_cycles=25"});
+  EXPECT_EQ(r.ad->send_cost(16, false), 5u + 25u + 2u);  // k_o + stall + 2 v_o
+}
