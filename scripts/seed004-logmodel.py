@@ -16,7 +16,8 @@ usage: seed004-logmodel.py [--measured FILE] [--sweep FILE] [--out PREFIX] [--c-
       (adapter.mmachine.send_stall_cycles, Figure 7-13); the model takes k_l = 11 + added or
       k_o = 5 + added.
   --out PREFIX: writes PREFIX.md (tables), PREFIX.dat and PREFIX.gp (speedups),
-      PREFIX-latency.{dat,gp}, PREFIX-occupancy.{dat,gp}, and the .png files if gnuplot runs.
+      PREFIX-latency.{dat,gp}, PREFIX-occupancy.{dat,gp}, PREFIX-speedup.{dat,gp} (Figure 7-12),
+      and the .png files if gnuplot runs.
 Without --measured it prints the model's table only.
 """
 import argparse
@@ -182,6 +183,58 @@ plot {", ".join(plots)}
     return out
 
 
+def speedup_sweep_part(a, sweep):
+    """Figure 7-12: speedup over one node against P, under added latency or occupancy."""
+    base = a.generations * 64 * a.c_cell
+    curves = []  # (kind, added): {P: cycles}
+    for kind, xs in (("occupancy", (0, 25, 50, 100)), ("latency", (100, 200))):
+        for x in xs:
+            got = {p: c for k, p, xx, c in sweep if k == kind and xx == x}
+            if got:
+                curves.append((kind, x, got))
+    if not curves:
+        return []
+    ps = [1] + sorted({p for _, _, got in curves for p in got})
+    out = ["**Speedup over one node** (Figure 7-12), model / tilempi:", "",
+           "| added | " + " | ".join(f"P = {p}" for p in ps[1:]) + " |", "|---|" + "---|" * (len(ps) - 1)]
+    for kind, x, got in curves:
+        cells = []
+        for p in ps[1:]:
+            m = base / (log_model(p, a, k_l=a.k_l + x) if kind == "latency" else log_model(p, a, k_o=a.k_o + x))
+            cells.append(f"{m:.1f} / {base / got[p]:.1f}" if p in got else "–")
+        out.append(f"| {x} cycles of {kind} | " + " | ".join(cells) + " |")
+    out.append("")
+    if a.out:
+        prefix = f"{a.out}-speedup"
+        name = os.path.basename(prefix)
+        with open(prefix + ".dat", "w") as f:
+            f.write("# P " + " ".join(f"model_{k}{x} tilempi_{k}{x}" for k, x, _ in curves) + "\n")
+            for p in ps:
+                row = [str(p)]
+                for kind, x, got in curves:
+                    m = log_model(p, a, k_l=a.k_l + x) if kind == "latency" else log_model(p, a, k_o=a.k_o + x)
+                    row += [f"{base / m:.3f}", f"{base / got[p]:.3f}" if p in got else ("1" if p == 1 else "NaN")]
+                f.write(" ".join(row) + "\n")
+        plots = []
+        for i, (kind, x, _) in enumerate(curves):
+            plots.append(f"'{name}.dat' using 1:{2 + 2 * i} with lines dt 2 lc {i + 1} notitle")
+            plots.append(f"'{name}.dat' using 1:{3 + 2 * i} with linespoints lc {i + 1} pt 7 title '+{x} {kind}'")
+        with open(prefix + ".gp", "w") as f:
+            f.write(f"""set terminal pngcairo size 760,440
+set output '{name}.png'
+set title 'LIFE, 64 cells: speedup (Lee 1999, Fig. 7-12); dashed: LOG model' noenhanced
+set xlabel 'nodes'
+set ylabel 'speedup over one node'
+set logscale x 2
+set xtics (1, 4, 16, 64)
+set xrange [0.9:90]
+set key outside right
+plot {", ".join(plots)}
+""")
+        gnuplot(prefix)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--measured")
@@ -207,6 +260,7 @@ def main():
     if sweep:
         out.append("")
         out += sweep_part(a, sweep)
+        out += speedup_sweep_part(a, sweep)
     text = "\n".join(out).rstrip() + "\n"
     print(text, end="")
     if a.out:

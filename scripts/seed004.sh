@@ -17,7 +17,7 @@
 # PARTS (default "table life sweep"; "model" redraws the LOG model, tables and plots from the
 # kept runs without running them), LATENCIES and OCCUPANCIES (the added cycles swept).
 # Results: $OUT/seed004-table64.{csv,md}, $OUT/seed004-life.{md,dat,gp,png},
-# $OUT/seed004-life-{latency,occupancy}.{dat,gp,png}, the runs' cycles in
+# $OUT/seed004-life-{latency,occupancy,speedup}.{dat,gp,png}, the runs' cycles in
 # $OUT/seed004-life-{runs,sweep}.txt; with UPDATE_DOCS=1
 # (the default) the generated regions of docs/EXPERIMENTS.md are replaced too.
 set -euo pipefail
