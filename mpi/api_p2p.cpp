@@ -16,11 +16,11 @@ int start_send(const void* buf, int count, MPI_Datatype type, int dest, int tag,
   int rc;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  if (!check::message(*c, buf, count, type, fn, &rc) || !check::dest(*c, dest, fn, &rc) ||
-      !check::send_tag(*c, tag, fn, &rc))
-    return rc;
-  if (!request) return raise(comm, MPI_ERR_REQUEST, fn, "request pointer is NULL");
-  return isend(buf, count, type, dest, tag, *c, Lane::User, sync, request);
+  const Datatype* t = check::message_type(*c, buf, count, type, fn, &rc);
+  if (!t || !check::dest(*c, dest, fn, &rc) || !check::send_tag(*c, tag, fn, &rc)) return rc;
+  if (!request) [[unlikely]]
+    return raise(comm, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+  return isend(buf, static_cast<std::size_t>(count), *t, dest, tag, *c, Lane::User, sync, request);
 }
 
 // The checks of a send's arguments; the communicator, or nullptr with *rc set.
@@ -76,11 +76,11 @@ int start_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI
   int rc;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  if (!check::message(*c, buf, count, type, fn, &rc) || !check::source(*c, source, fn, &rc) ||
-      !check::recv_tag(*c, tag, fn, &rc))
-    return rc;
-  if (!request) return raise(comm, MPI_ERR_REQUEST, fn, "request pointer is NULL");
-  return irecv(buf, count, type, source, tag, *c, Lane::User, request);
+  const Datatype* t = check::message_type(*c, buf, count, type, fn, &rc);
+  if (!t || !check::source(*c, source, fn, &rc) || !check::recv_tag(*c, tag, fn, &rc)) return rc;
+  if (!request) [[unlikely]]
+    return raise(comm, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+  return irecv(buf, static_cast<std::size_t>(count), *t, source, tag, *c, Lane::User, request);
 }
 
 int blocking_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, bool sync,
@@ -115,12 +115,11 @@ bool check_requests(int count, MPI_Request* requests, const char* fn, int* rc) {
     *rc = raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn, "request array is NULL");
     return false;
   }
-  for (int i = 0; i < count; ++i) {
-    if (requests[i] != MPI_REQUEST_NULL && !request_get(requests[i])) {
-      *rc = raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,
-                  "request " + std::to_string(i) + " (handle " + std::to_string(requests[i]) + ") is not valid");
-      return false;
-    }
+  const int i = first_invalid_request(count, requests);
+  if (i >= 0) [[unlikely]] {
+    *rc = raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,
+                "request " + std::to_string(i) + " (handle " + std::to_string(requests[i]) + ") is not valid");
+    return false;
   }
   return true;
 }
@@ -245,27 +244,8 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   ApiScope api_scope(__func__);
   int rc;
   if (!check_requests(count, requests, "MPI_Waitall", &rc)) return rc;
-  progress_until([&] {
-    for (int i = 0; i < count; ++i) {
-      Request* r = request_get(requests[i]);
-      if (r && !r->done) return false;
-    }
-    return true;
-  });
-  rc = MPI_SUCCESS;
   MPI_Comm comm = MPI_COMM_WORLD;
-  for (int i = 0; i < count; ++i) {
-    if (request_inactive(requests[i])) {
-      status_set(nth(statuses, i), empty_status());
-      continue;
-    }
-    MPI_Comm c;
-    int err = harvest(requests, i, nth(statuses, i), &c);
-    if (err != MPI_SUCCESS) {
-      comm = c;
-      rc = statuses == MPI_STATUSES_IGNORE ? err : MPI_ERR_IN_STATUS;
-    }
-  }
+  rc = waitall_requests(count, requests, statuses, &comm);
   return rc == MPI_SUCCESS ? rc : raise(comm, rc, "MPI_Waitall", "");
 }
 

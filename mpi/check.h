@@ -1,5 +1,8 @@
 // Argument checks shared by the API entry points. Each returns true when the argument is good;
 // otherwise it has already applied the error handler and stored the class in *rc.
+//
+// Every check runs on every message, so each is an inline test whose failure goes to a cold,
+// out-of-line function that builds the message (the strings and the handler stay off the path).
 #pragma once
 
 #include <string>
@@ -11,52 +14,84 @@
 
 namespace tilempi::mpi::check {
 
+namespace failed {
+// The error paths: apply the handler, store the class in *rc. Out of line and marked cold, so
+// that the inline checks above them compile to a compare and a branch.
+[[gnu::cold, gnu::noinline]] inline bool initialized(const char* fn, int* rc) {
+  *rc = raise(MPI_COMM_WORLD, MPI_ERR_OTHER, fn,
+              runtime().finalized ? "called after MPI_Finalize" : "called before MPI_Init");
+  return false;
+}
+[[gnu::cold, gnu::noinline]] inline Comm* comm(MPI_Comm h, const char* fn, int* rc) {
+  *rc = raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "communicator handle " + std::to_string(h) + " is not valid");
+  return nullptr;
+}
+[[gnu::cold, gnu::noinline]] inline bool count(const Comm& c, int n, const char* fn, int* rc) {
+  *rc = raise(c.handle, MPI_ERR_COUNT, fn, "count " + std::to_string(n) + " is negative");
+  return false;
+}
+[[gnu::cold, gnu::noinline]] inline const Datatype* type(const Comm& c, MPI_Datatype h, const Datatype* t,
+                                                         const char* fn, int* rc) {
+  if (!t)
+    *rc = raise(c.handle, MPI_ERR_TYPE, fn, "datatype handle " + std::to_string(h) + " is not valid");
+  else
+    *rc = raise(c.handle, MPI_ERR_TYPE, fn, "datatype is not committed (call MPI_Type_commit)");
+  return nullptr;
+}
+[[gnu::cold, gnu::noinline]] inline bool buffer(const Comm& c, int n, const char* fn, int* rc) {
+  *rc = raise(c.handle, MPI_ERR_BUFFER, fn, "buffer is NULL but count is " + std::to_string(n));
+  return false;
+}
+[[gnu::cold, gnu::noinline]] inline bool rank(const Comm& c, int r, const char* fn, int* rc) {
+  *rc = raise(c.handle, MPI_ERR_RANK, fn,
+              "rank " + std::to_string(r) + " is not in the communicator (size " + std::to_string(c.size) + ")");
+  return false;
+}
+[[gnu::cold, gnu::noinline]] inline bool tag(const Comm& c, int tag, const char* fn, int* rc) {
+  *rc = raise(c.handle, MPI_ERR_TAG, fn, "tag " + std::to_string(tag) + " is outside 0..MPI_TAG_UB");
+  return false;
+}
+}  // namespace failed
+
 inline bool initialized(const char* fn, int* rc) {
   const Runtime& rt = runtime();
-  if (rt.initialized && !rt.finalized) return true;
-  *rc = raise(MPI_COMM_WORLD, MPI_ERR_OTHER, fn,
-              rt.finalized ? "called after MPI_Finalize" : "called before MPI_Init");
-  return false;
+  if (rt.initialized && !rt.finalized) [[likely]]
+    return true;
+  return failed::initialized(fn, rc);
 }
 
 inline Comm* comm(MPI_Comm h, const char* fn, int* rc) {
-  if (!initialized(fn, rc)) return nullptr;
-  Comm* c = comm_get(h);
-  if (!c) *rc = raise(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "communicator handle " + std::to_string(h) + " is not valid");
-  return c;
+  if (!initialized(fn, rc)) [[unlikely]]
+    return nullptr;
+  if (Comm* c = comm_get(h)) [[likely]]
+    return c;
+  return failed::comm(h, fn, rc);
 }
 
 inline bool count(const Comm& c, int n, const char* fn, int* rc) {
-  if (n >= 0) return true;
-  *rc = raise(c.handle, MPI_ERR_COUNT, fn, "count " + std::to_string(n) + " is negative");
-  return false;
+  if (n >= 0) [[likely]]
+    return true;
+  return failed::count(c, n, fn, rc);
 }
 
 inline const Datatype* type(const Comm& c, MPI_Datatype h, const char* fn, int* rc) {
   const Datatype* t = datatype_get(h);
-  if (!t) {
-    *rc = raise(c.handle, MPI_ERR_TYPE, fn, "datatype handle " + std::to_string(h) + " is not valid");
-    return nullptr;
-  }
-  if (!t->committed) {
-    *rc = raise(c.handle, MPI_ERR_TYPE, fn, "datatype is not committed (call MPI_Type_commit)");
-    return nullptr;
-  }
-  return t;
+  if (t && t->committed) [[likely]]
+    return t;
+  return failed::type(c, h, t, fn, rc);
 }
 
 inline bool buffer(const Comm& c, const void* buf, int n, const Datatype& t, const char* fn, int* rc) {
-  if (buf || n == 0 || t.size == 0) return true;
-  *rc = raise(c.handle, MPI_ERR_BUFFER, fn, "buffer is NULL but count is " + std::to_string(n));
-  return false;
+  if (buf || n == 0 || t.size == 0) [[likely]]
+    return true;
+  return failed::buffer(c, n, fn, rc);
 }
 
 /// A destination rank (MPI_PROC_NULL allowed).
 inline bool dest(const Comm& c, int r, const char* fn, int* rc) {
-  if (r == MPI_PROC_NULL || (r >= 0 && r < c.size)) return true;
-  *rc = raise(c.handle, MPI_ERR_RANK, fn,
-              "rank " + std::to_string(r) + " is not in the communicator (size " + std::to_string(c.size) + ")");
-  return false;
+  if (static_cast<unsigned>(r) < static_cast<unsigned>(c.size) || r == MPI_PROC_NULL) [[likely]]
+    return true;
+  return failed::rank(c, r, fn, rc);
 }
 
 /// A source rank (MPI_ANY_SOURCE and MPI_PROC_NULL allowed).
@@ -67,20 +102,25 @@ inline bool source(const Comm& c, int r, const char* fn, int* rc) {
 constexpr int kTagUb = 0x7fffffff;
 
 inline bool send_tag(const Comm& c, int tag, const char* fn, int* rc) {
-  if (tag >= 0 && tag <= kTagUb) return true;
-  *rc = raise(c.handle, MPI_ERR_TAG, fn, "tag " + std::to_string(tag) + " is outside 0..MPI_TAG_UB");
-  return false;
+  if (tag >= 0 && tag <= kTagUb) [[likely]]
+    return true;
+  return failed::tag(c, tag, fn, rc);
 }
 
 inline bool recv_tag(const Comm& c, int tag, const char* fn, int* rc) {
   return tag == MPI_ANY_TAG || send_tag(c, tag, fn, rc);
 }
 
-/// The common checks of a point-to-point buffer description.
-inline bool message(const Comm& c, const void* buf, int n, MPI_Datatype h, const char* fn, int* rc) {
-  if (!count(c, n, fn, rc)) return false;
+/// The common checks of a point-to-point buffer description; the type, or nullptr.
+inline const Datatype* message_type(const Comm& c, const void* buf, int n, MPI_Datatype h, const char* fn,
+                                    int* rc) {
+  if (!count(c, n, fn, rc)) return nullptr;
   const Datatype* t = type(c, h, fn, rc);
-  return t && buffer(c, buf, n, *t, fn, rc);
+  return t && buffer(c, buf, n, *t, fn, rc) ? t : nullptr;
+}
+
+inline bool message(const Comm& c, const void* buf, int n, MPI_Datatype h, const char* fn, int* rc) {
+  return message_type(c, buf, n, h, fn, rc) != nullptr;
 }
 
 }  // namespace tilempi::mpi::check

@@ -65,10 +65,24 @@ struct DirectRecv {
   std::size_t size = 0;
 };
 
+// The handle every send that completed inside MPI_Isend (the transport took it at once) gets:
+// one permanent request, done, with a send's empty status, shared by all of them, so that such a
+// send costs no request of its own. A wait or test on it sets the caller's handle to
+// MPI_REQUEST_NULL as for any other; releasing it does nothing; it is never pending, so nothing
+// else (cancel, free, completion) ever changes it.
+constexpr MPI_Request kSendComplete = 1;
+
 struct Engine {
-  std::vector<std::unique_ptr<Request>> requests{1};  // handle 0 is MPI_REQUEST_NULL
+  Engine() {
+    requests.push_back(std::make_unique<Request>());
+    requests[kSendComplete]->reset(Request::Kind::Send, MPI_COMM_WORLD);
+    requests[kSendComplete]->done = true;
+  }
+  // Handle h names requests[h] while it is live; handle 0 is MPI_REQUEST_NULL. A released
+  // request stays in its slot for the next one (no malloc per message), except in slots above
+  // kKeptSlots, so that a burst of many outstanding requests does not hold memory for ever.
+  std::vector<std::unique_ptr<Request>> requests{1};
   std::vector<MPI_Request> free_handles;
-  std::vector<std::unique_ptr<Request>> spare;         // released requests, reused (no malloc per message)
   std::deque<MPI_Request> posted;                      // receives in posting order
   std::list<Unexpected> unexpected;                    // arrivals in arrival order
   std::vector<MPI_Request> in_flight;                  // transport sends and fetches
@@ -85,26 +99,33 @@ constinit transport::RankLocal<Engine> g_engine;
 
 Engine& engine() { return g_engine.get(); }
 
+[[gnu::noinline]] bool learn_real_time(Engine& e) {
+  e.real_time = transport_of_job().capabilities().virtual_time ? 0 : 1;
+  return e.real_time == 1;
+}
+
+// wait_may_skip_progress() (request.h) with the engine at hand.
+inline bool real_time(Engine& e) {
+  if (e.real_time < 0) [[unlikely]]
+    return learn_real_time(e);
+  return e.real_time == 1;
+}
+
+constexpr MPI_Request kKeptSlots = 1024;
+
 MPI_Request new_request(Request::Kind kind, MPI_Comm comm) {
   Engine& e = engine();
-  std::unique_ptr<Request> r;
-  if (!e.spare.empty()) {
-    r = std::move(e.spare.back());
-    e.spare.pop_back();
-    *r = Request{};
-  } else {
-    r = std::make_unique<Request>();
-  }
-  r->kind = kind;
-  r->comm = comm;
-  if (!e.free_handles.empty()) {
-    MPI_Request h = e.free_handles.back();
+  MPI_Request h;
+  if (!e.free_handles.empty()) [[likely]] {
+    h = e.free_handles.back();
     e.free_handles.pop_back();
-    e.requests[h] = std::move(r);
-    return h;
+    if (!e.requests[h]) e.requests[h] = std::make_unique<Request>();
+  } else {
+    e.requests.push_back(std::make_unique<Request>());
+    h = static_cast<MPI_Request>(e.requests.size() - 1);
   }
-  e.requests.push_back(std::move(r));
-  return static_cast<MPI_Request>(e.requests.size() - 1);
+  e.requests[h]->reset(kind, comm);
+  return h;
 }
 
 bool matches(const Request& r, std::uint64_t context, int source, int tag) {
@@ -117,17 +138,33 @@ bool matches(const Unexpected& u, std::uint64_t context, int source, int tag) {
          (tag == MPI_ANY_TAG ? u.tag >= 0 : tag == u.tag);
 }
 
-void complete(MPI_Request h) {
-  Engine& e = engine();
-  Request* r = e.requests[h].get();
-  r->done = true;
-  r->op = kDone;
-  if (r->bsend_size) {
-    e.bsend.used.erase(r->bsend_offset);
-    r->bsend_size = 0;
-  }
-  if (r->freed) request_release(h);
+// Release live request h (r), not kSendComplete.
+inline void release(Engine& e, MPI_Request h, Request& r) {
+  r.live = false;
+  if (h > kKeptSlots) [[unlikely]]
+    e.requests[h].reset();
+  else if (r.staging.capacity() > 0) [[unlikely]]
+    r.staging = {};
+  e.free_handles.push_back(h);
 }
+
+void complete_slow(MPI_Request h, Request& r) {
+  if (r.bsend_size) {
+    engine().bsend.used.erase(r.bsend_offset);
+    r.bsend_size = 0;
+  }
+  if (r.freed) request_release(h);
+}
+
+// r is request h.
+inline void complete(MPI_Request h, Request& r) {
+  r.done = true;
+  r.op = kDone;
+  if (r.bsend_size || r.freed) [[unlikely]]
+    complete_slow(h, r);
+}
+
+void complete(MPI_Request h) { complete(h, *engine().requests[h]); }
 
 // Send and receive on request h. They take the type's description, not its handle: a persistent
 // request keeps it across MPI_Type_free of the handle (descriptions outlive handles).
@@ -148,27 +185,30 @@ void set_recv_status(Request& r, int source, int tag, std::size_t size) {
   status_set_bytes(r.status, r.received);
 }
 
-void finish_recv(MPI_Request h) {
-  Request* r = engine().requests[h].get();
-  if (!r->type->contiguous) unpack(r->staging.data(), r->received, r->count, *r->type, r->buf);
-  r->staging = {};
-  complete(h);
+void finish_recv(MPI_Request h, Request& r) {
+  if (!r.type->contiguous) {
+    unpack(r.staging.data(), r.received, r.count, *r.type, r.buf);
+    r.staging = {};
+  }
+  complete(h, r);
 }
 
-// Start moving a matched message from the transport into the receive.
-void start_fetch(MPI_Request h, const Arrival& a) {
-  Request* r = engine().requests[h].get();
-  void* dst = r->buf;
-  if (!r->type->contiguous) {
-    r->staging.resize(r->received);
-    dst = r->staging.data();
+
+// Start moving a matched message from the transport into the receive (r is request h).
+void start_fetch(MPI_Request h, Request& r, const Arrival& a) {
+  void* dst = r.buf;
+  if (!r.type->contiguous) {
+    r.staging.resize(r.received);
+    dst = r.staging.data();
   }
-  r->op = transport_of_job().fetch(a, dst, r->received);
-  if (r->op == kDone)
-    finish_recv(h);
+  r.op = transport_of_job().fetch(a, dst, r.received);
+  if (r.op == kDone)
+    finish_recv(h, r);
   else
     engine().in_flight.push_back(h);
 }
+
+void start_fetch(MPI_Request h, const Arrival& a) { start_fetch(h, *engine().requests[h], a); }
 
 void deliver_unexpected(MPI_Request h, Unexpected& u) {
   Request* r = engine().requests[h].get();
@@ -200,7 +240,7 @@ void on_arrival(const Arrival& a) {
       else
         e.posted.erase(it);
       set_recv_status(*r, source, tag, a.size);
-      start_fetch(h, a);
+      start_fetch(h, *r, a);
       return;
     }
   }
@@ -239,17 +279,16 @@ void status_set(MPI_Status* out, const MPI_Status& in) {
 Request* request_get(MPI_Request h) {
   Engine& e = engine();
   if (h <= 0 || static_cast<std::size_t>(h) >= e.requests.size()) return nullptr;
-  return e.requests[h].get();
+  Request* r = e.requests[h].get();
+  return r && r->live ? r : nullptr;
 }
 
 void request_release(MPI_Request h) {
   Engine& e = engine();
-  if (h <= 0 || static_cast<std::size_t>(h) >= e.requests.size() || !e.requests[h]) return;
-  if (e.spare.size() < 256)
-    e.spare.push_back(std::move(e.requests[h]));
-  else
-    e.requests[h].reset();
-  e.free_handles.push_back(h);
+  if (h <= kSendComplete || static_cast<std::size_t>(h) >= e.requests.size()) return;
+  Request* r = e.requests[h].get();
+  if (!r || !r->live) return;
+  release(e, h, *r);
 }
 
 bool request_cancel(MPI_Request h) {
@@ -504,9 +543,9 @@ void progress() {
     e.in_flight.pop_back();
     if (r->kind == Request::Kind::Send) {
       r->staging = {};
-      complete(h);
+      complete(h, *r);
     } else {
-      finish_recv(h);
+      finish_recv(h, *r);
     }
   }
   for (Unexpected& u : e.unexpected)
@@ -526,11 +565,7 @@ void complete_generic_request(MPI_Request h, int error) {
 
 void progress_wait() { transport_of_job().wait(1'000'000); }
 
-bool wait_may_skip_progress() {
-  Engine& e = engine();
-  if (e.real_time < 0) e.real_time = transport_of_job().capabilities().virtual_time ? 0 : 1;
-  return e.real_time == 1;
-}
+bool wait_may_skip_progress() { return real_time(engine()); }
 
 void progress_blocking(bool on) {
   transport::Transport& tp = transport_of_job();
@@ -579,7 +614,7 @@ void send_on(MPI_Request h, const void* buf, std::size_t count, const Datatype& 
   transport::Transport& tp = transport_of_job();
   int dst = comm.world[dest];
 
-  if (dst == tp.rank()) {
+  if (dest == comm.rank) {
     // Loopback: match a posted receive directly, else queue as unexpected.
     for (auto it = e.posted.begin(); it != e.posted.end(); ++it) {
       Request* rr = e.requests[*it].get();
@@ -623,8 +658,8 @@ void send_on(MPI_Request h, const void* buf, std::size_t count, const Datatype& 
   r->op = tp.send(dst, env, data, bytes,
                   synchronous ? transport::SendMode::Synchronous : transport::SendMode::Standard);
   if (r->op == kDone) {
-    r->staging = {};
-    complete(h);
+    if (!t.contiguous) r->staging = {};
+    complete(h, *r);
   } else {
     e.in_flight.push_back(h);
   }
@@ -660,25 +695,35 @@ void recv_on(MPI_Request h, void* buf, std::size_t count, const Datatype* type, 
 
 }  // namespace
 
-bool send_direct(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm,
-                 MPI_Request* pending) {
-  if (dest == MPI_PROC_NULL || !wait_may_skip_progress()) return false;
-  const Datatype& t = *datatype_get(type);
-  transport::Transport& tp = transport_of_job();
-  const int dst = comm.world[dest];
-  if (!t.contiguous || dst == tp.rank()) return false;
-  Envelope env{};  // as send_on() writes it, on the user lane
-  env.word[0] = comm.context;
+namespace {
+
+// A standard-mode send of a contiguous type to another rank on a transport in real time,
+// straight to the transport: false (nothing sent) when it must take the general path; else
+// *pending is `done` if the transport took it at once, or a request to wait for.
+inline bool send_now(const void* buf, std::size_t count, const Datatype& t, int dest, int tag, Comm& comm,
+                     Lane lane, MPI_Request done, MPI_Request* pending) {
+  Engine& e = engine();
+  if (dest == MPI_PROC_NULL || dest == comm.rank || !t.contiguous || !real_time(e)) return false;
+  Envelope env{};  // as send_on() writes it
+  env.word[0] = comm.context + (lane == Lane::Coll ? 1 : 0);
   env.word[1] = static_cast<std::uint32_t>(comm.rank) | (static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag)) << 32);
-  const transport::OpId op = tp.send(dst, env, buf, count * t.size, transport::SendMode::Standard);
-  if (op == kDone) {
-    *pending = MPI_REQUEST_NULL;
+  const transport::OpId op =
+      transport_of_job().send(comm.world[dest], env, buf, count * t.size, transport::SendMode::Standard);
+  if (op == kDone) [[likely]] {
+    *pending = done;
     return true;
   }
   *pending = new_request(Request::Kind::Send, comm.handle);
-  engine().requests[*pending]->op = op;
-  engine().in_flight.push_back(*pending);
+  e.requests[*pending]->op = op;
+  e.in_flight.push_back(*pending);
   return true;
+}
+
+}  // namespace
+
+bool send_direct(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm,
+                 MPI_Request* pending) {
+  return send_now(buf, count, *datatype_get(type), dest, tag, comm, Lane::User, MPI_REQUEST_NULL, pending);
 }
 
 bool recv_direct(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm,
@@ -712,17 +757,29 @@ bool recv_direct(void* buf, std::size_t count, MPI_Datatype type, int source, in
 
 int isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm, Lane lane,
           bool synchronous, MPI_Request* request) {
+  return isend(buf, count, *datatype_get(type), dest, tag, comm, lane, synchronous, request);
+}
+
+int isend(const void* buf, std::size_t count, const Datatype& t, int dest, int tag, Comm& comm, Lane lane,
+          bool synchronous, MPI_Request* request) {
   if (lane == Lane::Coll && tag >= 0) tag += nbc_tag_offset();
+  // A send the transport takes at once completes here, on the shared completed request.
+  if (!synchronous && send_now(buf, count, t, dest, tag, comm, lane, kSendComplete, request)) return MPI_SUCCESS;
   *request = new_request(Request::Kind::Send, comm.handle);
-  send_on(*request, buf, count, *datatype_get(type), dest, tag, comm, lane, synchronous);
+  send_on(*request, buf, count, t, dest, tag, comm, lane, synchronous);
   return MPI_SUCCESS;
 }
 
 int irecv(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm, Lane lane,
           MPI_Request* request) {
+  return irecv(buf, count, *datatype_get(type), source, tag, comm, lane, request);
+}
+
+int irecv(void* buf, std::size_t count, const Datatype& type, int source, int tag, Comm& comm, Lane lane,
+          MPI_Request* request) {
   if (lane == Lane::Coll && tag >= 0) tag += nbc_tag_offset();
   *request = new_request(Request::Kind::Recv, comm.handle);
-  recv_on(*request, buf, count, datatype_get(type), source, tag, comm, lane);
+  recv_on(*request, buf, count, &type, source, tag, comm, lane);
   return MPI_SUCCESS;
 }
 
@@ -747,6 +804,54 @@ int waitall(int count, MPI_Request* requests, MPI_Status* statuses) {
     MPI_Status* st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
     int e = wait(&requests[i], st);
     if (e != MPI_SUCCESS) rc = statuses == MPI_STATUSES_IGNORE ? e : MPI_ERR_IN_STATUS;
+  }
+  return rc;
+}
+
+int first_invalid_request(int count, const MPI_Request* requests) {
+  Engine& e = engine();
+  const std::size_t n = e.requests.size();
+  for (int i = 0; i < count; ++i) {
+    const MPI_Request h = requests[i];
+    if (h == MPI_REQUEST_NULL) continue;
+    if (h < 0 || static_cast<std::size_t>(h) >= n || !e.requests[h] || !e.requests[h]->live) return i;
+  }
+  return -1;
+}
+
+int waitall_requests(int count, MPI_Request* requests, MPI_Status* statuses, MPI_Comm* err_comm) {
+  Engine& e = engine();
+  // The requests' slots stay put while they are live (and the handles are checked), so one
+  // lookup each; and a request that is done stays done until it is harvested below, so the
+  // wait resumes its scan where it stopped instead of starting over on every pass.
+  int first = 0;
+  progress_until([&] {
+    for (; first < count; ++first) {
+      const MPI_Request h = requests[first];
+      if (h != MPI_REQUEST_NULL && !e.requests[h]->done) return false;
+    }
+    return true;
+  });
+  int rc = MPI_SUCCESS;
+  for (int i = 0; i < count; ++i) {
+    MPI_Status* st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+    const MPI_Request h = requests[i];
+    Request* r = h == MPI_REQUEST_NULL ? nullptr : e.requests[h].get();
+    if (!r || !r->live || (r->persistent && !r->active)) {  // (not live: the same handle twice)
+      status_set(st, MPI_Status{MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, 0, 0});
+      continue;
+    }
+    status_set(st, r->status);
+    if (r->error != MPI_SUCCESS) {
+      *err_comm = r->comm;
+      rc = statuses == MPI_STATUSES_IGNORE ? r->error : MPI_ERR_IN_STATUS;
+    }
+    if (r->persistent) {
+      r->active = false;
+    } else {
+      if (h != kSendComplete) release(e, h, *r);
+      requests[i] = MPI_REQUEST_NULL;
+    }
   }
   return rc;
 }

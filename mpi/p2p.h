@@ -36,6 +36,11 @@ int isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int t
           bool synchronous, MPI_Request* request);
 int irecv(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm, Lane lane,
           MPI_Request* request);
+/// The same with the type's description (the entry points have looked it up already).
+int isend(const void* buf, std::size_t count, const Datatype& type, int dest, int tag, Comm& comm, Lane lane,
+          bool synchronous, MPI_Request* request);
+int irecv(void* buf, std::size_t count, const Datatype& type, int source, int tag, Comm& comm, Lane lane,
+          MPI_Request* request);
 /// A persistent request (inactive until start()). kind Send takes mode; peer is the destination
 /// or the source.
 int persistent_init(Request::Kind kind, SendMode mode, const void* buf, std::size_t count, MPI_Datatype type,
@@ -72,6 +77,13 @@ void complete_generic_request(MPI_Request h, int error);
 int wait(MPI_Request* request, MPI_Status* status);
 /// Returns MPI_ERR_IN_STATUS if some request failed (details in statuses), else MPI_SUCCESS.
 int waitall(int count, MPI_Request* requests, MPI_Status* statuses);
+/// MPI_Waitall after its checks (every handle MPI_REQUEST_NULL or live): waits for all, then
+/// sets each status and frees each request (a persistent one becomes inactive). Returns
+/// MPI_SUCCESS, or the failing request's error (MPI_ERR_IN_STATUS with statuses), with that
+/// request's communicator in *err_comm.
+int waitall_requests(int count, MPI_Request* requests, MPI_Status* statuses, MPI_Comm* err_comm);
+/// The index of the first handle that is neither MPI_REQUEST_NULL nor a live request, or -1.
+int first_invalid_request(int count, const MPI_Request* requests);
 /// Non-blocking probe of the unexpected messages.
 bool iprobe(int source, int tag, Comm& comm, Lane lane, MPI_Status* status);
 /// Run the progress engine once.

@@ -18,6 +18,7 @@ struct Request {
   /// Generic: completed by another part of the library (a non-blocking collective).
   enum class Kind { Send, Recv, Generic };
   Kind kind = Kind::Send;
+  bool live = false;               ///< the handle names this request (slots are reused)
   MPI_Comm comm = MPI_COMM_NULL;   ///< for the error handler
   bool done = false;
   bool freed = false;              ///< MPI_Request_free'd while pending: release when it completes
@@ -47,6 +48,34 @@ struct Request {
   SendMode mode = SendMode::Standard;
   const void* send_buf = nullptr;   ///< (the type is `type` above, for sends too)
   int peer = MPI_PROC_NULL;
+
+  /// A fresh request in a reused slot: every field as a new Request has it, the staging
+  /// vector's memory kept (cheaper than assigning a new Request on every message).
+  void reset(Kind k, MPI_Comm c) {
+    kind = k;
+    live = true;
+    comm = c;
+    done = false;
+    freed = false;
+    error = MPI_SUCCESS;
+    status = MPI_Status{};
+    op = transport::kDone;
+    staging.clear();
+    buf = nullptr;
+    count = 0;
+    type = nullptr;
+    source = MPI_ANY_SOURCE;
+    tag = MPI_ANY_TAG;
+    context = 0;
+    received = 0;
+    bsend_offset = 0;
+    bsend_size = 0;
+    persistent = false;
+    active = false;
+    mode = SendMode::Standard;
+    send_buf = nullptr;
+    peer = MPI_PROC_NULL;
+  }
 };
 
 /// nullptr when h is not a live request.

@@ -460,6 +460,67 @@ void cancel_send() {
   CHECK_EQ(got, rank);
 }
 
+// Small sends the transport takes at once complete inside MPI_Isend and may share one handle
+// (a completed request): every call that takes requests must treat each of them as a completed
+// send of its own. Then more requests outstanding at once than the library keeps slots for, twice
+// (released slots are reused), with contents and order checked.
+void completed_sends() {
+  const int right = (rank + 1) % size, left = (rank + size - 1) % size;
+  int out[8], in[8] = {0};
+  MPI_Request s[8], r[8];
+  MPI_Status st[8];
+  for (int i = 0; i < 8; ++i) MPI_Irecv(&in[i], 1, MPI_INT, left, 20 + i, comm, &r[i]);
+  for (int i = 0; i < 8; ++i) {
+    out[i] = rank * 100 + i;
+    CHECK_EQ(MPI_Isend(&out[i], 1, MPI_INT, right, 20 + i, comm, &s[i]), MPI_SUCCESS);
+    CHECK(s[i] != MPI_REQUEST_NULL);
+  }
+  int flag = 0;
+  CHECK_EQ(MPI_Cancel(&s[0]), MPI_SUCCESS);  // too late for any of them: a no-op
+  CHECK_EQ(MPI_Request_free(&s[1]), MPI_SUCCESS);
+  CHECK_EQ(s[1], MPI_REQUEST_NULL);
+  MPI_Request some[3] = {s[2], MPI_REQUEST_NULL, s[7]};  // (on the host, likely one handle value twice)
+  CHECK_EQ(MPI_Waitall(3, some, st), MPI_SUCCESS);
+  for (MPI_Request h : some) CHECK_EQ(h, MPI_REQUEST_NULL);
+  int index = -1;
+  CHECK_EQ(MPI_Waitany(2, &s[3], &index, &st[0]), MPI_SUCCESS);
+  CHECK(index == 0 || index == 1);
+  CHECK_EQ(s[3 + index], MPI_REQUEST_NULL);
+  int count = 0, indices[8];
+  CHECK_EQ(MPI_Testsome(2, &s[3], &count, indices, st), MPI_SUCCESS);
+  CHECK_EQ(count, 1);
+  CHECK_EQ(MPI_Testsome(2, &s[3], &count, indices, st), MPI_SUCCESS);
+  CHECK_EQ(count, MPI_UNDEFINED);
+  CHECK_EQ(MPI_Test(&s[5], &flag, &st[0]), MPI_SUCCESS);
+  CHECK(flag && s[5] == MPI_REQUEST_NULL);
+  CHECK_EQ(MPI_Wait(&s[0], &st[0]), MPI_SUCCESS);
+  MPI_Test_cancelled(&st[0], &flag);
+  CHECK_EQ(flag, 0);
+  CHECK_EQ(MPI_Wait(&s[6], &st[0]), MPI_SUCCESS);
+  CHECK_EQ(MPI_Waitall(8, r, st), MPI_SUCCESS);
+  for (int i = 0; i < 8; ++i) {
+    CHECK_EQ(in[i], left * 100 + i);
+    CHECK_EQ(st[i].MPI_SOURCE, left);
+    CHECK_EQ(st[i].MPI_TAG, 20 + i);
+  }
+
+  const int n = 1500;  // more than the slots kept for reuse
+  std::vector<int> send_buf(n), recv_buf(n);
+  std::vector<MPI_Request> reqs(2 * n);
+  for (int round = 0; round < 2; ++round) {
+    for (int i = 0; i < n; ++i) {
+      recv_buf[i] = -1;
+      MPI_Irecv(&recv_buf[i], 1, MPI_INT, left, 30, comm, &reqs[i]);
+    }
+    for (int i = 0; i < n; ++i) {
+      send_buf[i] = rank * 10000 + round * n + i;
+      MPI_Isend(&send_buf[i], 1, MPI_INT, right, 30, comm, &reqs[n + i]);
+    }
+    CHECK_EQ(MPI_Waitall(2 * n, reqs.data(), MPI_STATUSES_IGNORE), MPI_SUCCESS);
+    for (int i = 0; i < n; ++i) CHECK_EQ(recv_buf[i], left * 10000 + round * n + i);  // in order
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -480,7 +541,8 @@ int main(int argc, char** argv) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   const std::map<std::string, std::function<void()>> cases = {
       {"persistent", persistent}, {"buffered", buffered}, {"ready", ready},
-      {"mprobe", mprobe},         {"info", info},         {"cancel_send", cancel_send}};
+      {"mprobe", mprobe},         {"info", info},         {"cancel_send", cancel_send},
+      {"completed_sends", completed_sends}};
   std::vector<std::string> chosen(argv + 1, argv + argc);
   if (chosen.empty())
     for (auto& [name, fn] : cases) chosen.push_back(name);

@@ -240,7 +240,8 @@ class RingReader {
     InFlight& operator[](std::size_t i) { return v_[(head_ + i) & mask_]; }
     void pop_front() { ++head_; }
     void push(const InFlight& f) {
-      if (size() == v_.size()) grow();
+      if (tail_ - head_ == capacity_) [[unlikely]]
+        grow();
       v_[tail_++ & mask_] = f;
     }
 
@@ -252,9 +253,11 @@ class RingReader {
       head_ = 0;
       v_ = std::move(bigger);
       mask_ = v_.size() - 1;
+      capacity_ = v_.size();
     }
     std::vector<InFlight> v_;
     std::size_t mask_ = 0;
+    std::size_t capacity_ = 0;  // v_.size(), kept: the vector's size is a division by 24
     std::size_t head_ = 0, tail_ = 0;  // absolute counts
   };
   Held inflight_;

@@ -227,10 +227,9 @@ bool HostTransport::poll(Arrival& out) {
   return false;
 }
 
-// The reader released ring lines: a sender waiting for space needs a wake-up.
-void HostTransport::released_ring(int s) {
+void HostTransport::wake_space_waiter(int s) {
   Peer& p = peers_[static_cast<std::size_t>(s)];
-  if (p.ring_in.take_released() && shared(p.rx.ctl->space_wait).load(std::memory_order_relaxed)) notify(s);
+  if (shared(p.rx.ctl->space_wait).load(std::memory_order_relaxed)) notify(s);
 }
 
 bool HostTransport::poll_source(int s, Arrival& out) {
