@@ -69,7 +69,8 @@ compute)
   prog=$1
   # 8 ranks, 400 x (barrier + allreduce) with nothing in between: the compute charged per MPI
   # call must stay near zero. It was about 10,000 cycles per call when the library's own CPU
-  # time counted as compute; what remains is the noise of reading the CPU clock (~200 cycles).
+  # time counted as compute; what remains is the noise of the clock (transport/sim/compute_clock.h:
+  # about 20 cycles as contexts, 60 as processes, where the CPU clock's system call left ~200).
   iters=400
   "$run" -n 8 --transport sim --compute scale:1 --timeout 100 --report "$tmp/r.json" "$prog" $iters >"$tmp/o" 2>&1 ||
     fail "job failed: $(cat "$tmp/o")"

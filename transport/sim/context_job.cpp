@@ -233,9 +233,8 @@ class ContextLink final : public EngineLink {
   std::uint64_t horizon_waits() const override { return waits_; }
   /// Between two MPI calls of a rank, only that rank's code runs on the simulator's one thread:
   /// the thread's CPU clock measures its compute, and time the OS gives other processes meanwhile
-  /// does not count, so a loaded host gives the same virtual times as an idle one. (A read is a
-  /// system call, about 0.5 us; the monotonic clock, read in user space, would cost 20 ns but
-  /// count every preemption: on a host busy with a parallel build it doubled the compute.)
+  /// does not count. (A read is a system call, about 0.5 us: stretches under 10 us are timed by
+  /// the monotonic clock instead, see compute_clock.h.)
   std::uint64_t compute_clock_ns() const override {
     timespec ts;
     ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);

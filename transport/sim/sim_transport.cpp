@@ -23,6 +23,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sim/compute_clock.h"
 #include "sim/engine_link.h"
 #include "sim/placement.h"
 #include "sim/sim_shm.h"
@@ -73,18 +74,9 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     topo_ = rank_topology(cfg, facts.tiles);
     arena_ = link_->arena(rank_);
     arena_cap_ = link_->arena_bytes();
-    if (scaled_) {
-      // Reading the process CPU clock is a system call whose own cost would otherwise be
-      // charged as compute at every call: measure it once and take it off each interval.
-      std::vector<std::uint64_t> reads(101);
-      for (std::uint64_t& d : reads) {
-        const std::uint64_t a = link_->compute_clock_ns();
-        d = link_->compute_clock_ns() - a;
-      }
-      std::nth_element(reads.begin(), reads.begin() + 50, reads.end());
-      clock_read_ns_ = reads[50];
-      last_cpu_ = link_->compute_clock_ns();
-    }
+    if (scaled_)
+      compute_clock_ = ComputeClock(
+          [](const void* link) { return static_cast<const EngineLink*>(link)->compute_clock_ns(); }, link_.get());
     published_ = link_->initial_clock();
     clock_ = published_;
     link_->set_describer([this] {
@@ -537,7 +529,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
       if (--t.depth_ == 0) {
         t.comm_ += t.clock_ - start;
         t.publish_clock();
-        if (t.scaled_ && !t.in_library_) t.last_cpu_ = t.link_->compute_clock_ns();
+        if (t.scaled_ && !t.in_library_) t.compute_clock_.start();
       }
     }
   };
@@ -546,13 +538,11 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   /// preset clock.
   void charge_compute() {
     if (!scaled_ || finished_) return;
-    const std::uint64_t now = link_->compute_clock_ns();
-    const std::uint64_t spent = now - last_cpu_ > clock_read_ns_ ? now - last_cpu_ - clock_read_ns_ : 0;
+    const std::uint64_t spent = compute_clock_.elapsed();
     const double cyc = static_cast<double>(spent) * 1e-9 * scale_ * hz_;
     const std::uint64_t c = static_cast<std::uint64_t>(cyc);
     clock_ += c;
     compute_ += c;
-    last_cpu_ = now;
   }
 
  public:
@@ -563,7 +553,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   }
   void leave_library() override {
     in_library_ = false;
-    if (scaled_) last_cpu_ = link_->compute_clock_ns();
+    if (scaled_) compute_clock_.start();
   }
   void compute(std::uint64_t cycles) override {
     if (finished_) return;
@@ -837,8 +827,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   std::uint64_t poll_cost_ = 1;
   bool scaled_ = false;
   double scale_ = 0;
-  std::uint64_t last_cpu_ = 0;
-  std::uint64_t clock_read_ns_ = 0;  ///< CPU time one read of the CPU clock costs
+  ComputeClock compute_clock_;  ///< times the application's code between calls (model, scale:F)
   int depth_ = 0;
   bool in_library_ = false;  ///< inside a call of the MPI layer (enter_library .. leave_library)
 
