@@ -144,28 +144,24 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
   }
   // The common shape (one VC per port on a mesh, no one-step worms) runs a router cycle compiled
   // for it, with the pipeline's options as constants; any other chip runs the general one.
-  cycle_ = &FlitNetwork::router_cycle<General>;
+  run_routers_ = &FlitNetwork::run_routers<General>;
   if (vcs_ == 1 && !torus_ && !fast_) {
     const bool ic = inj_credit_delay_ > 0;
     if (head_stages_)
-      cycle_ = va_stage_ ? (ic ? &FlitNetwork::router_cycle<OneVc<true, true, true>>
-                               : &FlitNetwork::router_cycle<OneVc<true, true, false>>)
-                         : (ic ? &FlitNetwork::router_cycle<OneVc<true, false, true>>
-                               : &FlitNetwork::router_cycle<OneVc<true, false, false>>);
+      run_routers_ = va_stage_ ? (ic ? &FlitNetwork::run_routers<OneVc<true, true, true>>
+                               : &FlitNetwork::run_routers<OneVc<true, true, false>>)
+                         : (ic ? &FlitNetwork::run_routers<OneVc<true, false, true>>
+                               : &FlitNetwork::run_routers<OneVc<true, false, false>>);
     else
-      cycle_ = va_stage_ ? (ic ? &FlitNetwork::router_cycle<OneVc<false, true, true>>
-                               : &FlitNetwork::router_cycle<OneVc<false, true, false>>)
-                         : (ic ? &FlitNetwork::router_cycle<OneVc<false, false, true>>
-                               : &FlitNetwork::router_cycle<OneVc<false, false, false>>);
+      run_routers_ = va_stage_ ? (ic ? &FlitNetwork::run_routers<OneVc<false, true, true>>
+                               : &FlitNetwork::run_routers<OneVc<false, true, false>>)
+                         : (ic ? &FlitNetwork::run_routers<OneVc<false, false, true>>
+                               : &FlitNetwork::run_routers<OneVc<false, false, false>>);
   }
 }
 
 void Chip::FlitNetwork::defer(Cycle at, std::uint32_t id, std::uint8_t kind) { deferred_.push(Deferred{at, seq_++, id, kind}); }
 
-void Chip::FlitNetwork::schedule_any(std::uint32_t n, Cycle now, Cycle c) {
-  if (c < now + wheel_.size()) schedule(n, c);
-  else defer(c, n, kWake);
-}
 
 std::uint32_t Chip::FlitNetwork::alloc_packet() {
   if (!free_slots_.empty()) {
@@ -199,13 +195,6 @@ PacketId Chip::FlitNetwork::inject(int network, TileId src, TileId dst, std::uin
   ++live_packets_;
   ++counters_[static_cast<std::size_t>(network)].injected;
   return p.id;
-}
-
-inline void Chip::FlitNetwork::schedule(std::uint32_t n, Cycle c) {
-  if (last_sched_[n] == c) return;
-  last_sched_[n] = c;
-  wheel_[c & wheel_mask_].push_back(n);
-  ++wheel_count_;
 }
 
 Cycle Chip::FlitNetwork::next_event_cycle(Cycle from) const {
@@ -252,12 +241,7 @@ void Chip::FlitNetwork::run_until(Cycle c) {
     }
     std::vector<std::uint32_t>& bucket = wheel_[t & wheel_mask_];
     cycle_mod_ports_ = static_cast<int>(t % kPorts);
-    for (std::size_t k = 0; k < bucket.size(); ++k) {
-      std::uint32_t n = bucket[k];
-      if (last_proc_[n] == t) continue;
-      last_proc_[n] = t;
-      (this->*cycle_)(n, t);
-    }
+    (this->*run_routers_)(bucket, t);
     wheel_count_ -= bucket.size();
     bucket.clear();
     for (const Deferred& d : due_) {
@@ -322,6 +306,18 @@ void Chip::FlitNetwork::deliver(std::uint32_t slot, Cycle t) {
   free_slots_.push_back(slot);
   --live_packets_;
   if (chip_.on_delivered_) chip_.on_delivered_(ev);
+}
+
+// The routers woken for cycle t, each once (a router may be in its bucket twice). The bucket may
+// grow while it is processed (a credit back in the same cycle), hence the index.
+template <class M>
+void Chip::FlitNetwork::run_routers(std::vector<std::uint32_t>& bucket, Cycle t) {
+  for (std::size_t k = 0; k < bucket.size(); ++k) {
+    const std::uint32_t n = bucket[k];
+    if (last_proc_[n] == t) continue;
+    last_proc_[n] = t;
+    router_cycle<M>(n, t);
+  }
 }
 
 // One router in one cycle: its stages in pipeline order. Each input VC's front flit asks for

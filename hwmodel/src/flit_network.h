@@ -169,7 +169,8 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
 
   [[gnu::always_inline]] inline void schedule(std::uint32_t n, Cycle c);
   // The router's cycle and its stages, in pipeline order.
-  template <class M> void router_cycle(std::uint32_t n, Cycle t);
+  template <class M> void run_routers(std::vector<std::uint32_t>& bucket, Cycle t);
+  template <class M> [[gnu::always_inline]] inline void router_cycle(std::uint32_t n, Cycle t);
   template <class M> [[gnu::always_inline]] inline void requests(RouterCycle& r);
   template <class M> [[gnu::always_inline]] inline void route_computation(const RouterCycle& r, int i, Fifo& f, const Flit& fl);
   template <class M> [[gnu::always_inline]] inline void vc_allocation(RouterCycle& r);
@@ -184,7 +185,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   [[gnu::always_inline]] inline void link_wait_begin(Fifo& f, std::size_t idx, Cycle t);
   Dir route(TileId at, TileId dst) const;
   void deliver(std::uint32_t slot, Cycle t);
-  void schedule_any(std::uint32_t n, Cycle now, Cycle c);
+  [[gnu::always_inline]] inline void schedule_any(std::uint32_t n, Cycle now, Cycle c);
   void defer(Cycle at, std::uint32_t id, std::uint8_t kind);
   // fast_worms: the rest of a worm whose head was just read, in one step (one_step_worm.cpp).
   bool one_step_worm(std::uint32_t slot, Cycle t);
@@ -269,10 +270,24 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
 
   std::vector<NetCounters> counters_;
   std::uint64_t activations_ = 0;
-  void (FlitNetwork::*cycle_)(std::uint32_t, Cycle) = nullptr;  // router_cycle for this chip's shape
+  // run_routers for this chip's shape
+  void (FlitNetwork::*run_routers_)(std::vector<std::uint32_t>&, Cycle) = nullptr;
 
   friend class Chip;
 };
+
+inline void Chip::FlitNetwork::schedule(std::uint32_t n, Cycle c) {
+  if (last_sched_[n] == c) return;
+  last_sched_[n] = c;
+  wheel_[c & wheel_mask_].push_back(n);
+  ++wheel_count_;
+}
+
+// Wakes router n at cycle c, through the timing wheel if c is within its span.
+inline void Chip::FlitNetwork::schedule_any(std::uint32_t n, Cycle now, Cycle c) {
+  if (c <= now + wheel_mask_) schedule(n, c);
+  else defer(c, n, kWake);
+}
 
 // Takes in the credits that are back by t; true if the output VC has one.
 inline bool Chip::FlitNetwork::credit_ready(OutVc& ov, Cycle t) {
