@@ -353,8 +353,7 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
     const int i = std::countr_zero(m);
     const std::size_t idx = r.base + static_cast<std::size_t>(i);
     Fifo& f = in_[idx];
-    const Flit& fl = flits_[f.off + f.head];
-    if (fl.ready > t) continue;
+    if (f.front_ready > t) continue;
     if (S.fast && t < in_free_[idx]) continue;  // behind a one-step worm
     if (f.out >= 0) {
       // A flit with an output VC (a body flit, or a head past VC allocation) asks for the switch.
@@ -369,7 +368,7 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
       else if (ov.rcount) r.wake = std::min(r.wake, ret_[ov.roff + ov.rhead]);
       continue;
     }
-    if (f.want < 0) route_computation<M>(r, i, f, fl);
+    if (f.want < 0) route_computation<M>(r, i, f);
     if (S.head_stages && alloc_from_[idx] > t) {
       r.wake = std::min(r.wake, alloc_from_[idx]);  // still in route computation
       continue;
@@ -403,7 +402,7 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
         if (ov.rcount) r.wake = std::min(r.wake, ret_[ov.roff + ov.rhead]);
         // The buffer behind the link still holds the last worm's flits: a
         // conflict if that worm came from another source.
-        if (o != kLocal && ov.last_src != pkts_[fl.code >> 2].src) link_wait_begin(f, idx, t);
+        if (o != kLocal && ov.last_src != pkts_[f.front_code >> 2].src) link_wait_begin(f, idx, t);
       }
     } else {
       r.held_up |= f.any_vc ? ((std::uint64_t{1} << S.per_class) - 1) << (o * S.vcs + f.want_vc) : std::uint64_t{1} << ovi;
@@ -416,9 +415,9 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
 // output VC (its class; on a torus the dateline VC). With an RC stage the head may ask for
 // the next stage routing_delay cycles after it reached the front of its input VC.
 template <class M>
-void Chip::FlitNetwork::route_computation(const RouterCycle& r, int i, Fifo& f, const Flit& fl) {
+void Chip::FlitNetwork::route_computation(const RouterCycle& r, int i, Fifo& f) {
   const Shape S = shape<M>();
-  const Packet& p = pkts_[fl.code >> 2];
+  const Packet& p = pkts_[f.front_code >> 2];
   const int o = static_cast<int>(route(r.tile, p.dst));
   int ovc;
   if (!S.torus) {
@@ -439,7 +438,7 @@ void Chip::FlitNetwork::route_computation(const RouterCycle& r, int i, Fifo& f, 
   f.want_vc = static_cast<std::int8_t>(ovc);
   if (S.head_stages) {
     const std::size_t idx = r.base + static_cast<std::size_t>(i);
-    alloc_from_[idx] = std::max(fl.ready, front_since_[idx]) + static_cast<Cycle>(head_wait_);
+    alloc_from_[idx] = std::max(f.front_ready, front_since_[idx]) + static_cast<Cycle>(head_wait_);
   }
 }
 
@@ -480,10 +479,9 @@ void Chip::FlitNetwork::vc_allocation(RouterCycle& r) {
     f.ovc = static_cast<std::int8_t>(ovi % S.vcs);
     f.want = f.want_vc = -1;
     f.any_vc = 0;
-    const Flit& fl = flits_[f.off + f.head];
-    ov.last_src = pkts_[fl.code >> 2].src;
+    ov.last_src = pkts_[f.front_code >> 2].src;
     if (f.conflict) {
-      link_wait_[fl.code >> 2] += t - wait_since_[idx];
+      link_wait_[f.front_code >> 2] += t - wait_since_[idx];
       f.conflict = 0;
     }
     if (req & (req - 1)) r.retry = true;  // the losers ask again next cycle
@@ -534,11 +532,11 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle& r) {
       // The other candidates lost the link to this packet: heads (a candidate
       // of another VC may be a worm's body) of another source wait for it.
       const Fifo& f = in_[r.base + static_cast<std::size_t>(i)];
-      const TileId winner = pkts_[flits_[f.off + f.head].code >> 2].src;
+      const TileId winner = pkts_[f.front_code >> 2].src;
       for (std::uint64_t m = c & ~(std::uint64_t{1} << i); m; m &= m - 1) {
         const int j = std::countr_zero(m);
         Fifo& fj = in_[r.base + static_cast<std::size_t>(j)];
-        if (fj.out < 0 && (S.vcs == 1 || pkts_[flits_[fj.off + fj.head].code >> 2].src != winner))
+        if (fj.out < 0 && (S.vcs == 1 || pkts_[fj.front_code >> 2].src != winner))
           link_wait_begin(fj, r.base + static_cast<std::size_t>(j), t);
       }
     }
@@ -558,15 +556,14 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
   const Cycle t = r.t;
   const std::size_t idx = r.base + static_cast<std::size_t>(i);
   Fifo& f = in_[idx];
-  const Flit fl = flits_[f.off + f.head];
-  f.head = static_cast<std::uint16_t>(f.head + 1 == f.cap ? 0 : f.head + 1);
-  if (--f.count == 0) {
+  const Flit fl{f.front_ready, f.front_code, 0};
+  if (!pop_flit(f)) {
     inmask_[r.n] &= ~(std::uint64_t{1} << i);
   } else {
     // The next flit is at the front: it may move next cycle, or a head after its RC stage.
-    const Flit& nf = flits_[f.off + f.head];
-    if (head_wait_ && (nf.code & 1u)) schedule_any(r.n, t, std::max(nf.ready, t + 1) + static_cast<Cycle>(head_wait_));
-    else if (nf.ready <= t + 1) r.retry = true;
+    if (head_wait_ && (f.front_code & 1u))
+      schedule_any(r.n, t, std::max(f.front_ready, t + 1) + static_cast<Cycle>(head_wait_));
+    else if (f.front_ready <= t + 1) r.retry = true;
   }
   if (S.head_stages) front_since_[idx] = t + 1;
   const bool is_head = fl.code & 1u;
@@ -619,22 +616,16 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
     const std::uint32_t dnode = r.net_base + static_cast<std::uint32_t>(dn);
     const int di = kOpposite[o] * S.vcs + ovc;
     Fifo& d = in_[static_cast<std::size_t>(dnode) * static_cast<std::size_t>(S.ivcs) + static_cast<std::size_t>(di)];
-    std::uint32_t pos = d.head + d.count;
-    if (pos >= d.cap) pos -= d.cap;
-    flits_[d.off + pos] = Flit{t + static_cast<Cycle>(hop_), fl.code, 0};
     // A head that will be at the front on arrival has nothing to do before its RC stage ends
     // (the router computes that from the time stamps when it first looks at it).
     const Cycle wake_at = t + static_cast<Cycle>(hop_) + (is_head && d.count == 0 ? static_cast<Cycle>(head_wait_) : 0);
-    ++d.count;
+    push_flit(d, t + static_cast<Cycle>(hop_), fl.code);
     inmask_[dnode] |= std::uint64_t{1} << di;
     schedule(dnode, wake_at);
     ++counters_[r.net].flit_hops;
   } else {
     Fifo& d = ej_[static_cast<std::size_t>(r.n) * static_cast<std::size_t>(S.vcs) + static_cast<std::size_t>(ovc)];
-    std::uint32_t pos = d.head + d.count;
-    if (pos >= d.cap) pos -= d.cap;
-    flits_[d.off + pos] = Flit{t + static_cast<Cycle>(eject_delay_), fl.code, 0};
-    ++d.count;
+    push_flit(d, t + static_cast<Cycle>(eject_delay_), fl.code);
     ejmask_[r.n] |= 1u << ovc;
     schedule(r.n, t + static_cast<Cycle>(eject_delay_));
   }
@@ -653,17 +644,16 @@ void Chip::FlitNetwork::ejection(RouterCycle& r) {
     if (v >= S.vcs) v -= S.vcs;
     if (!(ejmask_[n] & (1u << v))) continue;
     Fifo& f = ej_[ebase + static_cast<std::size_t>(v)];
-    const Flit fl = flits_[f.off + f.head];
-    if (fl.ready > t) continue;
+    if (f.front_ready > t) continue;
     if (S.fast && t < ej_free_[ebase + static_cast<std::size_t>(v)]) continue;
-    f.head = static_cast<std::uint16_t>(f.head + 1 == f.cap ? 0 : f.head + 1);
-    if (--f.count == 0) ejmask_[n] &= ~(1u << v);
+    const Flit fl{f.front_ready, f.front_code, 0};
+    if (!pop_flit(f)) ejmask_[n] &= ~(1u << v);
     ej_rr_[n] = static_cast<std::uint8_t>(v + 1 == S.vcs ? 0 : v + 1);
     credit_return<M>(n, kLocal * S.vcs + v, t);
     r.worked = true;
     for (int w = 0; w < S.vcs && !r.retry; ++w) {
       const Fifo& e = ej_[ebase + static_cast<std::size_t>(w)];
-      r.retry = e.count && flits_[e.off + e.head].ready <= t + 1;
+      r.retry = e.count && e.front_ready <= t + 1;
     }
     if (fl.code & 2u) deliver(fl.code >> 2, t);
     else if (S.fast && (fl.code & 1u)) one_step_todo_.push_back(fl.code >> 2);
@@ -739,12 +729,9 @@ void Chip::FlitNetwork::injection(RouterCycle& r) {
       if (s.qhead < 0) s.qtail = -1;
       --src_pending_[n];
     }
-    std::uint32_t pos = f.head + f.count;
-    if (pos >= f.cap) pos -= f.cap;
-    flits_[f.off + pos] = Flit{t + static_cast<Cycle>(inj_latency_), code, 0};
     schedule(n, t + static_cast<Cycle>(inj_latency_) +
                     ((code & 1u) && f.count == 0 ? static_cast<Cycle>(head_wait_) : 0));
-    ++f.count;
+    push_flit(f, t + static_cast<Cycle>(inj_latency_), code);
     inmask_[n] |= std::uint64_t{1} << li;
     src_rr_[n] = static_cast<std::uint8_t>(c + 1 == S.classes ? 0 : c + 1);
     wrote = true;

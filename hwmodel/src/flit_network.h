@@ -29,8 +29,12 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     std::uint32_t code;  // packet slot << 2 | tail << 1 | head
     std::uint32_t unused;
   };
-  // A FIFO of flits (router input VC or ejection buffer) inside `flits_`.
+  // A FIFO of flits (router input VC or ejection buffer) inside `flits_`, with a copy of its
+  // front flit (valid while count > 0), so that a router looking at its input VCs reads only
+  // their Fifo entries.
   struct Fifo {
+    Cycle front_ready = 0;
+    std::uint32_t front_code = 0;
     std::uint32_t off = 0;
     std::uint16_t cap = 0;
     std::uint16_t head = 0;
@@ -172,7 +176,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   template <class M> void run_routers(std::vector<std::uint32_t>& bucket, Cycle t);
   template <class M> [[gnu::always_inline]] inline void router_cycle(std::uint32_t n, Cycle t);
   template <class M> [[gnu::always_inline]] inline void requests(RouterCycle& r);
-  template <class M> [[gnu::always_inline]] inline void route_computation(const RouterCycle& r, int i, Fifo& f, const Flit& fl);
+  template <class M> [[gnu::always_inline]] inline void route_computation(const RouterCycle& r, int i, Fifo& f);
   template <class M> [[gnu::always_inline]] inline void vc_allocation(RouterCycle& r);
   template <class M> [[gnu::always_inline]] inline int choose_vc(const RouterCycle& r, const Fifo& f, int o, Cycle t);
   template <class M> [[gnu::always_inline]] inline void switch_allocation(RouterCycle& r);
@@ -182,6 +186,8 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   template <class M> [[gnu::always_inline]] inline void injection(RouterCycle& r);
   [[gnu::always_inline]] inline void schedule_next(const RouterCycle& r);
   [[gnu::always_inline]] inline bool credit_ready(OutVc& ov, Cycle t);
+  [[gnu::always_inline]] inline void push_flit(Fifo& f, Cycle ready, std::uint32_t code);
+  [[gnu::always_inline]] inline bool pop_flit(Fifo& f);
   [[gnu::always_inline]] inline void link_wait_begin(Fifo& f, std::size_t idx, Cycle t);
   Dir route(TileId at, TileId dst) const;
   void deliver(std::uint32_t slot, Cycle t);
@@ -287,6 +293,28 @@ inline void Chip::FlitNetwork::schedule(std::uint32_t n, Cycle c) {
 inline void Chip::FlitNetwork::schedule_any(std::uint32_t n, Cycle now, Cycle c) {
   if (c <= now + wheel_mask_) schedule(n, c);
   else defer(c, n, kWake);
+}
+
+// Appends a flit to a FIFO with room.
+inline void Chip::FlitNetwork::push_flit(Fifo& f, Cycle ready, std::uint32_t code) {
+  std::uint32_t pos = f.head + f.count;
+  if (pos >= f.cap) pos -= f.cap;
+  flits_[f.off + pos] = Flit{ready, code, 0};
+  if (f.count == 0) {
+    f.front_ready = ready;
+    f.front_code = code;
+  }
+  ++f.count;
+}
+
+// Removes the front flit; false if the FIFO is now empty.
+inline bool Chip::FlitNetwork::pop_flit(Fifo& f) {
+  f.head = static_cast<std::uint16_t>(f.head + 1 == f.cap ? 0 : f.head + 1);
+  if (--f.count == 0) return false;
+  const Flit& nf = flits_[f.off + f.head];
+  f.front_ready = nf.ready;
+  f.front_code = nf.code;
+  return true;
 }
 
 // Takes in the credits that are back by t; true if the output VC has one.

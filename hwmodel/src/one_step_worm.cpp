@@ -191,6 +191,10 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     for (std::size_t q = 1; q < L; ++q) n_here += xloc_[q] == i;
     f.head = static_cast<std::uint16_t>((f.head + n_here) % f.cap);
     f.count = static_cast<std::uint16_t>(f.count - n_here);
+    if (f.count > 0) {
+      f.front_ready = flits_[f.off + f.head].ready;
+      f.front_code = flits_[f.off + f.head].code;
+    }
     const Cycle free_at = (i <= h ? S(i, L - 1) : C(L - 1)) + 1;
     if (i <= h) {
       f.out = f.ovc = f.want = f.want_vc = -1;
