@@ -32,6 +32,7 @@ Chip::PacketNetwork::PacketNetwork(Chip& chip, const Config& c, const Topology& 
       inj_buffer_(static_cast<std::uint32_t>(c.injection_buffer_flits)),
       inj_(static_cast<std::size_t>(nets_ * tiles_)),
       counters_(static_cast<std::size_t>(nets_)) {
+  max_stages_ = static_cast<std::size_t>(topo.width() + topo.height() - 1);
   // Config::validate refuses a torus with this model: the tables below are the mesh's.
   x_.resize(static_cast<std::size_t>(tiles_));
   y_.resize(static_cast<std::size_t>(tiles_));
@@ -52,15 +53,13 @@ PacketId Chip::PacketNetwork::inject(int network, TileId src, TileId dst, std::u
   if (free_slots_.empty()) {
     slot = static_cast<std::uint32_t>(pkts_.size());
     pkts_.emplace_back();
+    stages_.resize(pkts_.size() * max_stages_);
   } else {
     slot = free_slots_.back();
     free_slots_.pop_back();
   }
   Packet& p = pkts_[slot];
-  std::vector<Stage> stages = std::move(p.stages);  // keep the slot's allocation
   p = Packet{};
-  p.stages = std::move(stages);
-  p.stages.clear();
   p.id = next_id_++;
   p.tag = tag;
   p.created = at;
@@ -171,9 +170,10 @@ void Chip::PacketNetwork::start_write(std::size_t n, Cycle t) {
 // packet that came in before it has left, then spends head_stages_ cycles in RC and VA.
 void Chip::PacketNetwork::head_arrive(std::uint32_t slot, Cycle t) {
   Packet& p = pkts_[slot];
+  Stage* st = stages(slot);
   const std::uint32_t ii = p.hops == 0 ? port_index(p.net, p.at, Dir::Local)
-                                       : port_index(p.net, p.at, static_cast<Dir>(kOppositeDir[p.stages[p.taken - 1].port % kPorts]));
-  p.stages.push_back(Stage{0, 0, ii, -1});  // stage p.hops: its port is taken later
+                                       : port_index(p.net, p.at, static_cast<Dir>(kOppositeDir[st[p.taken - 1].port % kPorts]));
+  st[p.hops] = Stage{0, 0, ii, -1};  // stage p.hops: its port is taken later
   p.ready = t;  // arrival; head_ready sets the cycle it is ready to take a port
   Input& in = inputs_[ii];
   const std::int32_t before = in.last;
@@ -183,7 +183,7 @@ void Chip::PacketNetwork::head_arrive(std::uint32_t slot, Cycle t) {
   in.last_stage = p.hops;
   in.last_left = kNever;
   if (before >= 0 && before_left == kNever) {
-    pkts_[static_cast<std::size_t>(before)].stages[before_stage].next = static_cast<std::int32_t>(slot);  // wait
+    stages(static_cast<std::uint32_t>(before))[before_stage].next = static_cast<std::int32_t>(slot);  // wait
     return;
   }
   const Cycle front = before >= 0 ? std::max(t, before_left + 1) : t;
@@ -215,7 +215,7 @@ void Chip::PacketNetwork::take(std::uint32_t slot, std::uint32_t pi, Cycle s) {
   out.holder = slot;
   out.blocked += waited;
   out.flits += p.flits;
-  Stage& st = p.stages[p.taken++];
+  Stage& st = stages(slot)[p.taken++];
   st.took = s;
   st.port = pi;
   if (d == Dir::Local) {
@@ -242,13 +242,14 @@ void Chip::PacketNetwork::take(std::uint32_t slot, std::uint32_t pi, Cycle s) {
 // for the body to back up to j.
 void Chip::PacketNetwork::schedule_releases(std::uint32_t slot, std::uint32_t upto) {
   Packet& p = pkts_[slot];
+  const Stage* st = stages(slot);
   const std::uint32_t last = p.taken - 1;
   for (std::uint32_t j = p.released; j <= upto && j <= last; ++j) {
-    Cycle tail = p.stages[j].took + p.flits - 1;  // the tail crosses stage j at this cycle
+    Cycle tail = st[j].took + p.flits - 1;  // the tail crosses stage j at this cycle
     for (std::uint32_t i = j + 1; i <= last; ++i) {
       const std::uint64_t room = static_cast<std::uint64_t>(i - j) * buffer_;
       if (room > p.flits - 1) break;
-      tail = std::max(tail, p.stages[i].took + (p.flits - 1 - room));
+      tail = std::max(tail, st[i].took + (p.flits - 1 - room));
     }
     if (j == 0) {
       p.tail_out = tail;
@@ -260,11 +261,11 @@ void Chip::PacketNetwork::schedule_releases(std::uint32_t slot, std::uint32_t up
       writing_[n] = -1;
       if (to_write_[n].head >= 0) start_write(n, std::max(cur_, core_free_[n]));
     }
-    schedule(tail + 1, p.stages[j].port, kRelease);
+    schedule(tail + 1, st[j].port, kRelease);
     // The tail has left router j's input: the packet behind it there may start its RC stage.
-    Input& in = inputs_[p.stages[j].input];
+    Input& in = inputs_[st[j].input];
     if (in.last == static_cast<std::int32_t>(slot) && in.last_stage == j) in.last_left = tail;
-    const std::int32_t behind = p.stages[j].next;
+    const std::int32_t behind = st[j].next;
     if (behind >= 0) {
       const Cycle front = std::max(pkts_[static_cast<std::size_t>(behind)].ready, tail + 1);
       schedule(std::max(front + head_stages_, cur_), static_cast<std::uint32_t>(behind), kReady);

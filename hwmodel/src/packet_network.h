@@ -58,8 +58,11 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
     std::int32_t wait_next = -1; // the head after this one in the queue of the port it waits for
     std::int32_t write_next = -1;  // the packet after this one in its core's queue
     std::uint8_t net = 0;
-    std::vector<Stage> stages;   // per router on the path, in one allocation kept with the slot
   };
+  // The stages of the packet in `slot`, per router on its path: a fixed block of stages_ (an XY
+  // path crosses at most width + height - 1 routers), found from the slot without reading the
+  // packet.
+  Stage* stages(std::uint32_t slot) { return stages_.data() + static_cast<std::size_t>(slot) * max_stages_; }
   // A router input (a link's far end, or the core's injection port): its packets leave it in
   // the order they came; a head can start its RC and VA stages only once the packet before it
   // has left (head-of-line blocking, the flit model's input FIFO).
@@ -164,6 +167,8 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   Cycle cur_ = 0;                    // the cycle being processed
   std::vector<LinkStats> inj_;       // per node
   std::vector<Packet> pkts_;
+  std::vector<Stage> stages_;  // [slot * max_stages_ + stage]
+  std::size_t max_stages_ = 0;
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::vector<std::uint32_t>> wheel_ = std::vector<std::vector<std::uint32_t>>(kWheel);
   std::uint64_t wheel_bits_[kWheel / 64] = {};
