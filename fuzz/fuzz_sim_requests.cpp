@@ -79,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (int i = 0; i < 64 && !in.empty(); ++i) {
       const int r = static_cast<int>(in.below(kRanks));
       sim::Request q{};
-      q.kind = in.below(9);
+      q.kind = in.below(sim::kReqKinds);  // every kind, and 0 (none)
       clock[r] += in.below(64);
       q.time = clock[r];
       q.msg = field(in);

@@ -141,6 +141,8 @@ void Engine::check_request(int r, const Request& q) const {
   };
   if (q.kind == kReqSend && q.a >= static_cast<std::uint64_t>(n_))
     bad("destination rank " + std::to_string(q.a) + " of " + std::to_string(n_));
+  if (q.kind == kReqRemote && q.a >= static_cast<std::uint64_t>(n_))
+    bad("one-sided target rank " + std::to_string(q.a) + " of " + std::to_string(n_));
   if (q.kind == kReqStatic) {
     if (q.a >= static_cast<std::uint64_t>(n_)) bad("static broadcast root " + std::to_string(q.a));
     if (q.env.word[0] == 0 || q.env.word[0] > static_cast<std::uint64_t>(n_))

@@ -37,17 +37,21 @@ enum RankState : std::uint32_t {
   kFinished = 2,  ///< finalized or exited
 };
 
+// The kinds are numbered by their order (no explicit values), so two kinds cannot share a number;
+// a new kind goes last, before the count, and keeps the older numbers as they were.
 enum ReqKind : std::uint32_t {
-  kReqSend = 1,    ///< a = dst, b = bytes, c = arena offset, d = flags (1 sync, 2 rendezvous), env
-  kReqFetch = 2,   ///< msg = message id
-  kReqBlock = 3,   ///< a = events seen
-  kReqFinish = 4,  ///< b = comm cycles, c = compute cycles
-  kReqStatic = 5,
-  kReqStaticCopied = 8,  ///< a = root, c = its arena offset: a static broadcast's data copied out
-  kReqOffload = 7,  ///< msg = id, a = root, b = bytes per part, c = arena offset, d = hw::adapter::CollKind, env.word[0] = members
-  kReqRemote = 9,  ///< one-sided: msg = id, a = target rank, b = bytes written, c = bytes read, op
-  kReqNote = 6,    ///< a = count; env and spare hold "key=value" (NUL-padded, at most kNoteChars): one annotation  ///< a = root, b = bytes, c = in_port, d = out_mask, msg = bcast id, env.word[0] = participants
+  kReqSend = 1,      ///< a = dst, b = bytes, c = arena offset, d = flags (1 sync, 2 rendezvous), env
+  kReqFetch,         ///< msg = message id
+  kReqBlock,         ///< a = events seen
+  kReqFinish,        ///< b = comm cycles, c = compute cycles
+  kReqStatic,        ///< a = root, b = bytes, c = in_port, d = out_mask, msg = bcast id, env.word[0] = participants
+  kReqNote,          ///< a = count; env and spare hold "key=value" (NUL-padded, at most kNoteChars): one annotation
+  kReqOffload,       ///< msg = id, a = root, b = bytes per part, c = arena offset, d = hw::adapter::CollKind, env.word[0] = members
+  kReqStaticCopied,  ///< a = root, c = its arena offset: a static broadcast's data copied out
+  kReqRemote,        ///< one-sided: msg = id, a = target rank, b = bytes written, c = bytes read, op
+  kReqKinds,         ///< one past the last kind
 };
+
 
 struct alignas(kLine) Request {
   std::uint32_t kind;
@@ -63,17 +67,20 @@ static_assert(sizeof(Request) == 2 * kLine);
 /// The longest "key=value" a kReqNote carries (its text fills env and spare).
 inline constexpr std::size_t kNoteChars = sizeof(Envelope) + 3 * sizeof(std::uint64_t);
 
+// Numbered by their order, as the request kinds are.
 enum EvtKind : std::uint32_t {
-  kEvArrival = 1,   ///< msg, a = source rank, b = bytes, c = arena offset, d = rendezvous, env
-  kEvSendDone = 2,  ///< op
-  kEvDataDone = 3,  ///< op (a rendezvous fetch)
-  kEvRelease = 4,   ///< a = arena offset: the payload was copied out
-  kEvStatic = 5,    ///< op: the static broadcast completed here; a = root, c = arena offset of the root
-  kEvWake = 6,      ///< no content: the engine woke a blocked rank at `time`
-  kEvOffload = 7,   ///< op: this rank's part of a collective offload is complete; a = root, c = the root's arena offset
-  kEvOffloadPart = 8,  ///< op: (at a gather or reduce root, before kEvOffload) a = a sender, c = its arena offset
-  kEvServed = 9,    ///< no content: the rank's core served a one-sided operation (core_cycles)
+  kEvArrival = 1,  ///< msg, a = source rank, b = bytes, c = arena offset, d = rendezvous, env
+  kEvSendDone,     ///< op
+  kEvDataDone,     ///< op (a rendezvous fetch)
+  kEvRelease,      ///< a = arena offset: the payload was copied out
+  kEvStatic,       ///< op: the static broadcast completed here; a = root, c = arena offset of the root
+  kEvWake,         ///< no content: the engine woke a blocked rank at `time`
+  kEvOffload,      ///< op: this rank's part of a collective offload is complete; a = root, c = the root's arena offset
+  kEvOffloadPart,  ///< op: (at a gather or reduce root, before kEvOffload) a = a sender, c = its arena offset
+  kEvServed,       ///< no content: the rank's core served a one-sided operation (core_cycles)
+  kEvKinds,        ///< one past the last kind (a rank's own local kinds start above it)
 };
+
 
 struct alignas(kLine) Event {
   std::uint32_t kind;

@@ -38,6 +38,7 @@ namespace {
 
 constexpr std::uint64_t kNever = ~0ull;
 constexpr std::uint32_t kEvLocalDone = 100;  // a fetch whose core work ends after its data arrived
+static_assert(kEvLocalDone >= kEvKinds, "a rank's local event kind must not be an engine's");
 constexpr std::uint64_t kLocalSeq = 1ull << 62;
 
 
@@ -578,11 +579,12 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
 
   std::uint64_t horizon() const { return link_->horizon(); }
 
-  /// Waits until the engine has published every event up to cycle t.
+  /// Waits until the engine has published every event up to cycle t; from then on the rank may
+  /// look at them.
   void sync_to(std::uint64_t t) {
     publish_clock();
-    if (horizon() >= t) return;
-    link_->sync_to(t);
+    if (horizon() < t) link_->sync_to(t);
+    if (t > known_) known_ = t;
   }
 
   void drain() {
@@ -591,12 +593,12 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     for (const Event& e : incoming_events_) heap_.push(Pending{e.time, seen_++, e});
   }
 
-  /// Applies every event whose cycle the clock has reached (and that is final).
+  /// Applies every event whose cycle the clock has reached and the rank has synchronized to.
+  /// The bound is known_, not the engine's horizon: how far the engine has got when the rank looks
+  /// depends on the host's timing (ranks as processes), and what the rank sees and does must not.
   void advance() {
     drain();
-    if (heap_.empty()) return;
-    const std::uint64_t p = horizon();
-    while (!heap_.empty() && heap_.top().time <= clock_ && heap_.top().time <= p) {
+    while (!heap_.empty() && heap_.top().time <= clock_ && heap_.top().time <= known_) {
       const Event e = heap_.top().ev;
       heap_.pop();
       clock_ += e.core_cycles;
@@ -701,17 +703,25 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   /// Nothing visible changed at the current clock: move to the next event for this rank, by a
   /// jump when it is already published, else by blocking until the engine wakes us at its cycle.
   /// Returns once an event changed something the caller may look at.
+  /// The outcome is the same whichever way it gets there (synchronized, jumped or woken): every
+  /// event up to the new clock is applied, so it does not depend on the host's timing.
   void jump_or_block() {
     for (;;) {
       advance();
       if (changed_) return;
       drain();
       const std::uint64_t p = horizon();
-      if (!heap_.empty() && heap_.top().time <= p) {
-        // Every event up to that cycle is known: jump there.
+      if (known_ < clock_ && p >= clock_) {
+        // Everything up to the clock is published already: look at it before moving on.
+        known_ = clock_;
+        continue;
+      }
+      if (known_ >= clock_ && !heap_.empty() && heap_.top().time <= p) {
+        // Every event up to that cycle is known (and none up to the clock is left): jump there.
         const Event e = heap_.top().ev;
         heap_.pop();
         if (e.time > clock_) waited_ += e.time - clock_;
+        known_ = std::max(known_, e.time);
         clock_ = std::max(clock_, e.time) + e.core_cycles;
         apply(e);
         continue;
@@ -832,6 +842,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   bool in_library_ = false;  ///< inside a call of the MPI layer (enter_library .. leave_library)
 
   std::uint64_t clock_ = 0, published_ = 0;
+  std::uint64_t known_ = 0;  ///< the rank has synchronized up to this cycle: events up to it are final
   std::uint64_t comm_ = 0, compute_ = 0, waited_ = 0;
   std::uint64_t blocks_ = 0;  ///< hand-offs (TILEMPI_SIM_PROFILE)
   std::uint64_t seen_ = 0;
