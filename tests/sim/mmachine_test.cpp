@@ -286,3 +286,23 @@ TEST(MMachine, AddedLatencyAndSendStallAddExactly) {
   Rig r({"adapter.mmachine.send_stall_cycles=25"});
   EXPECT_EQ(r.ad->send_cost(16, false), 5u + 25u + 2u);  // k_o + stall + 2 v_o
 }
+
+// [Lee 1999] §6.5.4, Figure 6-10: the interrupt handler checks for new messages before it
+// returns, so a burst pays one interrupt (INT_MIN, how Table 6.4 derives BLKW for INT: BLKW_MM +
+// 127, note b); int_max pays one per message; polling drains alike (note a: BLKW_MM + 19).
+TEST(MMachine, ABurstPaysOneInterruptOrPollUnlessEachMisses) {
+  auto last = [](const std::string& dispatch) {
+    Rig r({"adapter.mmachine.dispatch=" + dispatch});
+    for (MsgId i = 1; i <= 5; ++i) r.ad->start(Message{i, 0, 1, 80, false}, 0);  // five 10-word messages
+    r.run();
+    EXPECT_EQ(r.rec.arrived_at.size(), 5u);
+    Cycle at = 0;
+    for (const auto& [id, t] : r.rec.arrived_at) at = std::max(at, t);
+    return at;
+  };
+  const Cycle thread = last("thread");
+  EXPECT_EQ(last("int"), thread + 127);
+  EXPECT_EQ(last("int_max"), thread + 5 * 127);
+  EXPECT_EQ(last("pol"), thread + 19);
+  EXPECT_EQ(last("pol_max"), thread + 5 * (19 + 121));
+}
