@@ -25,12 +25,12 @@ int start_send(const void* buf, int count, MPI_Datatype type, int dest, int tag,
 
 // The checks of a send's arguments; the communicator, or nullptr with *rc set.
 Comm* check_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request,
-                 const char* fn, int* rc) {
+                 const char* fn, int* rc, const Datatype** type_out = nullptr) {
   Comm* c = check::comm(comm, fn, rc);
   if (!c) return nullptr;
-  if (!check::message(*c, buf, count, type, fn, rc) || !check::dest(*c, dest, fn, rc) ||
-      !check::send_tag(*c, tag, fn, rc))
-    return nullptr;
+  const Datatype* t = check::message_type(*c, buf, count, type, fn, rc);
+  if (!t || !check::dest(*c, dest, fn, rc) || !check::send_tag(*c, tag, fn, rc)) return nullptr;
+  if (type_out) *type_out = t;
   if (!request) {
     *rc = raise(comm, MPI_ERR_REQUEST, fn, "request pointer is NULL");
     return nullptr;
@@ -39,12 +39,12 @@ Comm* check_send(const void* buf, int count, MPI_Datatype type, int dest, int ta
 }
 
 Comm* check_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request,
-                 const char* fn, int* rc) {
+                 const char* fn, int* rc, const Datatype** type_out = nullptr) {
   Comm* c = check::comm(comm, fn, rc);
   if (!c) return nullptr;
-  if (!check::message(*c, buf, count, type, fn, rc) || !check::source(*c, source, fn, rc) ||
-      !check::recv_tag(*c, tag, fn, rc))
-    return nullptr;
+  const Datatype* t = check::message_type(*c, buf, count, type, fn, rc);
+  if (!t || !check::source(*c, source, fn, rc) || !check::recv_tag(*c, tag, fn, rc)) return nullptr;
+  if (type_out) *type_out = t;
   if (!request) {
     *rc = raise(comm, MPI_ERR_REQUEST, fn, "request pointer is NULL");
     return nullptr;
@@ -91,12 +91,13 @@ int blocking_send(const void* buf, int count, MPI_Datatype type, int dest, int t
     rc = start_send(buf, count, type, dest, tag, comm, sync, &r, fn);
   } else {
     // A send the transport takes at once needs no request (send_direct in p2p.h).
-    Comm* c = check_send(buf, count, type, dest, tag, comm, &r, fn, &rc);
+    const Datatype* t = nullptr;
+    Comm* c = check_send(buf, count, type, dest, tag, comm, &r, fn, &rc, &t);
     if (!c) return rc;
-    if (send_direct(buf, static_cast<std::size_t>(count), type, dest, tag, *c, &r))
+    if (send_direct(buf, static_cast<std::size_t>(count), *t, dest, tag, *c, &r))
       rc = MPI_SUCCESS;
     else
-      rc = isend(buf, static_cast<std::size_t>(count), type, dest, tag, *c, Lane::User, false, &r);
+      rc = isend(buf, static_cast<std::size_t>(count), *t, dest, tag, *c, Lane::User, false, &r);
   }
   if (rc != MPI_SUCCESS) return rc;
   if (r == MPI_REQUEST_NULL) return MPI_SUCCESS;
@@ -183,11 +184,12 @@ int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_C
   ApiScope api_scope(__func__);
   MPI_Request r;
   int rc;
-  Comm* c = check_recv(buf, count, type, source, tag, comm, &r, "MPI_Recv", &rc);
+  const Datatype* t = nullptr;
+  Comm* c = check_recv(buf, count, type, source, tag, comm, &r, "MPI_Recv", &rc, &t);
   if (!c) return rc;
   // Nothing posted or queued that could take the message first: no request (recv_direct, p2p.h).
-  if (!recv_direct(buf, static_cast<std::size_t>(count), type, source, tag, *c, status, &rc)) {
-    rc = irecv(buf, static_cast<std::size_t>(count), type, source, tag, *c, Lane::User, &r);
+  if (!recv_direct(buf, static_cast<std::size_t>(count), *t, source, tag, *c, status, &rc)) {
+    rc = irecv(buf, static_cast<std::size_t>(count), *t, source, tag, *c, Lane::User, &r);
     if (rc != MPI_SUCCESS) return rc;
     rc = wait(&r, status);
   }

@@ -508,9 +508,11 @@ int imrecv(void* buf, std::size_t count, MPI_Datatype type, MPI_Message* message
   return MPI_SUCCESS;
 }
 
-void progress() {
-  Engine& e = engine();
-  transport::Transport& tp = transport_of_job();
+namespace {
+
+// The half of progress() that moves point-to-point messages: arrivals matched or queued,
+// transport operations completed.
+void progress_messages(Engine& e, transport::Transport& tp) {
   tp.progress();
   Arrival a;
   while (tp.poll(a)) {
@@ -550,8 +552,19 @@ void progress() {
   }
   for (Unexpected& u : e.unexpected)
     if (u.fetch != kDone && tp.fetch_done(u.fetch)) u.fetch = kDone;
+}
+
+// The other half: what runs on top of point-to-point.
+void progress_others() {
   nbc_progress();
   onesided_progress();
+}
+
+}  // namespace
+
+void progress() {
+  progress_messages(engine(), transport_of_job());
+  progress_others();
 }
 
 MPI_Request new_generic_request(MPI_Comm comm) { return new_request(Request::Kind::Generic, comm); }
@@ -721,17 +734,15 @@ inline bool send_now(const void* buf, std::size_t count, const Datatype& t, int 
 
 }  // namespace
 
-bool send_direct(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm,
+bool send_direct(const void* buf, std::size_t count, const Datatype& type, int dest, int tag, Comm& comm,
                  MPI_Request* pending) {
-  return send_now(buf, count, *datatype_get(type), dest, tag, comm, Lane::User, MPI_REQUEST_NULL, pending);
+  return send_now(buf, count, type, dest, tag, comm, Lane::User, MPI_REQUEST_NULL, pending);
 }
 
-bool recv_direct(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm,
+bool recv_direct(void* buf, std::size_t count, const Datatype& t, int source, int tag, Comm& comm,
                  MPI_Status* status, int* rc) {
   Engine& e = engine();
-  if (source == MPI_PROC_NULL || !e.posted.empty() || e.direct || !wait_may_skip_progress()) return false;
-  const Datatype& t = *datatype_get(type);
-  if (!t.contiguous) return false;
+  if (source == MPI_PROC_NULL || !e.posted.empty() || e.direct || !t.contiguous || !real_time(e)) return false;
   for (const Unexpected& u : e.unexpected)
     if (matches(u, comm.context, source, tag)) return false;  // the general path delivers it
   DirectRecv d;
@@ -742,9 +753,13 @@ bool recv_direct(void* buf, std::size_t count, MPI_Datatype type, int source, in
   d.capacity = count * t.size;
   transport::Transport& tp = transport_of_job();
   e.direct = &d;
+  // progress() in two halves: once the message is here, the rest (non-blocking collectives,
+  // one-sided) waits for the next call instead of delaying this one's return; while it waits,
+  // every pass runs it all.
   for (;;) {
-    progress();
+    progress_messages(e, tp);
     if (d.matched && (d.fetch == kDone || tp.fetch_done(d.fetch))) break;
+    progress_others();
     progress_wait();
   }
   e.direct = nullptr;

@@ -22,14 +22,14 @@ enum class Lane { User, Coll };
 /// to another rank needs no request when the transport takes it at once. False when the call
 /// must take the general path (nothing was sent); true when the message was handed to the
 /// transport: *pending is MPI_REQUEST_NULL if it completed, else a request to wait for.
-bool send_direct(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm,
+bool send_direct(const void* buf, std::size_t count, const Datatype& type, int dest, int tag, Comm& comm,
                  MPI_Request* pending);
 
 /// MPI_Recv's short path on a transport in real time: with no receive posted and nothing queued
 /// that matches, a contiguous receive waits for its message without a request and copies it
 /// straight from the transport. False when the call must take the general path (nothing was
 /// done); true when the message was received: *status is set, *rc is its error (truncation).
-bool recv_direct(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm,
+bool recv_direct(void* buf, std::size_t count, const Datatype& type, int source, int tag, Comm& comm,
                  MPI_Status* status, int* rc);
 
 int isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm, Lane lane,
