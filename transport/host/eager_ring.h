@@ -170,7 +170,8 @@ class RingReader {
     // While records keep coming (the next one is already there), hand lines back every eighth
     // of the ring; when the writer waits for an answer, the owner will be idle soon and
     // flush() then, so up to half the ring may wait, and the scrub stays off the reply's path.
-    if (done_lines_ >= (ready() ? lines_ / 8 : lines_ / 2)) release();
+    // (ready() reads the line the writer fills next: only when its answer matters.)
+    if (done_lines_ >= lines_ / 8 && (done_lines_ >= lines_ / 2 || ready())) release();
   }
 
   /// Consumed lines not yet handed back.

@@ -129,6 +129,8 @@ Capabilities HostTransport::capabilities() const {
 
 OpId HostTransport::send(int dst, const Envelope& envelope, const void* buf, std::size_t len, SendMode mode) {
   Peer& p = peers_[static_cast<std::size_t>(dst)];
+  if (dst == rank_) [[unlikely]]
+    self_ring_used_ = true;
   const bool eager = mode == SendMode::Standard && len <= eager_max_;
   if (eager && p.backlog.empty() && p.ring_out.write_eager(envelope, buf, len)) {
     notify(dst);
@@ -219,6 +221,8 @@ bool HostTransport::poll(Arrival& out) {
   for (int i = 0; i < size_; ++i) {
     int s = poll_next_ + i;
     if (s >= size_) s -= size_;
+    // (The layer above delivers its messages to itself without the transport, usually.)
+    if (s == rank_ && !self_ring_used_) continue;
     if (poll_source(s, out)) {
       poll_next_ = s + 1 == size_ ? 0 : s + 1;
       return true;

@@ -184,6 +184,7 @@ class HostTransport final : public Transport {
   std::uint64_t eager_max_ = 0;
   std::vector<Peer> peers_;
   int poll_next_ = 0;
+  bool self_ring_used_ = false;  ///< a message to this rank itself went through its own ring
   OpId next_id_ = 1;
   std::uint64_t next_rdv_ = 1;
   std::unordered_map<OpId, SendOp> sends_;
