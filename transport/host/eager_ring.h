@@ -19,6 +19,7 @@
 // Header-only: these run once per message on both sides and must inline into the transport.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -32,8 +33,10 @@ constexpr std::uint64_t record_lines(std::uint64_t body) {
   return (kSlotPayloadOffset + body + kLine - 1) / kLine;
 }
 
+/// ring_lines is a power of two (shm_layout.h makes every ring one): a mask, not a division,
+/// which the reader pays on every record and on every line it scrubs.
 inline SlotHeader* line_at(unsigned char* ring, std::uint64_t ring_lines, std::uint64_t pos) {
-  return reinterpret_cast<SlotHeader*>(ring + (pos % ring_lines) * kLine);
+  return reinterpret_cast<SlotHeader*>(ring + (pos & (ring_lines - 1)) * kLine);
 }
 
 /// The writing end (this rank sends to the ring's owner).
@@ -42,7 +45,9 @@ class RingWriter {
   RingWriter() = default;
   /// ring: ring_lines lines (a power of two); tail: the reader's release word.
   RingWriter(unsigned char* ring, std::uint64_t ring_lines, std::uint64_t* tail)
-      : ring_(ring), lines_(ring_lines), tail_(tail) {}
+      : ring_(ring), lines_(ring_lines), tail_(tail) {
+    assert(ring_lines != 0 && (ring_lines & (ring_lines - 1)) == 0);
+  }
 
   /// Writes one record of `lines` lines at the head (after a pad record when it would run past
   /// the ring's end). fill(header) writes len, envelope and body; kind and the sequence word are
@@ -50,7 +55,7 @@ class RingWriter {
   template <class Fill>
   bool write(std::uint64_t lines, std::uint32_t kind, Fill&& fill) {
     std::uint64_t pos = head_;
-    const std::uint64_t off = pos % lines_;
+    const std::uint64_t off = pos & (lines_ - 1);
     const std::uint64_t pad = off + lines > lines_ ? lines_ - off : 0;
     const std::uint64_t need = pad + lines;
     if (pos + need - tail_seen_ > lines_) {
@@ -113,8 +118,11 @@ class RingReader {
   };
 
   RingReader() = default;
+  /// ring: ring_lines lines (a power of two); tail: the reader's release word.
   RingReader(unsigned char* ring, std::uint64_t ring_lines, std::uint64_t* tail)
-      : ring_(ring), lines_(ring_lines), tail_(tail) {}
+      : ring_(ring), lines_(ring_lines), tail_(tail) {
+    assert(ring_lines != 0 && (ring_lines & (ring_lines - 1)) == 0);
+  }
 
   /// The next record, if one is complete. It stays in the ring until consume(pos); pads are
   /// consumed here.
