@@ -96,7 +96,10 @@ inline bool dest(const Comm& c, int r, const char* fn, int* rc) {
 
 /// A source rank (MPI_ANY_SOURCE and MPI_PROC_NULL allowed).
 inline bool source(const Comm& c, int r, const char* fn, int* rc) {
-  return r == MPI_ANY_SOURCE || dest(c, r, fn, rc);
+  if (static_cast<unsigned>(r) < static_cast<unsigned>(c.size) || r == MPI_ANY_SOURCE || r == MPI_PROC_NULL)
+      [[likely]]
+    return true;
+  return failed::rank(c, r, fn, rc);
 }
 
 constexpr int kTagUb = 0x7fffffff;
@@ -108,7 +111,9 @@ inline bool send_tag(const Comm& c, int tag, const char* fn, int* rc) {
 }
 
 inline bool recv_tag(const Comm& c, int tag, const char* fn, int* rc) {
-  return tag == MPI_ANY_TAG || send_tag(c, tag, fn, rc);
+  if ((tag >= 0 && tag <= kTagUb) || tag == MPI_ANY_TAG) [[likely]]
+    return true;
+  return failed::tag(c, tag, fn, rc);
 }
 
 /// The common checks of a point-to-point buffer description; the type, or nullptr.
