@@ -21,6 +21,7 @@ namespace {
 struct Handler {
   MPI_Comm_errhandler_function* fn = nullptr;
   int refs = 0;  ///< references the user holds
+  ErrhandlerFor kind = ErrhandlerFor::Comm;
 };
 
 /// Index: handle - kFirstUser.
@@ -50,6 +51,22 @@ MPI_Comm_errhandler_function* errhandler_function(MPI_Errhandler h) {
   return u ? u->fn : nullptr;
 }
 
+MPI_Errhandler errhandler_create(MPI_Comm_errhandler_function* function, ErrhandlerFor kind) {
+  auto& hs = handlers();
+  hs.push_back(Handler{function, 1, kind});
+  return kFirstUser + static_cast<MPI_Errhandler>(hs.size() - 1);
+}
+
+bool errhandler_fits(MPI_Errhandler h, ErrhandlerFor kind) {
+  if (!errhandler_valid(h)) return false;
+  const Handler* u = user_handler(h);
+  return !u || u->kind == kind;
+}
+
+void errhandler_ref(MPI_Errhandler h) {
+  if (Handler* u = user_handler(h)) ++u->refs;
+}
+
 }  // namespace tilempi::mpi
 
 using namespace tilempi::mpi;
@@ -62,9 +79,7 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errha
   if (!check::initialized("MPI_Comm_create_errhandler", &rc)) return rc;
   if (!function || !errhandler)
     return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Comm_create_errhandler", "function or errhandler is NULL");
-  auto& hs = handlers();
-  hs.push_back(Handler{function, 1});
-  *errhandler = kFirstUser + static_cast<MPI_Errhandler>(hs.size() - 1);
+  *errhandler = errhandler_create(function, ErrhandlerFor::Comm);
   return MPI_SUCCESS;
 }
 
@@ -78,8 +93,9 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_set_errhandler", &rc);
   if (!c) return rc;
-  if (!errhandler_valid(errhandler))
-    return raise(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler", "error handler " + std::to_string(errhandler) + " is not valid");
+  if (!errhandler_fits(errhandler, ErrhandlerFor::Comm))
+    return raise(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler",
+                 "error handler " + std::to_string(errhandler) + " is not valid for a communicator");
   c->errhandler = errhandler;
   return MPI_SUCCESS;
 }

@@ -14,6 +14,7 @@
 #include "comm.h"
 #include "errors.h"
 #include "file.h"
+#include "info.h"
 #include "p2p.h"
 #include "request.h"
 #include "runtime.h"
@@ -33,7 +34,7 @@ MPI_Errhandler& null_handler() {
 }
 
 int fail(const File* f, int cls, const char* fn, const std::string& why) {
-  return raise_with(f ? f->errhandler : null_handler(), cls, fn, why);
+  return raise_on(f ? f->errhandler : null_handler(), f ? f->handle : MPI_FILE_NULL, cls, fn, why);
 }
 
 File* check_file(MPI_File h, const char* fn, int* rc) {
@@ -158,24 +159,9 @@ bool not_sequential(const File& f, const char* fn, int* rc) {
   return false;
 }
 
-int explicit_at(const char* fn, MPI_File fh, bool write, MPI_Offset offset, void* buf, int count, MPI_Datatype type,
-                MPI_Status* status) {
-  int rc;
-  File* f = check_file(fh, fn, &rc);
-  if (!f) return rc;
-  if (!not_sequential(*f, fn, &rc)) return rc;
-  return transfer(*f, write, offset, buf, count, type, status, fn, nullptr);
-}
-
-int individual(const char* fn, MPI_File fh, bool write, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
-  int rc;
-  File* f = check_file(fh, fn, &rc);
-  if (!f) return rc;
-  std::uint64_t moved = 0;
-  rc = transfer(*f, write, f->pointer, buf, count, type, status, fn, &moved);
-  if (rc == MPI_SUCCESS) f->pointer += static_cast<MPI_Offset>(etypes(*f, moved));
-  return rc;
-}
+/// Where an access starts: an explicit offset, the individual file pointer, the shared file
+/// pointer, or the shared pointer in rank order (collective).
+enum class Pattern { Explicit, Individual, Shared, Ordered };
 
 /// Move the shared pointer by n etypes (atomically, on the group's rank 0): its old value.
 MPI_Offset shared_fetch_add(File& f, long long n) {
@@ -186,46 +172,78 @@ MPI_Offset shared_fetch_add(File& f, long long n) {
   return old;
 }
 
-int shared(const char* fn, MPI_File fh, bool write, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
-  int rc;
-  File* f = check_file(fh, fn, &rc);
-  if (!f) return rc;
-  const Datatype* t = check_type(*f, type, fn, &rc);
-  if (!t) return rc;
-  if (count < 0) return fail(f, MPI_ERR_COUNT, fn, "count " + std::to_string(count) + " is negative");
-  const MPI_Offset at = shared_fetch_add(*f, static_cast<long long>(etypes(*f, static_cast<std::uint64_t>(count) * t->size)));
-  return transfer(*f, write, at, buf, count, type, status, fn, nullptr);
-}
-
-int ordered(const char* fn, MPI_File fh, bool write, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
-  int rc;
-  File* f = check_file(fh, fn, &rc);
-  if (!f) return rc;
-  const Datatype* t = check_type(*f, type, fn, &rc);
-  if (!t) return rc;
-  if (count < 0) return fail(f, MPI_ERR_COUNT, fn, "count " + std::to_string(count) + " is negative");
-  // Rank order: each rank's place is the sum of the lower ranks' amounts after the pointer.
-  long long mine = static_cast<long long>(etypes(*f, static_cast<std::uint64_t>(count) * t->size)), before = 0,
-            total = 0, base = 0;
-  MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, f->comm);
-  MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, f->comm);
+/// Rank order: each rank's place is the sum of the lower ranks' amounts after the pointer.
+MPI_Offset ordered_place(File& f, long long mine) {
+  long long before = 0, total = 0, base = 0;
+  MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, f.comm);
+  MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, f.comm);
   int r = 0;
-  MPI_Comm_rank(f->comm, &r);
+  MPI_Comm_rank(f.comm, &r);
   if (r == 0) {
     before = 0;
-    base = shared_fetch_add(*f, total);
+    base = shared_fetch_add(f, total);
   }
-  MPI_Bcast(&base, 1, MPI_LONG_LONG, 0, f->comm);
-  return transfer(*f, write, base + before, buf, count, type, status, fn, nullptr);
+  MPI_Bcast(&base, 1, MPI_LONG_LONG, 0, f.comm);
+  return base + before;
 }
 
-/// A nonblocking call does its I/O at once and returns a completed request.
-int immediate(int rc, MPI_File fh, MPI_Request* request) {
-  File* f = file_get(fh);
-  *request = new_generic_request(MPI_COMM_SELF);
-  complete_generic_request(*request, rc);
-  (void)f;
+/// How an access completes: in the call (status), as a request completed at once (the I/O is
+/// done inside the call), or as the first half of a split collective (the status waits for _end).
+struct Completion {
+  enum Kind { Blocking, Nonblocking, Begin } kind;
+  MPI_Status* status = MPI_STATUS_IGNORE;
+  MPI_Request* request = nullptr;
+};
+Completion blocking(MPI_Status* status) { return Completion{Completion::Blocking, status, nullptr}; }
+Completion nonblocking(MPI_Request* request) { return Completion{Completion::Nonblocking, MPI_STATUS_IGNORE, request}; }
+Completion split_begin() { return Completion{Completion::Begin, MPI_STATUS_IGNORE, nullptr}; }
+
+/// Every read and write: the pattern places it, transfer() moves the bytes, `how` completes it.
+int file_io(const char* fn, MPI_File fh, Pattern pattern, bool write, MPI_Offset offset, const void* cbuf, int count,
+           MPI_Datatype type, Completion how) {
+  void* buf = const_cast<void*>(cbuf);
+  int rc;
+  File* f = check_file(fh, fn, &rc);
+  if (!f) return rc;
+  if (how.kind == Completion::Nonblocking && !how.request) return fail(f, MPI_ERR_REQUEST, fn, "request is NULL");
+  if (how.kind == Completion::Begin && f->split.active)
+    return fail(f, MPI_ERR_IO, fn, "a split collective access (..._begin) is already active on this file");
+  if (pattern == Pattern::Explicit && !not_sequential(*f, fn, &rc)) return rc;
+  const Datatype* t = check_type(*f, type, fn, &rc);
+  if (!t) return rc;
+  if (count < 0) return fail(f, MPI_ERR_COUNT, fn, "count " + std::to_string(count) + " is negative");
+  const long long amount = static_cast<long long>(etypes(*f, static_cast<std::uint64_t>(count) * t->size));
+  MPI_Offset at = offset;
+  if (pattern == Pattern::Individual) at = f->pointer;
+  else if (pattern == Pattern::Shared) at = shared_fetch_add(*f, amount);
+  else if (pattern == Pattern::Ordered) at = ordered_place(*f, amount);
+  std::uint64_t moved = 0;
+  MPI_Status st{};
+  rc = transfer(*f, write, at, buf, count, type, &st, fn, &moved);
+  if (rc == MPI_SUCCESS && pattern == Pattern::Individual) f->pointer += static_cast<MPI_Offset>(etypes(*f, moved));
+  if (how.kind == Completion::Nonblocking) {
+    *how.request = new_generic_request(MPI_COMM_SELF);
+    complete_generic_request(*how.request, rc);
+    if (Request* r = request_get(*how.request); r && rc == MPI_SUCCESS) status_set_bytes(r->status, moved);
+  } else if (how.kind == Completion::Begin) {
+    if (rc == MPI_SUCCESS) f->split = File::Split{true, static_cast<int>(pattern), write, cbuf, st};
+  } else if (how.status && how.status != MPI_STATUS_IGNORE && rc == MPI_SUCCESS) {
+    *how.status = st;
+  }
   return rc;
+}
+
+/// The second half of a split collective: the status of the I/O its _begin did.
+int split_end(const char* fn, MPI_File fh, Pattern pattern, bool write, const void* buf, MPI_Status* status) {
+  int rc;
+  File* f = check_file(fh, fn, &rc);
+  if (!f) return rc;
+  if (!f->split.active || f->split.pattern != static_cast<int>(pattern) || f->split.write != write)
+    return fail(f, MPI_ERR_IO, fn, "no matching ..._begin is active on this file");
+  if (buf != f->split.buf) return fail(f, MPI_ERR_BUFFER, fn, "buf is not the buffer given to the ..._begin call");
+  f->split.active = false;
+  if (status && status != MPI_STATUS_IGNORE) *status = f->split.status;
+  return MPI_SUCCESS;
 }
 
 }  // namespace
@@ -238,8 +256,9 @@ int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info,
   int rc;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  (void)info;
   if (!fh) return fail(nullptr, MPI_ERR_ARG, fn, "fh is NULL");
+  if (info != MPI_INFO_NULL && !info_valid(info))
+    return fail(nullptr, MPI_ERR_INFO, fn, "info handle " + std::to_string(info) + " is not valid");
   *fh = MPI_FILE_NULL;
   if (!filename || !*filename) return fail(nullptr, MPI_ERR_BAD_FILE, fn, "the file name is empty");
   const int access = amode & kAccessModes;
@@ -256,6 +275,7 @@ int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info,
   f->path = filename;
   f->amode = amode;
   f->errhandler = null_handler();
+  info_merge(info, f->hints);
   MPI_Comm_dup(comm, &f->comm);
   comm_get(f->comm)->errhandler = MPI_ERRORS_RETURN;
   const int flags = (access == MPI_MODE_RDONLY ? O_RDONLY : access == MPI_MODE_WRONLY ? O_WRONLY : O_RDWR) | O_CLOEXEC;
@@ -453,67 +473,152 @@ int MPI_File_get_view(MPI_File fh, MPI_Offset* disp, MPI_Datatype* etype, MPI_Da
   return MPI_SUCCESS;
 }
 
+// Reads and writes: one line each. The collective forms are each rank's own I/O (file.h).
 int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
   ApiScope api_scope(__func__);
-  return explicit_at("MPI_File_read_at", fh, false, offset, buf, count, datatype, status);
+  return file_io(__func__, fh, Pattern::Explicit, false, offset, buf, count, datatype, blocking(status));
 }
 int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
                       MPI_Status* status) {
   ApiScope api_scope(__func__);
-  return explicit_at("MPI_File_write_at", fh, true, offset, const_cast<void*>(buf), count, datatype, status);
+  return file_io(__func__, fh, Pattern::Explicit, true, offset, buf, count, datatype, blocking(status));
 }
-// The collective forms: each rank's own I/O (file.h).
 int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
                          MPI_Status* status) {
   ApiScope api_scope(__func__);
-  return explicit_at("MPI_File_read_at_all", fh, false, offset, buf, count, datatype, status);
+  return file_io(__func__, fh, Pattern::Explicit, false, offset, buf, count, datatype, blocking(status));
 }
 int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
                           MPI_Status* status) {
   ApiScope api_scope(__func__);
-  return explicit_at("MPI_File_write_at_all", fh, true, offset, const_cast<void*>(buf), count, datatype, status);
+  return file_io(__func__, fh, Pattern::Explicit, true, offset, buf, count, datatype, blocking(status));
 }
 int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
   ApiScope api_scope(__func__);
-  if (!request) return fail(file_get(fh), MPI_ERR_REQUEST, "MPI_File_iread_at", "request is NULL");
-  return immediate(explicit_at("MPI_File_iread_at", fh, false, offset, buf, count, datatype, MPI_STATUS_IGNORE), fh,
-                   request);
+  return file_io(__func__, fh, Pattern::Explicit, false, offset, buf, count, datatype, nonblocking(request));
 }
 int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
                        MPI_Request* request) {
   ApiScope api_scope(__func__);
-  if (!request) return fail(file_get(fh), MPI_ERR_REQUEST, "MPI_File_iwrite_at", "request is NULL");
-  return immediate(explicit_at("MPI_File_iwrite_at", fh, true, offset, const_cast<void*>(buf), count, datatype,
-                               MPI_STATUS_IGNORE),
-                   fh, request);
+  return file_io(__func__, fh, Pattern::Explicit, true, offset, buf, count, datatype, nonblocking(request));
+}
+int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype,
+                          MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  return file_io(__func__, fh, Pattern::Explicit, false, offset, buf, count, datatype, nonblocking(request));
+}
+int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
+                           MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  return file_io(__func__, fh, Pattern::Explicit, true, offset, buf, count, datatype, nonblocking(request));
+}
+int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype) {
+  ApiScope api_scope(__func__);
+  return file_io(__func__, fh, Pattern::Explicit, false, offset, buf, count, datatype, split_begin());
+}
+int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype) {
+  ApiScope api_scope(__func__);
+  return file_io(__func__, fh, Pattern::Explicit, true, offset, buf, count, datatype, split_begin());
 }
 
 int MPI_File_read(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
   ApiScope api_scope(__func__);
-  return individual("MPI_File_read", fh, false, buf, count, datatype, status);
+  return file_io(__func__, fh, Pattern::Individual, false, 0, buf, count, datatype, blocking(status));
 }
 int MPI_File_write(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
   ApiScope api_scope(__func__);
-  return individual("MPI_File_write", fh, true, const_cast<void*>(buf), count, datatype, status);
+  return file_io(__func__, fh, Pattern::Individual, true, 0, buf, count, datatype, blocking(status));
 }
 int MPI_File_read_all(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
   ApiScope api_scope(__func__);
-  return individual("MPI_File_read_all", fh, false, buf, count, datatype, status);
+  return file_io(__func__, fh, Pattern::Individual, false, 0, buf, count, datatype, blocking(status));
 }
 int MPI_File_write_all(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
   ApiScope api_scope(__func__);
-  return individual("MPI_File_write_all", fh, true, const_cast<void*>(buf), count, datatype, status);
+  return file_io(__func__, fh, Pattern::Individual, true, 0, buf, count, datatype, blocking(status));
 }
 int MPI_File_iread(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
   ApiScope api_scope(__func__);
-  if (!request) return fail(file_get(fh), MPI_ERR_REQUEST, "MPI_File_iread", "request is NULL");
-  return immediate(individual("MPI_File_iread", fh, false, buf, count, datatype, MPI_STATUS_IGNORE), fh, request);
+  return file_io(__func__, fh, Pattern::Individual, false, 0, buf, count, datatype, nonblocking(request));
 }
 int MPI_File_iwrite(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
   ApiScope api_scope(__func__);
-  if (!request) return fail(file_get(fh), MPI_ERR_REQUEST, "MPI_File_iwrite", "request is NULL");
-  return immediate(individual("MPI_File_iwrite", fh, true, const_cast<void*>(buf), count, datatype, MPI_STATUS_IGNORE),
-                   fh, request);
+  return file_io(__func__, fh, Pattern::Individual, true, 0, buf, count, datatype, nonblocking(request));
+}
+int MPI_File_iread_all(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  return file_io(__func__, fh, Pattern::Individual, false, 0, buf, count, datatype, nonblocking(request));
+}
+int MPI_File_iwrite_all(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  return file_io(__func__, fh, Pattern::Individual, true, 0, buf, count, datatype, nonblocking(request));
+}
+int MPI_File_read_all_begin(MPI_File fh, void* buf, int count, MPI_Datatype datatype) {
+  ApiScope api_scope(__func__);
+  return file_io(__func__, fh, Pattern::Individual, false, 0, buf, count, datatype, split_begin());
+}
+int MPI_File_write_all_begin(MPI_File fh, const void* buf, int count, MPI_Datatype datatype) {
+  ApiScope api_scope(__func__);
+  return file_io(__func__, fh, Pattern::Individual, true, 0, buf, count, datatype, split_begin());
+}
+
+int MPI_File_read_shared(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return file_io(__func__, fh, Pattern::Shared, false, 0, buf, count, datatype, blocking(status));
+}
+int MPI_File_write_shared(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return file_io(__func__, fh, Pattern::Shared, true, 0, buf, count, datatype, blocking(status));
+}
+int MPI_File_iread_shared(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  return file_io(__func__, fh, Pattern::Shared, false, 0, buf, count, datatype, nonblocking(request));
+}
+int MPI_File_iwrite_shared(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Request* request) {
+  ApiScope api_scope(__func__);
+  return file_io(__func__, fh, Pattern::Shared, true, 0, buf, count, datatype, nonblocking(request));
+}
+int MPI_File_read_ordered(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return file_io(__func__, fh, Pattern::Ordered, false, 0, buf, count, datatype, blocking(status));
+}
+int MPI_File_write_ordered(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return file_io(__func__, fh, Pattern::Ordered, true, 0, buf, count, datatype, blocking(status));
+}
+int MPI_File_read_ordered_begin(MPI_File fh, void* buf, int count, MPI_Datatype datatype) {
+  ApiScope api_scope(__func__);
+  return file_io(__func__, fh, Pattern::Ordered, false, 0, buf, count, datatype, split_begin());
+}
+int MPI_File_write_ordered_begin(MPI_File fh, const void* buf, int count, MPI_Datatype datatype) {
+  ApiScope api_scope(__func__);
+  return file_io(__func__, fh, Pattern::Ordered, true, 0, buf, count, datatype, split_begin());
+}
+
+// The ends of the split collectives.
+int MPI_File_read_at_all_end(MPI_File fh, void* buf, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return split_end(__func__, fh, Pattern::Explicit, false, buf, status);
+}
+int MPI_File_write_at_all_end(MPI_File fh, const void* buf, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return split_end(__func__, fh, Pattern::Explicit, true, buf, status);
+}
+int MPI_File_read_all_end(MPI_File fh, void* buf, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return split_end(__func__, fh, Pattern::Individual, false, buf, status);
+}
+int MPI_File_write_all_end(MPI_File fh, const void* buf, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return split_end(__func__, fh, Pattern::Individual, true, buf, status);
+}
+int MPI_File_read_ordered_end(MPI_File fh, void* buf, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return split_end(__func__, fh, Pattern::Ordered, false, buf, status);
+}
+int MPI_File_write_ordered_end(MPI_File fh, const void* buf, MPI_Status* status) {
+  ApiScope api_scope(__func__);
+  return split_end(__func__, fh, Pattern::Ordered, true, buf, status);
 }
 
 int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) {
@@ -554,23 +659,6 @@ int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset* disp) {
   const auto spans = view_spans(*f, static_cast<std::uint64_t>(offset) * f->etype_desc.size, 1);
   *disp = spans.empty() ? f->disp : static_cast<MPI_Offset>(spans.front().first);
   return MPI_SUCCESS;
-}
-
-int MPI_File_read_shared(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
-  ApiScope api_scope(__func__);
-  return shared("MPI_File_read_shared", fh, false, buf, count, datatype, status);
-}
-int MPI_File_write_shared(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
-  ApiScope api_scope(__func__);
-  return shared("MPI_File_write_shared", fh, true, const_cast<void*>(buf), count, datatype, status);
-}
-int MPI_File_read_ordered(MPI_File fh, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
-  ApiScope api_scope(__func__);
-  return ordered("MPI_File_read_ordered", fh, false, buf, count, datatype, status);
-}
-int MPI_File_write_ordered(MPI_File fh, const void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
-  ApiScope api_scope(__func__);
-  return ordered("MPI_File_write_ordered", fh, true, const_cast<void*>(buf), count, datatype, status);
 }
 
 int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
@@ -644,8 +732,9 @@ int MPI_File_set_errhandler(MPI_File fh, MPI_Errhandler errhandler) {
   ApiScope api_scope(__func__);
   int rc;
   if (!check::initialized("MPI_File_set_errhandler", &rc)) return rc;
-  if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
-    return fail(file_get(fh), MPI_ERR_ARG, "MPI_File_set_errhandler", "error handler " + std::to_string(errhandler) + " is not valid");
+  if (!errhandler_fits(errhandler, ErrhandlerFor::File))
+    return fail(file_get(fh), MPI_ERR_ARG, "MPI_File_set_errhandler",
+                "error handler " + std::to_string(errhandler) + " is not valid for a file");
   if (fh == MPI_FILE_NULL) {
     null_handler() = errhandler;
     return MPI_SUCCESS;
@@ -663,11 +752,53 @@ int MPI_File_get_errhandler(MPI_File fh, MPI_Errhandler* errhandler) {
   if (!errhandler) return fail(file_get(fh), MPI_ERR_ARG, "MPI_File_get_errhandler", "errhandler is NULL");
   if (fh == MPI_FILE_NULL) {
     *errhandler = null_handler();
-    return MPI_SUCCESS;
+  } else {
+    File* f = check_file(fh, "MPI_File_get_errhandler", &rc);
+    if (!f) return rc;
+    *errhandler = f->errhandler;
   }
-  File* f = check_file(fh, "MPI_File_get_errhandler", &rc);
+  errhandler_ref(*errhandler);  // a new reference (MPI-3.1 §8.3.1)
+  return MPI_SUCCESS;
+}
+
+int MPI_File_create_errhandler(MPI_File_errhandler_function* function, MPI_Errhandler* errhandler) {
+  ApiScope api_scope(__func__);
+  int rc;
+  if (!check::initialized("MPI_File_create_errhandler", &rc)) return rc;
+  if (!function || !errhandler)
+    return fail(nullptr, MPI_ERR_ARG, "MPI_File_create_errhandler", "function or errhandler is NULL");
+  *errhandler = errhandler_create(function, ErrhandlerFor::File);
+  return MPI_SUCCESS;
+}
+
+int MPI_File_call_errhandler(MPI_File fh, int errorcode) {
+  ApiScope api_scope(__func__);
+  int rc;
+  if (!check::initialized("MPI_File_call_errhandler", &rc)) return rc;
+  File* f = nullptr;
+  if (fh != MPI_FILE_NULL && !(f = check_file(fh, "MPI_File_call_errhandler", &rc))) return rc;
+  fail(f, errorcode, "MPI_File_call_errhandler", "the application called the handler");
+  return MPI_SUCCESS;  // the handler returned (MPI-3.1 §8.3.5)
+}
+
+int MPI_File_set_info(MPI_File fh, MPI_Info info) {
+  ApiScope api_scope(__func__);
+  int rc;
+  File* f = check_file(fh, "MPI_File_set_info", &rc);
   if (!f) return rc;
-  *errhandler = f->errhandler;
+  if (info != MPI_INFO_NULL && !info_valid(info))
+    return fail(f, MPI_ERR_INFO, "MPI_File_set_info", "info handle " + std::to_string(info) + " is not valid");
+  info_merge(info, f->hints);
+  return MPI_SUCCESS;
+}
+
+int MPI_File_get_info(MPI_File fh, MPI_Info* info_used) {
+  ApiScope api_scope(__func__);
+  int rc;
+  File* f = check_file(fh, "MPI_File_get_info", &rc);
+  if (!f) return rc;
+  if (!info_used) return fail(f, MPI_ERR_ARG, "MPI_File_get_info", "info_used is NULL");
+  *info_used = info_of(f->hints);
   return MPI_SUCCESS;
 }
 
@@ -709,3 +840,25 @@ TILEMPI_PMPI_ALIAS(File_set_atomicity)
 TILEMPI_PMPI_ALIAS(File_get_atomicity)
 TILEMPI_PMPI_ALIAS(File_set_errhandler)
 TILEMPI_PMPI_ALIAS(File_get_errhandler)
+TILEMPI_PMPI_ALIAS(File_create_errhandler)
+TILEMPI_PMPI_ALIAS(File_call_errhandler)
+TILEMPI_PMPI_ALIAS(File_set_info)
+TILEMPI_PMPI_ALIAS(File_get_info)
+TILEMPI_PMPI_ALIAS(File_iread_at_all)
+TILEMPI_PMPI_ALIAS(File_iwrite_at_all)
+TILEMPI_PMPI_ALIAS(File_iread_all)
+TILEMPI_PMPI_ALIAS(File_iwrite_all)
+TILEMPI_PMPI_ALIAS(File_iread_shared)
+TILEMPI_PMPI_ALIAS(File_iwrite_shared)
+TILEMPI_PMPI_ALIAS(File_read_at_all_begin)
+TILEMPI_PMPI_ALIAS(File_read_at_all_end)
+TILEMPI_PMPI_ALIAS(File_write_at_all_begin)
+TILEMPI_PMPI_ALIAS(File_write_at_all_end)
+TILEMPI_PMPI_ALIAS(File_read_all_begin)
+TILEMPI_PMPI_ALIAS(File_read_all_end)
+TILEMPI_PMPI_ALIAS(File_write_all_begin)
+TILEMPI_PMPI_ALIAS(File_write_all_end)
+TILEMPI_PMPI_ALIAS(File_read_ordered_begin)
+TILEMPI_PMPI_ALIAS(File_read_ordered_end)
+TILEMPI_PMPI_ALIAS(File_write_ordered_begin)
+TILEMPI_PMPI_ALIAS(File_write_ordered_end)

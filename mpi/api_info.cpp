@@ -1,6 +1,7 @@
 // MPI_Info objects (ordered key/value lists, per rank) and MPI_Alloc_mem / MPI_Free_mem.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "check.h"
+#include "info.h"
 #include "tilempi/transport/rank_local.h"
 
 using namespace tilempi::mpi;
@@ -101,6 +103,27 @@ MPI_Info new_info(Info contents) {
 }
 
 }  // namespace
+
+namespace tilempi::mpi {
+
+bool info_valid(MPI_Info h) {
+  if (h == MPI_INFO_ENV) return true;
+  InfoState& st = state();
+  return h > MPI_INFO_ENV && static_cast<std::size_t>(h) < st.infos.size() && st.infos[h];
+}
+
+void info_merge(MPI_Info h, Hints& into) {
+  if (!info_valid(h)) return;
+  for (const auto& [key, value] : h == MPI_INFO_ENV ? env_info() : *state().infos[h]) {
+    auto it = std::find_if(into.begin(), into.end(), [&](const auto& kv) { return kv.first == key; });
+    if (it == into.end()) into.emplace_back(key, value);
+    else it->second = value;
+  }
+}
+
+MPI_Info info_of(const Hints& hints) { return new_info(hints); }
+
+}  // namespace tilempi::mpi
 
 extern "C" {
 

@@ -176,13 +176,15 @@ int create(const char* fn, Flavor flavor, void** base, MPI_Aint size, int disp_u
   int rc;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  (void)info;
+  if (info != MPI_INFO_NULL && !info_valid(info))
+    return raise(comm, MPI_ERR_INFO, fn, "info handle " + std::to_string(info) + " is not valid");
   if (!win) return raise(comm, MPI_ERR_ARG, fn, "win is NULL");
   if (size < 0) return raise(comm, MPI_ERR_SIZE, fn, "size " + std::to_string(size) + " is negative");
   if (disp_unit <= 0) return raise(comm, MPI_ERR_DISP, fn, "disp_unit " + std::to_string(disp_unit) + " is not positive");
   if (flavor == Flavor::Create && !*base && size > 0) return raise(comm, MPI_ERR_BASE, fn, "base is NULL");
   rc = win_create(flavor, base, size, disp_unit, comm, win);
   if (rc != MPI_SUCCESS) return raise(comm, rc, fn, "creating the window failed");
+  info_merge(info, win_get(*win)->hints);
   return MPI_SUCCESS;
 }
 
@@ -318,9 +320,50 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
   int rc;
   Win* w = check_win(win, "MPI_Win_set_errhandler", &rc);
   if (!w) return rc;
-  if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
-    return fail(*w, MPI_ERR_ARG, "MPI_Win_set_errhandler", "error handler " + std::to_string(errhandler) + " is not valid");
+  if (!errhandler_fits(errhandler, ErrhandlerFor::Win))
+    return fail(*w, MPI_ERR_ARG, "MPI_Win_set_errhandler",
+                "error handler " + std::to_string(errhandler) + " is not valid for a window");
   w->errhandler = errhandler;
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function* function, MPI_Errhandler* errhandler) {
+  ApiScope api_scope(__func__);
+  int rc;
+  if (!check::initialized("MPI_Win_create_errhandler", &rc)) return rc;
+  if (!function || !errhandler)
+    return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Win_create_errhandler", "function or errhandler is NULL");
+  *errhandler = errhandler_create(function, ErrhandlerFor::Win);
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
+  ApiScope api_scope(__func__);
+  int rc;
+  Win* w = check_win(win, "MPI_Win_call_errhandler", &rc);
+  if (!w) return rc;
+  fail(*w, errorcode, "MPI_Win_call_errhandler", "the application called the handler");
+  return MPI_SUCCESS;  // the handler returned (MPI-3.1 §8.3.5)
+}
+
+int MPI_Win_set_info(MPI_Win win, MPI_Info info) {
+  ApiScope api_scope(__func__);
+  int rc;
+  Win* w = check_win(win, "MPI_Win_set_info", &rc);
+  if (!w) return rc;
+  if (info != MPI_INFO_NULL && !info_valid(info))
+    return fail(*w, MPI_ERR_INFO, "MPI_Win_set_info", "info handle " + std::to_string(info) + " is not valid");
+  info_merge(info, w->hints);
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_get_info(MPI_Win win, MPI_Info* info_used) {
+  ApiScope api_scope(__func__);
+  int rc;
+  Win* w = check_win(win, "MPI_Win_get_info", &rc);
+  if (!w) return rc;
+  if (!info_used) return fail(*w, MPI_ERR_ARG, "MPI_Win_get_info", "info_used is NULL");
+  *info_used = info_of(w->hints);
   return MPI_SUCCESS;
 }
 
@@ -331,6 +374,7 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler) {
   if (!w) return rc;
   if (!errhandler) return fail(*w, MPI_ERR_ARG, "MPI_Win_get_errhandler", "errhandler is NULL");
   *errhandler = w->errhandler;
+  errhandler_ref(w->errhandler);  // a new reference (MPI-3.1 §8.3.1)
   return MPI_SUCCESS;
 }
 
@@ -639,6 +683,10 @@ TILEMPI_PMPI_ALIAS(Win_get_group)
 TILEMPI_PMPI_ALIAS(Win_get_attr)
 TILEMPI_PMPI_ALIAS(Win_set_errhandler)
 TILEMPI_PMPI_ALIAS(Win_get_errhandler)
+TILEMPI_PMPI_ALIAS(Win_create_errhandler)
+TILEMPI_PMPI_ALIAS(Win_call_errhandler)
+TILEMPI_PMPI_ALIAS(Win_set_info)
+TILEMPI_PMPI_ALIAS(Win_get_info)
 TILEMPI_PMPI_ALIAS(Win_set_name)
 TILEMPI_PMPI_ALIAS(Win_get_name)
 TILEMPI_PMPI_ALIAS(Put)

@@ -88,7 +88,15 @@ int raise(MPI_Comm comm, int errclass, const char* function, const std::string& 
   return raise_with(handler, errclass, function, detail);
 }
 
-// Windows and files take the predefined handlers only (their user handlers are not implemented).
+int raise_on(MPI_Errhandler handler, int handle, int errclass, const char* function, const std::string& detail) {
+  if (MPI_Comm_errhandler_function* user = errhandler_function(handler)) {
+    int code = errclass;
+    user(&handle, &code);  // (MPI_Win and MPI_File are ints, as MPI_Comm: the same function type)
+    return errclass;
+  }
+  return raise_with(handler, errclass, function, detail);
+}
+
 int raise_with(MPI_Errhandler handler, int errclass, const char* function, const std::string& detail) {
   Runtime& rt = runtime();
   if (handler == MPI_ERRORS_RETURN) return errclass;

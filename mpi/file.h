@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "datatype.h"
+#include "info.h"
 #include "mpi.h"
 
 namespace tilempi::mpi {
@@ -37,6 +38,15 @@ struct File {
   MPI_Offset pointer = 0;          ///< individual file pointer, in etypes of the view
   MPI_Win shared_win = MPI_WIN_NULL;  ///< the shared file pointer (on the group's rank 0)
   long long* shared_mem = nullptr;
+  Hints hints;                     ///< MPI_File_set_info / get_info (none of them changes the I/O)
+  /// The split collective access in progress (..._begin did the I/O; ..._end gives its status).
+  struct Split {
+    bool active = false;
+    int pattern = 0;               ///< which begin (api_file.cpp's Pattern)
+    bool write = false;
+    const void* buf = nullptr;
+    MPI_Status status{};
+  } split;
 };
 
 File* file_get(MPI_File h);

@@ -301,7 +301,8 @@ Win* win_get(MPI_Win h) {
 }
 
 int win_raise(const Win* w, int errclass, const char* function, const std::string& detail) {
-  return raise_with(w ? w->errhandler : MPI_ERRORS_ARE_FATAL, errclass, function, detail);
+  if (!w) return raise_with(MPI_ERRORS_ARE_FATAL, errclass, function, detail);
+  return raise_on(w->errhandler, w->handle, errclass, function, detail);
 }
 
 int win_create(Flavor flavor, void** base, MPI_Aint size, int disp_unit, MPI_Comm comm, MPI_Win* out) {

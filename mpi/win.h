@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "datatype.h"
+#include "info.h"
 #include "mpi.h"
 #include "tilempi/transport/transport.h"
 
@@ -66,6 +67,7 @@ struct Win {
   bool direct = false;            ///< puts and gets take the data path
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   std::string name;
+  Hints hints;                    ///< MPI_Win_set_info / get_info (none of them changes what the window does)
   // Attribute values (MPI_Win_get_attr returns pointers to them).
   MPI_Aint attr_size = 0;
   int attr_disp_unit = 1, attr_flavor = 0, attr_model = MPI_WIN_UNIFIED;

@@ -14,6 +14,28 @@ std::string c_string(const char* f, std::size_t len) {
   return std::string(f, len);
 }
 
+
+/// The shapes of the read and write bindings: Buf is void* for a read, const void* for a write.
+template <class Buf>
+void with_status(int (*call)(MPI_File, Buf, int, MPI_Datatype, MPI_Status*), const MPI_Fint* fh, Buf buf,
+                 const MPI_Fint* count, const MPI_Fint* type, MPI_Fint* status, MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = call(*fh, buf, *count, *type, st.c());
+}
+template <class Buf>
+void at_with_status(int (*call)(MPI_File, MPI_Offset, Buf, int, MPI_Datatype, MPI_Status*), const MPI_Fint* fh,
+                    const MPI_Offset* offset, Buf buf, const MPI_Fint* count, const MPI_Fint* type, MPI_Fint* status,
+                    MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = call(*fh, *offset, buf, *count, *type, st.c());
+}
+template <class Buf>
+void end_with_status(int (*call)(MPI_File, Buf, MPI_Status*), const MPI_Fint* fh, Buf buf, MPI_Fint* status,
+                     MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = call(*fh, buf, st.c());
+}
+
 }  // namespace
 
 extern "C" {
@@ -101,98 +123,191 @@ void mpi_file_get_errhandler_(const MPI_Fint* fh, MPI_Fint* errhandler, MPI_Fint
 
 void mpi_file_sync_(const MPI_Fint* fh, MPI_Fint* ierr) { *ierr = MPI_File_sync(*fh); }
 
+void mpi_file_create_errhandler_(MPI_File_errhandler_function* function, MPI_Fint* errhandler, MPI_Fint* ierr) {
+  *ierr = MPI_File_create_errhandler(function, errhandler);  // called as HANDLER(FH, ERRORCODE)
+}
+
+void mpi_file_call_errhandler_(const MPI_Fint* fh, const MPI_Fint* errorcode, MPI_Fint* ierr) {
+  *ierr = MPI_File_call_errhandler(*fh, *errorcode);
+}
+
+void mpi_file_set_info_(const MPI_Fint* fh, const MPI_Fint* info, MPI_Fint* ierr) { *ierr = MPI_File_set_info(*fh, *info); }
+
+void mpi_file_get_info_(const MPI_Fint* fh, MPI_Fint* info_used, MPI_Fint* ierr) {
+  *ierr = MPI_File_get_info(*fh, info_used);
+}
+
+// Explicit offsets.
+
 void mpi_file_read_at_(const MPI_Fint* fh, const MPI_Offset* offset, void* buf, const MPI_Fint* count,
-                   const MPI_Fint* datatype, MPI_Fint* status, MPI_Fint* ierr) {
-  StatusOut st(status);
-  *ierr = MPI_File_read_at(*fh, *offset, buffer(buf), *count, *datatype, st.c());
+                       const MPI_Fint* datatype, MPI_Fint* status, MPI_Fint* ierr) {
+  at_with_status(MPI_File_read_at, fh, offset, buffer(buf), count, datatype, status, ierr);
 }
 
 void mpi_file_write_at_(const MPI_Fint* fh, const MPI_Offset* offset, const void* buf, const MPI_Fint* count,
-                   const MPI_Fint* datatype, MPI_Fint* status, MPI_Fint* ierr) {
-  StatusOut st(status);
-  *ierr = MPI_File_write_at(*fh, *offset, buffer(buf), *count, *datatype, st.c());
+                        const MPI_Fint* datatype, MPI_Fint* status, MPI_Fint* ierr) {
+  at_with_status(MPI_File_write_at, fh, offset, buffer(buf), count, datatype, status, ierr);
 }
 
 void mpi_file_read_at_all_(const MPI_Fint* fh, const MPI_Offset* offset, void* buf, const MPI_Fint* count,
-                   const MPI_Fint* datatype, MPI_Fint* status, MPI_Fint* ierr) {
-  StatusOut st(status);
-  *ierr = MPI_File_read_at_all(*fh, *offset, buffer(buf), *count, *datatype, st.c());
+                           const MPI_Fint* datatype, MPI_Fint* status, MPI_Fint* ierr) {
+  at_with_status(MPI_File_read_at_all, fh, offset, buffer(buf), count, datatype, status, ierr);
 }
 
 void mpi_file_write_at_all_(const MPI_Fint* fh, const MPI_Offset* offset, const void* buf, const MPI_Fint* count,
-                   const MPI_Fint* datatype, MPI_Fint* status, MPI_Fint* ierr) {
-  StatusOut st(status);
-  *ierr = MPI_File_write_at_all(*fh, *offset, buffer(buf), *count, *datatype, st.c());
+                            const MPI_Fint* datatype, MPI_Fint* status, MPI_Fint* ierr) {
+  at_with_status(MPI_File_write_at_all, fh, offset, buffer(buf), count, datatype, status, ierr);
 }
 
 void mpi_file_iread_at_(const MPI_Fint* fh, const MPI_Offset* offset, void* buf, const MPI_Fint* count,
-                   const MPI_Fint* datatype, MPI_Fint* request, MPI_Fint* ierr) {
+                        const MPI_Fint* datatype, MPI_Fint* request, MPI_Fint* ierr) {
   *ierr = MPI_File_iread_at(*fh, *offset, buffer(buf), *count, *datatype, request);
 }
 
 void mpi_file_iwrite_at_(const MPI_Fint* fh, const MPI_Offset* offset, const void* buf, const MPI_Fint* count,
-                   const MPI_Fint* datatype, MPI_Fint* request, MPI_Fint* ierr) {
+                         const MPI_Fint* datatype, MPI_Fint* request, MPI_Fint* ierr) {
   *ierr = MPI_File_iwrite_at(*fh, *offset, buffer(buf), *count, *datatype, request);
 }
 
-void mpi_file_read_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
-                   MPI_Fint* status, MPI_Fint* ierr) {
-  StatusOut st(status);
-  *ierr = MPI_File_read(*fh, buffer(buf), *count, *datatype, st.c());
+void mpi_file_iread_at_all_(const MPI_Fint* fh, const MPI_Offset* offset, void* buf, const MPI_Fint* count,
+                            const MPI_Fint* datatype, MPI_Fint* request, MPI_Fint* ierr) {
+  *ierr = MPI_File_iread_at_all(*fh, *offset, buffer(buf), *count, *datatype, request);
+}
+
+void mpi_file_iwrite_at_all_(const MPI_Fint* fh, const MPI_Offset* offset, const void* buf, const MPI_Fint* count,
+                             const MPI_Fint* datatype, MPI_Fint* request, MPI_Fint* ierr) {
+  *ierr = MPI_File_iwrite_at_all(*fh, *offset, buffer(buf), *count, *datatype, request);
+}
+
+void mpi_file_read_at_all_begin_(const MPI_Fint* fh, const MPI_Offset* offset, void* buf, const MPI_Fint* count,
+                                 const MPI_Fint* datatype, MPI_Fint* ierr) {
+  *ierr = MPI_File_read_at_all_begin(*fh, *offset, buffer(buf), *count, *datatype);
+}
+
+void mpi_file_write_at_all_begin_(const MPI_Fint* fh, const MPI_Offset* offset, const void* buf,
+                                  const MPI_Fint* count, const MPI_Fint* datatype, MPI_Fint* ierr) {
+  *ierr = MPI_File_write_at_all_begin(*fh, *offset, buffer(buf), *count, *datatype);
+}
+
+void mpi_file_read_at_all_end_(const MPI_Fint* fh, void* buf, MPI_Fint* status, MPI_Fint* ierr) {
+  end_with_status(MPI_File_read_at_all_end, fh, buffer(buf), status, ierr);
+}
+
+void mpi_file_write_at_all_end_(const MPI_Fint* fh, const void* buf, MPI_Fint* status, MPI_Fint* ierr) {
+  end_with_status(MPI_File_write_at_all_end, fh, buffer(buf), status, ierr);
+}
+
+
+// The individual file pointer.
+
+void mpi_file_read_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype, MPI_Fint* status,
+                    MPI_Fint* ierr) {
+  with_status(MPI_File_read, fh, buffer(buf), count, datatype, status, ierr);
 }
 
 void mpi_file_write_(const MPI_Fint* fh, const void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
-                   MPI_Fint* status, MPI_Fint* ierr) {
-  StatusOut st(status);
-  *ierr = MPI_File_write(*fh, buffer(buf), *count, *datatype, st.c());
+                     MPI_Fint* status, MPI_Fint* ierr) {
+  with_status(MPI_File_write, fh, buffer(buf), count, datatype, status, ierr);
 }
 
 void mpi_file_read_all_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
-                   MPI_Fint* status, MPI_Fint* ierr) {
-  StatusOut st(status);
-  *ierr = MPI_File_read_all(*fh, buffer(buf), *count, *datatype, st.c());
+                        MPI_Fint* status, MPI_Fint* ierr) {
+  with_status(MPI_File_read_all, fh, buffer(buf), count, datatype, status, ierr);
 }
 
 void mpi_file_write_all_(const MPI_Fint* fh, const void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
-                   MPI_Fint* status, MPI_Fint* ierr) {
-  StatusOut st(status);
-  *ierr = MPI_File_write_all(*fh, buffer(buf), *count, *datatype, st.c());
-}
-
-void mpi_file_read_shared_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
-                   MPI_Fint* status, MPI_Fint* ierr) {
-  StatusOut st(status);
-  *ierr = MPI_File_read_shared(*fh, buffer(buf), *count, *datatype, st.c());
-}
-
-void mpi_file_write_shared_(const MPI_Fint* fh, const void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
-                   MPI_Fint* status, MPI_Fint* ierr) {
-  StatusOut st(status);
-  *ierr = MPI_File_write_shared(*fh, buffer(buf), *count, *datatype, st.c());
-}
-
-void mpi_file_read_ordered_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
-                   MPI_Fint* status, MPI_Fint* ierr) {
-  StatusOut st(status);
-  *ierr = MPI_File_read_ordered(*fh, buffer(buf), *count, *datatype, st.c());
-}
-
-void mpi_file_write_ordered_(const MPI_Fint* fh, const void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
-                   MPI_Fint* status, MPI_Fint* ierr) {
-  StatusOut st(status);
-  *ierr = MPI_File_write_ordered(*fh, buffer(buf), *count, *datatype, st.c());
+                         MPI_Fint* status, MPI_Fint* ierr) {
+  with_status(MPI_File_write_all, fh, buffer(buf), count, datatype, status, ierr);
 }
 
 void mpi_file_iread_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
-                   MPI_Fint* request, MPI_Fint* ierr) {
+                     MPI_Fint* request, MPI_Fint* ierr) {
   *ierr = MPI_File_iread(*fh, buffer(buf), *count, *datatype, request);
 }
 
 void mpi_file_iwrite_(const MPI_Fint* fh, const void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
-                   MPI_Fint* request, MPI_Fint* ierr) {
+                      MPI_Fint* request, MPI_Fint* ierr) {
   *ierr = MPI_File_iwrite(*fh, buffer(buf), *count, *datatype, request);
 }
 
+void mpi_file_iread_all_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                         MPI_Fint* request, MPI_Fint* ierr) {
+  *ierr = MPI_File_iread_all(*fh, buffer(buf), *count, *datatype, request);
+}
+
+void mpi_file_iwrite_all_(const MPI_Fint* fh, const void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                          MPI_Fint* request, MPI_Fint* ierr) {
+  *ierr = MPI_File_iwrite_all(*fh, buffer(buf), *count, *datatype, request);
+}
+
+void mpi_file_read_all_begin_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                              MPI_Fint* ierr) {
+  *ierr = MPI_File_read_all_begin(*fh, buffer(buf), *count, *datatype);
+}
+
+void mpi_file_write_all_begin_(const MPI_Fint* fh, const void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                               MPI_Fint* ierr) {
+  *ierr = MPI_File_write_all_begin(*fh, buffer(buf), *count, *datatype);
+}
+
+void mpi_file_read_all_end_(const MPI_Fint* fh, void* buf, MPI_Fint* status, MPI_Fint* ierr) {
+  end_with_status(MPI_File_read_all_end, fh, buffer(buf), status, ierr);
+}
+
+void mpi_file_write_all_end_(const MPI_Fint* fh, const void* buf, MPI_Fint* status, MPI_Fint* ierr) {
+  end_with_status(MPI_File_write_all_end, fh, buffer(buf), status, ierr);
+}
+
+
+// The shared file pointer.
+
+void mpi_file_read_shared_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                           MPI_Fint* status, MPI_Fint* ierr) {
+  with_status(MPI_File_read_shared, fh, buffer(buf), count, datatype, status, ierr);
+}
+
+void mpi_file_write_shared_(const MPI_Fint* fh, const void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                            MPI_Fint* status, MPI_Fint* ierr) {
+  with_status(MPI_File_write_shared, fh, buffer(buf), count, datatype, status, ierr);
+}
+
+void mpi_file_iread_shared_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                            MPI_Fint* request, MPI_Fint* ierr) {
+  *ierr = MPI_File_iread_shared(*fh, buffer(buf), *count, *datatype, request);
+}
+
+void mpi_file_iwrite_shared_(const MPI_Fint* fh, const void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                             MPI_Fint* request, MPI_Fint* ierr) {
+  *ierr = MPI_File_iwrite_shared(*fh, buffer(buf), *count, *datatype, request);
+}
+
+void mpi_file_read_ordered_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                            MPI_Fint* status, MPI_Fint* ierr) {
+  with_status(MPI_File_read_ordered, fh, buffer(buf), count, datatype, status, ierr);
+}
+
+void mpi_file_write_ordered_(const MPI_Fint* fh, const void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                             MPI_Fint* status, MPI_Fint* ierr) {
+  with_status(MPI_File_write_ordered, fh, buffer(buf), count, datatype, status, ierr);
+}
+
+void mpi_file_read_ordered_begin_(const MPI_Fint* fh, void* buf, const MPI_Fint* count, const MPI_Fint* datatype,
+                                  MPI_Fint* ierr) {
+  *ierr = MPI_File_read_ordered_begin(*fh, buffer(buf), *count, *datatype);
+}
+
+void mpi_file_write_ordered_begin_(const MPI_Fint* fh, const void* buf, const MPI_Fint* count,
+                                   const MPI_Fint* datatype, MPI_Fint* ierr) {
+  *ierr = MPI_File_write_ordered_begin(*fh, buffer(buf), *count, *datatype);
+}
+
+void mpi_file_read_ordered_end_(const MPI_Fint* fh, void* buf, MPI_Fint* status, MPI_Fint* ierr) {
+  end_with_status(MPI_File_read_ordered_end, fh, buffer(buf), status, ierr);
+}
+
+void mpi_file_write_ordered_end_(const MPI_Fint* fh, const void* buf, MPI_Fint* status, MPI_Fint* ierr) {
+  end_with_status(MPI_File_write_ordered_end, fh, buffer(buf), status, ierr);
+}
 
 }  // extern "C"
 
@@ -217,19 +332,41 @@ TILEMPI_PMPI_F_ALIAS(file_get_position_shared)
 TILEMPI_PMPI_F_ALIAS(file_set_errhandler)
 TILEMPI_PMPI_F_ALIAS(file_get_errhandler)
 TILEMPI_PMPI_F_ALIAS(file_sync)
+TILEMPI_PMPI_F_ALIAS(file_create_errhandler)
+TILEMPI_PMPI_F_ALIAS(file_call_errhandler)
+TILEMPI_PMPI_F_ALIAS(file_set_info)
+TILEMPI_PMPI_F_ALIAS(file_get_info)
 TILEMPI_PMPI_F_ALIAS(file_read_at)
 TILEMPI_PMPI_F_ALIAS(file_write_at)
 TILEMPI_PMPI_F_ALIAS(file_read_at_all)
 TILEMPI_PMPI_F_ALIAS(file_write_at_all)
 TILEMPI_PMPI_F_ALIAS(file_iread_at)
 TILEMPI_PMPI_F_ALIAS(file_iwrite_at)
+TILEMPI_PMPI_F_ALIAS(file_iread_at_all)
+TILEMPI_PMPI_F_ALIAS(file_iwrite_at_all)
+TILEMPI_PMPI_F_ALIAS(file_read_at_all_begin)
+TILEMPI_PMPI_F_ALIAS(file_write_at_all_begin)
+TILEMPI_PMPI_F_ALIAS(file_read_at_all_end)
+TILEMPI_PMPI_F_ALIAS(file_write_at_all_end)
 TILEMPI_PMPI_F_ALIAS(file_read)
 TILEMPI_PMPI_F_ALIAS(file_write)
 TILEMPI_PMPI_F_ALIAS(file_read_all)
 TILEMPI_PMPI_F_ALIAS(file_write_all)
-TILEMPI_PMPI_F_ALIAS(file_read_shared)
-TILEMPI_PMPI_F_ALIAS(file_write_shared)
-TILEMPI_PMPI_F_ALIAS(file_read_ordered)
-TILEMPI_PMPI_F_ALIAS(file_write_ordered)
 TILEMPI_PMPI_F_ALIAS(file_iread)
 TILEMPI_PMPI_F_ALIAS(file_iwrite)
+TILEMPI_PMPI_F_ALIAS(file_iread_all)
+TILEMPI_PMPI_F_ALIAS(file_iwrite_all)
+TILEMPI_PMPI_F_ALIAS(file_read_all_begin)
+TILEMPI_PMPI_F_ALIAS(file_write_all_begin)
+TILEMPI_PMPI_F_ALIAS(file_read_all_end)
+TILEMPI_PMPI_F_ALIAS(file_write_all_end)
+TILEMPI_PMPI_F_ALIAS(file_read_shared)
+TILEMPI_PMPI_F_ALIAS(file_write_shared)
+TILEMPI_PMPI_F_ALIAS(file_iread_shared)
+TILEMPI_PMPI_F_ALIAS(file_iwrite_shared)
+TILEMPI_PMPI_F_ALIAS(file_read_ordered)
+TILEMPI_PMPI_F_ALIAS(file_write_ordered)
+TILEMPI_PMPI_F_ALIAS(file_read_ordered_begin)
+TILEMPI_PMPI_F_ALIAS(file_write_ordered_begin)
+TILEMPI_PMPI_F_ALIAS(file_read_ordered_end)
+TILEMPI_PMPI_F_ALIAS(file_write_ordered_end)

@@ -187,6 +187,22 @@ void mpi_win_flush_local_(const MPI_Fint* rank, const MPI_Fint* win, MPI_Fint* i
 void mpi_win_flush_local_all_(const MPI_Fint* win, MPI_Fint* ierr) { *ierr = MPI_Win_flush_local_all(*win); }
 void mpi_win_sync_(const MPI_Fint* win, MPI_Fint* ierr) { *ierr = MPI_Win_sync(*win); }
 
+void mpi_win_create_errhandler_(MPI_Win_errhandler_function* function, MPI_Fint* errhandler, MPI_Fint* ierr) {
+  *ierr = MPI_Win_create_errhandler(function, errhandler);  // called as HANDLER(WIN, ERRORCODE)
+}
+
+void mpi_win_call_errhandler_(const MPI_Fint* win, const MPI_Fint* errorcode, MPI_Fint* ierr) {
+  *ierr = MPI_Win_call_errhandler(*win, *errorcode);
+}
+
+void mpi_win_set_info_(const MPI_Fint* win, const MPI_Fint* info, MPI_Fint* ierr) {
+  *ierr = MPI_Win_set_info(*win, *info);
+}
+
+void mpi_win_get_info_(const MPI_Fint* win, MPI_Fint* info_used, MPI_Fint* ierr) {
+  *ierr = MPI_Win_get_info(*win, info_used);
+}
+
 }  // extern "C"
 
 // The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
@@ -229,3 +245,7 @@ TILEMPI_PMPI_F_ALIAS(win_flush_all)
 TILEMPI_PMPI_F_ALIAS(win_flush_local)
 TILEMPI_PMPI_F_ALIAS(win_flush_local_all)
 TILEMPI_PMPI_F_ALIAS(win_sync)
+TILEMPI_PMPI_F_ALIAS(win_create_errhandler)
+TILEMPI_PMPI_F_ALIAS(win_call_errhandler)
+TILEMPI_PMPI_F_ALIAS(win_set_info)
+TILEMPI_PMPI_F_ALIAS(win_get_info)

@@ -134,8 +134,8 @@ void pointers() {
   CHECK(access(name("ptr").c_str(), F_OK) != 0);  // MPI_MODE_DELETE_ON_CLOSE
 }
 
-// A global N x N x N array of ints, row-major [i][j][k]. Written by blocks of j (a vector of
-// i-planes' slices), read back by blocks of k (a vector of short rows): every rank's view
+// A global N x N x N array of ints, row-major [i][j][k]. Written by blocks of j (each rank's
+// view a subarray n x nj x n), read back by blocks of k (n x n x nk): every rank's view
 // interleaves with every other's.
 void array3d() {
   const int n = 8;
@@ -148,10 +148,12 @@ void array3d() {
   for (int i = 0; i < n; ++i)
     for (int j = j0; j < j1; ++j)
       for (int k = 0; k < n; ++k) mine[static_cast<std::size_t>((i * nj + (j - j0)) * n + k)] = value(i, j, k);
+  const int sizes[3] = {n, n, n};
+  const int slab_sizes[3] = {n, nj, n}, slab_starts[3] = {0, j0, 0};
   MPI_Datatype slab;
-  MPI_Type_vector(n, nj * n, n * n, MPI_INT, &slab);
+  MPI_Type_create_subarray(3, sizes, slab_sizes, slab_starts, MPI_ORDER_C, MPI_INT, &slab);
   MPI_Type_commit(&slab);
-  MPI_File_set_view(fh, static_cast<MPI_Offset>(j0 * n * sizeof(int)), MPI_INT, slab, "native", MPI_INFO_NULL);
+  MPI_File_set_view(fh, 0, MPI_INT, slab, "native", MPI_INFO_NULL);
   MPI_Status st;
   MPI_File_write_all(fh, mine.data(), static_cast<int>(mine.size()), MPI_INT, &st);
   int count = 0;
@@ -165,10 +167,11 @@ void array3d() {
   MPI_File_get_size(fh, &sz);
   CHECK_EQ(sz, static_cast<MPI_Offset>(n * n * n * sizeof(int)));
   const int k0 = lo(rank), k1 = lo(rank + 1), nk = k1 - k0;
+  const int column_sizes[3] = {n, n, nk}, column_starts[3] = {0, 0, k0};
   MPI_Datatype columns;
-  MPI_Type_vector(n * n, nk, n, MPI_INT, &columns);
+  MPI_Type_create_subarray(3, sizes, column_sizes, column_starts, MPI_ORDER_C, MPI_INT, &columns);
   MPI_Type_commit(&columns);
-  MPI_File_set_view(fh, static_cast<MPI_Offset>(k0 * sizeof(int)), MPI_INT, columns, "native", MPI_INFO_NULL);
+  MPI_File_set_view(fh, 0, MPI_INT, columns, "native", MPI_INFO_NULL);
   // Into a strided buffer: every other int.
   std::vector<int> got(static_cast<std::size_t>(2 * n * n * nk), -1);
   MPI_Datatype every_other;
@@ -183,6 +186,154 @@ void array3d() {
   MPI_File_close(&fh);
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank == 0) MPI_File_delete(name("3d").c_str(), MPI_INFO_NULL);
+}
+
+int count_of(const MPI_Status& st) {
+  int c = -1;
+  MPI_Get_count(&st, MPI_INT, &c);
+  return c;
+}
+
+// Split collectives (..._begin / ..._end), nonblocking collectives (MPI_File_iread_all ...) and the
+// nonblocking shared-pointer calls; their errors.
+void split_and_nonblocking() {
+  MPI_File fh;
+  MPI_File_open(MPI_COMM_WORLD, name("split").c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                MPI_INFO_NULL, &fh);
+  MPI_File_set_view(fh, rank * 32 * sizeof(int), MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
+  int a[8], b[8] = {};
+  for (int i = 0; i < 8; ++i) a[i] = rank * 100 + i;
+  MPI_Status st;
+  // Explicit offsets: ints 0-1; the individual pointer: ints 0-3 again then 4-5; ordered below.
+  CHECK_EQ(MPI_File_write_at_all_begin(fh, 0, a, 2, MPI_INT), MPI_SUCCESS);
+  CHECK_EQ(MPI_File_write_at_all_begin(fh, 0, a, 2, MPI_INT), MPI_ERR_IO);  // one at a time
+  CHECK_EQ(MPI_File_write_all_end(fh, a, &st), MPI_ERR_IO);                 // not the one begun
+  CHECK_EQ(MPI_File_write_at_all_end(fh, b, &st), MPI_ERR_BUFFER);          // not its buffer
+  CHECK_EQ(MPI_File_write_at_all_end(fh, a, &st), MPI_SUCCESS);
+  CHECK_EQ(count_of(st), 2);
+  CHECK_EQ(MPI_File_write_at_all_end(fh, a, &st), MPI_ERR_IO);  // nothing begun
+  CHECK_EQ(MPI_File_read_at_all_begin(fh, 0, b, 2, MPI_INT), MPI_SUCCESS);
+  CHECK_EQ(MPI_File_read_at_all_end(fh, b, &st), MPI_SUCCESS);
+  CHECK_EQ(b[1], rank * 100 + 1);
+  CHECK_EQ(MPI_File_write_all_begin(fh, a, 4, MPI_INT), MPI_SUCCESS);
+  CHECK_EQ(MPI_File_write_all_end(fh, a, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  MPI_Request rq;
+  CHECK_EQ(MPI_File_iwrite_all(fh, a + 4, 2, MPI_INT, &rq), MPI_SUCCESS);
+  CHECK_EQ(MPI_Wait(&rq, &st), MPI_SUCCESS);
+  CHECK_EQ(count_of(st), 2);
+  MPI_Offset pos = 0;
+  MPI_File_get_position(fh, &pos);
+  CHECK_EQ(pos, 6);
+  MPI_File_seek(fh, 0, MPI_SEEK_SET);
+  CHECK_EQ(MPI_File_read_all_begin(fh, b, 3, MPI_INT), MPI_SUCCESS);
+  CHECK_EQ(MPI_File_read_all_end(fh, b, &st), MPI_SUCCESS);
+  CHECK_EQ(count_of(st), 3);
+  CHECK_EQ(MPI_File_iread_all(fh, b + 3, 3, MPI_INT, &rq), MPI_SUCCESS);
+  MPI_Wait(&rq, &st);
+  CHECK_EQ(count_of(st), 3);
+  for (int i = 0; i < 6; ++i) CHECK_EQ(b[i], rank * 100 + i);
+  CHECK_EQ(MPI_File_iwrite_at_all(fh, 6, a + 6, 2, MPI_INT, &rq), MPI_SUCCESS);
+  MPI_Wait(&rq, MPI_STATUS_IGNORE);
+  CHECK_EQ(MPI_File_iread_at_all(fh, 7, b, 1, MPI_INT, &rq), MPI_SUCCESS);
+  MPI_Wait(&rq, MPI_STATUS_IGNORE);
+  CHECK_EQ(b[0], rank * 100 + 7);
+  CHECK_EQ(MPI_File_iread_all(fh, b, 1, MPI_INT, nullptr), MPI_ERR_REQUEST);
+  CHECK_EQ(MPI_File_iread_at_all(fh, -1, b, 1, MPI_INT, &rq), MPI_ERR_ARG);
+  CHECK_EQ(MPI_File_read_all_begin(fh, b, -1, MPI_INT), MPI_ERR_COUNT);
+  // The shared pointer, after everyone's region: ordered split, then nonblocking shared accesses.
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_File_set_view(fh, static_cast<MPI_Offset>(size * 32 * sizeof(int)), MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
+  CHECK_EQ(MPI_File_write_ordered_begin(fh, &rank, 1, MPI_INT), MPI_SUCCESS);
+  CHECK_EQ(MPI_File_write_ordered_end(fh, &rank, &st), MPI_SUCCESS);
+  CHECK_EQ(count_of(st), 1);
+  MPI_File_seek_shared(fh, 0, MPI_SEEK_SET);
+  int got = -1;
+  CHECK_EQ(MPI_File_read_ordered_begin(fh, &got, 1, MPI_INT), MPI_SUCCESS);
+  CHECK_EQ(MPI_File_read_ordered_end(fh, &got, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  CHECK_EQ(got, rank);
+  int pair[2] = {rank, rank};
+  CHECK_EQ(MPI_File_iwrite_shared(fh, pair, 2, MPI_INT, &rq), MPI_SUCCESS);  // after the ordered ints
+  MPI_Wait(&rq, &st);
+  CHECK_EQ(count_of(st), 2);
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_File_seek_shared(fh, size, MPI_SEEK_SET);
+  int back[2] = {-1, -1};
+  CHECK_EQ(MPI_File_iread_shared(fh, back, 2, MPI_INT, &rq), MPI_SUCCESS);
+  MPI_Wait(&rq, &st);
+  CHECK_EQ(count_of(st), 2);
+  CHECK(back[0] == back[1] && back[0] >= 0 && back[0] < size);  // some rank's pair, whole
+  CHECK_EQ(MPI_File_iwrite_shared(fh, pair, 2, MPI_INT, nullptr), MPI_ERR_REQUEST);
+  MPI_File_close(&fh);
+}
+
+// Hints (MPI_File_set_info/get_info) and a user's error handler on files.
+int handled = 0, handled_code = 0;
+MPI_File handled_file = MPI_FILE_NULL;
+void on_file_error(MPI_File* fh, int* code, ...) {
+  ++handled;
+  handled_file = *fh;
+  handled_code = *code;
+}
+
+void info_and_handlers() {
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "access_style", "write_once");
+  MPI_File fh;
+  CHECK_EQ(MPI_File_open(MPI_COMM_WORLD, name("hints").c_str(), MPI_MODE_CREATE | MPI_MODE_WRONLY | MPI_MODE_DELETE_ON_CLOSE,
+                         info, &fh),
+           MPI_SUCCESS);
+  MPI_Info_set(info, "cb_nodes", "1");
+  CHECK_EQ(MPI_File_set_info(fh, info), MPI_SUCCESS);
+  MPI_Info_free(&info);
+  MPI_Info used;
+  CHECK_EQ(MPI_File_get_info(fh, &used), MPI_SUCCESS);
+  int nkeys = 0, flag = 0;
+  char value[MPI_MAX_INFO_VAL];
+  MPI_Info_get_nkeys(used, &nkeys);
+  CHECK_EQ(nkeys, 2);
+  MPI_Info_get(used, "access_style", MPI_MAX_INFO_VAL - 1, value, &flag);
+  CHECK(flag && std::strcmp(value, "write_once") == 0);
+  MPI_Info_free(&used);
+  CHECK_EQ(MPI_File_set_info(fh, 12345), MPI_ERR_INFO);
+  CHECK_EQ(MPI_File_get_info(fh, nullptr), MPI_ERR_ARG);
+  CHECK_EQ(MPI_File_get_info(MPI_FILE_NULL, &used), MPI_ERR_FILE);
+  // The user's handler on the file: called with the file and the class; the call returns it.
+  MPI_Errhandler eh, got;
+  CHECK_EQ(MPI_File_create_errhandler(on_file_error, &eh), MPI_SUCCESS);
+  CHECK_EQ(MPI_File_set_errhandler(fh, eh), MPI_SUCCESS);
+  MPI_File_get_errhandler(fh, &got);
+  CHECK_EQ(got, eh);
+  MPI_Errhandler_free(&got);
+  int v = 0;
+  CHECK_EQ(MPI_File_read_at(fh, 0, &v, 1, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_ACCESS);
+  CHECK_EQ(handled, 1);
+  CHECK_EQ(handled_file, fh);
+  CHECK_EQ(handled_code, MPI_ERR_ACCESS);
+  CHECK_EQ(MPI_File_call_errhandler(fh, MPI_ERR_IO), MPI_SUCCESS);
+  CHECK_EQ(handled, 2);
+  CHECK_EQ(handled_code, MPI_ERR_IO);
+  // On MPI_FILE_NULL: what MPI_File_open reports to.
+  CHECK_EQ(MPI_File_set_errhandler(MPI_FILE_NULL, eh), MPI_SUCCESS);
+  MPI_File none;
+  CHECK_EQ(MPI_File_open(MPI_COMM_WORLD, name("none").c_str(), MPI_MODE_RDONLY, MPI_INFO_NULL, &none),
+           MPI_ERR_NO_SUCH_FILE);
+  CHECK_EQ(handled, 3);
+  CHECK_EQ(handled_file, MPI_FILE_NULL);
+  CHECK_EQ(MPI_File_call_errhandler(MPI_FILE_NULL, MPI_ERR_OTHER), MPI_SUCCESS);
+  CHECK_EQ(handled, 4);
+  MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN);
+  // A window's handler does not fit a file; bad arguments.
+  MPI_Errhandler win_eh;
+  MPI_Win_create_errhandler(reinterpret_cast<MPI_Win_errhandler_function*>(on_file_error), &win_eh);
+  CHECK_EQ(MPI_File_set_errhandler(fh, win_eh), MPI_ERR_ARG);
+  CHECK_EQ(handled, 5);
+  MPI_Errhandler_free(&win_eh);
+  CHECK_EQ(MPI_File_create_errhandler(nullptr, &got), MPI_ERR_ARG);
+  CHECK_EQ(MPI_File_call_errhandler(12345, MPI_ERR_OTHER), MPI_ERR_FILE);
+  MPI_Errhandler_free(&eh);
+  MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN);
+  MPI_File_close(&fh);
 }
 
 void errors() {
@@ -251,7 +402,8 @@ int main(int argc, char** argv) {
   MPI_Bcast(prefix, sizeof prefix, MPI_CHAR, 0, MPI_COMM_WORLD);
   base = prefix;
   const std::map<std::string, std::function<void()>> cases = {
-      {"explicit", explicit_offsets}, {"pointers", pointers}, {"array3d", array3d}, {"errors", errors}};
+      {"explicit", explicit_offsets}, {"pointers", pointers}, {"array3d", array3d}, {"errors", errors},
+      {"split", split_and_nonblocking}, {"info_handlers", info_and_handlers}};
   std::vector<std::string> chosen(argv + 1, argv + argc);
   if (chosen.empty())
     for (auto& [n, fn] : cases) chosen.push_back(n);

@@ -301,6 +301,72 @@ void errors() {
   CHECK_EQ(MPI_Win_free(&win), MPI_SUCCESS);
 }
 
+// Hints (MPI_Win_set_info/get_info) and a user's error handler on a window.
+int handled = 0, handled_code = 0;
+MPI_Win handled_win = MPI_WIN_NULL;
+void on_win_error(MPI_Win* win, int* code, ...) {
+  ++handled;
+  handled_win = *win;
+  handled_code = *code;
+}
+void comm_handler(MPI_Comm*, int*, ...) {}
+
+void info_and_handlers() {
+  int mem[2] = {0, 0};
+  MPI_Info info;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "no_locks", "false");
+  MPI_Win win;
+  CHECK_EQ(MPI_Win_create(mem, sizeof mem, sizeof(int), info, MPI_COMM_WORLD, &win), MPI_SUCCESS);
+  MPI_Info_set(info, "accumulate_ordering", "none");
+  CHECK_EQ(MPI_Win_set_info(win, info), MPI_SUCCESS);
+  MPI_Info_free(&info);
+  MPI_Info used;
+  CHECK_EQ(MPI_Win_get_info(win, &used), MPI_SUCCESS);
+  char value[MPI_MAX_INFO_VAL];
+  int flag = 0, nkeys = 0;
+  MPI_Info_get_nkeys(used, &nkeys);
+  CHECK_EQ(nkeys, 2);
+  MPI_Info_get(used, "accumulate_ordering", MPI_MAX_INFO_VAL - 1, value, &flag);
+  CHECK(flag && std::strcmp(value, "none") == 0);
+  MPI_Info_free(&used);
+  CHECK_EQ(MPI_Win_set_info(win, MPI_INFO_NULL), MPI_SUCCESS);
+  // The user's handler: called with the window and the class, and the call returns the class.
+  MPI_Errhandler eh, comm_eh, got;
+  CHECK_EQ(MPI_Win_create_errhandler(on_win_error, &eh), MPI_SUCCESS);
+  CHECK_EQ(MPI_Win_set_errhandler(win, eh), MPI_SUCCESS);
+  MPI_Win_get_errhandler(win, &got);
+  CHECK_EQ(got, eh);
+  MPI_Errhandler_free(&got);
+  int v = 1;
+  CHECK_EQ(MPI_Put(&v, 1, MPI_INT, 0, 0, 1, MPI_INT, win), MPI_ERR_RMA_SYNC);
+  CHECK_EQ(handled, 1);
+  CHECK_EQ(handled_win, win);
+  CHECK_EQ(handled_code, MPI_ERR_RMA_SYNC);
+  CHECK_EQ(MPI_Win_set_info(win, 12345), MPI_ERR_INFO);
+  CHECK_EQ(MPI_Win_get_info(win, nullptr), MPI_ERR_ARG);
+  CHECK_EQ(handled, 3);
+  CHECK_EQ(MPI_Win_call_errhandler(win, MPI_ERR_OTHER), MPI_SUCCESS);
+  CHECK_EQ(handled, 4);
+  CHECK_EQ(handled_code, MPI_ERR_OTHER);
+  // A communicator's handler does not fit a window, nor a window's a communicator.
+  MPI_Comm_create_errhandler(comm_handler, &comm_eh);
+  CHECK_EQ(MPI_Win_set_errhandler(win, comm_eh), MPI_ERR_ARG);
+  CHECK_EQ(handled, 5);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  CHECK_EQ(MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh), MPI_ERR_ARG);
+  CHECK_EQ(MPI_Win_create_errhandler(nullptr, &got), MPI_ERR_ARG);
+  CHECK_EQ(MPI_Win_call_errhandler(MPI_WIN_NULL, MPI_ERR_OTHER), MPI_ERR_WIN);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  MPI_Errhandler_free(&comm_eh);
+  MPI_Errhandler_free(&eh);
+  // Still set on the window after the user freed the handle: it is still called.
+  CHECK_EQ(MPI_Put(&v, 1, MPI_INT, 0, 0, 1, MPI_INT, win), MPI_ERR_RMA_SYNC);
+  CHECK_EQ(handled, 6);
+  MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+  CHECK_EQ(MPI_Win_free(&win), MPI_SUCCESS);
+}
+
 // Several windows at once, one rank putting big blocks (beyond every eager limit) into all others.
 void big() {
   const int n = 1 << 16;  // 256 KiB of ints
@@ -340,6 +406,7 @@ int main(int argc, char** argv) {
   const std::map<std::string, std::function<void()>> cases = {{"fence", fence},     {"passive", passive},
                                                                {"pscw", pscw},       {"dynamic", dynamic},
                                                                {"shared", shared},   {"errors", errors},
+                                                               {"info_handlers", info_and_handlers},
                                                                {"big", big}};
   std::vector<std::string> chosen(argv + 1, argv + argc);
   if (chosen.empty())
