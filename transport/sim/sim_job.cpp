@@ -105,10 +105,11 @@ class SimJob final : public Job {
       throw std::runtime_error(e.what());
     }
     // A setting the chip model ignores is said once, by the launcher, as tilempi-noc says it;
-    // only settings the user made: a preset's own values are not the user's to act on.
+    // only settings the user made: a preset's own values are not the user's to act on, and the
+    // network model that ignores them is a choice, not a mistake.
     for (const std::string& w : cfg.ignored_settings())
       for (const std::string& k : user_keys)
-        if (!k.empty() && w.find(k) != std::string::npos) {
+        if (!k.empty() && k != "network_model" && w.find(k) != std::string::npos) {
           std::fprintf(stderr, "tilempirun: warning: %s\n", w.c_str());
           break;
         }
