@@ -113,8 +113,7 @@ inline bool real_time(Engine& e) {
 
 constexpr MPI_Request kKeptSlots = 1024;
 
-MPI_Request new_request(Request::Kind kind, MPI_Comm comm) {
-  Engine& e = engine();
+inline MPI_Request new_request(Engine& e, Request::Kind kind, MPI_Comm comm) {
   MPI_Request h;
   if (!e.free_handles.empty()) [[likely]] {
     h = e.free_handles.back();
@@ -127,6 +126,8 @@ MPI_Request new_request(Request::Kind kind, MPI_Comm comm) {
   e.requests[h]->reset(kind, comm);
   return h;
 }
+
+MPI_Request new_request(Request::Kind kind, MPI_Comm comm) { return new_request(engine(), kind, comm); }
 
 bool matches(const Request& r, std::uint64_t context, int source, int tag) {
   return r.context == context && (r.source == MPI_ANY_SOURCE || r.source == source) &&
@@ -170,8 +171,8 @@ void complete(MPI_Request h) { complete(h, *engine().requests[h]); }
 // request keeps it across MPI_Type_free of the handle (descriptions outlive handles).
 void send_on(MPI_Request h, const void* buf, std::size_t count, const Datatype& t, int dest, int tag, Comm& comm,
              Lane lane, bool synchronous);
-void recv_on(MPI_Request h, void* buf, std::size_t count, const Datatype* type, int source, int tag, Comm& comm,
-             Lane lane);
+void recv_on(Engine& e, MPI_Request h, void* buf, std::size_t count, const Datatype* type, int source, int tag,
+             Comm& comm, Lane lane);
 int bsend_typed(const void* buf, std::size_t count, const Datatype& t, int dest, int tag, Comm& comm,
                 std::string* detail);
 
@@ -380,7 +381,7 @@ int start(MPI_Request h) {
   if (r->kind == Request::Kind::Send)
     send_on(h, r->send_buf, r->count, *r->type, r->peer, r->tag, *c, Lane::User, r->mode == SendMode::Synchronous);
   else
-    recv_on(h, r->buf, r->count, r->type, r->peer, r->tag, *c, Lane::User);
+    recv_on(engine(), h, r->buf, r->count, r->type, r->peer, r->tag, *c, Lane::User);
   return MPI_SUCCESS;
 }
 
@@ -690,9 +691,8 @@ void send_on(MPI_Request h, const void* buf, std::size_t count, const Datatype& 
 }
 
 // Begin a receive on request h.
-void recv_on(MPI_Request h, void* buf, std::size_t count, const Datatype* type, int source, int tag, Comm& comm,
-             Lane lane) {
-  Engine& e = engine();
+void recv_on(Engine& e, MPI_Request h, void* buf, std::size_t count, const Datatype* type, int source, int tag,
+             Comm& comm, Lane lane) {
   Request* r = e.requests[h].get();
   r->buf = buf;
   r->count = count;
@@ -804,8 +804,9 @@ int irecv(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, 
 int irecv(void* buf, std::size_t count, const Datatype& type, int source, int tag, Comm& comm, Lane lane,
           MPI_Request* request) {
   if (lane == Lane::Coll && tag >= 0) tag += nbc_tag_offset();
-  *request = new_request(Request::Kind::Recv, comm.handle);
-  recv_on(*request, buf, count, &type, source, tag, comm, lane);
+  Engine& e = engine();
+  *request = new_request(e, Request::Kind::Recv, comm.handle);
+  recv_on(e, *request, buf, count, &type, source, tag, comm, lane);
   return MPI_SUCCESS;
 }
 
