@@ -110,6 +110,9 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
   }
   port_.resize(static_cast<std::size_t>(nodes) * kPorts);
   inmask_.assign(static_cast<std::size_t>(nodes), 0);
+  held_in_.assign(static_cast<std::size_t>(nodes), 0);
+  held_outs_.assign(static_cast<std::size_t>(nodes), 0);
+  held_on_.assign(static_cast<std::size_t>(nodes) * kPorts, 0);
   ejmask_.assign(static_cast<std::size_t>(nodes), 0);
   src_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(classes_));
   src_rr_.assign(static_cast<std::size_t>(nodes), 0);
@@ -349,7 +352,14 @@ template <class M>
 void Chip::FlitNetwork::requests(RouterCycle& r) {
   const Shape S = shape<M>();
   const Cycle t = r.t;
-  for (std::uint64_t m = inmask_[r.n]; m; m &= m - 1) {
+  std::uint64_t scan = inmask_[r.n];
+  if constexpr (M::fixed) {
+    // Heads that wait for an output another worm holds stay as they are until its tail leaves
+    // (switch_traversal lets them ask again): they are not looked at, only their demand counts.
+    scan &= ~held_in_[r.n];
+    if constexpr (!M::shape.va_stage) r.demand |= held_outs_[r.n];
+  }
+  for (std::uint64_t m = scan; m; m &= m - 1) {
     const int i = std::countr_zero(m);
     const std::size_t idx = r.base + static_cast<std::size_t>(i);
     Fifo& f = in_[idx];
@@ -390,6 +400,7 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
       } else {
         r.held_up |= f.any_vc ? ((std::uint64_t{1} << S.per_class) - 1) << (o * S.vcs + f.want_vc) : std::uint64_t{1} << ovi;
         if (o != kLocal) link_wait_begin(f, idx, t);  // another input's worm holds the link
+        if constexpr (M::fixed) hold_head(r.n, i, o);
       }
       continue;
     }
@@ -407,6 +418,7 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
     } else {
       r.held_up |= f.any_vc ? ((std::uint64_t{1} << S.per_class) - 1) << (o * S.vcs + f.want_vc) : std::uint64_t{1} << ovi;
       if (o != kLocal) link_wait_begin(f, idx, t);  // another input's worm holds the link
+      if constexpr (M::fixed) hold_head(r.n, i, o);
     }
   }
 }
@@ -585,7 +597,18 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
   ov.owner = is_tail ? -1 : static_cast<std::int16_t>(i);
   if (is_tail) {
     f.out = f.ovc = -1;
-    if (r.held_up & (std::uint64_t{1} << (o * S.vcs + ovc))) r.retry = true;  // a head waits for it
+    if constexpr (M::fixed) {
+      // The heads that waited for this output ask again next cycle.
+      std::uint64_t& w = held_on_[static_cast<std::size_t>(r.n) * kPorts + static_cast<std::size_t>(o)];
+      if (w) {
+        held_in_[r.n] &= ~w;
+        held_outs_[r.n] &= ~(std::uint64_t{1} << o);
+        w = 0;
+        r.retry = true;
+      }
+    } else if (r.held_up & (std::uint64_t{1} << (o * S.vcs + ovc))) {
+      r.retry = true;  // a head waits for it
+    }
   }
 
   const int in_port = port_of<M>(i);

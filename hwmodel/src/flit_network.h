@@ -185,6 +185,11 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   template <class M> [[gnu::always_inline]] inline void ejection(RouterCycle& r);
   template <class M> [[gnu::always_inline]] inline void injection(RouterCycle& r);
   [[gnu::always_inline]] inline void schedule_next(const RouterCycle& r);
+  void hold_head(std::uint32_t n, int i, int o) {
+    held_in_[n] |= std::uint64_t{1} << i;
+    held_outs_[n] |= std::uint64_t{1} << o;
+    held_on_[static_cast<std::size_t>(n) * kPorts + static_cast<std::size_t>(o)] |= std::uint64_t{1} << i;
+  }
   [[gnu::always_inline]] inline bool credit_ready(OutVc& ov, Cycle t);
   [[gnu::always_inline]] inline void push_flit(Fifo& f, Cycle ready, std::uint32_t code);
   [[gnu::always_inline]] inline bool pop_flit(Fifo& f);
@@ -228,6 +233,9 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   std::vector<PortStats> port_;  // [node * kPorts + port]
   std::vector<Fifo> ej_;    // [node * vcs_ + vc]
   std::vector<std::uint64_t> inmask_;  // per node: non-empty input VCs
+  // One VC per port (the OneVc shape): heads that wait for an output another worm holds, per
+  // node (input VCs the request scan skips; outputs they wait for) and per output (who waits).
+  std::vector<std::uint64_t> held_in_, held_outs_, held_on_;
   std::vector<std::uint32_t> ejmask_;  // per node: non-empty ejection VCs
   std::vector<Source> src_;            // [node * classes_ + class]
   std::vector<std::uint8_t> src_rr_, ej_rr_, held_;
