@@ -9,6 +9,7 @@
 
 #include "attributes.h"
 #include "check.h"
+#include "info.h"
 #include "p2p.h"
 
 using namespace tilempi::mpi;
@@ -140,7 +141,9 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
   int rc;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  (void)info;  // no hints are read
+  // No hints are read, but a bad handle is still an error.
+  if (info != MPI_INFO_NULL && !info_valid(info))
+    return raise(comm, MPI_ERR_INFO, fn, "info handle " + std::to_string(info) + " is not valid");
   if (!newcomm) return raise(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
   if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
     return raise(comm, MPI_ERR_ARG, fn,
