@@ -196,20 +196,23 @@ void finish_recv(MPI_Request h, Request& r) {
 
 
 // Start moving a matched message from the transport into the receive (r is request h).
-void start_fetch(MPI_Request h, Request& r, const Arrival& a) {
+void start_fetch(Engine& e, transport::Transport& tp, MPI_Request h, Request& r, const Arrival& a) {
   void* dst = r.buf;
   if (!r.type->contiguous) {
     r.staging.resize(r.received);
     dst = r.staging.data();
   }
-  r.op = transport_of_job().fetch(a, dst, r.received);
+  r.op = tp.fetch(a, dst, r.received);
   if (r.op == kDone)
     finish_recv(h, r);
   else
-    engine().in_flight.push_back(h);
+    e.in_flight.push_back(h);
 }
 
-void start_fetch(MPI_Request h, const Arrival& a) { start_fetch(h, *engine().requests[h], a); }
+void start_fetch(MPI_Request h, const Arrival& a) {
+  Engine& e = engine();
+  start_fetch(e, transport_of_job(), h, *e.requests[h], a);
+}
 
 void deliver_unexpected(MPI_Request h, Unexpected& u) {
   Request* r = engine().requests[h].get();
@@ -227,8 +230,7 @@ void deliver_unexpected(MPI_Request h, Unexpected& u) {
   complete(h);
 }
 
-void on_arrival(const Arrival& a) {
-  Engine& e = engine();
+void on_arrival(Engine& e, transport::Transport& tp, const Arrival& a) {
   std::uint64_t context = a.envelope.word[0];
   int source = static_cast<int>(static_cast<std::uint32_t>(a.envelope.word[1]));
   int tag = static_cast<int>(static_cast<std::uint32_t>(a.envelope.word[1] >> 32));
@@ -239,7 +241,7 @@ void on_arrival(const Arrival& a) {
     if (matches(*r, context, source, tag)) {
       e.posted.pop_front();
       set_recv_status(*r, source, tag, a.size);
-      start_fetch(h, *r, a);
+      start_fetch(e, tp, h, *r, a);
       return;
     }
     for (auto it = e.posted.begin() + 1; it != e.posted.end(); ++it) {
@@ -248,7 +250,7 @@ void on_arrival(const Arrival& a) {
         const MPI_Request hit = *it;
         e.posted.erase(it);
         set_recv_status(*r, source, tag, a.size);
-        start_fetch(hit, *r, a);
+        start_fetch(e, tp, hit, *r, a);
         return;
       }
     }
@@ -543,7 +545,7 @@ void progress_messages(Engine& e, transport::Transport& tp) {
         continue;
       }
     }
-    on_arrival(a);
+    on_arrival(e, tp, a);
   }
   for (std::size_t i = 0; i < e.in_flight.size();) {
     MPI_Request h = e.in_flight[i];
@@ -868,7 +870,7 @@ int waitall_requests(int count, MPI_Request* requests, MPI_Status* statuses, MPI
       status_set(st, MPI_Status{MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, 0, 0});
       continue;
     }
-    status_set(st, r->status);
+    if (st && st != MPI_STATUS_IGNORE) *st = r->status;  // status_set(), inline
     if (r->error != MPI_SUCCESS) {
       *err_comm = r->comm;
       rc = statuses == MPI_STATUSES_IGNORE ? r->error : MPI_ERR_IN_STATUS;
