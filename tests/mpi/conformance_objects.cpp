@@ -267,6 +267,92 @@ void communicators_and_groups() {
   MPI_Group_free(&world);
 }
 
+// Handles used after MPI_xxx_free: each is as bad as a handle never made, and nothing crashes.
+void freed_handles() {
+  MPI_Comm c;
+  MPI_Comm_dup(MPI_COMM_WORLD, &c);
+  const MPI_Comm stale_comm = c;
+  MPI_Comm_free(&c);
+  int n, v = 0;
+  EXPECT_CLASS(MPI_Comm_size(stale_comm, &n), MPI_ERR_COMM);
+  EXPECT_CLASS(MPI_Send(&v, 1, MPI_INT, 0, 0, stale_comm), MPI_ERR_COMM);
+  EXPECT_CLASS(MPI_Barrier(stale_comm), MPI_ERR_COMM);
+  MPI_Request r;
+  EXPECT_CLASS(MPI_Ibarrier(stale_comm, &r), MPI_ERR_COMM);
+  MPI_Comm again = stale_comm;
+  EXPECT_CLASS(MPI_Comm_free(&again), MPI_ERR_COMM);
+
+  MPI_Datatype t;
+  MPI_Type_contiguous(2, MPI_INT, &t);
+  MPI_Type_commit(&t);
+  const MPI_Datatype stale_type = t;
+  MPI_Type_free(&t);
+  int two[2];
+  EXPECT_CLASS(MPI_Send(two, 1, stale_type, 0, 0, MPI_COMM_WORLD), MPI_ERR_TYPE);
+  EXPECT_CLASS(MPI_Type_size(stale_type, &n), MPI_ERR_TYPE);
+  MPI_Datatype type_again = stale_type;
+  EXPECT_CLASS(MPI_Type_free(&type_again), MPI_ERR_TYPE);
+
+  MPI_Group g;
+  MPI_Comm_group(MPI_COMM_WORLD, &g);
+  const MPI_Group stale_group = g;
+  MPI_Group_free(&g);
+  EXPECT_CLASS(MPI_Group_size(stale_group, &n), MPI_ERR_GROUP);
+  MPI_Group group_again = stale_group;
+  EXPECT_CLASS(MPI_Group_free(&group_again), MPI_ERR_GROUP);
+
+  MPI_Op op;
+  MPI_Op_create(sum_fn, 1, &op);
+  const MPI_Op stale_op = op;
+  MPI_Op_free(&op);
+  int a = 1, b = 2;
+  EXPECT_CLASS(MPI_Reduce_local(&a, &b, 1, MPI_INT, stale_op), MPI_ERR_OP);
+  EXPECT_CLASS(MPI_Allreduce(&a, &b, 1, MPI_INT, stale_op, MPI_COMM_WORLD), MPI_ERR_OP);
+
+  int key;
+  MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &key, nullptr);
+  const int stale_key = key;
+  MPI_Comm_free_keyval(&key);
+  EXPECT_CLASS(MPI_Comm_set_attr(MPI_COMM_WORLD, stale_key, nullptr), MPI_ERR_KEYVAL);
+  int key_again = stale_key;
+  EXPECT_CLASS(MPI_Comm_free_keyval(&key_again), MPI_ERR_KEYVAL);
+
+  MPI_Info info;
+  MPI_Info_create(&info);
+  const MPI_Info stale_info = info;
+  MPI_Info_free(&info);
+  EXPECT_CLASS(MPI_Info_get_nkeys(stale_info, &n), MPI_ERR_INFO);
+  MPI_Info info_again = stale_info;
+  EXPECT_CLASS(MPI_Info_free(&info_again), MPI_ERR_INFO);
+
+  // A request handle after its wait freed it.
+  MPI_Request done;
+  MPI_Isend(&v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &done);
+  const MPI_Request stale_request = done;
+  MPI_Wait(&done, MPI_STATUS_IGNORE);
+  MPI_Request request_again = stale_request;
+  EXPECT_CLASS(MPI_Wait(&request_again, MPI_STATUS_IGNORE), MPI_ERR_REQUEST);
+}
+
+// Null output or array arguments with a count that needs them.
+void null_arrays() {
+  MPI_Datatype t;
+  int blocks[1] = {1};
+  MPI_Aint displs[1] = {0};
+  EXPECT_CLASS(MPI_Type_create_struct(1, nullptr, displs, nullptr, &t), MPI_ERR_ARG);
+  EXPECT_CLASS(MPI_Type_indexed(1, blocks, nullptr, MPI_INT, &t), MPI_ERR_ARG);
+  EXPECT_CLASS(MPI_Waitall(2, nullptr, MPI_STATUSES_IGNORE), MPI_ERR_REQUEST);  // as MPI_Start(NULL)
+  MPI_Group world, g;
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  EXPECT_CLASS(MPI_Group_incl(world, 1, nullptr, &g), MPI_ERR_ARG);
+  EXPECT_CLASS(MPI_Group_incl(world, 0, nullptr, nullptr), MPI_ERR_ARG);
+  MPI_Group_free(&world);
+  EXPECT_CLASS(MPI_Comm_split(MPI_COMM_WORLD, 0, 0, nullptr), MPI_ERR_ARG);
+  EXPECT_CLASS(MPI_Comm_size(MPI_COMM_WORLD, nullptr), MPI_ERR_ARG);
+  EXPECT_CLASS(MPI_Info_create(nullptr), MPI_ERR_ARG);
+  EXPECT_CLASS(MPI_Op_commutative(MPI_SUM, nullptr), MPI_ERR_ARG);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -286,6 +372,10 @@ int main(int argc, char** argv) {
   operations();
   EXPECT_USABLE();
   communicators_and_groups();
+  EXPECT_USABLE();
+  freed_handles();
+  EXPECT_USABLE();
+  null_arrays();
   EXPECT_USABLE();
   return conformance::finish("conformance_objects");
 }
