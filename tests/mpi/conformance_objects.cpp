@@ -359,6 +359,19 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  if (argc > 1 && std::strcmp(argv[1], "after_finalize") == 0) {
+    // After MPI_Finalize only MPI_Initialized, MPI_Finalized and MPI_Get_version may be called;
+    // any other call is an error that ends the job (no handler applies any more), with a message.
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Finalize();
+    int flag = 0, version = 0, subversion = 0;
+    if (MPI_Finalized(&flag) != MPI_SUCCESS || !flag) return 2;
+    if (MPI_Initialized(&flag) != MPI_SUCCESS || !flag) return 2;
+    if (MPI_Get_version(&version, &subversion) != MPI_SUCCESS || version != MPI_VERSION) return 2;
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return 0;
+  }
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);  // errors about MPI_COMM_SELF go to its handler
   info_and_memory();

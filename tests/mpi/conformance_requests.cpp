@@ -4,6 +4,7 @@
 // Cases the other suites check already (requests_suite, errors_suite) are not repeated.
 #include <mpi.h>
 
+#include <cstring>
 #include <vector>
 
 #include "conformance.h"
@@ -224,6 +225,15 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+  if (argc > 1 && std::strcmp(argv[1], "fatal") == 0) {
+    // Under the default handler a bad argument of a non-blocking collective ends the job, and
+    // the message names the call the program made.
+    int a = 1, b = 0;
+    MPI_Request r;
+    MPI_Iallreduce(&a, &b, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD, &r);
+    MPI_Finalize();
+    return 0;
+  }
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
   nonblocking_collectives();
