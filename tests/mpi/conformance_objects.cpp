@@ -353,6 +353,62 @@ void null_arrays() {
   EXPECT_CLASS(MPI_Op_commutative(MPI_SUM, nullptr), MPI_ERR_ARG);
 }
 
+// Every error class is its own class and has a message; a code that is no class is MPI_ERR_ARG.
+void error_classes() {
+  char text[MPI_MAX_ERROR_STRING];
+  for (int c = MPI_SUCCESS; c <= MPI_ERR_LASTCODE; ++c) {
+    int cls = -1, len = -1;
+    EXPECT_CLASS(MPI_Error_class(c, &cls), MPI_SUCCESS);
+    if (cls != c) EXPECT_CLASS(cls, c);
+    EXPECT_CLASS(MPI_Error_string(c, text, &len), MPI_SUCCESS);
+    if (len <= 0 || len >= MPI_MAX_ERROR_STRING || static_cast<int>(std::strlen(text)) != len)
+      EXPECT_CLASS(MPI_ERR_OTHER, MPI_SUCCESS);
+  }
+  int cls, len;
+  EXPECT_CLASS(MPI_Error_class(-3, &cls), MPI_ERR_ARG);
+  EXPECT_CLASS(MPI_Error_string(MPI_ERR_LASTCODE + 1000, text, &len), MPI_ERR_ARG);
+}
+
+int g_handler_calls = 0, g_handler_class = 0;
+MPI_Comm g_handler_comm = MPI_COMM_NULL;
+void counting_handler(MPI_Comm* comm, int* code, ...) {
+  ++g_handler_calls;
+  g_handler_comm = *comm;
+  MPI_Error_class(*code, &g_handler_class);
+}
+
+// A user handler is called once per error, with the communicator of the call and the class,
+// for the blocking and the non-blocking forms alike; the call then returns the class.
+void user_handler_once() {
+  MPI_Comm c;
+  MPI_Comm_dup(MPI_COMM_WORLD, &c);
+  MPI_Errhandler eh;
+  MPI_Comm_create_errhandler(counting_handler, &eh);
+  MPI_Comm_set_errhandler(c, eh);
+  MPI_Errhandler_free(&eh);
+  int a = 1, b = 0;
+  MPI_Request r;
+  // Five bad calls on c, in order (braced initializers run in order): each returns its class and
+  // the handler runs once for each, the last time with MPI_ERR_TYPE.
+  struct Case {
+    int rc, cls;
+  };
+  const Case cases[] = {
+      {MPI_Ibcast(&a, 1, MPI_INT, g_size, c, &r), MPI_ERR_ROOT},
+      {MPI_Iallreduce(&a, &b, 1, MPI_INT, MPI_OP_NULL, c, &r), MPI_ERR_OP},
+      {MPI_Igather(&a, -1, MPI_INT, &b, 1, MPI_INT, 0, c, &r), MPI_ERR_COUNT},
+      {MPI_Send(&a, 1, MPI_INT, g_size, 0, c), MPI_ERR_RANK},
+      {MPI_Pack_size(1, MPI_DATATYPE_NULL, c, &b), MPI_ERR_TYPE},
+  };
+  for (const Case& k : cases) EXPECT_CLASS(k.rc, k.cls);
+  if (g_handler_calls != 5 || g_handler_comm != c || g_handler_class != MPI_ERR_TYPE) {
+    std::fprintf(stderr, "rank %d: user handler: %d calls (5 expected), last class %d\n", g_rank, g_handler_calls,
+                 g_handler_class);
+    EXPECT_CLASS(MPI_ERR_OTHER, MPI_SUCCESS);
+  }
+  MPI_Comm_free(&c);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -389,6 +445,9 @@ int main(int argc, char** argv) {
   freed_handles();
   EXPECT_USABLE();
   null_arrays();
+  EXPECT_USABLE();
+  error_classes();
+  user_handler_once();
   EXPECT_USABLE();
   return conformance::finish("conformance_objects");
 }

@@ -219,6 +219,52 @@ void persistent_buffered_matched() {
   MPI_Wait(&s, MPI_STATUS_IGNORE);
 }
 
+// A failed request among several: MPI_Waitall, Testall and Waitsome say MPI_ERR_IN_STATUS and
+// each status carries its own class (the good one MPI_SUCCESS); a single wait gets the class.
+void errors_in_status() {
+  const int right = (g_rank + 1) % g_size, left = (g_rank + g_size - 1) % g_size;
+  int out[2] = {g_rank, g_rank}, small = -1, fine[2] = {-1, -1};
+  MPI_Request r[2];
+  MPI_Status st[2];
+  for (int round = 0; round < 4; ++round) {
+    MPI_Request s[2];
+    MPI_Isend(out, 2, MPI_INT, right, 40, MPI_COMM_WORLD, &s[0]);
+    MPI_Isend(out, 2, MPI_INT, right, 41, MPI_COMM_WORLD, &s[1]);
+    MPI_Irecv(fine, 2, MPI_INT, left, 40, MPI_COMM_WORLD, &r[0]);
+    MPI_Irecv(&small, 1, MPI_INT, left, 41, MPI_COMM_WORLD, &r[1]);  // too small: truncated
+    st[0].MPI_ERROR = st[1].MPI_ERROR = -1;
+    if (round == 0) {
+      EXPECT_CLASS(MPI_Waitall(2, r, st), MPI_ERR_IN_STATUS);
+    } else if (round == 1) {
+      int flag = 0, rc;
+      do rc = MPI_Testall(2, r, &flag, st);
+      while (rc == MPI_SUCCESS && !flag);
+      EXPECT_CLASS(rc, MPI_ERR_IN_STATUS);
+    } else if (round == 2) {
+      int outcount = 0, got = 0, indices[2], rc = MPI_SUCCESS;
+      MPI_Status each[2];
+      while (got < 2 && rc == MPI_SUCCESS) {
+        rc = MPI_Waitsome(2, r, &outcount, indices, each);
+        for (int i = 0; i < outcount && outcount != MPI_UNDEFINED; ++i) st[indices[i]] = each[i];
+        if (outcount != MPI_UNDEFINED) got += outcount;
+      }
+      EXPECT_CLASS(rc, MPI_ERR_IN_STATUS);
+      if (rc == MPI_ERR_IN_STATUS && got < 2) {  // the good one may come in a later call
+        EXPECT_CLASS(MPI_Wait(&r[0], &st[0]), MPI_SUCCESS);
+        st[0].MPI_ERROR = MPI_SUCCESS;
+      }
+    } else {
+      EXPECT_CLASS(MPI_Wait(&r[1], &st[1]), MPI_ERR_TRUNCATE);
+      EXPECT_CLASS(MPI_Wait(&r[0], &st[0]), MPI_SUCCESS);
+      st[0].MPI_ERROR = MPI_SUCCESS;  // a single wait need not set it
+    }
+    EXPECT_CLASS(st[0].MPI_ERROR, MPI_SUCCESS);
+    EXPECT_CLASS(st[1].MPI_ERROR, MPI_ERR_TRUNCATE);
+    if (fine[0] != left || fine[1] != left) EXPECT_CLASS(MPI_ERR_OTHER, MPI_SUCCESS);
+    MPI_Waitall(2, s, MPI_STATUSES_IGNORE);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -243,6 +289,8 @@ int main(int argc, char** argv) {
   point_to_point();
   EXPECT_USABLE();
   persistent_buffered_matched();
+  EXPECT_USABLE();
+  errors_in_status();
   EXPECT_USABLE();
   return conformance::finish("conformance_requests");
 }
