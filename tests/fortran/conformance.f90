@@ -8,6 +8,7 @@ program conformance
   integer :: ierr, rank, np, wrong, total, i
   integer :: buf(8), out(8), req, key, grp, newgrp, info, ranks(2), pos, msg, sum
   integer :: status(MPI_STATUS_SIZE), newtype, eh, nbytes
+  integer :: reqs(2), sreqs(2), statuses(MPI_STATUS_SIZE, 2), fine(2), small(1)
   character(len=64) :: packed
 
   wrong = 0
@@ -89,6 +90,23 @@ program conformance
   call mpi_group_free(grp, ierr)
   call mpi_comm_compare(MPI_COMM_NULL, MPI_COMM_WORLD, i, ierr)
   call expect(ierr, MPI_ERR_COMM, 'mpi_comm_compare null comm')
+
+  ! one truncated receive among two: MPI_ERR_IN_STATUS, each status with its own class
+  call mpi_isend(buf, 2, MPI_INTEGER, mod(rank + 1, np), 40, MPI_COMM_WORLD, sreqs(1), ierr)
+  call mpi_isend(buf, 2, MPI_INTEGER, mod(rank + 1, np), 41, MPI_COMM_WORLD, sreqs(2), ierr)
+  call mpi_irecv(fine, 2, MPI_INTEGER, mod(rank + np - 1, np), 40, MPI_COMM_WORLD, reqs(1), ierr)
+  call mpi_irecv(small, 1, MPI_INTEGER, mod(rank + np - 1, np), 41, MPI_COMM_WORLD, reqs(2), ierr)
+  statuses(MPI_ERROR, :) = -1
+  call mpi_waitall(2, reqs, statuses, ierr)
+  call expect(ierr, MPI_ERR_IN_STATUS, 'mpi_waitall one truncated')
+  call expect(statuses(MPI_ERROR, 1), MPI_SUCCESS, 'mpi_waitall good status')
+  call expect(statuses(MPI_ERROR, 2), MPI_ERR_TRUNCATE, 'mpi_waitall truncated status')
+  if (fine(1) /= mod(rank + np - 1, np)) call expect(MPI_ERR_OTHER, MPI_SUCCESS, 'waitall data')
+  call mpi_waitall(2, sreqs, MPI_STATUSES_IGNORE, ierr)
+
+  ! the profiling names check their arguments too
+  call pmpi_send(buf, 1, MPI_INTEGER, np, 0, MPI_COMM_WORLD, ierr)
+  call expect(ierr, MPI_ERR_RANK, 'pmpi_send bad rank')
 
   ! still usable: a ring exchange and a sum
   call mpi_sendrecv(rank, 1, MPI_INTEGER, mod(rank + 1, np), 5, out, 1, MPI_INTEGER, &

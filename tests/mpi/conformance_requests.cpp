@@ -152,6 +152,10 @@ void point_to_point() {
   EXPECT_CLASS(MPI_Sendrecv_replace(&v, -1, MPI_INT, 0, 0, 0, 0, MPI_COMM_WORLD, &st), MPI_ERR_COUNT);
   int count;
   EXPECT_CLASS(MPI_Get_count(&st, MPI_DATATYPE_NULL, &count), MPI_ERR_TYPE);
+  // The profiling names check their arguments as the MPI_ names do (they are the definitions).
+  EXPECT_CLASS(PMPI_Send(&v, 1, MPI_INT, g_size, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
+  EXPECT_CLASS(PMPI_Ibcast(&v, 1, MPI_INT, -1, MPI_COMM_WORLD, &r), MPI_ERR_ROOT);
+  EXPECT_CLASS(PMPI_Info_set(MPI_INFO_NULL, "a", "b"), MPI_ERR_INFO);
   // MPI_PROC_NULL is no error: the calls complete at once.
   EXPECT_CLASS(MPI_Send(&v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD), MPI_SUCCESS);
   EXPECT_CLASS(MPI_Recv(&v, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &st), MPI_SUCCESS);
