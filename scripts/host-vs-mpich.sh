@@ -96,7 +96,15 @@ for ((i = 1; i <= rounds; i++)); do
   fm=$(awk '$1 == "line_floor" {print $2}' "$work/floor.m.$i")
   if awk -v a="$ft" -v b="$fm" 'BEGIN { exit !(a > 0 && b > 0 && a / b < 1.5 && b / a < 1.5) }'; then ok+=("$i"); fi
 done
-used=("${ok[@]}")
+# Of those, only the rounds of the commoner placement: a median over rounds of both placements
+# mixes two machines (a floor 3x below the largest one seen counts as the cores sharing caches).
+near=() far=()
+fbig=$(for i in "${ok[@]}"; do awk '$1 == "line_floor" {print $2}' "$work/floor.t.$i"; done | sort -g | tail -1)
+for i in "${ok[@]}"; do
+  ft=$(awk '$1 == "line_floor" {print $2}' "$work/floor.t.$i")
+  if awk -v a="$ft" -v b="$fbig" 'BEGIN { exit !(a * 3 < b) }'; then near+=("$i"); else far+=("$i"); fi
+done
+if [ ${#near[@]} -gt ${#far[@]} ]; then used=("${near[@]}"); else used=("${far[@]}"); fi
 if [ ${#ok[@]} -eq 0 ]; then
   used=($(seq 1 "$rounds"))
   echo "# no round had the same placement for both libraries: the tables use every round" >&2
@@ -134,7 +142,11 @@ table() {  # $1 file stem, $2 title, $3 unit, $4 "lower"|"higher" is better
   printf '\nThe two cores of a virtual machine may share a physical core'"'"'s caches at one moment and not at\n'
   printf 'the next, which changes every figure below (see the text); a round counts only where the floor\n'
   printf 'measured right before its tilempi runs and right before its MPICH runs agree within 1.5x:\n'
-  printf '%s of %s rounds did (%s).\n' "${#ok[@]}" "$rounds" "${ok[*]:-none: every round is used}"
+  printf '%s of %s rounds did (%s)' "${#ok[@]}" "$rounds" "${ok[*]:-none: every round is used}"
+  if [ ${#ok[@]} -gt 0 ] && [ ${#used[@]} -lt ${#ok[@]} ]; then
+    printf ';\nof those, the tables use the %s that saw the commoner placement (%s)' "${#used[@]}" "${used[*]}"
+  fi
+  printf '.\n'
   printf '\nCache-line hand-off floor (two pinned threads, one line back and forth, one way) in those\n'
   printf 'rounds: median %s us before the tilempi runs, %s us before the MPICH runs\n' "$floor" "$floor_m"
   printf '(all runs: %s-%s us); tilempi 8-byte latency / floor = %s.\n' "$fmin" "$fmax" \
