@@ -123,6 +123,18 @@ void attributes() {
   if (ckey != MPI_KEYVAL_INVALID) EXPECT_CLASS(MPI_ERR_OTHER, MPI_SUCCESS);
   EXPECT_CLASS(MPI_Type_free_keyval(&tkey), MPI_SUCCESS);
   EXPECT_CLASS(MPI_Keyval_free(&key1), MPI_SUCCESS);
+  // Window attributes (the predefined ones; errors on a window go to the window's handler).
+  MPI_Win win;
+  int cell = 0;
+  EXPECT_CLASS(MPI_Win_create(&cell, sizeof cell, sizeof cell, MPI_INFO_NULL, MPI_COMM_WORLD, &win), MPI_SUCCESS);
+  EXPECT_CLASS(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN), MPI_SUCCESS);
+  EXPECT_CLASS(MPI_Win_get_attr(win, 31337, &val, &flag), MPI_ERR_KEYVAL);
+  EXPECT_CLASS(MPI_Win_get_attr(win, MPI_WIN_SIZE, &val, nullptr), MPI_ERR_ARG);
+  EXPECT_CLASS(MPI_Win_get_attr(MPI_WIN_NULL, MPI_WIN_SIZE, &val, &flag), MPI_ERR_WIN);
+  MPI_Aint* size = nullptr;
+  EXPECT_CLASS(MPI_Win_get_attr(win, MPI_WIN_SIZE, &size, &flag), MPI_SUCCESS);
+  if (!flag || !size || *size != static_cast<MPI_Aint>(sizeof cell)) EXPECT_CLASS(MPI_ERR_OTHER, MPI_SUCCESS);
+  EXPECT_CLASS(MPI_Win_free(&win), MPI_SUCCESS);
 }
 
 void datatypes() {
@@ -168,6 +180,9 @@ void datatypes() {
   EXPECT_CLASS(MPI_Get_elements(&st, MPI_DATATYPE_NULL, &count), MPI_ERR_TYPE);
   EXPECT_CLASS(MPI_Get_elements(&st, MPI_INT, nullptr), MPI_ERR_ARG);
   EXPECT_CLASS(MPI_Get_elements_x(&st, 31337, &big), MPI_ERR_TYPE);
+  EXPECT_CLASS(MPI_Type_get_extent_x(MPI_DATATYPE_NULL, &big, &big), MPI_ERR_TYPE);
+  EXPECT_CLASS(MPI_Type_get_true_extent_x(MPI_INT, &big, nullptr), MPI_ERR_ARG);
+  EXPECT_CLASS(MPI_Type_ub(31337, &extent), MPI_ERR_TYPE);
   // Packing: a bad communicator, type or count; a position outside the buffer.
   char buf[64];
   int v[4] = {1, 2, 3, 4}, pos = 0;
