@@ -83,6 +83,28 @@ void nonblocking_collectives() {
   EXPECT_CLASS(MPI_Ireduce_scatter(a.data(), b.data(), counts.data(), MPI_INT, MPI_OP_NULL, comm, &r), MPI_ERR_OP);
   EXPECT_CLASS(MPI_Ireduce_scatter(a.data(), b.data(), counts.data(), MPI_DATATYPE_NULL, MPI_SUM, comm, &r), MPI_ERR_TYPE);
   EXPECT_CLASS(MPI_Ireduce_scatter(a.data(), b.data(), counts.data(), MPI_INT, MPI_SUM, MPI_COMM_NULL, &r), MPI_ERR_COMM);
+  // A negative count in a count array (the same on every rank), a null request pointer, an op
+  // that does not apply to the type, MPI_IN_PLACE for both buffers.
+  std::vector<int> negative(counts);
+  negative[n - 1] = -1;
+  EXPECT_CLASS(MPI_Ialltoallv(a.data(), negative.data(), displs.data(), MPI_INT, b.data(), counts.data(),
+                              displs.data(), MPI_INT, comm, &r),
+               MPI_ERR_COUNT);
+  EXPECT_CLASS(MPI_Iallgatherv(a.data(), 1, MPI_INT, b.data(), negative.data(), displs.data(), MPI_INT, comm, &r),
+               MPI_ERR_COUNT);
+  EXPECT_CLASS(MPI_Ireduce_scatter(a.data(), b.data(), negative.data(), MPI_INT, MPI_SUM, comm, &r), MPI_ERR_COUNT);
+  EXPECT_CLASS(MPI_Ialltoallw(a.data(), negative.data(), byte_displs.data(), types.data(), b.data(), counts.data(),
+                              byte_displs.data(), types.data(), comm, &r),
+               MPI_ERR_COUNT);
+  EXPECT_CLASS(MPI_Ialltoallv(a.data(), nullptr, displs.data(), MPI_INT, b.data(), counts.data(), displs.data(),
+                              MPI_INT, comm, &r),
+               MPI_ERR_ARG);
+  EXPECT_CLASS(MPI_Ibarrier(comm, nullptr), MPI_ERR_ARG);
+  EXPECT_CLASS(MPI_Iallreduce(a.data(), b.data(), 1, MPI_INT, MPI_SUM, comm, nullptr), MPI_ERR_ARG);
+  EXPECT_CLASS(MPI_Iallreduce(a.data(), b.data(), 1, MPI_DOUBLE_INT, MPI_SUM, comm, &r), MPI_ERR_OP);
+  EXPECT_CLASS(MPI_Iallreduce(a.data(), b.data(), 1, MPI_INT, MPI_MAXLOC, comm, &r), MPI_ERR_OP);
+  EXPECT_CLASS(MPI_Iallreduce(a.data(), b.data(), 1, MPI_BYTE, MPI_SUM, comm, &r), MPI_ERR_OP);
+  EXPECT_CLASS(MPI_Iallreduce(MPI_IN_PLACE, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, comm, &r), MPI_ERR_BUFFER);
   // The blocking twins share the checks; two of them to be sure the error leaves the same way.
   EXPECT_CLASS(MPI_Bcast(a.data(), 1, MPI_INT, bad_root, comm), MPI_ERR_ROOT);
   EXPECT_CLASS(MPI_Allreduce(a.data(), b.data(), 1, MPI_INT, MPI_OP_NULL, comm), MPI_ERR_OP);
