@@ -208,6 +208,30 @@ int TILEMPIX_Compute(long long cycles) {
   return MPI_SUCCESS;
 }
 
+int TILEMPIX_Migrate(MPI_Comm comm, int rank, int tile) {
+  ApiScope api_scope(__func__);
+  int rc;
+  Comm* c = check::comm(comm, "TILEMPIX_Migrate", &rc);
+  if (!c) return rc;
+  if (!check::dest(*c, rank, "TILEMPIX_Migrate", &rc)) return rc;
+  if (rank == MPI_PROC_NULL) return raise(comm, MPI_ERR_RANK, "TILEMPIX_Migrate", "MPI_PROC_NULL has no task to move");
+  if (tile < 0) return raise(comm, MPI_ERR_ARG, "TILEMPIX_Migrate", "tile = " + std::to_string(tile) + " is negative");
+  auto& t = *runtime().transport;
+  const std::string where = "rank " + std::to_string(rank) + " to tile " + std::to_string(tile) + ": ";
+  switch (t.migrate(c->world[rank], tile)) {
+    case tilempi::transport::MigrateResult::Ok:
+      return MPI_SUCCESS;
+    case tilempi::transport::MigrateResult::BadTile:
+      return raise(comm, MPI_ERR_ARG, "TILEMPIX_Migrate", where + "the chip has no such tile");
+    case tilempi::transport::MigrateResult::Occupied:
+      return raise(comm, MPI_ERR_ARG, "TILEMPIX_Migrate",
+                   where + "the tile is occupied (a rank sits there, or a migration in progress involves it or the rank)");
+    default:
+      return raise(comm, MPI_ERR_UNSUPPORTED_OPERATION, "TILEMPIX_Migrate",
+                   where + "the " + std::string(t.name()) + " transport cannot move a task here (task migration needs the sim transport with the namp adapter)");
+  }
+}
+
 int TILEMPIX_Mesh_shape(int* width, int* height) {
   int rc;
   if (!check::initialized("TILEMPIX_Mesh_shape", &rc)) return rc;

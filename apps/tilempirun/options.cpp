@@ -219,7 +219,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
 
   std::string nranks_text, mesh_text, bind = "core", timeout_text, compute, format = "text";
   std::string preset, adapter, report, trace, config;
-  std::vector<std::string> sets, exports;
+  std::vector<std::string> sets, exports, migrations;
   app.add_option("-n,--np", nranks_text,
                  "number of ranks (also -np); required unless --config gives the mesh size")
       ->type_name("N");
@@ -262,6 +262,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--format", format, "the format of --set help: text or markdown (the tables of the docs)")
       ->type_name("text|markdown")
       ->capture_default_str();
+  app.add_option("--migrate", migrations,
+                 "sim: move rank R's task to tile T (y*width+x) at cycle C during the run (repeatable); the "
+                 "adapter's method moves its communication (namp: --set adapter.namp.migration=pause|ps)")
+      ->allow_extra_args(false)
+      ->type_name("R:T@C");
   app.add_option("--config", config, "sim: chip parameters from FILE of key=value lines")
       ->type_name("FILE");
   app.add_option("-x", exports, "VAR[=value]: set VAR in every rank's environment (repeatable)")
@@ -349,6 +354,24 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       return result;
     }
     o.backend["compute"] = compute;
+  }
+  if (!migrations.empty()) {
+    if (o.transport != "sim") {
+      result.exit_status = usage_error("--migrate needs --transport sim (tasks move between modeled tiles)");
+      return result;
+    }
+    std::string joined;
+    for (const auto& m : migrations) {
+      unsigned long long r = 0, t = 0, c = 0;
+      int used = 0;
+      if (std::sscanf(m.c_str(), "%llu:%llu@%llu%n", &r, &t, &c, &used) != 3 || used != static_cast<int>(m.size()) ||
+          m.find_first_of("-+ ") != std::string::npos) {
+        result.exit_status = usage_error("--migrate " + m + ": expected RANK:TILE@CYCLE (e.g. 1:5@20000)");
+        return result;
+      }
+      joined += (joined.empty() ? "" : ",") + m;
+    }
+    o.backend["migrate"] = joined;
   }
   for (const auto& s : sets) {
     auto eq = s.find('=');

@@ -41,8 +41,31 @@
 // waiting thread by its own polling, by an interrupt handler and the scheduler, or by the adapter
 // appending the thread to the OS's ready queue (only the switch to it remains); the handler's
 // cycles delay the thread and are counted per rank (wake_cycles(), the report's handler_cycles).
+//
+// NAMP-PS ([Wallentowitz 2018] §3.6, migration=): a task moves to another tile during the run.
+// Table 3.3's three phases, by one of two methods:
+//   pause  I: the OS suspends the incoming channels: from then on the endpoint answers every
+//          allocation request with SUSPEND (the sender's slot waits, no retry timer) and holds
+//          the connection-oriented parts back. The task stops once the transfers it already
+//          granted are in. II: stop the task, suspend its outgoing channels, move the endpoint,
+//          every buffered message and the task's state, remap, resume outgoing and the task.
+//          III: RESUME to every sender it suspended, which asks the new tile again.
+//   ps     NAMP-PS. I: the OS replicates the endpoint on the new tile (endpoint_bytes over the
+//          network) and sets the old endpoint's relocation field; from then on an allocation
+//          request to the old tile is answered with NAK_RELOC carrying the new endpoint, and the
+//          sender restarts the transfer there (§3.6.4.1, connection-less); a connection-oriented
+//          part is dualcast to both tiles (§3.6.4.2, the CC multicast with two entries): the old
+//          tile's copy counts while the task still runs there, else the new one's. The task
+//          stops once the transfers granted at the old tile are in. II: stop the task, sync the
+//          buffered messages and move its state. III: the senders already send to the new tile.
+// Messages that reach the new tile before the task runs there are seen from the resume on; a
+// transfer the old tile's egress engine has begun ends from there, and the task's later sends
+// leave the new tile's once it runs and that one has ended (so two tasks' messages keep their
+// order). The phase II transfers are timed at the network's zero-load pace (the migration's own
+// bulk traffic is not put on the links); the OS's steps cost os_step_cycles each.
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <unordered_map>
 #include <vector>
 
@@ -55,8 +78,24 @@ namespace {
 enum Kind : unsigned {
   kReq = 1, kGrant = 2, kNack = 3, kData = 4, kFin = 5, kSyncAck = 6,
   // One-sided operations: the address is known (the target exposed the memory), so no allocation.
-  kPutData = 7, kPutAck = 8, kGetReq = 9, kGetData = 10
+  kPutData = 7, kPutAck = 8, kGetReq = 9, kGetData = 10,
+  // Task migration's packets: the id field carries a sub-kind in bits 56-58 (MigKind).
+  kMig = 11
 };
+enum MigKind : unsigned {
+  kNakReloc = 1,   ///< old endpoint -> sender: relocated, here is the new one (§3.6.4.1)
+  kSuspend = 2,    ///< endpoint -> sender: suspended, wait for RESUME (pausing, phase I)
+  kResume = 3,     ///< new endpoint -> sender: send here now (pausing, phase III)
+  kReplica = 4,    ///< old tile -> new tile: the endpoint's replica (NAMP-PS, phase I)
+  kDualData = 5,   ///< a dualcast part's copy to the new tile (§3.6.4.2)
+  kDualFin = 6,
+  kResumeOut = 7,  ///< new tile -> itself: the task's outgoing channels resume (phase II's end)
+};
+constexpr unsigned kMigShift = 56;
+constexpr MsgId kMigMask = MsgId{7} << kMigShift;
+inline std::uint64_t mig_tag(MsgId id, MigKind k) { return make_tag((id & ~kMigMask) | (MsgId{k} << kMigShift), kMig); }
+inline MigKind mig_kind(std::uint64_t tag) { return static_cast<MigKind>((tag_msg(tag) >> kMigShift) & 7); }
+inline MsgId mig_msg(std::uint64_t tag) { return tag_msg(tag) & ~kMigMask; }
 enum Channel : int { kChReq = 0, kChResp = 1, kChData = 2, kChAck = 3 };
 
 class Alloc final : public Adapter {
@@ -121,6 +160,21 @@ class Alloc final : public Adapter {
       list_scan_ = param("list_scan", 1, "calibration: the progress engine reads one list entry per cycle (§3.3.3.2)");
       reduce_word_ = param("reduce_cycles_per_word", 1,
                            "[Wallentowitz 2018] §3.3.1.4: one read-modify-write per data word in the DMA path, one cycle");
+      // NAMP-PS ([Wallentowitz 2018] §3.6): how a migrating task's communication moves.
+      method_ = choice_param(
+          "migration", {"pause", "ps"}, 1,
+          "[Wallentowitz 2018] §3.6 Table 3.3: pausing the task's channels during the migration, or NAMP-PS protection "
+          "switching (endpoint relocation by NAK_RELOC for connection-less transfers, dualcast for connection-oriented "
+          "ones, §3.6.4)");
+      os_step_ = param("os_step_cycles", 100,
+                       "calibration (§3.6 gives no costs): one OS step of a migration (Table 3.3's rows: suspend or "
+                       "replicate, stop, remap, resume), a short kernel routine on the task's core");
+      endpoint_bytes_ = param("endpoint_bytes", 64,
+                              "calibration: the endpoint's data structure and its buffer configuration (Fig. 3.3a), "
+                              "moved in phase I by NAMP-PS and in phase II by pausing");
+      state_bytes_ = param("migrate_state_bytes", 16384,
+                           "calibration: the task's state and code moved in phase II (the thesis leaves the task's own "
+                           "migration out of its scope, §3.6)");
     }
   }
 
@@ -190,9 +244,10 @@ class Alloc final : public Adapter {
   void start(const Message& m, Cycle at) override {
     State& s = msgs_[m.id];
     s.m = m;
-    Egress& eg = egress_[m.src];
+    s.m.src = sending_tile(m.src, at + lookahead());
+    Egress& eg = egress_[s.m.src];
     eg.queue.push_back(m.id);
-    if (!eg.busy) begin(m.src, at + lookahead());
+    if (!eg.busy) begin(s.m.src, at + lookahead());
   }
 
   void accept(MsgId id, Cycle at) override {
@@ -263,6 +318,7 @@ class Alloc final : public Adapter {
 
   void delivered(const PacketEvent& e) override {
     if (remote_delivered(e) || one_sided_delivered(e)) return;
+    if (tag_kind(e.tag) == kMig) return migration_delivered(e);
     auto it = msgs_.find(tag_msg(e.tag));
     if (it == msgs_.end()) return;
     State& s = it->second;
@@ -270,6 +326,7 @@ class Alloc final : public Adapter {
     switch (tag_kind(e.tag)) {
       case kReq: {
         ++requests_;
+        if (offloaded_ && migrating_endpoint(s, e)) break;
         std::uint64_t& used = rx_used_[m.dst];
         const bool fits = used == 0 || used + m.bytes <= rx_buffer_;
         // Software on the receiver handles the request (rdma); the adapter alone does (namp).
@@ -278,6 +335,8 @@ class Alloc final : public Adapter {
         if (fits) {
           used += m.bytes;
           s.granted = m.bytes;
+          s.inbound = true;
+          ++inbound_[m.dst];
           inject_stream(kChResp, m.dst, m.src, 1, e.cycle + handle + 1, make_tag(m.id, kGrant));
         } else {
           ++nacks_;
@@ -320,13 +379,9 @@ class Alloc final : public Adapter {
         }
         break;
       case kFin:
-        if (s.collect) {
-          finish_slot(s, e.cycle);
-          msgs_.erase(it);
-          break;
-        }
-        // The receiver learns of the message: its adapter flags DONE (namp) or an interrupt (rdma).
-        out_->arrived(m.id, e.cycle, s.rx_cycles + (offloaded_ ? 0 : irq_));
+        // The receiver learns of the message: its adapter flags DONE (namp) or an interrupt (rdma);
+        // a collective's slot is marked complete.
+        finalized(it->first, s, m.dst, e.cycle, false);
         break;
       case kSyncAck:
         out_->send_done(m.id, e.cycle, s.tx_cycles + completion_);
@@ -340,8 +395,9 @@ class Alloc final : public Adapter {
   void injected(const PacketEvent& e) override {
     if (tag_kind(e.tag) >= kRemoteFirst) return;
     const unsigned kind = tag_kind(e.tag);
-    if (kind != kData && kind != kFin) return;  // (one-sided packets need no injection events)
-    auto it = msgs_.find(tag_msg(e.tag));
+    const bool copy = kind == kMig && (mig_kind(e.tag) == kDualData || mig_kind(e.tag) == kDualFin);
+    if (kind != kData && kind != kFin && !copy) return;  // (one-sided packets need no injection events)
+    auto it = msgs_.find(copy ? mig_msg(e.tag) : tag_msg(e.tag));
     if (it == msgs_.end()) return;
     State& s = it->second;
     if (--s.to_inject != 0) return;
@@ -362,8 +418,32 @@ class Alloc final : public Adapter {
     const bool erase = !s.collect && !s.m.synchronous && s.accepted;
     Egress& eg = egress_[src];
     eg.busy = false;
-    if (!eg.queue.empty()) begin(src, e.cycle + adapter_ + 1);
     if (erase) msgs_.erase(it);
+    if (!eg.queue.empty()) begin(src, e.cycle + adapter_ + 1);
+    if (eg.successor != kNoTile) release_successor(src);
+  }
+
+  // ---- NAMP-PS
+  bool migration() const override { return offloaded_; }
+  std::string migration_method() const override { return method_ == kPs ? "ps" : "pause"; }
+
+  void migrate(const Migration& mg, Cycle at) override {
+    Move& mv = moves_[mg.id];
+    mv.m = mg;
+    moving_from_[mg.from] = mg.id;
+    moving_to_[mg.to] = mg.id;
+    reloc_.erase(mg.to);  // a task arrives: an older relocation there is void
+    for (auto it = learned_.begin(); it != learned_.end();) it = it->first.second == mg.to ? learned_.erase(it) : std::next(it);
+    ++migrations_;
+    out_->migration_work(mg.id, at, os_step_);  // phase I: suspend, or replicate and relocate
+    if (method_ == kPause) {
+      mv.closed = true;
+      mv.ready_at = at + os_step_;
+      try_stop(mv, at);
+    } else {
+      mv.replica_left = inject_stream(kChData, mg.from, mg.to, flits_of(endpoint_bytes_), at + os_step_,
+                                      mig_tag(mg.id, kReplica));
+    }
   }
 
   std::size_t active() const override {
@@ -373,6 +453,12 @@ class Alloc final : public Adapter {
   nlohmann::json stats() const override {
     nlohmann::json j = {{"allocation_requests", requests_}, {"nacks", nacks_}, {"retries", retries_}};
     if (collective_offload()) j["offloaded_collectives"] = cc_transfers_;
+    if (migrations_) {
+      j["migrations"] = migrations_;
+      j["nak_relocs"] = relocations_;
+      j["suspends"] = suspensions_;
+      j["dualcasts"] = dualcasts_;
+    }
     return j;
   }
 
@@ -390,9 +476,27 @@ class Alloc final : public Adapter {
     CollKind cc = CollKind::Multicast;
     bool collect = false;        ///< a gather or reduce part (else a multicast or scatter part)
     bool direct = false;         ///< the egress engine sends its data at once (granted, or credits)
+    // NAMP-PS
+    bool inbound = false;        ///< counted in inbound_ of its destination until its finalization
+    bool dual = false;           ///< dualcast: a copy goes to dual_to too
+    TileId dual_to = kNoTile;
+    TileId next_dst = kNoTile;   ///< the endpoint NAK_RELOC or RESUME names
+    bool done = false;           ///< its receiver has it (a dualcast part completes once)
+    int fins_left = 1;           ///< finalizations still to come (2 for a dualcast part)
   };
   struct Spread {
     std::size_t left = 0;  ///< parts whose data has not left yet
+  };
+  /// A task's migration in progress (or done: then only its relocation field matters).
+  struct Move {
+    Migration m;
+    bool closed = false;    ///< pause: incoming suspended; ps: the relocation field is set
+    bool stopped = false;   ///< the switchover's times are known
+    Cycle ready_at = 0;     ///< phase I's end
+    Cycle stop = 0, resume = 0;
+    std::uint32_t replica_left = 0;
+    std::vector<MsgId> held;       ///< complete at the new tile before the stop: seen at the resume
+    std::vector<MsgId> suspended;  ///< senders told to wait (pause), in order
   };
   struct Collect {
     int slots = 0, got = 0;
@@ -408,26 +512,34 @@ class Alloc final : public Adapter {
   struct Egress {
     std::deque<MsgId> queue;
     bool busy = false;
+    // NAMP-PS: a migrated task's queue waits here until it runs (resumed) and the old tile's
+    // engine (whose successor this tile is) has ended its transfer.
+    bool held = false, resumed = false;
+    TileId successor = kNoTile;
   };
 
   void begin(TileId src, Cycle at) {
     Egress& eg = egress_[src];
-    if (eg.queue.empty()) return;
+    if (eg.queue.empty() || eg.held) return;
     const MsgId id = eg.queue.front();
     eg.queue.pop_front();
     eg.busy = true;
     State& s = msgs_.at(id);
     if (s.direct) {  // a collective part with its space: data and finalization, no request
-      s.to_inject = inject_stream(kChData, src, s.m.dst, flits_of(s.m.bytes), at, make_tag(id, kData));
-      inject_stream(kChData, src, s.m.dst, 1, at, make_tag(id, kFin));
-      ++s.to_inject;
+      send_direct(id, s, at);
       return;
+    }
+    if (!learned_.empty()) {
+      auto l = learned_.find({src, s.m.dst});
+      if (l != learned_.end()) s.m.dst = l->second;
     }
     inject_stream(kChReq, src, s.m.dst, 1, at, make_tag(id, kReq));
   }
 
   /// A collective part whose data may go: it waits for the tile's egress engine.
   void queue_direct(TileId src, MsgId id, Cycle at) {
+    src = sending_tile(src, at);
+    msgs_.at(id).m.src = src;
     Egress& eg = egress_[src];
     eg.queue.push_back(id);
     if (!eg.busy) begin(src, at);
@@ -448,6 +560,257 @@ class Alloc final : public Adapter {
     collects_.erase(it);
   }
 
+  // ---- NAMP-PS helpers
+
+  /// The move whose task leaves `t` and has not run on its new tile by `at` yet.
+  Move* leaving(TileId t, Cycle at) {
+    auto it = moving_from_.find(t);
+    if (it == moving_from_.end()) return nullptr;
+    Move& mv = moves_.at(it->second);
+    if (mv.stopped && at >= mv.resume) return nullptr;
+    return &mv;
+  }
+  /// The move whose task arrives on `t` and does not run there by `at` yet.
+  Move* arriving(TileId t, Cycle at) {
+    auto it = moving_to_.find(t);
+    if (it == moving_to_.end()) return nullptr;
+    Move& mv = moves_.at(it->second);
+    if (mv.stopped && at >= mv.resume) return nullptr;
+    return &mv;
+  }
+
+  /// Cycles to move `bytes` from one tile to another at the network's zero-load pace: the first
+  /// packet's latency, then the other packets' flits one per cycle.
+  Cycle transfer_cycles(TileId from, TileId to, std::uint64_t bytes) const {
+    const std::uint64_t per = static_cast<std::uint64_t>(config_.max_payload_flits());
+    const std::uint64_t flits = std::max<std::uint64_t>(1, flits_of(bytes));
+    const std::uint64_t packets = (flits + per - 1) / per;
+    const std::uint64_t first = std::min(flits, per);
+    const std::uint64_t rest = flits - first + (packets - 1) * static_cast<std::uint64_t>(config_.header_flits);
+    return chip_->zero_load_latency(from, to, static_cast<std::uint32_t>(first)) + rest;
+  }
+
+  /// Phase II begins once phase I is over and the transfers granted at the old tile are in.
+  void try_stop(Move& mv, Cycle now) {
+    if (mv.stopped || !mv.closed || inbound_[mv.m.from] != 0) return;
+    const TileId from = mv.m.from, to = mv.m.to;
+    mv.stopped = true;
+    mv.stop = std::max(now, mv.ready_at);
+    // The messages in the old endpoint's buffer that the task has not taken yet go along.
+    const std::uint64_t buffered = rx_used_[from];
+    if (method_ == kPause) {  // stop, suspend outgoing, remap, resume outgoing, resume task
+      mv.resume = mv.stop + 5 * os_step_ + transfer_cycles(from, to, endpoint_bytes_ + buffered + state_bytes_);
+    } else {  // stop, resume: the endpoint is there already
+      mv.resume = mv.stop + 2 * os_step_ + transfer_cycles(from, to, buffered + state_bytes_);
+    }
+    reloc_[from] = to;
+    out_->migration_switch(mv.m.id, mv.stop, mv.resume);
+    for (MsgId id : mv.held) {  // completed at the new tile before the stop
+      auto it = msgs_.find(id);
+      if (it != msgs_.end() && !it->second.done) complete(it->first, it->second, mv.resume);
+    }
+    mv.held.clear();
+    for (MsgId id : mv.suspended) resume_sender(mv, id, mv.resume);
+    mv.suspended.clear();
+    // Outgoing: what the old egress engine has not begun leaves the new one once the task runs
+    // there, after the transfer the old one is on.
+    Egress& old_eg = egress_[from];
+    Egress& new_eg = egress_[to];
+    for (auto it = old_eg.queue.rbegin(); it != old_eg.queue.rend(); ++it) {
+      msgs_.at(*it).m.src = to;
+      new_eg.queue.push_front(*it);
+    }
+    old_eg.queue.clear();
+    new_eg.busy = true;
+    new_eg.held = true;
+    old_eg.successor = to;
+    inject_stream(kChAck, to, to, 0, mv.resume, mig_tag(mv.m.id, kResumeOut));
+  }
+
+  /// The tile a task's new transfer leaves from: its new one once it stopped on the old one.
+  TileId sending_tile(TileId t, Cycle at) {
+    if (moving_from_.empty()) return t;
+    Move* mv = leaving(t, at);
+    return mv && mv->stopped ? mv->m.to : t;
+  }
+
+  /// An allocation request reached an endpoint that is moving or gone: answer SUSPEND (pausing),
+  /// RESUME at the resume, or NAK_RELOC with the new endpoint. False: an ordinary request.
+  bool migrating_endpoint(State& s, const PacketEvent& e) {
+    if (moves_.empty()) return false;
+    const TileId here = s.m.dst;
+    const Cycle answer = e.cycle + adapter_ + 1;
+    if (Move* mv = leaving(here, e.cycle); mv && mv->closed) {
+      if (method_ == kPause) {
+        ++suspensions_;
+        if (mv->stopped) {
+          resume_sender(*mv, s.m.id, std::max(answer, mv->resume));
+        } else {
+          inject_stream(kChResp, here, s.m.src, 0, answer, mig_tag(s.m.id, kSuspend));
+          mv->suspended.push_back(s.m.id);
+        }
+        return true;
+      }
+      ++relocations_;
+      s.next_dst = mv->m.to;
+      inject_stream(kChResp, here, s.m.src, 0, answer, mig_tag(s.m.id, kNakReloc));
+      return true;
+    }
+    auto r = reloc_.find(here);
+    if (r == reloc_.end() || leaving(here, e.cycle)) return false;
+    ++relocations_;  // a request for a task that left earlier: its endpoint's relocation field
+    s.next_dst = r->second;
+    inject_stream(kChResp, here, s.m.src, 0, answer, mig_tag(s.m.id, kNakReloc));
+    return true;
+  }
+
+  /// Pausing, phase III: the new endpoint tells a suspended sender to ask it again.
+  void resume_sender(const Move& mv, MsgId id, Cycle at) {
+    auto it = msgs_.find(id);
+    if (it == msgs_.end()) return;
+    it->second.next_dst = mv.m.to;
+    inject_stream(kChResp, mv.m.to, it->second.m.src, 0, at, mig_tag(id, kResume));
+  }
+
+  /// The new tile's egress engine serves the moved task once it runs there and the old tile's
+  /// engine has ended its transfer.
+  void release_successor(TileId from) {
+    Egress& old_eg = egress_[from];
+    if (old_eg.busy || old_eg.successor == kNoTile) return;
+    const TileId to = old_eg.successor;
+    Egress& new_eg = egress_[to];
+    if (!new_eg.resumed) return;
+    old_eg.successor = kNoTile;
+    new_eg.held = new_eg.resumed = false;
+    new_eg.busy = false;
+    if (!new_eg.queue.empty()) begin(to, chip_->now());
+  }
+
+  /// The receiver's side has the message (its finalization is in, at a tile where the task runs).
+  void complete(MsgId id, State& s, Cycle at) {
+    s.done = true;
+    if (s.collect) {
+      finish_slot(s, at);
+      if (s.fins_left == 0) msgs_.erase(id);
+      return;
+    }
+    out_->arrived(id, at, s.rx_cycles + (offloaded_ ? 0 : irq_));
+  }
+
+  /// A finalization reached tile `at_tile` at `cycle`: complete there now, at the resume of a task
+  /// that arrives there, or not at all (a dualcast copy whose other copy counted).
+  void finalized(MsgId id, State& s, TileId at_tile, Cycle cycle, bool copy) {
+    --s.fins_left;
+    if (s.inbound && !copy) {
+      s.inbound = false;
+      const TileId d = at_tile;
+      --inbound_[d];
+      if (Move* mv = leaving(d, cycle)) try_stop(*mv, cycle);
+    }
+    if (s.done) {
+      if (s.collect && s.fins_left == 0) msgs_.erase(id);
+      return;
+    }
+    if (Move* mv = leaving(at_tile, cycle); mv && mv->stopped && s.dual && !copy) {
+      if (s.collect && s.fins_left == 0) msgs_.erase(id);  // the task left: the copy counts
+      return;
+    }
+    if (Move* mv = arriving(at_tile, cycle)) {
+      if (mv->stopped) {
+        complete(id, s, std::max(cycle, mv->resume));
+      } else {
+        mv->held.push_back(id);
+      }
+      return;
+    }
+    if (copy) {
+      // The task runs on the copy's tile already; the first copy was ignored if it came after
+      // the task's stop (else it counted and s.done is set).
+      if (reloc_.count(s.m.dst)) complete(id, s, cycle);
+      return;
+    }
+    complete(id, s, cycle);
+  }
+
+  /// A migration packet was delivered.
+  void migration_delivered(const PacketEvent& e) {
+    const MigKind k = mig_kind(e.tag);
+    const MsgId id = mig_msg(e.tag);
+    if (k == kReplica) {
+      auto it = moves_.find(id);
+      if (it == moves_.end() || --it->second.replica_left != 0) return;
+      it->second.closed = true;  // the relocation field is set: NAK_RELOC from now on
+      it->second.ready_at = e.cycle;
+      try_stop(it->second, e.cycle);
+      return;
+    }
+    if (k == kResumeOut) {
+      auto it = moves_.find(id);
+      if (it == moves_.end()) return;
+      egress_[e.dst].resumed = true;
+      release_successor(it->second.m.from);
+      return;
+    }
+    auto it = msgs_.find(id);
+    if (it == msgs_.end()) return;
+    State& s = it->second;
+    switch (k) {
+      case kNakReloc:  // the sender's adapter updates the remote endpoint and restarts the transfer
+      case kResume:
+        learned_[{s.m.src, e.src}] = s.next_dst;  // its later transfers go there at once
+        s.m.dst = s.next_dst;
+        if (s.direct) {
+          send_direct(id, s, e.cycle + adapter_ + 1);
+        } else {
+          inject_stream(kChReq, s.m.src, s.m.dst, 1, e.cycle + adapter_ + 1, make_tag(id, kReq));
+        }
+        break;
+      case kSuspend:
+        break;  // the slot waits for RESUME
+      case kDualFin:
+        finalized(id, s, e.dst, e.cycle, true);
+        break;
+      default:
+        break;
+    }
+  }
+
+  /// A connection-oriented part (or a granted multicast part) goes now: data and finalization,
+  /// to both tiles while its receiver is between phase I and the stop (NAMP-PS dualcast).
+  void send_direct(MsgId id, State& s, Cycle at) {
+    TileId dst = s.m.dst;
+    while (!s.granted && reloc_.count(dst) && !leaving(dst, at)) dst = reloc_.at(dst);  // phase III's update
+    s.m.dst = dst;
+    if (Move* mv = leaving(dst, at); mv && !s.granted) {
+      if (method_ == kPause && mv->closed) {  // held back until RESUME
+        if (mv->stopped) resume_sender(*mv, id, mv->resume);
+        else mv->suspended.push_back(id);
+        return;
+      }
+      if (method_ == kPs && mv->stopped) {
+        s.m.dst = dst = mv->m.to;
+      } else if (method_ == kPs && mv->closed) {
+        s.dual = true;
+        s.dual_to = mv->m.to;
+        s.fins_left = 2;
+        ++dualcasts_;
+      }
+    }
+    if (!s.dual && !s.granted) {
+      s.inbound = true;
+      ++inbound_[dst];
+    }
+    s.to_inject = inject_stream(kChData, s.m.src, dst, flits_of(s.m.bytes), at, make_tag(id, kData));
+    inject_stream(kChData, s.m.src, dst, 1, at, make_tag(id, kFin));
+    ++s.to_inject;
+    if (s.dual) {
+      s.to_inject += inject_stream(kChData, s.m.src, s.dual_to, flits_of(s.m.bytes), at, mig_tag(id, kDualData));
+      inject_stream(kChData, s.m.src, s.dual_to, 1, at, mig_tag(id, kDualFin));
+      ++s.to_inject;
+    }
+  }
+
+  enum Method : std::size_t { kPause = 0, kPs = 1 };
   enum Access : std::size_t { kBaremetal = 0, kKernel = 1, kVif = 2 };
   enum Wakeup : std::size_t { kPoll = 0, kInterrupt = 1, kOsqm = 2 };
   /// Core cycles the OS adds to a send with access=kernel: the system call and the translation.
@@ -467,6 +830,15 @@ class Alloc final : public Adapter {
   std::unordered_map<MsgId, Collect> collects_;
   std::unordered_map<TileId, Cycle> reduce_free_;  ///< when each tile's reduction data path is free
   std::uint64_t requests_ = 0, nacks_ = 0, retries_ = 0, cc_transfers_ = 0;
+  // NAMP-PS
+  std::size_t method_ = kPs;
+  std::uint64_t os_step_ = 0, endpoint_bytes_ = 0, state_bytes_ = 0;
+  std::map<MsgId, Move> moves_;
+  std::unordered_map<TileId, MsgId> moving_from_, moving_to_;
+  std::unordered_map<TileId, TileId> reloc_;            ///< an old endpoint's relocation field
+  std::map<std::pair<TileId, TileId>, TileId> learned_;  ///< (sender, old endpoint) -> new, from NAK_RELOC or RESUME
+  std::unordered_map<TileId, std::uint64_t> inbound_;   ///< transfers into a tile not finalized yet
+  std::uint64_t migrations_ = 0, relocations_ = 0, suspensions_ = 0, dualcasts_ = 0;
 };
 
 }  // namespace

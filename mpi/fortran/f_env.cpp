@@ -1,5 +1,6 @@
 // Fortran bindings: environment, timers and error handling.
 #include "fortran_support.h"
+#include "tilempi_ext.h"
 
 using namespace tilempi::fortran;
 
@@ -56,6 +57,10 @@ void mpi_get_processor_name_(char* name, MPI_Fint* resultlen, MPI_Fint* ierr, st
 }
 
 void mpi_pcontrol_(const MPI_Fint* level, MPI_Fint* ierr) { *ierr = MPI_Pcontrol(*level); }
+
+void tilempix_migrate_(const MPI_Fint* comm, const MPI_Fint* rank, const MPI_Fint* tile, MPI_Fint* ierr) {
+  *ierr = TILEMPIX_Migrate(*comm, *rank, *tile);
+}
 
 double mpi_wtime_() { return MPI_Wtime(); }
 double mpi_wtick_() { return MPI_Wtick(); }

@@ -60,6 +60,16 @@ int TILEMPIX_Coll_algorithms(const char* collective, TILEMPIX_Coll_algorithm_inf
    work, e.g. to show communication overlapping it. MPI_ERR_ARG if cycles < 0. */
 int TILEMPIX_Compute(long long cycles);
 
+/* Task migration ([Wallentowitz 2018] §3.6): the runtime system moves `rank` of `comm` to tile
+   `tile` of the modeled chip (tile = y * width + x), starting at the caller's present; the
+   adapter's method (adapter.namp.migration: pause or ps) moves its communication, and messages
+   in flight to and from it are delivered once and in order. Returns when the migration has
+   started, not when it is over. MPI_ERR_RANK for a bad rank, MPI_ERR_ARG for a tile that is not
+   on the chip or that a rank occupies (or a migration in progress involves), and
+   MPI_ERR_UNSUPPORTED_OPERATION where tasks cannot move (the host transport, adapters other than
+   namp). Fortran: TILEMPIX_MIGRATE(COMM, RANK, TILE, IERROR). */
+int TILEMPIX_Migrate(MPI_Comm comm, int rank, int tile);
+
 /* Transport and virtual mesh of the running job. */
 int TILEMPIX_Transport_name(char* name, int len);
 int TILEMPIX_Mesh_shape(int* width, int* height);

@@ -510,6 +510,7 @@ int Scheduler::run(int argc, char** argv) {
   eo.compute = header_->compute;
   eo.summary = header_->summary != 0;
   eo.arena_bytes = arena_bytes_;
+  eo.migrations = parse_migrations(std::string(header_->migrations, strnlen(header_->migrations, sizeof header_->migrations)));
   eo.summary_note = "; ranks as contexts";
   if (!notes_.empty()) eo.summary_note += " (" + notes_ + " for the ranks, a tile core runs one thread)";
   engine_ = std::make_unique<Engine>(Segment{}, n_, cfg, facts_.adapter, tiles, eo, this);

@@ -59,6 +59,38 @@ Engine::Engine(Segment seg, int nranks, const hw::Config& config, const std::str
   tracing_ = !opt_.trace_path.empty();
   chip_->on_delivered([this](const hw::PacketEvent& e) { on_delivered(e); });
   chip_->on_injected([this](const hw::PacketEvent& e) { adapter_->injected(e); });
+  // --migrate orders act at their cycle (no lookahead: the OS, not a rank's call, starts them).
+  std::uint64_t seq = 0;
+  for (const MigrationOrder& o : opt_.migrations) {
+    Request q{};
+    q.kind = kReqMigrate;
+    q.time = o.at;
+    q.a = static_cast<std::uint64_t>(o.rank);
+    q.b = static_cast<std::uint64_t>(o.tile);
+    queue_.push(Queued{o.at, -1, seq++, q});
+  }
+}
+
+std::vector<MigrationOrder> parse_migrations(const std::string& text) {
+  std::vector<MigrationOrder> out;
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    std::size_t end = text.find(',', pos);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(pos, end - pos);
+    pos = end + 1;
+    MigrationOrder o;
+    unsigned long long r = 0, t = 0, c = 0;
+    int used = 0;
+    if (std::sscanf(item.c_str(), "%llu:%llu@%llu%n", &r, &t, &c, &used) != 3 || used != static_cast<int>(item.size()) ||
+        item.find('-') != std::string::npos || r > 1u << 20 || t > 1u << 20)
+      throw std::runtime_error("--migrate " + item + ": expected RANK:TILE@CYCLE (e.g. 1:5@20000)");
+    o.rank = static_cast<int>(r);
+    o.tile = static_cast<int>(t);
+    o.at = c;
+    out.push_back(o);
+  }
+  return out;
 }
 
 Engine::~Engine() {
@@ -236,6 +268,7 @@ void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
 void Engine::apply(const Queued& qq, std::uint64_t now) {
   const Request& q = qq.req;
   const int r = qq.rank;
+  if (q.kind == kReqMigrate) return apply_migrate(r, q, now, r < 0);  // r < 0: a --migrate order
   RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
   switch (q.kind) {
     case kReqSend: {
@@ -251,6 +284,7 @@ void Engine::apply(const Queued& qq, std::uint64_t now) {
       m.sent = q.op == 0;
       m.env = q.env;
       m.start = q.time;
+      m.pair_seq = pairs_[static_cast<std::uint64_t>(r) * static_cast<std::uint64_t>(n_) + q.a].sent++;
       ++messages_;
       ++ri.sends;
       ri.bytes_sent += q.b;
@@ -321,6 +355,94 @@ void Engine::apply(const Queued& qq, std::uint64_t now) {
       break;
     default:
       break;
+  }
+}
+
+// Task migration ([Wallentowitz 2018] §3.6): the engine owns the placement (which tile a rank's
+// messages leave from and go to), the adapter moves the communication. A tile may hold one task:
+// a migration needs a tile that no rank occupies and that no migration in progress involves.
+void Engine::apply_migrate(int r, const Request& q, std::uint64_t now, bool order) {
+  const int who = static_cast<int>(q.a);
+  const std::uint64_t tile = q.b;
+  MigrateStatus st = MigrateStatus::Ok;
+  std::string why;
+  if (!adapter_->migration()) {
+    st = MigrateStatus::Unsupported;
+    why = "the " + adapter_name_ + " adapter cannot move a task (task migration is modeled for namp)";
+  } else if (q.a >= static_cast<std::uint64_t>(n_)) {
+    st = MigrateStatus::BadRank;
+    why = "rank " + std::to_string(q.a) + " does not exist (" + std::to_string(n_) + " ranks)";
+  } else if (tile >= static_cast<std::uint64_t>(config_.width) * static_cast<std::uint64_t>(config_.height)) {
+    st = MigrateStatus::BadTile;
+    why = "tile " + std::to_string(tile) + " is not on the " + std::to_string(config_.width) + "x" +
+          std::to_string(config_.height) + " chip";
+  } else {
+    for (int o = 0; o < n_ && st == MigrateStatus::Ok; ++o)
+      if (tiles_[static_cast<std::size_t>(o)] == static_cast<hw::TileId>(tile)) {
+        st = MigrateStatus::Occupied;
+        why = "tile " + std::to_string(tile) + " holds rank " + std::to_string(o);
+      }
+    for (const auto& [id, mv] : moves_) {
+      if (st != MigrateStatus::Ok || mv.switched) continue;
+      if (mv.rank == who || mv.to == static_cast<hw::TileId>(tile)) {
+        st = MigrateStatus::Occupied;
+        why = "rank " + std::to_string(mv.rank) + " is moving to tile " + std::to_string(mv.to);
+      }
+    }
+  }
+  if (order && st != MigrateStatus::Ok)
+    throw std::runtime_error("--migrate " + std::to_string(q.a) + ":" + std::to_string(tile) + "@" +
+                             std::to_string(q.time) + " at cycle " + std::to_string(now) + ": " + why);
+  if (!order) {
+    Event e{};
+    e.kind = kEvSendDone;
+    e.time = now;
+    e.op = q.op;
+    e.d = static_cast<std::uint64_t>(st);
+    publish(r, e);
+  }
+  if (st != MigrateStatus::Ok) return;
+  const std::uint64_t id = moves_.size() + 1;
+  Move& mv = moves_[id];
+  mv.rank = who;
+  mv.from = tiles_[static_cast<std::size_t>(who)];
+  mv.to = static_cast<hw::TileId>(tile);
+  mv.requested = now;
+  ++pending_switches_;
+  adapter_->migrate(ad::Migration{id, mv.from, mv.to}, now);
+}
+
+void Engine::migration_work(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
+  auto it = moves_.find(id);
+  if (it == moves_.end() || core_cycles == 0) return;
+  Event e{};
+  e.kind = kEvServed;  // the OS's work on the task's core
+  e.time = at;
+  e.core_cycles = core_cycles;
+  publish(it->second.rank, e);
+}
+
+void Engine::migration_switch(ad::MsgId id, hw::Cycle stop, hw::Cycle resume) {
+  auto it = moves_.find(id);
+  if (it == moves_.end()) return;
+  Move& mv = it->second;
+  mv.stop = stop;
+  mv.resume = resume;
+  // The task's core does nothing from `stop` to `resume`: its clock loses those cycles there.
+  Event e{};
+  e.kind = kEvMigrated;
+  e.time = stop;
+  e.core_cycles = resume - stop;
+  e.a = static_cast<std::uint64_t>(mv.to);
+  publish(mv.rank, e);
+}
+
+void Engine::apply_switches(std::uint64_t now) {
+  for (auto& [id, mv] : moves_) {
+    if (mv.switched || mv.resume == 0 || now < mv.resume) continue;
+    mv.switched = true;
+    --pending_switches_;
+    tiles_[static_cast<std::size_t>(mv.rank)] = mv.to;
   }
 }
 
@@ -651,7 +773,27 @@ void Engine::arrived(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
   e.c = m.arena_off;
   e.d = (m.rdv ? 1u : 0u) | (m.sync ? 2u : 0u);
   e.env = m.env;
-  publish(m.dst, e);
+  publish_arrival(m, e);
+}
+
+void Engine::publish_arrival(const Msg& m, const Event& e0) {
+  PairOrder& po = pairs_[static_cast<std::uint64_t>(m.src) * static_cast<std::uint64_t>(n_) + static_cast<std::uint64_t>(m.dst)];
+  if (m.pair_seq < po.published) return publish(m.dst, e0);  // told again (an adapter's later notice)
+  if (m.pair_seq > po.published) {
+    po.held[m.pair_seq] = e0;  // an earlier message between the two is still on its way
+    return;
+  }
+  Event e = e0;
+  for (;;) {
+    e.time = std::max(e.time, po.last_time);
+    po.last_time = e.time;
+    ++po.published;
+    publish(m.dst, e);
+    auto next = po.held.find(po.published);
+    if (next == po.held.end()) break;
+    e = next->second;
+    po.held.erase(next);
+  }
 }
 
 void Engine::send_done(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
@@ -751,6 +893,7 @@ bool Engine::advance_to(std::uint64_t bound) {
     if (!timers_.empty()) next = std::min(next, std::get<0>(timers_.top()));
     if (next == hw::kNever || next > bound_) break;
     processing_ = next;
+    if (pending_switches_) apply_switches(next);
     while (!queue_.empty() && queue_.top().eff == next) {
       Queued q = queue_.top();
       queue_.pop();
@@ -964,6 +1107,16 @@ std::string Engine::finish() {
     if (failure_.empty()) failure_ = std::string("sim: ") + e.what();
   }
   if (opt_.summary) print_summary();
+  // --migrate orders for cycles the job never reached: say so rather than nothing.
+  if (failure_.empty()) {
+    std::uint64_t end = 0;
+    for (const RankInfo& ri : ranks_) end = std::max(end, ri.end);
+    for (auto q = queue_; !q.empty(); q.pop())
+      if (q.top().req.kind == kReqMigrate && q.top().rank < 0)
+        std::fprintf(stderr, "tilempirun: sim: --migrate %llu:%llu@%llu did not happen: the job ended at cycle %llu\n",
+                     static_cast<unsigned long long>(q.top().req.a), static_cast<unsigned long long>(q.top().req.b),
+                     static_cast<unsigned long long>(q.top().req.time), static_cast<unsigned long long>(end));
+  }
   return failure_;
 }
 

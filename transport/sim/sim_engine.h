@@ -22,6 +22,7 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "sim/sim_shm.h"
@@ -30,6 +31,15 @@
 
 namespace tilempi::transport::sim {
 
+/// A task migration ordered when the job starts: rank to tile at cycle (tilempirun --migrate).
+struct MigrationOrder {
+  int rank = -1;
+  int tile = -1;
+  std::uint64_t at = 0;
+};
+/// "R:T@C[,R:T@C...]" -> orders; throws std::runtime_error naming the malformed order.
+std::vector<MigrationOrder> parse_migrations(const std::string& text);
+
 struct EngineOptions {
   std::string report_path;
   std::string trace_path;
@@ -37,6 +47,7 @@ struct EngineOptions {
   bool summary = true;
   std::string summary_note;  ///< appended to the summary line (how the ranks ran)
   std::uint64_t arena_bytes = 0;  ///< each rank's payload arena (0: the segment's)
+  std::vector<MigrationOrder> migrations;  ///< tilempirun --migrate
 };
 
 /// How the engine reaches ranks that live in its own process (ranks as contexts, one thread).
@@ -94,6 +105,8 @@ class Engine final : public hwmodel::adapter::Listener {
   void data_done(hwmodel::adapter::MsgId id, hwmodel::Cycle at, hwmodel::Cycle core_cycles) override;
   void remote_done(hwmodel::adapter::MsgId id, hwmodel::Cycle at, hwmodel::Cycle core_cycles) override;
   void remote_served(hwmodel::adapter::MsgId id, hwmodel::Cycle at, hwmodel::Cycle core_cycles) override;
+  void migration_work(hwmodel::adapter::MsgId id, hwmodel::Cycle at, hwmodel::Cycle core_cycles) override;
+  void migration_switch(hwmodel::adapter::MsgId id, hwmodel::Cycle stop, hwmodel::Cycle resume) override;
 
  private:
   struct Queued {
@@ -118,6 +131,7 @@ class Engine final : public hwmodel::adapter::Listener {
     std::uint64_t start = 0;  // cycle of the send call (message latency)
     bool rdv = false, sync = false;
     bool sent = false, fetched = false, data = false, arrived = false;
+    std::uint64_t pair_seq = 0;  // its place among the messages from src to dst
     Envelope env{};
   };
   static constexpr int kMsgSlotBits = 24;  // adapters' tags keep the handle's low 60 bits
@@ -180,6 +194,10 @@ class Engine final : public hwmodel::adapter::Listener {
   void apply_static(Static& s, std::uint64_t now);
   void release_static(int root, std::uint64_t root_off, std::uint64_t time);
   void apply_offload(int r, const Request& q, std::uint64_t now);
+  /// A migration request (a rank's, or a --migrate order when `order`): starts it or says why not.
+  void apply_migrate(int r, const Request& q, std::uint64_t now, bool order);
+  /// Publishes an arrival in the order its messages were sent between the two ranks.
+  void publish_arrival(const Msg& m, const Event& e);
   /// The adapter's report on an offloaded transfer (a part's or the whole group's id).
   void offload_progress(hwmodel::adapter::MsgId id, std::uint64_t at, bool arrival);
   void publish_offload(std::uint64_t key, Offload& o, int r, std::uint64_t at);
@@ -230,6 +248,24 @@ class Engine final : public hwmodel::adapter::Listener {
   };
   std::map<std::pair<int, std::uint64_t>, StaticCopies> static_copies_;
   std::map<std::uint64_t, Offload> offloads_;
+  /// Task migrations, by the adapter's id.
+  struct Move {
+    int rank = -1;
+    hwmodel::TileId from = 0, to = 0;
+    std::uint64_t requested = 0, stop = 0, resume = 0;
+    bool switched = false;  ///< tiles_ names the new tile (from `resume` on)
+  };
+  std::map<std::uint64_t, Move> moves_;
+  std::uint64_t pending_switches_ = 0;  ///< moves whose tile switch is still to come
+  void apply_switches(std::uint64_t now);
+  /// Per pair of ranks (src * n + dst): messages sent, arrivals published, and arrivals held
+  /// back until the ones sent before them are published (an adapter that moves an endpoint
+  /// may finish a later message first; MPI's non-overtaking rule rests on this order).
+  struct PairOrder {
+    std::uint64_t sent = 0, published = 0, last_time = 0;
+    std::map<std::uint64_t, Event> held;
+  };
+  std::unordered_map<std::uint64_t, PairOrder> pairs_;
   /// Adapter id of an offload's part (rank) or group (-1) -> (offload key, rank).
   std::unordered_map<hwmodel::adapter::MsgId, std::pair<std::uint64_t, int>> offload_ids_;
   std::uint64_t offload_seq_ = 0;

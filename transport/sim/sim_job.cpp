@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -37,6 +38,34 @@ namespace {
 std::string option(const JobSpec& spec, const std::string& key, const std::string& def) {
   auto it = spec.options.find(key);
   return it == spec.options.end() || it->second.empty() ? def : it->second;
+}
+
+/// tilempirun --migrate: every order names a rank of the job and a tile of the chip, and the
+/// tile is free when the order acts (the orders played in cycle order over the placement).
+/// The engine checks again at run time (a migration still in progress may hold a tile).
+std::vector<MigrationOrder> check_migrations(const std::string& text, const hw::Config& cfg,
+                                             std::vector<hw::TileId> tiles) {
+  std::vector<MigrationOrder> orders = parse_migrations(text);
+  std::vector<MigrationOrder> by_time = orders;
+  std::stable_sort(by_time.begin(), by_time.end(),
+                   [](const MigrationOrder& a, const MigrationOrder& b) { return a.at < b.at; });
+  const int chip_tiles = cfg.width * cfg.height;
+  for (const MigrationOrder& o : by_time) {
+    const std::string what = "--migrate " + std::to_string(o.rank) + ":" + std::to_string(o.tile) + "@" +
+                             std::to_string(o.at) + ": ";
+    if (o.rank >= static_cast<int>(tiles.size()))
+      throw std::runtime_error(what + "rank " + std::to_string(o.rank) + " does not exist (" +
+                               std::to_string(tiles.size()) + " ranks)");
+    if (o.tile >= chip_tiles)
+      throw std::runtime_error(what + "tile " + std::to_string(o.tile) + " is not on the " + std::to_string(cfg.width) +
+                               "x" + std::to_string(cfg.height) + " chip");
+    for (std::size_t r = 0; r < tiles.size(); ++r)
+      if (tiles[r] == static_cast<hw::TileId>(o.tile))
+        throw std::runtime_error(what + "tile " + std::to_string(o.tile) + " holds rank " + std::to_string(r) +
+                                 (static_cast<int>(r) == o.rank ? " itself" : ""));
+    tiles[static_cast<std::size_t>(o.rank)] = static_cast<hw::TileId>(o.tile);
+  }
+  return orders;
 }
 
 class SimJob final : public Job {
@@ -126,9 +155,14 @@ class SimJob final : public Job {
       throw std::runtime_error(e.what());
     }
     const std::vector<hw::TileId> tiles = place_ranks(cfg, n, spec.mesh_width, spec.mesh_height, mapping_set);
+    const std::string migrate_text = option(spec, "migrate", "");
+    if (migrate_text.size() >= sizeof(Header::migrations)) throw std::runtime_error("--migrate: too many orders");
+    const std::vector<MigrationOrder> migrations = check_migrations(migrate_text, cfg, tiles);
     const std::string adapter = option(spec, "adapter", "udn");
     try {
-      (void)hw::adapter::Adapter::create(adapter, cfg);
+      if (!hw::adapter::Adapter::create(adapter, cfg)->migration() && !migrations.empty())
+        throw std::runtime_error("--migrate: the " + adapter + " adapter cannot move a task (task migration, [Wallentowitz "
+                                 "2018] §3.6, is modeled for --adapter namp)");
     } catch (const hw::ConfigError& e) {
       throw std::runtime_error(e.what());
     }
@@ -176,6 +210,7 @@ class SimJob final : public Job {
     h->compute_scaled = scaled ? 1 : 0;
     h->compute_scale = scale;
     for (int r = 0; r < n; ++r) h->tile_of[r] = tiles[static_cast<std::size_t>(r)];
+    std::snprintf(h->migrations, sizeof h->migrations, "%s", migrate_text.c_str());
     h->contexts = contexts_ ? 1 : 0;
     h->stack_kib = static_cast<std::uint32_t>(stack_kib);
     h->summary = summary ? 1 : 0;
@@ -194,6 +229,7 @@ class SimJob final : public Job {
     eo.trace_path = option(spec, "trace", "");
     eo.compute = compute;
     eo.summary = summary;
+    eo.migrations = migrations;
     try {
       engine_ = std::make_unique<Engine>(seg_, n, cfg, adapter, tiles, eo);
     } catch (...) {

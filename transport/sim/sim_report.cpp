@@ -112,6 +112,18 @@ void Engine::write_report() {
                   {"message_latency", msg_latency_.to_json()},
                   {"packet_latency", st.networks.empty() ? json() : st.networks[0].latency.to_json()}};
   j["adapter_stats"] = adapter_->stats();
+  // Task migrations ([Wallentowitz 2018] §3.6): when each was asked for, when the task stopped on
+  // its old tile and when it ran on the new one.
+  json moves = json::array();
+  for (const auto& [id, mv] : moves_)
+    moves.push_back({{"rank", mv.rank},
+                     {"from_tile", mv.from},
+                     {"to_tile", mv.to},
+                     {"method", adapter_->migration_method()},
+                     {"requested", mv.requested},
+                     {"stop", mv.stop},
+                     {"resume", mv.resume}});
+  j["migrations"] = moves;
   json params = json::object();
   for (const auto& p : adapter_->params()) {
     if (!p.choices.empty()) params[p.name] = p.choices[p.value];

@@ -21,7 +21,7 @@
 namespace tilempi::transport::sim {
 
 inline constexpr std::uint64_t kMagic = 0x74696c656d73696dull;  // "tilemsim"
-inline constexpr std::uint32_t kVersion = 4;
+inline constexpr std::uint32_t kVersion = 5;
 inline constexpr std::size_t kLine = 64;
 inline constexpr std::size_t kPage = 4096;
 inline constexpr std::uint64_t kRing = 4096;  ///< entries per request / event ring (power of two)
@@ -49,8 +49,12 @@ enum ReqKind : std::uint32_t {
   kReqOffload,       ///< msg = id, a = root, b = bytes per part, c = arena offset, d = hw::adapter::CollKind, env.word[0] = members
   kReqStaticCopied,  ///< a = root, c = its arena offset: a static broadcast's data copied out
   kReqRemote,        ///< one-sided: msg = id, a = target rank, b = bytes written, c = bytes read, op
+  kReqMigrate,       ///< task migration: a = rank, b = tile; op answered by kEvSendDone, d = MigrateStatus
   kReqKinds,         ///< one past the last kind
 };
+
+/// The answer to a rank's migration request (kReqMigrate, TILEMPIX_Migrate).
+enum class MigrateStatus : std::uint64_t { Ok = 0, Unsupported = 1, BadTile = 2, Occupied = 3, BadRank = 4 };
 
 
 struct alignas(kLine) Request {
@@ -78,6 +82,7 @@ enum EvtKind : std::uint32_t {
   kEvOffload,      ///< op: this rank's part of a collective offload is complete; a = root, c = the root's arena offset
   kEvOffloadPart,  ///< op: (at a gather or reduce root, before kEvOffload) a = a sender, c = its arena offset
   kEvServed,       ///< no content: the rank's core served a one-sided operation (core_cycles)
+  kEvMigrated,     ///< the rank's task stopped at `time` for core_cycles and runs on tile a since
   kEvKinds,        ///< one past the last kind (a rank's own local kinds start above it)
 };
 
@@ -136,6 +141,7 @@ struct alignas(kPage) Header {
   std::uint32_t compute_scaled;  ///< 1: charge measured CPU time
   double compute_scale;
   std::int32_t tile_of[4096];  ///< chip tile of each rank: the one placement (sim/placement.h)
+  char migrations[1024];       ///< tilempirun --migrate orders, "R:T@C" separated by commas
   // Ranks as contexts: the launcher describes the job, the simulator process runs it.
   std::uint32_t contexts;       ///< 1: one simulator process hosts every rank (no rings, no arenas here)
   std::uint32_t stack_kib;      ///< each rank's stack

@@ -98,6 +98,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     c.static_network = static_ok_;
     c.hardware_multicast = c.hardware_reduction = costs_->collective_offload();
     c.one_sided = true;  // the adapter's RDMA (or its cores' handlers) reach every tile's memory
+    c.migration = costs_->migration();
     // The adapter decides per size; its protocol switch is monotone in the size, so bisect it.
     std::uint64_t lo = 0, hi = std::uint64_t{1} << 40;
     if (!costs_->rendezvous(hi, false)) return c.eager_limit = hi, c;
@@ -172,6 +173,37 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     clock_ += costs_->remote_issue_cost(put_bytes, get_bytes);
     ops_.insert(op).send = true;  // finalize waits for it like a send
     return op;
+  }
+
+  // ------------------------------------------------------------ task migration
+
+  // The engine answers at once (in virtual time: the request's cycle + lookahead); the
+  // migration itself goes on while the caller continues.
+  MigrateResult migrate(int rank, int tile) override {
+    Call call(*this);
+    const OpId op = next_op_++;
+    Request q{};
+    q.kind = kReqMigrate;
+    q.time = clock_;
+    q.a = static_cast<std::uint64_t>(rank);
+    q.b = static_cast<std::uint64_t>(tile);
+    q.op = op;
+    Op& mine = ops_.insert(op);
+    post(q);
+    while (!mine.done) {
+      advance();
+      if (mine.done) break;
+      changed_ = false;
+      jump_or_block();
+    }
+    const std::uint64_t status = mine.status;
+    ops_.erase(op);
+    switch (static_cast<MigrateStatus>(status)) {
+      case MigrateStatus::Ok: return MigrateResult::Ok;
+      case MigrateStatus::BadTile: return MigrateResult::BadTile;
+      case MigrateStatus::Occupied: return MigrateResult::Occupied;
+      default: return MigrateResult::Unsupported;
+    }
   }
 
   // ------------------------------------------------------------ receiving
@@ -392,6 +424,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     std::uint64_t len = 0;
     bool live = false;
     OffloadCall* offload = nullptr;
+    std::uint64_t status = 0;  // a migration request's answer (MigrateStatus)
   };
 
   std::size_t index_of(std::span<const int> members, int r) const {
@@ -613,7 +646,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
         changed_ = true;
         break;
       case kEvSendDone: {
-        if (Op* o = ops_.find(e.op)) o->done = true;
+        if (Op* o = ops_.find(e.op)) o->done = true, o->status = e.d;
         changed_ = true;
         break;
       }

@@ -65,6 +65,16 @@ struct Capabilities {
   /// rma_put() and rma_get() reach every rank's memory (one-sided access without the target's
   /// core); without it the layer above carries one-sided operations as messages.
   bool one_sided = false;
+  /// migrate() moves a rank's task to another tile during the run.
+  bool migration = false;
+};
+
+/// The answer to Transport::migrate().
+enum class MigrateResult {
+  Ok,           ///< the migration started (it completes later, in the transport's time)
+  Unsupported,  ///< this transport (or its adapter) cannot move a task
+  BadTile,      ///< no such tile
+  Occupied,     ///< a rank sits on the tile, or a migration in progress involves it or the rank
 };
 
 class Transport {
@@ -151,6 +161,13 @@ class Transport {
   /// Optional capability: collective transfers offloaded to the network adapter (nullptr when
   /// absent; Capabilities::hardware_multicast and hardware_reduction say what it offers).
   virtual CollectiveOffload* collective_offload() { return nullptr; }
+  /// Moves world rank `rank` to `tile` of the modeled chip, starting at the caller's present
+  /// ([Wallentowitz 2018] §3.6: task migration; how its communication moves is the adapter's
+  /// method). Messages in flight to and from it are delivered once and in order.
+  virtual MigrateResult migrate(int rank, int tile) {
+    (void)rank, (void)tile;
+    return MigrateResult::Unsupported;
+  }
 
   /// End the whole job: the launcher is told which rank and code, the other ranks are stopped.
   [[noreturn]] virtual void abort(int code, const std::string& why) = 0;

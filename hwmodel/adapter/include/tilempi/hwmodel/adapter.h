@@ -57,6 +57,18 @@ struct Remote {
   std::uint64_t get_bytes = 0;
 };
 
+/// A task's move from one tile to another during a run ([Wallentowitz 2018] §3.6.1, task
+/// migration): the OS on `from` starts it at the cycle migrate() is called with. The adapter
+/// moves the task's communication (its endpoint, the messages in flight to and from it) by the
+/// method its config names, and says through the Listener when the task stops on `from` and when
+/// it runs on `to`. Every message is delivered once and the messages between two tasks keep
+/// their order.
+struct Migration {
+  MsgId id = 0;
+  TileId from = kNoTile;
+  TileId to = kNoTile;
+};
+
 /// Where an adapter reports protocol progress (the simulation engine implements it).
 /// core_cycles: cycles that interrupt or handler code took from that core for this step.
 class Listener {
@@ -77,6 +89,13 @@ class Listener {
   virtual void remote_served(MsgId id, Cycle at, Cycle core_cycles) {
     (void)id, (void)at, (void)core_cycles;
   }
+  /// Task migration: the OS took core_cycles from the migrating task's core at `at` (phase I
+  /// work on the old tile, [Wallentowitz 2018] Table 3.3).
+  virtual void migration_work(MsgId id, Cycle at, Cycle core_cycles) { (void)id, (void)at, (void)core_cycles; }
+  /// Task migration: the task stops on its old tile at `stop` and runs on the new one from
+  /// `resume` (the switchover, phase II). Messages to it that arrive in between are seen from
+  /// `resume` on.
+  virtual void migration_switch(MsgId id, Cycle stop, Cycle resume) { (void)id, (void)stop, (void)resume; }
 };
 
 /// A documented tunable of an adapter: config key "adapter.<adapter>.<name>", a count of cycles,
@@ -170,6 +189,15 @@ class Adapter {
   virtual void start_collect(MsgId group, CollKind kind, const Message& part, int slots, Cycle at) {
     (void)group, (void)kind, (void)part, (void)slots, (void)at;
   }
+
+  // ---- task migration ([Wallentowitz 2018] §3.6): adapters without it keep these defaults.
+  /// Can a task move to another tile during the run?
+  virtual bool migration() const { return false; }
+  /// The method's name ("pause", "ps", ...), for reports.
+  virtual std::string migration_method() const { return {}; }
+  /// The OS starts moving the task on m.from to m.to at `at` (chip.now() <= at). The engine
+  /// keeps giving m.from as the task's tile until the Listener hears migration_switch().
+  virtual void migrate(const Migration& m, Cycle at) { (void)m, (void)at; }
 
   /// Protocol counters (retries, NACKs, ...).
   virtual nlohmann::json stats() const { return nlohmann::json::object(); }
