@@ -31,7 +31,7 @@ class Sink final : public sim::RankSink {
  public:
   Sink() : arenas_(kRanks, std::vector<unsigned char>(kArena)) {}
   void deliver(int r, const sim::Event& e) override {
-    if (r < 0 || r >= kRanks || e.kind < sim::kEvArrival || e.kind > sim::kEvOffloadPart) std::abort();
+    if (r < 0 || r >= kRanks || e.kind < sim::kEvArrival || e.kind >= sim::kEvKinds) std::abort();
     ++events;
   }
   void woken(int r, std::uint64_t) override {

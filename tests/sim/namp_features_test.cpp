@@ -1,6 +1,6 @@
 // The namp adapter's features beyond its base protocol, on a bare chip (no ranks, no MPI):
 // NAMP-CC collective transfers ([Wallentowitz 2018] §3.3), NAMP-SV access costs (§3.4) and
-// HW-OSQM wake-up modes (§3.5).
+// HW-OSQM wake-up modes (§3.5) and NAMP-PS task migration (§3.6).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -140,4 +140,84 @@ TEST(NampOptions, ABadChoiceNamesTheKeyAndTheValues) {
   auto it = std::find_if(decl.begin(), decl.end(), [](const auto& s) { return s.name == "adapter.namp.access"; });
   ASSERT_NE(it, decl.end());
   EXPECT_EQ(it->choices, (std::vector<std::string>{"baremetal", "kernel", "vif"}));
+}
+
+// ---- NAMP-PS ([Wallentowitz 2018] §3.6): task migration
+
+namespace {
+
+struct MoveRecorder : Recorder {
+  Cycle stop = 0, resume = 0, work = 0;
+  void migration_work(MsgId, Cycle, Cycle cc) override { work += cc; }
+  void migration_switch(MsgId, Cycle s, Cycle r) override {
+    stop = s;
+    resume = r;
+  }
+};
+
+struct MoveRig {
+  Config cfg;
+  std::unique_ptr<Chip> chip;
+  std::unique_ptr<Adapter> ad;
+  MoveRecorder rec;
+  explicit MoveRig(const std::string& method) {
+    cfg = Config::preset_named("optimsoc");
+    cfg.apply_all({"adapter.namp.migration=" + method});
+    chip = std::make_unique<Chip>(cfg);
+    ad = Adapter::create("namp", cfg);
+    ad->attach(*chip, rec);
+    chip->on_delivered([this](const PacketEvent& e) { ad->delivered(e); });
+    chip->on_injected([this](const PacketEvent& e) { ad->injected(e); });
+  }
+};
+
+}  // namespace
+
+TEST(NampPs, DualcastsAConnectionOrientedPartBetweenRelocationAndStop) {
+  // §3.6.4.2: tile 1's task moves to tile 10 while an 8 KiB message granted at tile 1 is still
+  // arriving (the stop waits for it); a scatter part to tile 1 sent meanwhile goes to both tiles
+  // and counts once, at tile 1, where the task still runs.
+  MoveRig r("ps");
+  r.ad->start(Message{1, 2, 1, 8192, false}, 0);
+  r.chip->run_until(200);
+  r.ad->migrate(Migration{1, 1, 10}, 200);
+  r.chip->run_until(600);
+  r.ad->start_spread(300, CollKind::Scatter, {Message{301, 0, 1, 64, false}}, 600);
+  r.chip->run_to_idle();
+  EXPECT_EQ(r.rec.arrivals[1], 1);
+  EXPECT_EQ(r.rec.arrivals[301], 1);
+  EXPECT_EQ(r.ad->stats()["dualcasts"], 1);
+  EXPECT_GT(r.rec.stop, r.rec.arrived_at.at(301));  // the old tile's copy counted before the stop
+  EXPECT_LT(r.rec.stop, r.rec.resume);
+  EXPECT_EQ(r.rec.work, 100u);  // phase I: one OS step on the task's core
+}
+
+TEST(NampPs, PausingSuspendsASenderUntilTheResume) {
+  // Table 3.3, pausing: a request to the suspended endpoint waits for RESUME from the new tile;
+  // the message is seen there after the resume, once.
+  MoveRig r("pause");
+  r.ad->migrate(Migration{1, 1, 10}, 0);
+  r.ad->start(Message{5, 2, 1, 64, false}, 10);
+  r.chip->run_to_idle();
+  EXPECT_EQ(r.rec.arrivals[5], 1);
+  EXPECT_EQ(r.rec.stop, 100u);  // nothing was granted at tile 1: phase II starts after phase I's step
+  EXPECT_GT(r.rec.arrived_at.at(5), r.rec.resume);
+  EXPECT_EQ(r.ad->stats()["suspends"], 1);
+  EXPECT_EQ(r.ad->stats()["nak_relocs"], 0);
+}
+
+TEST(NampPs, RelocationRestartsATransferAtTheNewTile) {
+  // §3.6.4.1: after phase I a request to the old endpoint gets NAK_RELOC; the sender asks the
+  // new tile, and later transfers go there at once.
+  MoveRig r("ps");
+  r.ad->migrate(Migration{1, 1, 10}, 0);
+  r.chip->run_until(400);
+  r.ad->start(Message{5, 2, 1, 64, false}, 400);
+  r.ad->start(Message{6, 2, 1, 64, false}, 400);
+  r.chip->run_to_idle();
+  EXPECT_EQ(r.rec.arrivals[5], 1);
+  EXPECT_EQ(r.rec.arrivals[6], 1);
+  EXPECT_GE(r.rec.arrived_at.at(5), r.rec.resume);  // seen once the task runs there
+  EXPECT_LE(r.rec.arrived_at.at(5), r.rec.arrived_at.at(6));
+  EXPECT_EQ(r.ad->stats()["nak_relocs"], 1);
 }
