@@ -1,5 +1,5 @@
 // The namp adapter's features beyond its base protocol, on a bare chip (no ranks, no MPI):
-// NAMP-CC collective transfers ([Wallentowitz 2018] §3.3), NAMP-SV access costs (§3.4) and
+// NAMP-CC collective transfers ([Wallentowitz 2018] §3.3), NAMP-SV access costs (§3.4),
 // HW-OSQM wake-up modes (§3.5) and NAMP-PS task migration (§3.6).
 #include <gtest/gtest.h>
 
