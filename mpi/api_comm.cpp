@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "check.h"
+#include "intercomm.h"
 #include "p2p.h"
 
 using namespace tilempi::mpi;
@@ -57,8 +58,12 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   Comm* c = check::comm(comm, "MPI_Comm_dup", &rc);
   if (!c) return rc;
   if (!newcomm) return raise(comm, MPI_ERR_ARG, "MPI_Comm_dup", "newcomm is NULL");
-  std::uint64_t context = derive_context(*c);
-  *newcomm = comm_register(c->world, context, c->errhandler);
+  if (c->inter) {
+    intercomm_dup(*c, newcomm);
+  } else {
+    std::uint64_t context = derive_context(*c);
+    *newcomm = comm_register(c->world, context, c->errhandler);
+  }
   Comm* n = comm_get(*newcomm);
   n->cart_dims = c->cart_dims;  // a duplicate keeps the topology
   n->cart_periods = c->cart_periods;
@@ -80,6 +85,10 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   if (!newcomm) return raise(comm, MPI_ERR_ARG, "MPI_Comm_split", "newcomm is NULL");
   if (color < 0 && color != MPI_UNDEFINED)
     return raise(comm, MPI_ERR_ARG, "MPI_Comm_split", "color " + std::to_string(color) + " is negative");
+  if (c->inter) {
+    if (int e = intercomm_split(*c, color, key, newcomm)) return raise(comm, e, "MPI_Comm_split", "exchanging colors failed");
+    return MPI_SUCCESS;
+  }
   int mine[2] = {color, key};
   std::vector<int> all;
   rc = allgather_ints(*c, mine, 2, all);
@@ -111,11 +120,65 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   for (int w : g->world)
     if (std::find(c->world.begin(), c->world.end(), w) == c->world.end())
       return raise(comm, MPI_ERR_GROUP, "MPI_Comm_create", "the group has a process outside the communicator");
+  if (c->inter) {
+    // MPI-3.1 §6.4.2: each group names a subgroup of its own; the subgroups face each other.
+    // That is the split with one color, keyed by the rank in the group.
+    const int gr = group_rank_of_self(*g);
+    if (int e = intercomm_split(*c, gr == MPI_UNDEFINED ? MPI_UNDEFINED : 0, gr, newcomm))
+      return raise(comm, e, "MPI_Comm_create", "exchanging the groups failed");
+    return MPI_SUCCESS;
+  }
   std::uint64_t context = derive_context(*c);
   if (group_rank_of_self(*g) == MPI_UNDEFINED) {
     *newcomm = MPI_COMM_NULL;
     return MPI_SUCCESS;
   }
+  *newcomm = comm_register(g->world, context, c->errhandler);
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_Comm_create_group";
+  int rc;
+  Comm* c = check::intra(comm, fn, &rc);
+  if (!c) return rc;
+  Group* g = group_get(group);
+  if (!g) return raise(comm, MPI_ERR_GROUP, fn, "group handle " + std::to_string(group) + " is not valid");
+  if (!newcomm) return raise(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
+  if (!check::send_tag(*c, tag, fn, &rc)) return rc;
+  for (int w : g->world)
+    if (std::find(c->world.begin(), c->world.end(), w) == c->world.end())
+      return raise(comm, MPI_ERR_GROUP, fn, "the group has a process outside the communicator");
+  const int me = group_rank_of_self(*g);
+  *newcomm = MPI_COMM_NULL;
+  if (me == MPI_UNDEFINED) return MPI_SUCCESS;  // not a member: nothing to take part in
+  // Only the group's members call, so the parent's count of constructors (derive_context) cannot
+  // be used: the others would disagree on it later. The members agree among themselves instead:
+  // over a view of the parent restricted to them (the parent's collective lane, ranks of the
+  // group, tags made from the user's tag so that creations by other groups at the same time do not
+  // mix), each gives how many such creations it took part in; the largest, the members and the
+  // parent's context name the new context, and every member moves its count past it. Two
+  // creations with the same members thus differ in the count, and creations with different
+  // members differ in the members.
+  Comm view;
+  view.handle = comm;
+  view.world = g->world;
+  view.size = static_cast<int>(g->world.size());
+  view.rank = me;
+  view.context = c->context;
+  const int base = -(1 << 20) - 2 * (tag % (1 << 28));
+  int mine[2] = {static_cast<int>(c->group_children & 0x7fffffff), static_cast<int>(c->group_children >> 31)};
+  std::vector<int> all;
+  if (int e = allgather_ints(view, mine, 2, all, base, base - 1)) return raise(comm, e, fn, "agreeing on the context failed");
+  std::uint64_t most = 0;
+  for (int r = 0; r < view.size; ++r)
+    most = std::max(most, static_cast<std::uint64_t>(static_cast<std::uint32_t>(all[2 * r])) |
+                              (static_cast<std::uint64_t>(static_cast<std::uint32_t>(all[2 * r + 1])) << 31));
+  c->group_children = most + 1;
+  std::uint64_t context = context_variant(c->context, 0xc0ffee);
+  for (int w : g->world) context = context_variant(context, static_cast<std::uint64_t>(w));
+  context = context_variant(context, most);
   *newcomm = comm_register(g->world, context, c->errhandler);
   return MPI_SUCCESS;
 }
@@ -148,7 +211,12 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
     *result = MPI_IDENT;
     return MPI_SUCCESS;
   }
+  if (a->inter != b->inter) {
+    *result = MPI_UNEQUAL;
+    return MPI_SUCCESS;
+  }
   int g = compare_members(a->world, b->world);
+  if (a->inter) g = std::max(g, compare_members(a->remote, b->remote));  // IDENT < SIMILAR < UNEQUAL
   *result = g == MPI_IDENT ? MPI_CONGRUENT : g;
   return MPI_SUCCESS;
 }
@@ -169,7 +237,7 @@ int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
   Comm* c = check::comm(comm, "MPI_Comm_test_inter", &rc);
   if (!c) return rc;
   if (!flag) return raise(comm, MPI_ERR_ARG, "MPI_Comm_test_inter", "flag is NULL");
-  *flag = 0;
+  *flag = c->inter ? 1 : 0;
   return MPI_SUCCESS;
 }
 
@@ -289,6 +357,7 @@ TILEMPI_PMPI_ALIAS(Comm_rank)
 TILEMPI_PMPI_ALIAS(Comm_dup)
 TILEMPI_PMPI_ALIAS(Comm_split)
 TILEMPI_PMPI_ALIAS(Comm_create)
+TILEMPI_PMPI_ALIAS(Comm_create_group)
 TILEMPI_PMPI_ALIAS(Comm_free)
 TILEMPI_PMPI_ALIAS(Comm_compare)
 TILEMPI_PMPI_ALIAS(Comm_group)

@@ -31,7 +31,13 @@ int init(int required) {
     std::fflush(stderr);
     _exit(1);
   }
-  rt.thread_level = required > MPI_THREAD_FUNNELED ? MPI_THREAD_FUNNELED : (required < 0 ? 0 : required);
+  // Levels above FUNNELED need threads that share the rank's library state: on a transport in
+  // real time (host: a rank is a process) they do; on a modeled one (sim: a rank may be a
+  // context of the simulator process, whose scheduler knows only the rank's own thread) they do
+  // not, so it provides FUNNELED at most.
+  const int most = rt.transport->capabilities().virtual_time ? MPI_THREAD_FUNNELED : MPI_THREAD_MULTIPLE;
+  rt.thread_level = required > most ? most : (required < 0 ? 0 : required);
+  threads::g_multiple = rt.thread_level == MPI_THREAD_MULTIPLE;
   comms_init(rt.transport->rank(), rt.transport->size());
   rt.transport->set_describer(describe_pending);
   rt.initialized = true;

@@ -254,7 +254,7 @@ int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info,
   ApiScope api_scope(__func__);
   const char* fn = "MPI_File_open";
   int rc;
-  Comm* c = check::comm(comm, fn, &rc);
+  Comm* c = check::intra(comm, fn, &rc);
   if (!c) return rc;
   if (!fh) return fail(nullptr, MPI_ERR_ARG, fn, "fh is NULL");
   if (info != MPI_INFO_NULL && !info_valid(info))

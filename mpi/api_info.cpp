@@ -42,8 +42,9 @@ const Info& env_info() {
     if (runtime().transport) st.env.emplace_back("maxprocs", std::to_string(runtime().transport->size()));
     char cwd[4096];
     if (getcwd(cwd, sizeof cwd)) st.env.emplace_back("wdir", cwd);
-    st.env.emplace_back("thread_level", runtime().thread_level == MPI_THREAD_FUNNELED ? "MPI_THREAD_FUNNELED"
-                                                                                      : "MPI_THREAD_SINGLE");
+    static const char* const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
+                                         "MPI_THREAD_MULTIPLE"};
+    st.env.emplace_back("thread_level", levels[runtime().thread_level & 3]);
   }
   return st.env;
 }

@@ -89,7 +89,7 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
   const char* fn = "MPI_Cart_create";
   (void)reorder;  // ranks keep their order: the mesh mapping is the launcher's choice
   int rc;
-  Comm* c = check::comm(comm_old, fn, &rc);
+  Comm* c = check::intra(comm_old, fn, &rc);
   if (!c) return rc;
   if (ndims < 0 || (ndims > 0 && (!dims || !periods)) || !comm_cart)
     return raise(comm_old, MPI_ERR_ARG, fn, "bad ndims, dims, periods or comm_cart");

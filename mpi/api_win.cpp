@@ -174,7 +174,7 @@ bool check_assert(const Win& w, int assert, const char* fn, int* rc) {
 int create(const char* fn, Flavor flavor, void** base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
            MPI_Win* win) {
   int rc;
-  Comm* c = check::comm(comm, fn, &rc);
+  Comm* c = check::intra(comm, fn, &rc);
   if (!c) return rc;
   if (info != MPI_INFO_NULL && !info_valid(info))
     return raise(comm, MPI_ERR_INFO, fn, "info handle " + std::to_string(info) + " is not valid");

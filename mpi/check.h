@@ -44,7 +44,8 @@ namespace failed {
 }
 [[gnu::cold, gnu::noinline]] inline bool rank(const Comm& c, int r, const char* fn, int* rc) {
   *rc = raise(c.handle, MPI_ERR_RANK, fn,
-              "rank " + std::to_string(r) + " is not in the communicator (size " + std::to_string(c.size) + ")");
+              "rank " + std::to_string(r) + " is not in the " + (c.inter ? "remote group" : "communicator") +
+                  " (size " + std::to_string(c.peer_size()) + ")");
   return false;
 }
 [[gnu::cold, gnu::noinline]] inline bool tag(const Comm& c, int tag, const char* fn, int* rc) {
@@ -87,11 +88,21 @@ inline bool buffer(const Comm& c, const void* buf, int n, const Datatype& t, con
   return failed::buffer(c, n, fn, rc);
 }
 
-/// A destination rank (MPI_PROC_NULL allowed).
+/// A destination rank (MPI_PROC_NULL allowed): of the remote group on an intercommunicator.
 inline bool dest(const Comm& c, int r, const char* fn, int* rc) {
-  if (static_cast<unsigned>(r) < static_cast<unsigned>(c.size) || r == MPI_PROC_NULL) [[likely]]
+  if (static_cast<unsigned>(r) < static_cast<unsigned>(c.peer_size()) || r == MPI_PROC_NULL) [[likely]]
     return true;
   return failed::rank(c, r, fn, rc);
+}
+
+/// An intracommunicator (a call the standard defines for intracommunicators only).
+inline Comm* intra(MPI_Comm h, const char* fn, int* rc) {
+  Comm* c = comm(h, fn, rc);
+  if (c && c->inter) {
+    *rc = raise(h, MPI_ERR_COMM, fn, "this call needs an intracommunicator; the communicator is an intercommunicator");
+    return nullptr;
+  }
+  return c;
 }
 
 /// A source rank (MPI_ANY_SOURCE and MPI_PROC_NULL allowed).

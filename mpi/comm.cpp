@@ -12,9 +12,6 @@ namespace {
 
 constexpr std::uint64_t kWorldContext = 2;
 constexpr std::uint64_t kSelfContext = 4;
-// Tags of the core's own agreement traffic on the collective lane (collectives use tags >= 0).
-constexpr int kTagGather = -10;
-constexpr int kTagBcast = -11;
 
 struct Tables {
   std::vector<std::unique_ptr<Comm>> comms;    // index = handle
@@ -122,9 +119,31 @@ MPI_Comm comm_register(std::vector<int> world_members, std::uint64_t context, MP
   return h;
 }
 
+std::uint64_t context_variant(std::uint64_t base, std::uint64_t salt) {
+  std::uint64_t c = mix(base ^ mix(salt ^ 0x5a17c0de00000000ULL)) & ~std::uint64_t{1};
+  if (c <= kSelfContext) c += 8;
+  return c;
+}
+
+MPI_Comm intercomm_register(std::vector<int> local, std::vector<int> remote, std::uint64_t context, bool low_group,
+                            MPI_Errhandler handler) {
+  // The two groups' local intracommunicators get different contexts (the salt says which group).
+  MPI_Comm local_handle = comm_register(local, context_variant(context, low_group ? 1 : 2), handler);
+  MPI_Comm h = comm_register(std::move(local), context, handler);
+  Comm* c = comm_get(h);
+  c->inter = true;
+  c->remote = std::move(remote);
+  c->local = local_handle;
+  c->low_group = low_group;
+  return h;
+}
+
 void comm_release(MPI_Comm h) {
   Tables& t = tables();
-  if (h > MPI_COMM_SELF && static_cast<std::size_t>(h) < t.comms.size()) t.comms[h].reset();
+  if (h > MPI_COMM_SELF && static_cast<std::size_t>(h) < t.comms.size()) {
+    if (t.comms[h] && t.comms[h]->inter) comm_release(t.comms[h]->local);
+    t.comms[h].reset();
+  }
 }
 
 MPI_Group group_register(std::vector<int> world_members) {
@@ -138,7 +157,7 @@ void group_release(MPI_Group h) {
   if (h > MPI_GROUP_EMPTY && static_cast<std::size_t>(h) < t.groups.size()) t.groups[h].reset();
 }
 
-int allgather_ints(Comm& comm, const int* mine, int n, std::vector<int>& all) {
+int allgather_ints(Comm& comm, const int* mine, int n, std::vector<int>& all, int tag_gather, int tag_bcast) {
   all.assign(static_cast<std::size_t>(n) * comm.size, 0);
   for (int i = 0; i < n; ++i) all[static_cast<std::size_t>(comm.rank) * n + i] = mine[i];
   if (comm.size == 1) return MPI_SUCCESS;
@@ -147,19 +166,19 @@ int allgather_ints(Comm& comm, const int* mine, int n, std::vector<int>& all) {
   if (comm.rank == 0) {
     for (int r = 1; r < comm.size && rc == MPI_SUCCESS; ++r) {
       MPI_Request req;
-      rc = irecv(all.data() + static_cast<std::size_t>(r) * n, n, MPI_INT, r, kTagGather, comm, Lane::Coll, &req);
+      rc = irecv(all.data() + static_cast<std::size_t>(r) * n, n, MPI_INT, r, tag_gather, comm, Lane::Coll, &req);
       if (rc == MPI_SUCCESS) rc = wait(&req, MPI_STATUS_IGNORE);
     }
     for (int r = 1; r < comm.size && rc == MPI_SUCCESS; ++r) {
       MPI_Request req;
-      rc = isend(all.data(), n * comm.size, MPI_INT, r, kTagBcast, comm, Lane::Coll, false, &req);
+      rc = isend(all.data(), n * comm.size, MPI_INT, r, tag_bcast, comm, Lane::Coll, false, &req);
       if (rc == MPI_SUCCESS) rc = wait(&req, MPI_STATUS_IGNORE);
     }
   } else {
     MPI_Request req;
-    rc = isend(mine, n, MPI_INT, 0, kTagGather, comm, Lane::Coll, false, &req);
+    rc = isend(mine, n, MPI_INT, 0, tag_gather, comm, Lane::Coll, false, &req);
     if (rc == MPI_SUCCESS) rc = wait(&req, MPI_STATUS_IGNORE);
-    if (rc == MPI_SUCCESS) rc = irecv(all.data(), n * comm.size, MPI_INT, 0, kTagBcast, comm, Lane::Coll, &req);
+    if (rc == MPI_SUCCESS) rc = irecv(all.data(), n * comm.size, MPI_INT, 0, tag_bcast, comm, Lane::Coll, &req);
     if (rc == MPI_SUCCESS) rc = wait(&req, MPI_STATUS_IGNORE);
   }
   return rc;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "attributes.h"
@@ -25,8 +26,22 @@ struct Comm {
   std::vector<int> cart_dims;         ///< Cartesian topology (empty: none), row-major ranks
   std::vector<int> cart_periods;
   AttrMap attributes;                 ///< cached attributes (api_attributes.cpp)
+  bool named = false;                 ///< MPI_Comm_set_name was called (then name is the name)
+  std::string name;
+  std::uint64_t group_children = 0;   ///< MPI_Comm_create_group calls this process took part in
+
+  // Intercommunicators (api_intercomm.cpp): rank, size and world describe the local group;
+  // point-to-point ranks name members of the remote group (MPI-3.1 §6.6).
+  bool inter = false;
+  std::vector<int> remote;            ///< world rank of each member of the remote group
+  MPI_Comm local = MPI_COMM_NULL;     ///< the local group as an intracommunicator of its own
+  bool low_group = false;             ///< the group whose leader has the lower world rank
 
   int world_rank(int r) const { return world[r]; }
+  /// World ranks of the processes point-to-point ranks name: the remote group of an
+  /// intercommunicator, the members of an intracommunicator.
+  const std::vector<int>& peers() const { return inter ? remote : world; }
+  int peer_size() const { return static_cast<int>(peers().size()); }
 };
 
 struct Group {
@@ -57,7 +72,14 @@ MPI_Comm comm_register(std::vector<int> world_members, std::uint64_t context, MP
 void comm_release(MPI_Comm h);
 MPI_Group group_register(std::vector<int> world_members);
 void group_release(MPI_Group h);
-/// Gather one int from every member to every member (used to agree on Comm_split's colors).
-int allgather_ints(Comm& comm, const int* mine, int n, std::vector<int>& all);
+/// A context derived from base for another purpose (salt); the same on every process that asks.
+std::uint64_t context_variant(std::uint64_t base, std::uint64_t salt);
+/// Register an intercommunicator: local and remote groups (world ranks), its context, and whether
+/// the local group is the low one. Makes its local intracommunicator too.
+MPI_Comm intercomm_register(std::vector<int> local, std::vector<int> remote, std::uint64_t context, bool low_group,
+                            MPI_Errhandler handler);
+/// Gather n ints from every member to every member (used to agree on Comm_split's colors), on
+/// the collective lane with two negative tags (the defaults: the intracommunicator constructors').
+int allgather_ints(Comm& comm, const int* mine, int n, std::vector<int>& all, int tag_gather = -10, int tag_bcast = -11);
 
 }  // namespace tilempi::mpi

@@ -163,6 +163,8 @@ std::size_t basic_size(MPI_Datatype h) {
 
 MPI_Datatype datatype_register(Datatype t) {
   Table& tb = table();
+  t.named = false;  // a new type has no name, whatever it was built from (MPI-3.1 §6.8)
+  t.user_name.clear();
   for (std::size_t i = TILEMPI_DATATYPE_PREDEFINED_END; i < tb.live.size(); ++i) {
     if (!tb.live[i]) {
       tb.live[i] = std::make_unique<Datatype>(std::move(t));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "attributes.h"
@@ -38,6 +39,8 @@ struct Datatype {
   bool committed = false;
   int refs = 1;
   AttrMap attributes;              ///< cached attributes (api_attributes.cpp)
+  bool named = false;              ///< MPI_Type_set_name was called (then user_name is the name)
+  std::string user_name;
 };
 
 /// nullptr when h is not a live datatype.

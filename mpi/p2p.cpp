@@ -590,7 +590,10 @@ void complete_generic_request(MPI_Request h, int error) {
   complete(h);
 }
 
-void progress_wait() { transport_of_job().wait(1'000'000); }
+void progress_wait() {
+  if (threads::pause_for_others()) return;  // MPI_THREAD_MULTIPLE: the others may make the progress
+  transport_of_job().wait(1'000'000);
+}
 
 bool wait_may_skip_progress() { return real_time(engine()); }
 
@@ -639,9 +642,9 @@ void send_on(MPI_Request h, const void* buf, std::size_t count, const Datatype& 
   std::size_t bytes = count * t.size;
   std::uint64_t context = comm.context + (lane == Lane::Coll ? 1 : 0);
   transport::Transport& tp = transport_of_job();
-  int dst = comm.world[dest];
+  int dst = comm.peers()[dest];
 
-  if (dest == comm.rank) {
+  if (dest == comm.rank && !comm.inter) {  // (an intercommunicator's dest is in the other group)
     // Loopback: match a posted receive directly, else queue as unexpected.
     for (auto it = e.posted.begin(); it != e.posted.end(); ++it) {
       Request* rr = e.requests[*it].get();
@@ -729,12 +732,12 @@ namespace {
 inline bool send_now(const void* buf, std::size_t count, const Datatype& t, int dest, int tag, Comm& comm,
                      Lane lane, MPI_Request done, MPI_Request* pending) {
   Engine& e = engine();
-  if (dest == MPI_PROC_NULL || dest == comm.rank || !t.contiguous || !real_time(e)) return false;
+  if (dest == MPI_PROC_NULL || (dest == comm.rank && !comm.inter) || !t.contiguous || !real_time(e)) return false;
   Envelope env{};  // as send_on() writes it
   env.word[0] = comm.context + (lane == Lane::Coll ? 1 : 0);
   env.word[1] = static_cast<std::uint32_t>(comm.rank) | (static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag)) << 32);
   const transport::OpId op =
-      transport_of_job().send(comm.world[dest], env, buf, count * t.size, transport::SendMode::Standard);
+      transport_of_job().send(comm.peers()[dest], env, buf, count * t.size, transport::SendMode::Standard);
   if (op == kDone) [[likely]] {
     *pending = done;
     return true;
@@ -755,7 +758,10 @@ bool send_direct(const void* buf, std::size_t count, const Datatype& type, int d
 bool recv_direct(void* buf, std::size_t count, const Datatype& t, int source, int tag, Comm& comm,
                  MPI_Status* status, int* rc) {
   Engine& e = engine();
-  if (source == MPI_PROC_NULL || !e.posted.empty() || e.direct || !t.contiguous || !real_time(e)) return false;
+  // Under MPI_THREAD_MULTIPLE another thread's receives may be posted while this one waits: they
+  // all take the general path, whose matching sees every posted receive.
+  if (source == MPI_PROC_NULL || !e.posted.empty() || e.direct || !t.contiguous || !real_time(e) || threads::g_multiple)
+    return false;
   for (const Unexpected& u : e.unexpected)
     if (matches(u, comm.context, source, tag)) return false;  // the general path delivers it
   DirectRecv d;

@@ -17,6 +17,19 @@ struct Runtime {
   int api_depth = 0;  ///< MPI calls in progress (a call may make others)
 };
 
+namespace threads {
+/// Set by MPI_Init_thread when MPI_THREAD_MULTIPLE is provided, before other threads may call.
+extern bool g_multiple;
+/// Take the library's lock unless this thread holds it already (a nested call, or a non-blocking
+/// collective's code resumed inside a call); true if this scope took it.
+bool enter();
+void leave();
+/// Under MULTIPLE, from a thread that holds the lock and must wait for progress: let the other
+/// threads in for a moment (they may be the ones that make the progress). False when not
+/// under MULTIPLE (the caller then sleeps in the transport as usual).
+bool pause_for_others();
+}  // namespace threads
+
 /// This rank's runtime; inline, since every MPI call asks for it several times.
 extern transport::RankLocal<Runtime> g_runtime;
 inline Runtime& runtime() { return g_runtime.get(); }
@@ -30,8 +43,13 @@ inline transport::Transport& transport_of_job() { return *runtime().transport; }
 /// names the rank's last MPI call.
 /// The application's errno is kept across the call: the library's own system calls (futex
 /// timeouts, ...) are no business of the program's.
+/// Under MPI_THREAD_MULTIPLE (threads.cpp) the outermost call of each thread holds the library's
+/// lock for its whole length, except while it waits; without MULTIPLE the cost is one test of a
+/// flag per call.
 struct ApiScope {
   explicit ApiScope(const char* call) : saved_errno_(errno) {
+    if (threads::g_multiple) [[unlikely]]
+      owner_ = threads::enter();
     // __func__ of an entry point is its PMPI_ name (the library is compiled with the PMPI_
     // names); the application called it by its MPI_ name.
     if (call[0] == 'P' && call[1] == 'M') ++call;
@@ -41,6 +59,8 @@ struct ApiScope {
   ~ApiScope() {
     Runtime& rt = runtime();
     if (--rt.api_depth == 0 && rt.transport) rt.transport->leave_library();
+    if (owner_) [[unlikely]]
+      threads::leave();
     errno = saved_errno_;
   }
   ApiScope(const ApiScope&) = delete;
@@ -48,6 +68,7 @@ struct ApiScope {
 
  private:
   int saved_errno_;
+  bool owner_ = false;
 };
 
 }  // namespace tilempi::mpi

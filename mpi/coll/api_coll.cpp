@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "coll/coll.h"
+#include "coll/intercomm.h"
 #include "coll/op.h"
 #include "errors.h"
 #include "p2p.h"
@@ -182,6 +183,7 @@ static int barrier_call(const char* fn, MPI_Comm comm) {
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
+  if (c->inter) return coll::inter_barrier(fn, *c);
   if (c->size == 1) return MPI_SUCCESS;
   int p = 0;
   coll::BarrierFn f = nullptr;
@@ -193,6 +195,7 @@ static int bcast_call(const char* fn, void* buffer, int count, MPI_Datatype data
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
+  if (c->inter) return coll::inter_bcast(fn, buffer, count, datatype, root, *c);
   if (!check::count(*c, count, fn, &rc)) return rc;
   const Datatype* t = check::type(*c, datatype, fn, &rc);
   if (!t || !root_ok(*c, root, fn, &rc) || !not_in_place(*c, buffer, "the buffer", fn, &rc) ||
@@ -216,6 +219,7 @@ static int reduce_call(const char* fn, const void* sendbuf, void* recvbuf, int c
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
+  if (c->inter) return coll::inter_reduce(fn, sendbuf, recvbuf, count, datatype, op, root, *c);
   if (!check::count(*c, count, fn, &rc)) return rc;
   const Datatype* t = check::type(*c, datatype, fn, &rc);
   if (!t || !root_ok(*c, root, fn, &rc) || !op_ok(*c, op, datatype, fn, &rc)) return rc;
@@ -249,6 +253,7 @@ static int allreduce_call(const char* fn, const void* sendbuf, void* recvbuf, in
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
+  if (c->inter) return coll::inter_allreduce(fn, sendbuf, recvbuf, count, datatype, op, *c);
   if (!check::count(*c, count, fn, &rc)) return rc;
   const Datatype* t = check::type(*c, datatype, fn, &rc);
   if (!t || !op_ok(*c, op, datatype, fn, &rc) || !not_in_place(*c, recvbuf, "recvbuf", fn, &rc)) return rc;
@@ -277,6 +282,7 @@ static int alltoall_call(const char* fn, const void* sendbuf, int sendcount, MPI
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
+  if (c->inter) return coll::inter_alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, *c);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!check::count(*c, recvcount, fn, &rc)) return rc;
   const Datatype* rt = check::type(*c, recvtype, fn, &rc);
@@ -315,6 +321,7 @@ static int alltoallv_call(const char* fn, const void* sendbuf, const int sendcou
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
+  if (c->inter) return coll::inter_alltoallv(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, *c);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!array_ok(*c, recvcounts, "recvcounts", fn, &rc) || !array_ok(*c, rdispls, "rdispls", fn, &rc) ||
       !counts_ok(*c, recvcounts, fn, &rc))
@@ -375,7 +382,9 @@ static int gather_call(const char* fn, const void* sendbuf, int sendcount, MPI_D
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
-  if (!c || !root_ok(*c, root, fn, &rc)) return rc;
+  if (!c) return rc;
+  if (c->inter) return coll::inter_gather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, *c);
+  if (!root_ok(*c, root, fn, &rc)) return rc;
   const bool is_root = c->rank == root, in_place = sendbuf == MPI_IN_PLACE;
   if (in_place && !is_root) return raise(c->handle, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE as sendbuf is allowed only at the root");
   const Datatype* st = nullptr;
@@ -421,7 +430,9 @@ static int gatherv_call(const char* fn, const void* sendbuf, int sendcount, MPI_
                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
-  if (!c || !root_ok(*c, root, fn, &rc)) return rc;
+  if (!c) return rc;
+  if (c->inter) return coll::inter_gatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, *c);
+  if (!root_ok(*c, root, fn, &rc)) return rc;
   const bool is_root = c->rank == root, in_place = sendbuf == MPI_IN_PLACE;
   if (in_place && !is_root) return raise(c->handle, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE as sendbuf is allowed only at the root");
   const Datatype* st = nullptr;
@@ -475,7 +486,9 @@ static int scatter_call(const char* fn, const void* sendbuf, int sendcount, MPI_
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
-  if (!c || !root_ok(*c, root, fn, &rc)) return rc;
+  if (!c) return rc;
+  if (c->inter) return coll::inter_scatter(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, *c);
+  if (!root_ok(*c, root, fn, &rc)) return rc;
   const bool is_root = c->rank == root, in_place = recvbuf == MPI_IN_PLACE;
   if (in_place && !is_root) return raise(c->handle, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE as recvbuf is allowed only at the root");
   const Datatype* st = nullptr;
@@ -511,7 +524,9 @@ static int scatterv_call(const char* fn, const void* sendbuf, const int sendcoun
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
-  if (!c || !root_ok(*c, root, fn, &rc)) return rc;
+  if (!c) return rc;
+  if (c->inter) return coll::inter_scatterv(fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, *c);
+  if (!root_ok(*c, root, fn, &rc)) return rc;
   const bool is_root = c->rank == root, in_place = recvbuf == MPI_IN_PLACE;
   if (in_place && !is_root) return raise(c->handle, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE as recvbuf is allowed only at the root");
   const Datatype* st = nullptr;
@@ -559,6 +574,7 @@ static int allgather_call(const char* fn, const void* sendbuf, int sendcount, MP
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
+  if (c->inter) return coll::inter_allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, *c);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const Datatype* rt = nullptr;
   const Datatype* st = nullptr;
@@ -596,6 +612,7 @@ static int allgatherv_call(const char* fn, const void* sendbuf, int sendcount, M
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
+  if (c->inter) return coll::inter_allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, *c);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const Datatype* rt = nullptr;
   const Datatype* st = nullptr;
@@ -638,6 +655,12 @@ static int reduce_scatter_common(const char* fn, Kind kind, const void* sendbuf,
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
+  if (c->inter) {
+    if (kind != Kind::ReduceScatterBlock) return coll::inter_reduce_scatter(fn, sendbuf, recvbuf, recvcounts, datatype, op, *c);
+    if (!check::count(*c, block_count, fn, &rc)) return rc;
+    std::vector<int> block(uz(c->size), block_count);
+    return coll::inter_reduce_scatter(fn, sendbuf, recvbuf, block.data(), datatype, op, *c);
+  }
   std::vector<int> counts;
   if (kind == Kind::ReduceScatterBlock) {
     if (!check::count(*c, block_count, fn, &rc)) return rc;
@@ -678,6 +701,7 @@ static int scan_common(const char* fn, Kind kind, const void* sendbuf, void* rec
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
+  if (c->inter) return raise(comm, MPI_ERR_COMM, fn, "scans are defined on intracommunicators only (MPI-3.1 §5.11)");
   if (!check::count(*c, count, fn, &rc)) return rc;
   const Datatype* t = check::type(*c, datatype, fn, &rc);
   if (!t || !op_ok(*c, op, datatype, fn, &rc) || !not_in_place(*c, recvbuf, "recvbuf", fn, &rc)) return rc;
@@ -907,6 +931,7 @@ static int alltoallw_call(const char* fn, const void* sendbuf, const int sendcou
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
+  if (c->inter) return coll::inter_alltoallw(fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, *c);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!array_ok(*c, recvcounts, "recvcounts", fn, &rc) || !array_ok(*c, rdispls, "rdispls", fn, &rc) ||
       !array_ok(*c, recvtypes, "recvtypes", fn, &rc) || !counts_ok(*c, recvcounts, fn, &rc) ||

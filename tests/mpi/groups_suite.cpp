@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <cstdio>
+#include <string>
 #include <vector>
 
 namespace {
@@ -35,6 +36,115 @@ std::vector<int> members(MPI_Group g) {
   if (n) MPI_Group_translate_ranks(g, n, in.data(), world, out.data());
   MPI_Group_free(&world);
   return out;
+}
+
+/// MPI_Comm_create_group: only the group's members take part. The even ranks create one while
+/// the odd ranks exchange messages among themselves; then both halves create one each at the same
+/// time with the same tag, the evens a second one with the same members (its traffic must stay
+/// apart from the first's); then a Comm_dup of the world by everyone still agrees on its context.
+void test_create_group(int n) {
+  MPI_Group world, mine, evens;
+  MPI_Comm_group(MPI_COMM_WORLD, &world);
+  int parity[1][3] = {{g_rank % 2, n - 1, 2}}, even[1][3] = {{0, n - 1, 2}};
+  MPI_Group_range_incl(world, 1, parity, &mine);
+  MPI_Group_range_incl(world, 1, even, &evens);
+  int gsize = 0, grank = -1, one = 1, sum = 0;
+  MPI_Group_size(mine, &gsize);
+  MPI_Group_rank(mine, &grank);
+  MPI_Comm first = MPI_COMM_NULL, second = MPI_COMM_NULL;
+  if (g_rank % 2 == 0) {
+    CHECK(MPI_Comm_create_group(MPI_COMM_WORLD, evens, 5, &first) == MPI_SUCCESS && first != MPI_COMM_NULL);
+    CHECK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, first) == MPI_SUCCESS && sum == gsize);
+  } else {
+    // Other work meanwhile: a ring among the odd ranks, on MPI_COMM_WORLD.
+    const int next = g_rank + 2 < n ? g_rank + 2 : 1, prev = g_rank - 2 >= 1 ? g_rank - 2 : (n - 1) - (n - 1 + 1) % 2;
+    int got = -1;
+    CHECK(MPI_Sendrecv(&g_rank, 1, MPI_INT, next, 3, &got, 1, MPI_INT, prev, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE) ==
+          MPI_SUCCESS);
+    CHECK(got == prev);
+    // A non-member's call takes part in nothing and gets MPI_COMM_NULL.
+    MPI_Comm none;
+    CHECK(MPI_Comm_create_group(MPI_COMM_WORLD, evens, 5, &none) == MPI_SUCCESS && none == MPI_COMM_NULL);
+  }
+  CHECK(MPI_Comm_create_group(MPI_COMM_WORLD, mine, 5, &second) == MPI_SUCCESS);
+  int r = -1;
+  CHECK(MPI_Comm_rank(second, &r) == MPI_SUCCESS && r == grank);
+  CHECK(MPI_Allreduce(&g_rank, &sum, 1, MPI_INT, MPI_SUM, second) == MPI_SUCCESS);
+  int want = 0;
+  for (int w = g_rank % 2; w < n; w += 2) want += w;
+  CHECK(sum == want);
+  if (first != MPI_COMM_NULL && gsize > 1) {
+    // Same members, same tag: the second's message must not match the first's receive.
+    int v = 0;
+    if (grank == 1) {
+      int two = 2, onev = 1;
+      CHECK(MPI_Send(&two, 1, MPI_INT, 0, 0, second) == MPI_SUCCESS);
+      CHECK(MPI_Send(&onev, 1, MPI_INT, 0, 0, first) == MPI_SUCCESS);
+    } else if (grank == 0) {
+      CHECK(MPI_Recv(&v, 1, MPI_INT, 1, 0, first, MPI_STATUS_IGNORE) == MPI_SUCCESS && v == 1);
+      CHECK(MPI_Recv(&v, 1, MPI_INT, 1, 0, second, MPI_STATUS_IGNORE) == MPI_SUCCESS && v == 2);
+    }
+  }
+  // The parent's own constructors still agree on every rank.
+  MPI_Comm dup;
+  CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &dup) == MPI_SUCCESS);
+  CHECK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, dup) == MPI_SUCCESS && sum == n);
+  // Errors.
+  MPI_Comm bad;
+  CHECK(error_class(MPI_Comm_create_group(MPI_COMM_WORLD, MPI_GROUP_NULL, 0, &bad)) == MPI_ERR_GROUP);
+  CHECK(error_class(MPI_Comm_create_group(MPI_COMM_WORLD, mine, -1, &bad)) == MPI_ERR_TAG);
+  CHECK(error_class(MPI_Comm_create_group(MPI_COMM_WORLD, mine, 0, nullptr)) == MPI_ERR_ARG);
+  CHECK(error_class(MPI_Comm_create_group(MPI_COMM_NULL, mine, 0, &bad)) == MPI_ERR_COMM);
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  if (n > 1) CHECK(error_class(MPI_Comm_create_group(MPI_COMM_SELF, world, 0, &bad)) == MPI_ERR_GROUP);
+  MPI_Comm_free(&dup);
+  MPI_Comm_free(&second);
+  if (first != MPI_COMM_NULL) MPI_Comm_free(&first);
+  MPI_Group_free(&mine);
+  MPI_Group_free(&evens);
+  MPI_Group_free(&world);
+}
+
+/// Object names: the predefined ones, set / get, cut at MPI_MAX_OBJECT_NAME - 1, not inherited
+/// by a duplicate, and the error classes.
+void test_names() {
+  char name[MPI_MAX_OBJECT_NAME];
+  int len = -1;
+  CHECK(MPI_Comm_get_name(MPI_COMM_WORLD, name, &len) == MPI_SUCCESS && std::string(name) == "MPI_COMM_WORLD" && len == 14);
+  CHECK(MPI_Comm_get_name(MPI_COMM_SELF, name, &len) == MPI_SUCCESS && std::string(name) == "MPI_COMM_SELF");
+  MPI_Comm dup, dup2;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  CHECK(MPI_Comm_get_name(dup, name, &len) == MPI_SUCCESS && len == 0 && name[0] == 0);
+  CHECK(MPI_Comm_set_name(dup, "solver") == MPI_SUCCESS);
+  CHECK(MPI_Comm_get_name(dup, name, &len) == MPI_SUCCESS && std::string(name) == "solver" && len == 6);
+  MPI_Comm_dup(dup, &dup2);
+  CHECK(MPI_Comm_get_name(dup2, name, &len) == MPI_SUCCESS && len == 0);
+  const std::string longer(300, 'x');
+  CHECK(MPI_Comm_set_name(MPI_COMM_WORLD, longer.c_str()) == MPI_SUCCESS);
+  CHECK(MPI_Comm_get_name(MPI_COMM_WORLD, name, &len) == MPI_SUCCESS && len == MPI_MAX_OBJECT_NAME - 1 &&
+        std::string(name) == longer.substr(0, MPI_MAX_OBJECT_NAME - 1));
+  MPI_Comm_set_name(MPI_COMM_WORLD, "MPI_COMM_WORLD");
+  CHECK(error_class(MPI_Comm_set_name(MPI_COMM_NULL, "x")) == MPI_ERR_COMM);
+  CHECK(error_class(MPI_Comm_set_name(dup, nullptr)) == MPI_ERR_ARG);
+  CHECK(error_class(MPI_Comm_get_name(dup, name, nullptr)) == MPI_ERR_ARG);
+  MPI_Comm_free(&dup2);
+  MPI_Comm_free(&dup);
+
+  CHECK(MPI_Type_get_name(MPI_INT, name, &len) == MPI_SUCCESS && std::string(name) == "MPI_INT");
+  MPI_Datatype pair, copy;
+  MPI_Type_contiguous(2, MPI_DOUBLE, &pair);
+  CHECK(MPI_Type_get_name(pair, name, &len) == MPI_SUCCESS && len == 0);
+  CHECK(MPI_Type_set_name(pair, "pair") == MPI_SUCCESS);
+  CHECK(MPI_Type_get_name(pair, name, &len) == MPI_SUCCESS && std::string(name) == "pair" && len == 4);
+  MPI_Type_dup(pair, &copy);
+  CHECK(MPI_Type_get_name(copy, name, &len) == MPI_SUCCESS && len == 0);
+  CHECK(MPI_Type_set_name(MPI_FLOAT, "single") == MPI_SUCCESS);
+  CHECK(MPI_Type_get_name(MPI_FLOAT, name, &len) == MPI_SUCCESS && std::string(name) == "single");
+  MPI_Type_set_name(MPI_FLOAT, "MPI_FLOAT");
+  CHECK(error_class(MPI_Type_set_name(MPI_DATATYPE_NULL, "x")) == MPI_ERR_TYPE);
+  CHECK(error_class(MPI_Type_get_name(pair, nullptr, &len)) == MPI_ERR_ARG);
+  MPI_Type_free(&copy);
+  MPI_Type_free(&pair);
 }
 
 }  // namespace
@@ -112,6 +222,9 @@ int main(int argc, char** argv) {
   CHECK(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, dup) == MPI_SUCCESS && sum == n);
   MPI_Comm_free(&dup);
   CHECK(error_class(MPI_Comm_idup(MPI_COMM_WORLD, &dup, nullptr)) == MPI_ERR_ARG);
+
+  test_create_group(n);
+  test_names();
 
   MPI_Barrier(MPI_COMM_WORLD);
   if (g_rank == 0) std::printf("groups_suite: %d ranks: ok\n", n);

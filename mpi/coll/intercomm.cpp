@@ -1,0 +1,368 @@
+// Collectives on intercommunicators, with the standard's semantics (MPI-3.1 §5.2.2): what one
+// group contributes arrives in the other group. Rooted collectives name the root with MPI_ROOT
+// (the root itself), MPI_PROC_NULL (the rest of the root's group) or the root's rank in the remote
+// group (every member of the other group).
+//
+// Algorithms (simple and correct rather than tuned; no algorithm of the registry applies, their
+// trees are built for one group):
+// - barrier: local barrier, the leaders (rank 0 of each group) exchange a message, local barrier;
+// - bcast: the root sends to the remote leader, which broadcasts in its group;
+// - reduce / allreduce / reduce_scatter(_block): each group reduces to its leader, the leaders
+//   exchange the reductions (reduce: the remote leader sends to the root), and the leader
+//   broadcasts (allreduce) or scatters (reduce_scatter) what it received in its group;
+// - gather(v), scatter(v), allgather(v), alltoall(v,w): every transfer goes directly between the
+//   two processes concerned, all posted at once, then waited for: m x n messages for the
+//   all-to-all forms, the root's m for the rooted ones.
+// The local parts run on the intercommunicator's local intracommunicator (Comm::local) through the
+// library's own entry points, so they take the algorithms the registry picks for one group; the
+// transfers between the groups use the intercommunicator's collective lane, so a non-blocking
+// form (the same code as a coroutine) gets its tag range there as any collective does.
+#include "coll/intercomm.h"
+
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "coll/coll.h"
+#include "coll/op.h"
+#include "p2p.h"
+
+namespace tilempi::mpi::coll {
+
+namespace {
+
+/// Classifies a rooted collective's root argument on an intercommunicator.
+enum class Role { Root, Idle, Remote };
+
+bool root_arg(Comm& c, int root, Role* role, const char* fn, int* rc) {
+  if (root == MPI_ROOT) {
+    *role = Role::Root;
+  } else if (root == MPI_PROC_NULL) {
+    *role = Role::Idle;
+  } else if (root >= 0 && root < c.peer_size()) {
+    *role = Role::Remote;
+  } else {
+    *rc = raise(c.handle, MPI_ERR_ROOT, fn,
+                "root " + std::to_string(root) + " is neither MPI_ROOT, MPI_PROC_NULL nor a rank of the remote group (size " +
+                    std::to_string(c.peer_size()) + ")");
+    return false;
+  }
+  return true;
+}
+
+bool no_in_place(Comm& c, const void* buf, const char* fn, int* rc) {
+  if (buf != MPI_IN_PLACE) return true;
+  *rc = raise(c.handle, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed on an intercommunicator");
+  return false;
+}
+
+/// A (buffer, count, type) argument: checked as point-to-point checks its message.
+const Datatype* typed(Comm& c, const void* buf, int count, MPI_Datatype type, const char* fn, int* rc) {
+  if (!no_in_place(c, buf, fn, rc) || !check::message(c, buf, count, type, fn, rc)) return nullptr;
+  return datatype_get(type);
+}
+
+bool arrays(Comm& c, const int* counts, const int* displs, int n, const char* fn, int* rc) {
+  if (!counts || !displs) {
+    *rc = raise(c.handle, MPI_ERR_ARG, fn, "a count or displacement array is NULL");
+    return false;
+  }
+  for (int i = 0; i < n; ++i)
+    if (counts[i] < 0) {
+      *rc = raise(c.handle, MPI_ERR_COUNT, fn, "count[" + std::to_string(i) + "] = " + std::to_string(counts[i]) + " is negative");
+      return false;
+    }
+  return true;
+}
+
+int finish(Comm& c, int rc, const char* fn) {
+  return rc == MPI_SUCCESS ? rc : raise(c.handle, rc, fn, "communication failed inside the intercommunicator collective");
+}
+
+/// Scratch room for count elements of t: data() is the buffer to pass (its true lower bound
+/// lands on the first byte of the storage).
+struct Scratch {
+  std::vector<unsigned char> bytes;
+  std::ptrdiff_t shift = 0;
+  Scratch(std::size_t count, const Datatype& t) {
+    const std::size_t span =
+        count == 0 ? 0 : static_cast<std::size_t>(t.true_extent + static_cast<std::ptrdiff_t>(count - 1) * t.extent);
+    bytes.resize(span + 1);
+    shift = t.true_lb;
+  }
+  void* data() { return bytes.data() - shift; }
+};
+
+/// A list of transfers between the groups, posted together and then waited for.
+struct Exchange {
+  Exchange(Comm& comm, int t) : c(comm), tag(t) {}
+  Comm& c;
+  int tag;
+  int rc = MPI_SUCCESS;
+  std::vector<MPI_Request> reqs;
+  void send(const void* buf, std::size_t count, MPI_Datatype type, int dest) {
+    if (rc != MPI_SUCCESS) return;
+    reqs.emplace_back();
+    rc = coll_isend(buf, count, type, dest, tag, c, &reqs.back());
+  }
+  void recv(void* buf, std::size_t count, MPI_Datatype type, int source) {
+    if (rc != MPI_SUCCESS) return;
+    reqs.emplace_back();
+    rc = coll_irecv(buf, count, type, source, tag, c, &reqs.back());
+  }
+  int wait() {
+    const int w = coll::waitall(reqs);
+    return rc != MPI_SUCCESS ? rc : w;
+  }
+};
+
+void* at_elem(void* buf, std::size_t index, const Datatype& t) {
+  return static_cast<unsigned char*>(buf) + static_cast<std::ptrdiff_t>(index) * t.extent;
+}
+const void* at_elem(const void* buf, std::size_t index, const Datatype& t) {
+  return static_cast<const unsigned char*>(buf) + static_cast<std::ptrdiff_t>(index) * t.extent;
+}
+
+/// Each group's data reduced to its leader (local rank 0): into scratch there.
+int reduce_to_leader(Comm& c, const void* sendbuf, Scratch& s, int count, MPI_Datatype type, MPI_Op op) {
+  return MPI_Reduce(sendbuf, c.rank == 0 ? s.data() : nullptr, count, type, op, 0, c.local);
+}
+
+/// The leaders swap count elements: mine out of `out`, the remote group's into `in`.
+int leaders_swap(Comm& c, const void* out, void* in, int count, MPI_Datatype type, int tag) {
+  if (c.rank != 0) return MPI_SUCCESS;
+  Exchange x(c, tag);
+  x.recv(in, uz(count), type, 0);
+  x.send(out, uz(count), type, 0);
+  return x.wait();
+}
+
+}  // namespace
+
+int inter_barrier(const char* fn, Comm& c) {
+  int rc = MPI_Barrier(c.local);
+  if (rc == MPI_SUCCESS && c.rank == 0) {
+    char none = 0, got = 0;
+    Exchange x(c, kTagBarrier);
+    x.recv(&got, 0, MPI_BYTE, 0);
+    x.send(&none, 0, MPI_BYTE, 0);
+    rc = x.wait();
+  }
+  if (rc == MPI_SUCCESS) rc = MPI_Barrier(c.local);
+  return finish(c, rc, fn);
+}
+
+int inter_bcast(const char* fn, void* buf, int count, MPI_Datatype type, int root, Comm& c) {
+  int rc = MPI_SUCCESS;
+  Role role;
+  if (!root_arg(c, root, &role, fn, &rc) || !typed(c, buf, count, type, fn, &rc)) return rc;
+  if (role == Role::Idle) return MPI_SUCCESS;
+  if (role == Role::Root) return finish(c, coll_send(buf, uz(count), type, 0, kTagBcast, c), fn);
+  if (c.rank == 0) rc = coll_recv(buf, uz(count), type, root, kTagBcast, c);
+  if (rc == MPI_SUCCESS) rc = MPI_Bcast(buf, count, type, 0, c.local);
+  return finish(c, rc, fn);
+}
+
+int inter_reduce(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+                 Comm& c) {
+  int rc = MPI_SUCCESS;
+  Role role;
+  if (!root_arg(c, root, &role, fn, &rc)) return rc;
+  if (role == Role::Idle) return MPI_SUCCESS;
+  const Datatype* t = typed(c, role == Role::Root ? recvbuf : sendbuf, count, type, fn, &rc);
+  if (!t) return rc;
+  std::string why;
+  if (int e = op_check(op, type, &why)) return raise(c.handle, e, fn, why);
+  if (role == Role::Root) return finish(c, coll_recv(recvbuf, uz(count), type, 0, kTagReduce, c), fn);
+  Scratch s(uz(count), *t);
+  rc = reduce_to_leader(c, sendbuf, s, count, type, op);
+  if (rc == MPI_SUCCESS && c.rank == 0) rc = coll_send(s.data(), uz(count), type, root, kTagReduce, c);
+  return finish(c, rc, fn);
+}
+
+int inter_allreduce(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, Comm& c) {
+  int rc = MPI_SUCCESS;
+  const Datatype* t = typed(c, sendbuf, count, type, fn, &rc);
+  if (!t || !typed(c, recvbuf, count, type, fn, &rc)) return rc;
+  std::string why;
+  if (int e = op_check(op, type, &why)) return raise(c.handle, e, fn, why);
+  Scratch s(uz(count), *t);
+  rc = reduce_to_leader(c, sendbuf, s, count, type, op);
+  if (rc == MPI_SUCCESS) rc = leaders_swap(c, s.data(), recvbuf, count, type, kTagAllreduce);
+  if (rc == MPI_SUCCESS) rc = MPI_Bcast(recvbuf, count, type, 0, c.local);
+  return finish(c, rc, fn);
+}
+
+int inter_reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype type,
+                         MPI_Op op, Comm& c) {
+  int rc = MPI_SUCCESS;
+  if (!recvcounts) return raise(c.handle, MPI_ERR_ARG, fn, "recvcounts is NULL");
+  std::vector<int> displs(uz(c.size), 0);
+  int total = 0;
+  for (int i = 0; i < c.size; ++i) {
+    if (recvcounts[i] < 0)
+      return raise(c.handle, MPI_ERR_COUNT, fn, "recvcounts[" + std::to_string(i) + "] = " + std::to_string(recvcounts[i]) + " is negative");
+    displs[uz(i)] = total;
+    total += recvcounts[i];
+  }
+  const Datatype* t = typed(c, sendbuf, total, type, fn, &rc);
+  if (!t || !typed(c, recvbuf, recvcounts[c.rank], type, fn, &rc)) return rc;
+  std::string why;
+  if (int e = op_check(op, type, &why)) return raise(c.handle, e, fn, why);
+  // This group's reduction goes to the other group; the other group's is scattered here.
+  Scratch mine(uz(total), *t), theirs(uz(total), *t);
+  rc = reduce_to_leader(c, sendbuf, mine, total, type, op);
+  if (rc == MPI_SUCCESS) rc = leaders_swap(c, mine.data(), theirs.data(), total, type, kTagReduceScatter);
+  if (rc == MPI_SUCCESS)
+    rc = MPI_Scatterv(theirs.data(), recvcounts, displs.data(), type, recvbuf, recvcounts[c.rank], type, 0, c.local);
+  return finish(c, rc, fn);
+}
+
+int inter_gather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, Comm& c) {
+  int rc = MPI_SUCCESS;
+  Role role;
+  if (!root_arg(c, root, &role, fn, &rc)) return rc;
+  if (role == Role::Idle) return MPI_SUCCESS;
+  if (role == Role::Remote) {
+    if (!typed(c, sendbuf, sendcount, sendtype, fn, &rc)) return rc;
+    return finish(c, coll_send(sendbuf, uz(sendcount), sendtype, root, kTagGather, c), fn);
+  }
+  const Datatype* rt = typed(c, recvbuf, recvcount, recvtype, fn, &rc);
+  if (!rt) return rc;
+  Exchange x(c, kTagGather);
+  for (int i = 0; i < c.peer_size(); ++i) x.recv(at_elem(recvbuf, uz(i) * uz(recvcount), *rt), uz(recvcount), recvtype, i);
+  return finish(c, x.wait(), fn);
+}
+
+int inter_gatherv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  const int* recvcounts, const int* displs, MPI_Datatype recvtype, int root, Comm& c) {
+  int rc = MPI_SUCCESS;
+  Role role;
+  if (!root_arg(c, root, &role, fn, &rc)) return rc;
+  if (role == Role::Idle) return MPI_SUCCESS;
+  if (role == Role::Remote) {
+    if (!typed(c, sendbuf, sendcount, sendtype, fn, &rc)) return rc;
+    return finish(c, coll_send(sendbuf, uz(sendcount), sendtype, root, kTagGather, c), fn);
+  }
+  if (!arrays(c, recvcounts, displs, c.peer_size(), fn, &rc)) return rc;
+  const Datatype* rt = typed(c, recvbuf, 0, recvtype, fn, &rc);
+  if (!rt) return rc;
+  Exchange x(c, kTagGather);
+  for (int i = 0; i < c.peer_size(); ++i)
+    x.recv(static_cast<unsigned char*>(recvbuf) + static_cast<std::ptrdiff_t>(displs[i]) * rt->extent, uz(recvcounts[i]),
+           recvtype, i);
+  return finish(c, x.wait(), fn);
+}
+
+int inter_scatter(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, int root, Comm& c) {
+  int rc = MPI_SUCCESS;
+  Role role;
+  if (!root_arg(c, root, &role, fn, &rc)) return rc;
+  if (role == Role::Idle) return MPI_SUCCESS;
+  if (role == Role::Remote) {
+    if (!typed(c, recvbuf, recvcount, recvtype, fn, &rc)) return rc;
+    return finish(c, coll_recv(recvbuf, uz(recvcount), recvtype, root, kTagScatter, c), fn);
+  }
+  const Datatype* st = typed(c, sendbuf, sendcount, sendtype, fn, &rc);
+  if (!st) return rc;
+  Exchange x(c, kTagScatter);
+  for (int i = 0; i < c.peer_size(); ++i) x.send(at_elem(sendbuf, uz(i) * uz(sendcount), *st), uz(sendcount), sendtype, i);
+  return finish(c, x.wait(), fn);
+}
+
+int inter_scatterv(const char* fn, const void* sendbuf, const int* sendcounts, const int* displs, MPI_Datatype sendtype,
+                   void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, Comm& c) {
+  int rc = MPI_SUCCESS;
+  Role role;
+  if (!root_arg(c, root, &role, fn, &rc)) return rc;
+  if (role == Role::Idle) return MPI_SUCCESS;
+  if (role == Role::Remote) {
+    if (!typed(c, recvbuf, recvcount, recvtype, fn, &rc)) return rc;
+    return finish(c, coll_recv(recvbuf, uz(recvcount), recvtype, root, kTagScatter, c), fn);
+  }
+  if (!arrays(c, sendcounts, displs, c.peer_size(), fn, &rc)) return rc;
+  const Datatype* st = typed(c, sendbuf, 0, sendtype, fn, &rc);
+  if (!st) return rc;
+  Exchange x(c, kTagScatter);
+  for (int i = 0; i < c.peer_size(); ++i)
+    x.send(static_cast<const unsigned char*>(sendbuf) + static_cast<std::ptrdiff_t>(displs[i]) * st->extent,
+           uz(sendcounts[i]), sendtype, i);
+  return finish(c, x.wait(), fn);
+}
+
+int inter_allgather(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                    int recvcount, MPI_Datatype recvtype, Comm& c) {
+  int rc = MPI_SUCCESS;
+  const Datatype* rt = typed(c, recvbuf, recvcount, recvtype, fn, &rc);
+  if (!rt || !typed(c, sendbuf, sendcount, sendtype, fn, &rc)) return rc;
+  Exchange x(c, kTagAllgather);
+  for (int i = 0; i < c.peer_size(); ++i) x.recv(at_elem(recvbuf, uz(i) * uz(recvcount), *rt), uz(recvcount), recvtype, i);
+  for (int i = 0; i < c.peer_size(); ++i) x.send(sendbuf, uz(sendcount), sendtype, i);
+  return finish(c, x.wait(), fn);
+}
+
+int inter_allgatherv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                     const int* recvcounts, const int* displs, MPI_Datatype recvtype, Comm& c) {
+  int rc = MPI_SUCCESS;
+  if (!arrays(c, recvcounts, displs, c.peer_size(), fn, &rc)) return rc;
+  const Datatype* rt = typed(c, recvbuf, 0, recvtype, fn, &rc);
+  if (!rt || !typed(c, sendbuf, sendcount, sendtype, fn, &rc)) return rc;
+  Exchange x(c, kTagAllgather);
+  for (int i = 0; i < c.peer_size(); ++i)
+    x.recv(static_cast<unsigned char*>(recvbuf) + static_cast<std::ptrdiff_t>(displs[i]) * rt->extent, uz(recvcounts[i]),
+           recvtype, i);
+  for (int i = 0; i < c.peer_size(); ++i) x.send(sendbuf, uz(sendcount), sendtype, i);
+  return finish(c, x.wait(), fn);
+}
+
+int inter_alltoall(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype, Comm& c) {
+  int rc = MPI_SUCCESS;
+  const Datatype* rt = typed(c, recvbuf, recvcount, recvtype, fn, &rc);
+  const Datatype* st = rt ? typed(c, sendbuf, sendcount, sendtype, fn, &rc) : nullptr;
+  if (!st) return rc;
+  Exchange x(c, kTagAlltoall);
+  for (int i = 0; i < c.peer_size(); ++i) x.recv(at_elem(recvbuf, uz(i) * uz(recvcount), *rt), uz(recvcount), recvtype, i);
+  for (int i = 0; i < c.peer_size(); ++i) x.send(at_elem(sendbuf, uz(i) * uz(sendcount), *st), uz(sendcount), sendtype, i);
+  return finish(c, x.wait(), fn);
+}
+
+int inter_alltoallv(const char* fn, const void* sendbuf, const int* sendcounts, const int* sdispls, MPI_Datatype sendtype,
+                    void* recvbuf, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype, Comm& c) {
+  int rc = MPI_SUCCESS;
+  if (!arrays(c, sendcounts, sdispls, c.peer_size(), fn, &rc) || !arrays(c, recvcounts, rdispls, c.peer_size(), fn, &rc))
+    return rc;
+  const Datatype* rt = typed(c, recvbuf, 0, recvtype, fn, &rc);
+  const Datatype* st = rt ? typed(c, sendbuf, 0, sendtype, fn, &rc) : nullptr;
+  if (!st) return rc;
+  Exchange x(c, kTagAlltoallv);
+  for (int i = 0; i < c.peer_size(); ++i)
+    x.recv(static_cast<unsigned char*>(recvbuf) + static_cast<std::ptrdiff_t>(rdispls[i]) * rt->extent, uz(recvcounts[i]),
+           recvtype, i);
+  for (int i = 0; i < c.peer_size(); ++i)
+    x.send(static_cast<const unsigned char*>(sendbuf) + static_cast<std::ptrdiff_t>(sdispls[i]) * st->extent,
+           uz(sendcounts[i]), sendtype, i);
+  return finish(c, x.wait(), fn);
+}
+
+int inter_alltoallw(const char* fn, const void* sendbuf, const int* sendcounts, const int* sdispls,
+                    const MPI_Datatype* sendtypes, void* recvbuf, const int* recvcounts, const int* rdispls,
+                    const MPI_Datatype* recvtypes, Comm& c) {
+  int rc = MPI_SUCCESS;
+  if (!no_in_place(c, sendbuf, fn, &rc) || !arrays(c, sendcounts, sdispls, c.peer_size(), fn, &rc) ||
+      !arrays(c, recvcounts, rdispls, c.peer_size(), fn, &rc))
+    return rc;
+  if (!sendtypes || !recvtypes) return raise(c.handle, MPI_ERR_ARG, fn, "a datatype array is NULL");
+  for (int i = 0; i < c.peer_size(); ++i)
+    if (!check::type(c, sendtypes[i], fn, &rc) || !check::type(c, recvtypes[i], fn, &rc)) return rc;
+  Exchange x(c, kTagAlltoallw);
+  for (int i = 0; i < c.peer_size(); ++i)
+    x.recv(static_cast<unsigned char*>(recvbuf) + rdispls[i], uz(recvcounts[i]), recvtypes[i], i);
+  for (int i = 0; i < c.peer_size(); ++i)
+    x.send(static_cast<const unsigned char*>(sendbuf) + sdispls[i], uz(sendcounts[i]), sendtypes[i], i);
+  return finish(c, x.wait(), fn);
+}
+
+}  // namespace tilempi::mpi::coll
