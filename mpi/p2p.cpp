@@ -599,6 +599,8 @@ bool wait_may_skip_progress() { return real_time(engine()); }
 
 void progress_blocking(bool on) {
   transport::Transport& tp = transport_of_job();
+  if (on && threads::g_multiple) [[unlikely]]
+    threads::wait_begins();
   if (on) tp.begin_blocking_wait();
   else tp.end_blocking_wait();
 }

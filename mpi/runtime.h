@@ -28,6 +28,8 @@ void leave();
 /// threads in for a moment (they may be the ones that make the progress). False when not
 /// under MULTIPLE (the caller then sleeps in the transport as usual).
 bool pause_for_others();
+/// Under MULTIPLE, a blocking wait begins: its first pauses only yield (a short spin), later ones nap.
+void wait_begins();
 }  // namespace threads
 
 /// This rank's runtime; inline, since every MPI call asks for it several times.
