@@ -43,7 +43,9 @@ Keyval* keyval_get(int k) {
   return &ks[static_cast<std::size_t>(k - kFirstKeyval)];
 }
 
-const char* object_name(AttrObject o) { return o == AttrObject::Comm ? "communicator" : "datatype"; }
+const char* object_name(AttrObject o) {
+  return o == AttrObject::Comm ? "communicator" : o == AttrObject::Type ? "datatype" : "window";
+}
 
 // The callbacks' signatures. C: MPI_Comm_copy_attr_function and friends (MPI_Comm and
 // MPI_Datatype are both int handles). Fortran: everything by reference.
@@ -130,19 +132,24 @@ int* predefined_value(int key) {
   }
 }
 
-/// Checks keyval for object o: MPI_ERR_KEYVAL (through handle_comm's handler) if it is not one.
-Keyval* usable_keyval(int key, AttrObject o, MPI_Comm handle_comm, const char* fn, int* rc) {
+/// Checks keyval for object o: MPI_ERR_KEYVAL (through err, the object's handler) if it is not one.
+Keyval* usable_keyval(int key, AttrObject o, const AttrRaise& err, int* rc) {
   Keyval* kv = keyval_get(key);
   if (!kv || kv->freed) {
-    *rc = raise(handle_comm, MPI_ERR_KEYVAL, fn, "keyval " + std::to_string(key) + " is not a valid key");
+    *rc = err(MPI_ERR_KEYVAL, "keyval " + std::to_string(key) + " is not a valid key");
     return nullptr;
   }
   if (kv->object != o) {
-    *rc = raise(handle_comm, MPI_ERR_KEYVAL, fn,
-                "keyval " + std::to_string(key) + " is a " + object_name(kv->object) + " key, not a " + object_name(o) + " key");
+    *rc = err(MPI_ERR_KEYVAL,
+              "keyval " + std::to_string(key) + " is a " + object_name(kv->object) + " key, not a " + object_name(o) + " key");
     return nullptr;
   }
   return kv;
+}
+
+/// The error sink of a call on a communicator or datatype: the communicator's handler.
+AttrRaise on_comm(MPI_Comm comm, const char* fn) {
+  return [comm, fn](int cls, const std::string& why) { return raise(comm, cls, fn, why); };
 }
 
 int create_keyval(AttrObject o, AttrLang lang, void (*copy)(), void (*del)(), int* keyval, void* extra, const char* fn) {
@@ -160,54 +167,55 @@ int free_keyval(AttrObject o, int* keyval, const char* fn) {
   if (!check::initialized(fn, &rc)) return rc;
   if (!keyval) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "keyval is NULL");
   if (predefined_value(*keyval)) return raise(MPI_COMM_WORLD, MPI_ERR_KEYVAL, fn, "a predefined key cannot be freed");
-  Keyval* kv = usable_keyval(*keyval, o, MPI_COMM_WORLD, fn, &rc);
+  Keyval* kv = usable_keyval(*keyval, o, on_comm(MPI_COMM_WORLD, fn), &rc);
   if (!kv) return rc;
   kv->freed = true;  // attributes already set keep their callbacks (MPI-3.1 §6.7.2)
   *keyval = MPI_KEYVAL_INVALID;
   return MPI_SUCCESS;
 }
 
-int set_attr(AttrMap& attrs, AttrObject o, int handle, MPI_Comm err_comm, int key, void* value, const char* fn) {
+}  // namespace
+
+int attr_set(AttrMap& attrs, AttrObject o, int handle, const AttrRaise& err, int key, void* value) {
   int rc;
-  if (predefined_value(key)) return raise(err_comm, MPI_ERR_KEYVAL, fn, "predefined attribute " + std::to_string(key) + " cannot be set");
-  Keyval* kv = usable_keyval(key, o, err_comm, fn, &rc);
+  if (predefined_value(key)) return err(MPI_ERR_KEYVAL, "predefined attribute " + std::to_string(key) + " cannot be set");
+  Keyval* kv = usable_keyval(key, o, err, &rc);
   if (!kv) return rc;
   if (auto it = attrs.find(key); it != attrs.end())
-    if (int e = run_delete(*kv, handle, key, it->second))
-      return raise(err_comm, e, fn, "the delete callback of the attribute's old value failed");
+    if (int e = run_delete(*kv, handle, key, it->second)) return err(e, "the delete callback of the attribute's old value failed");
   attrs[key] = value;
   return MPI_SUCCESS;
 }
 
-int get_attr(const AttrMap& attrs, AttrObject o, MPI_Comm err_comm, int key, void* value, int* flag, const char* fn) {
+int attr_get(const AttrMap& attrs, AttrObject o, const AttrRaise& err, int key, void* value, int* flag) {
   int rc;
-  if (!value || !flag) return raise(err_comm, MPI_ERR_ARG, fn, "attribute_val or flag is NULL");
+  if (!value || !flag) return err(MPI_ERR_ARG, "attribute_val or flag is NULL");
   if (o == AttrObject::Comm)
     if (int* p = predefined_value(key)) {
       *static_cast<int**>(value) = p;
       *flag = 1;
       return MPI_SUCCESS;
     }
-  if (!usable_keyval(key, o, err_comm, fn, &rc)) return rc;
+  if (!usable_keyval(key, o, err, &rc)) return rc;
   auto it = attrs.find(key);
   *flag = it != attrs.end();
   if (*flag) *static_cast<void**>(value) = it->second;
   return MPI_SUCCESS;
 }
 
-int delete_attr(AttrMap& attrs, AttrObject o, int handle, MPI_Comm err_comm, int key, const char* fn) {
+int attr_delete(AttrMap& attrs, AttrObject o, int handle, const AttrRaise& err, int key) {
   int rc;
-  if (predefined_value(key)) return raise(err_comm, MPI_ERR_KEYVAL, fn, "predefined attribute " + std::to_string(key) + " cannot be deleted");
-  Keyval* kv = usable_keyval(key, o, err_comm, fn, &rc);
+  if (predefined_value(key)) return err(MPI_ERR_KEYVAL, "predefined attribute " + std::to_string(key) + " cannot be deleted");
+  Keyval* kv = usable_keyval(key, o, err, &rc);
   if (!kv) return rc;
   auto it = attrs.find(key);
-  if (it == attrs.end()) return raise(err_comm, MPI_ERR_KEYVAL, fn, "no attribute is set with keyval " + std::to_string(key));
-  if (int e = run_delete(*kv, handle, key, it->second)) return raise(err_comm, e, fn, "the attribute's delete callback failed");
+  if (it == attrs.end()) return err(MPI_ERR_KEYVAL, "no attribute is set with keyval " + std::to_string(key));
+  if (int e = run_delete(*kv, handle, key, it->second)) return err(e, "the attribute's delete callback failed");
   attrs.erase(it);
   return MPI_SUCCESS;
 }
 
-}  // namespace
+int keyval_free(AttrObject o, int* keyval, const char* fn) { return free_keyval(o, keyval, fn); }
 
 int attributes_copy(const AttrMap& from, int from_handle, AttrMap& to) {
   for (const auto& [key, value] : from) {
@@ -299,7 +307,7 @@ int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void* attribute_val) {
   int rc;
   Comm* c = comm_arg(comm, "MPI_Comm_set_attr", &rc);
   if (!c) return rc;
-  return set_attr(c->attributes, AttrObject::Comm, comm, comm, keyval, attribute_val, "MPI_Comm_set_attr");
+  return attr_set(c->attributes, AttrObject::Comm, comm, on_comm(comm, "MPI_Comm_set_attr"), keyval, attribute_val);
 }
 
 int MPI_Attr_put(MPI_Comm comm, int keyval, void* attribute_val) {
@@ -307,7 +315,7 @@ int MPI_Attr_put(MPI_Comm comm, int keyval, void* attribute_val) {
   int rc;
   Comm* c = comm_arg(comm, "MPI_Attr_put", &rc);
   if (!c) return rc;
-  return set_attr(c->attributes, AttrObject::Comm, comm, comm, keyval, attribute_val, "MPI_Attr_put");
+  return attr_set(c->attributes, AttrObject::Comm, comm, on_comm(comm, "MPI_Attr_put"), keyval, attribute_val);
 }
 
 int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
@@ -315,7 +323,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag)
   int rc;
   Comm* c = comm_arg(comm, "MPI_Comm_get_attr", &rc);
   if (!c) return rc;
-  return get_attr(c->attributes, AttrObject::Comm, comm, keyval, attribute_val, flag, "MPI_Comm_get_attr");
+  return attr_get(c->attributes, AttrObject::Comm, on_comm(comm, "MPI_Comm_get_attr"), keyval, attribute_val, flag);
 }
 
 int MPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
@@ -323,7 +331,7 @@ int MPI_Attr_get(MPI_Comm comm, int keyval, void* attribute_val, int* flag) {
   int rc;
   Comm* c = comm_arg(comm, "MPI_Attr_get", &rc);
   if (!c) return rc;
-  return get_attr(c->attributes, AttrObject::Comm, comm, keyval, attribute_val, flag, "MPI_Attr_get");
+  return attr_get(c->attributes, AttrObject::Comm, on_comm(comm, "MPI_Attr_get"), keyval, attribute_val, flag);
 }
 
 int MPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
@@ -331,7 +339,7 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
   int rc;
   Comm* c = comm_arg(comm, "MPI_Comm_delete_attr", &rc);
   if (!c) return rc;
-  return delete_attr(c->attributes, AttrObject::Comm, comm, comm, keyval, "MPI_Comm_delete_attr");
+  return attr_delete(c->attributes, AttrObject::Comm, comm, on_comm(comm, "MPI_Comm_delete_attr"), keyval);
 }
 
 int MPI_Attr_delete(MPI_Comm comm, int keyval) {
@@ -339,7 +347,7 @@ int MPI_Attr_delete(MPI_Comm comm, int keyval) {
   int rc;
   Comm* c = comm_arg(comm, "MPI_Attr_delete", &rc);
   if (!c) return rc;
-  return delete_attr(c->attributes, AttrObject::Comm, comm, comm, keyval, "MPI_Attr_delete");
+  return attr_delete(c->attributes, AttrObject::Comm, comm, on_comm(comm, "MPI_Attr_delete"), keyval);
 }
 
 // ---- datatypes -----------------------------------------------------------------------------------
@@ -361,7 +369,7 @@ int MPI_Type_set_attr(MPI_Datatype datatype, int keyval, void* attribute_val) {
   int rc;
   Datatype* t = type_arg(datatype, "MPI_Type_set_attr", &rc);
   if (!t) return rc;
-  return set_attr(t->attributes, AttrObject::Type, datatype, MPI_COMM_WORLD, keyval, attribute_val, "MPI_Type_set_attr");
+  return attr_set(t->attributes, AttrObject::Type, datatype, on_comm(MPI_COMM_WORLD, "MPI_Type_set_attr"), keyval, attribute_val);
 }
 
 int MPI_Type_get_attr(MPI_Datatype datatype, int keyval, void* attribute_val, int* flag) {
@@ -369,7 +377,7 @@ int MPI_Type_get_attr(MPI_Datatype datatype, int keyval, void* attribute_val, in
   int rc;
   Datatype* t = type_arg(datatype, "MPI_Type_get_attr", &rc);
   if (!t) return rc;
-  return get_attr(t->attributes, AttrObject::Type, MPI_COMM_WORLD, keyval, attribute_val, flag, "MPI_Type_get_attr");
+  return attr_get(t->attributes, AttrObject::Type, on_comm(MPI_COMM_WORLD, "MPI_Type_get_attr"), keyval, attribute_val, flag);
 }
 
 int MPI_Type_delete_attr(MPI_Datatype datatype, int keyval) {
@@ -377,7 +385,7 @@ int MPI_Type_delete_attr(MPI_Datatype datatype, int keyval) {
   int rc;
   Datatype* t = type_arg(datatype, "MPI_Type_delete_attr", &rc);
   if (!t) return rc;
-  return delete_attr(t->attributes, AttrObject::Type, datatype, MPI_COMM_WORLD, keyval, "MPI_Type_delete_attr");
+  return attr_delete(t->attributes, AttrObject::Type, datatype, on_comm(MPI_COMM_WORLD, "MPI_Type_delete_attr"), keyval);
 }
 
 }  // extern "C"

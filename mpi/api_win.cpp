@@ -26,6 +26,10 @@ Win* check_win(MPI_Win h, const char* fn, int* rc) {
 }
 
 int fail(const Win& w, int cls, const char* fn, const std::string& why) { return win_raise(&w, cls, fn, why); }
+/// The error sink of an attribute call on w: the window's error handler.
+AttrRaise on_win(const Win& w, const char* fn) {
+  return [&w, fn](int cls, const std::string& why) { return fail(w, cls, fn, why); };
+}
 
 bool check_rank(const Win& w, int r, const char* fn, int* rc, bool proc_null_ok = true) {
   if ((proc_null_ok && r == MPI_PROC_NULL) || (r >= 0 && r < w.nranks)) return true;
@@ -279,6 +283,9 @@ int MPI_Win_free(MPI_Win* win) {
   if (!w) return rc;
   if (any_lock(*w) || w->started || w->posted)
     return fail(*w, MPI_ERR_RMA_SYNC, "MPI_Win_free", "an epoch is still open (unlock, complete or wait first)");
+  // The attributes' delete callbacks run first, while the window still exists (MPI-3.1 §6.7.3).
+  if (int e = attributes_delete(w->attributes, *win))
+    return fail(*w, e, "MPI_Win_free", "an attribute's delete callback failed");
   rc = win_free(*w);
   *win = MPI_WIN_NULL;
   return rc;
@@ -308,11 +315,46 @@ int MPI_Win_get_attr(MPI_Win win, int keyval, void* attribute_val, int* flag) {
     case MPI_WIN_DISP_UNIT: *out = &w->attr_disp_unit; break;
     case MPI_WIN_CREATE_FLAVOR: *out = &w->attr_flavor; break;
     case MPI_WIN_MODEL: *out = &w->attr_model; break;
-    default:
+    default:  // a user keyval (MPI_Win_create_keyval)
       *flag = 0;
-      return fail(*w, MPI_ERR_KEYVAL, "MPI_Win_get_attr", "keyval " + std::to_string(keyval) + " is not a window attribute");
+      return attr_get(w->attributes, AttrObject::Win, on_win(*w, "MPI_Win_get_attr"), keyval, attribute_val, flag);
   }
   return MPI_SUCCESS;
+}
+
+// ---- user attributes (MPI-3.1 §6.7.3): keyvals of windows; a window is never duplicated, so
+// only the delete callbacks run (at MPI_Win_delete_attr, on a new value, and at MPI_Win_free).
+
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function* copy_fn, MPI_Win_delete_attr_function* delete_fn,
+                          int* keyval, void* extra_state) {
+  ApiScope api_scope(__func__);
+  return keyval_create(AttrObject::Win, AttrLang::C, reinterpret_cast<void (*)()>(copy_fn),
+                       reinterpret_cast<void (*)()>(delete_fn), keyval, extra_state, "MPI_Win_create_keyval");
+}
+
+int MPI_Win_free_keyval(int* keyval) {
+  ApiScope api_scope(__func__);
+  return keyval_free(AttrObject::Win, keyval, "MPI_Win_free_keyval");
+}
+
+int MPI_Win_set_attr(MPI_Win win, int keyval, void* attribute_val) {
+  ApiScope api_scope(__func__);
+  int rc;
+  Win* w = check_win(win, "MPI_Win_set_attr", &rc);
+  if (!w) return rc;
+  if (keyval >= MPI_WIN_BASE && keyval <= MPI_WIN_MODEL)
+    return fail(*w, MPI_ERR_KEYVAL, "MPI_Win_set_attr", "predefined attribute " + std::to_string(keyval) + " cannot be set");
+  return attr_set(w->attributes, AttrObject::Win, win, on_win(*w, "MPI_Win_set_attr"), keyval, attribute_val);
+}
+
+int MPI_Win_delete_attr(MPI_Win win, int keyval) {
+  ApiScope api_scope(__func__);
+  int rc;
+  Win* w = check_win(win, "MPI_Win_delete_attr", &rc);
+  if (!w) return rc;
+  if (keyval >= MPI_WIN_BASE && keyval <= MPI_WIN_MODEL)
+    return fail(*w, MPI_ERR_KEYVAL, "MPI_Win_delete_attr", "predefined attribute " + std::to_string(keyval) + " cannot be deleted");
+  return attr_delete(w->attributes, AttrObject::Win, win, on_win(*w, "MPI_Win_delete_attr"), keyval);
 }
 
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
@@ -681,6 +723,10 @@ TILEMPI_PMPI_ALIAS(Win_detach)
 TILEMPI_PMPI_ALIAS(Win_free)
 TILEMPI_PMPI_ALIAS(Win_get_group)
 TILEMPI_PMPI_ALIAS(Win_get_attr)
+TILEMPI_PMPI_ALIAS(Win_create_keyval)
+TILEMPI_PMPI_ALIAS(Win_free_keyval)
+TILEMPI_PMPI_ALIAS(Win_set_attr)
+TILEMPI_PMPI_ALIAS(Win_delete_attr)
 TILEMPI_PMPI_ALIAS(Win_set_errhandler)
 TILEMPI_PMPI_ALIAS(Win_get_errhandler)
 TILEMPI_PMPI_ALIAS(Win_create_errhandler)

@@ -1,8 +1,10 @@
-// Attribute caching (api_attributes.cpp): what communicators and datatypes hold, and the hooks
-// that run the keyvals' callbacks when one is duplicated or freed.
+// Attribute caching (api_attributes.cpp): what communicators, datatypes and windows hold, and the
+// hooks that run the keyvals' callbacks when one is duplicated or freed.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <string>
 
 #include "mpi.h"
 
@@ -11,7 +13,7 @@ namespace tilempi::mpi {
 /// An object's attributes: keyval -> value (a C pointer, or a Fortran integer value).
 using AttrMap = std::map<int, void*>;
 
-enum class AttrObject { Comm, Type };
+enum class AttrObject { Comm, Type, Win };
 /// The language of a keyval's callbacks: C, Fortran (values INTEGER(KIND=MPI_ADDRESS_KIND)) or
 /// MPI-1 Fortran (MPI_KEYVAL_CREATE: default INTEGER values).
 enum class AttrLang { C, Fortran, Fortran1 };
@@ -25,5 +27,16 @@ int attributes_delete(AttrMap& attrs, int handle);
 bool attr_predefined(int key);
 /// Create a keyval (the Fortran bindings use it with AttrLang::Fortran / Fortran1).
 int keyval_create(AttrObject o, AttrLang lang, void (*copy)(), void (*del)(), int* keyval, void* extra, const char* fn);
+/// Free a keyval of object o (MPI_*_free_keyval); errors go to MPI_COMM_WORLD's handler.
+int keyval_free(AttrObject o, int* keyval, const char* fn);
+
+/// Where an attribute call's error goes: the object's error handler (a communicator's for
+/// communicators and datatypes, the window's for windows). Returns what the handler returns.
+using AttrRaise = std::function<int(int error_class, const std::string& why)>;
+/// MPI_*_set_attr, get_attr, delete_attr on an object's attributes (handle: the object's, passed to
+/// the callbacks). attr_get answers the predefined communicator attributes itself.
+int attr_set(AttrMap& attrs, AttrObject o, int handle, const AttrRaise& err, int key, void* value);
+int attr_get(const AttrMap& attrs, AttrObject o, const AttrRaise& err, int key, void* value, int* flag);
+int attr_delete(AttrMap& attrs, AttrObject o, int handle, const AttrRaise& err, int key);
 
 }  // namespace tilempi::mpi

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "attributes.h"
 #include "datatype.h"
 #include "info.h"
 #include "mpi.h"
@@ -68,6 +69,7 @@ struct Win {
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   std::string name;
   Hints hints;                    ///< MPI_Win_set_info / get_info (none of them changes what the window does)
+  AttrMap attributes;  ///< user attributes (MPI_Win_set_attr); their delete callbacks run at MPI_Win_free
   // Attribute values (MPI_Win_get_attr returns pointers to them).
   MPI_Aint attr_size = 0;
   int attr_disp_unit = 1, attr_flavor = 0, attr_model = MPI_WIN_UNIFIED;

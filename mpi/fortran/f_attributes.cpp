@@ -58,6 +58,20 @@ void mpi_type_dup_fn_(const MPI_Fint*, const MPI_Fint*, const MPI_Aint*, const M
   *flag = 1;
   *ierr = MPI_SUCCESS;
 }
+void mpi_win_null_copy_fn_(const MPI_Fint*, const MPI_Fint*, const MPI_Aint*, const MPI_Aint*, MPI_Aint*,
+                           MPI_Fint* flag, MPI_Fint* ierr) {
+  *flag = 0;
+  *ierr = MPI_SUCCESS;
+}
+void mpi_win_dup_fn_(const MPI_Fint*, const MPI_Fint*, const MPI_Aint*, const MPI_Aint* in, MPI_Aint* out,
+                     MPI_Fint* flag, MPI_Fint* ierr) {
+  *out = *in;
+  *flag = 1;
+  *ierr = MPI_SUCCESS;
+}
+void mpi_win_null_delete_fn_(const MPI_Fint*, const MPI_Fint*, const MPI_Aint*, const MPI_Aint*, MPI_Fint* ierr) {
+  *ierr = MPI_SUCCESS;
+}
 void mpi_type_null_delete_fn_(const MPI_Fint*, const MPI_Fint*, const MPI_Aint*, const MPI_Aint*, MPI_Fint* ierr) {
   *ierr = MPI_SUCCESS;
 }
@@ -170,6 +184,24 @@ void mpi_type_delete_attr_(const MPI_Fint* datatype, const MPI_Fint* keyval, MPI
   *ierr = MPI_Type_delete_attr(*datatype, *keyval);
 }
 
+// ---- window attributes (MPI_WIN_GET_ATTR is in f_win.cpp, beside the predefined ones) ----------
+
+void mpi_win_create_keyval_(void (*copy)(), void (*del)(), MPI_Fint* keyval, const MPI_Aint* extra, MPI_Fint* ierr) {
+  *ierr = tilempi::mpi::keyval_create(AttrObject::Win, AttrLang::Fortran, callback(copy, any_fn(&mpi_win_null_copy_fn_)),
+                                      callback(del, any_fn(&mpi_win_null_delete_fn_)), keyval,
+                                      reinterpret_cast<void*>(*extra), "MPI_WIN_CREATE_KEYVAL");
+}
+
+void mpi_win_free_keyval_(MPI_Fint* keyval, MPI_Fint* ierr) { *ierr = MPI_Win_free_keyval(keyval); }
+
+void mpi_win_set_attr_(const MPI_Fint* win, const MPI_Fint* keyval, const MPI_Aint* value, MPI_Fint* ierr) {
+  *ierr = MPI_Win_set_attr(*win, *keyval, reinterpret_cast<void*>(*value));
+}
+
+void mpi_win_delete_attr_(const MPI_Fint* win, const MPI_Fint* keyval, MPI_Fint* ierr) {
+  *ierr = MPI_Win_delete_attr(*win, *keyval);
+}
+
 }  // extern "C"
 
 // The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
@@ -178,6 +210,9 @@ TILEMPI_PMPI_F_ALIAS(comm_dup_fn)
 TILEMPI_PMPI_F_ALIAS(comm_null_delete_fn)
 TILEMPI_PMPI_F_ALIAS(type_null_copy_fn)
 TILEMPI_PMPI_F_ALIAS(type_dup_fn)
+TILEMPI_PMPI_F_ALIAS(win_null_copy_fn)
+TILEMPI_PMPI_F_ALIAS(win_dup_fn)
+TILEMPI_PMPI_F_ALIAS(win_null_delete_fn)
 TILEMPI_PMPI_F_ALIAS(type_null_delete_fn)
 TILEMPI_PMPI_F_ALIAS(null_copy_fn)
 TILEMPI_PMPI_F_ALIAS(dup_fn)
@@ -200,3 +235,7 @@ TILEMPI_PMPI_F_ALIAS(type_free_keyval)
 TILEMPI_PMPI_F_ALIAS(type_set_attr)
 TILEMPI_PMPI_F_ALIAS(type_get_attr)
 TILEMPI_PMPI_F_ALIAS(type_delete_attr)
+TILEMPI_PMPI_F_ALIAS(win_create_keyval)
+TILEMPI_PMPI_F_ALIAS(win_free_keyval)
+TILEMPI_PMPI_F_ALIAS(win_set_attr)
+TILEMPI_PMPI_F_ALIAS(win_delete_attr)

@@ -67,7 +67,8 @@ void mpi_win_get_attr_(const MPI_Fint* win, const MPI_Fint* keyval, MPI_Aint* va
   if (*ierr != MPI_SUCCESS || !f) return;
   if (*keyval == MPI_WIN_BASE) *value = reinterpret_cast<MPI_Aint>(p);
   else if (*keyval == MPI_WIN_SIZE) *value = *static_cast<MPI_Aint*>(p);
-  else *value = *static_cast<int*>(p);
+  else if (*keyval >= MPI_WIN_DISP_UNIT && *keyval <= MPI_WIN_MODEL) *value = *static_cast<int*>(p);
+  else *value = reinterpret_cast<MPI_Aint>(p);  // a user attribute: its value itself (MPI_WIN_SET_ATTR)
 }
 
 void mpi_win_set_errhandler_(const MPI_Fint* win, const MPI_Fint* errhandler, MPI_Fint* ierr) {

@@ -271,6 +271,9 @@ typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, v
                                         void* attribute_val_in, void* attribute_val_out, int* flag);
 typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval, void* attribute_val,
                                           void* extra_state);
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval, void* extra_state, void* attribute_val_in,
+                                       void* attribute_val_out, int* flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval, void* attribute_val, void* extra_state);
 typedef MPI_Comm_copy_attr_function MPI_Copy_function;     /* MPI-1 */
 typedef MPI_Comm_delete_attr_function MPI_Delete_function; /* MPI-1 */
 /* The predefined callbacks: the null ones are null pointers (nothing copied, nothing deleted);
@@ -283,6 +286,9 @@ int tilempi_attr_dup_fn(int handle, int keyval, void* extra_state, void* attribu
 #define MPI_TYPE_NULL_COPY_FN   ((MPI_Type_copy_attr_function*)0)
 #define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function*)0)
 #define MPI_TYPE_DUP_FN         ((MPI_Type_copy_attr_function*)tilempi_attr_dup_fn)
+#define MPI_WIN_NULL_COPY_FN    ((MPI_Win_copy_attr_function*)0)
+#define MPI_WIN_NULL_DELETE_FN  ((MPI_Win_delete_attr_function*)0)
+#define MPI_WIN_DUP_FN          ((MPI_Win_copy_attr_function*)tilempi_attr_dup_fn)
 #define MPI_NULL_COPY_FN        ((MPI_Copy_function*)0)
 #define MPI_NULL_DELETE_FN      ((MPI_Delete_function*)0)
 #define MPI_DUP_FN              ((MPI_Copy_function*)tilempi_attr_dup_fn)
@@ -593,6 +599,11 @@ int MPI_Win_detach(MPI_Win win, const void* base);
 int MPI_Win_free(MPI_Win* win);
 int MPI_Win_get_group(MPI_Win win, MPI_Group* group);
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag);
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function* win_copy_attr_fn, MPI_Win_delete_attr_function* win_delete_attr_fn,
+                          int* win_keyval, void* extra_state);
+int MPI_Win_free_keyval(int* win_keyval);
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val);
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
 int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler);
 typedef void MPI_Win_errhandler_function(MPI_Win* win, int* errorcode, ...);
@@ -1004,6 +1015,11 @@ int PMPI_Win_detach(MPI_Win win, const void* base);
 int PMPI_Win_free(MPI_Win* win);
 int PMPI_Win_get_group(MPI_Win win, MPI_Group* group);
 int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void* attribute_val, int* flag);
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* win_copy_attr_fn, MPI_Win_delete_attr_function* win_delete_attr_fn,
+                          int* win_keyval, void* extra_state);
+int PMPI_Win_free_keyval(int* win_keyval);
+int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void* attribute_val);
+int PMPI_Win_delete_attr(MPI_Win win, int win_keyval);
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler);
 int PMPI_Win_create_errhandler(MPI_Win_errhandler_function* function, MPI_Errhandler* errhandler);

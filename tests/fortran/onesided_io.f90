@@ -63,7 +63,8 @@ subroutine twindows(rank, np)
   ! Volatile: other ranks change the window between the calls that do not take it as an argument.
   integer, volatile :: mem(4)
   integer :: back
-  integer(kind=MPI_ADDRESS_KIND) :: winsize, disp, baseptr
+  integer(kind=MPI_ADDRESS_KIND) :: winsize, disp, baseptr, attr
+  integer :: key
   type(c_ptr) :: p
   integer, pointer, volatile :: counter(:)
   character(len=MPI_MAX_INFO_VAL) :: value
@@ -120,6 +121,21 @@ subroutine twindows(rank, np)
   call check(ierr == MPI_SUCCESS .and. handled == 2 .and. handled_code == MPI_ERR_OTHER, 'win_call_errhandler')
   call mpi_win_set_errhandler(win, MPI_ERRORS_RETURN, ierr)
   call mpi_errhandler_free(eh, ierr)
+  ! A user attribute on the window: its value itself comes back.
+  call mpi_win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, key, 0_MPI_ADDRESS_KIND, ierr)
+  call check(ierr == MPI_SUCCESS, 'win_create_keyval')
+  attr = 4242
+  call mpi_win_set_attr(win, key, attr, ierr)
+  attr = 0
+  call mpi_win_get_attr(win, key, attr, flag, ierr)
+  call check(ierr == MPI_SUCCESS .and. flag .and. attr == 4242, 'win_set_attr / win_get_attr')
+  call mpi_win_delete_attr(win, key, ierr)
+  call mpi_win_get_attr(win, key, attr, flag, ierr)
+  call check(ierr == MPI_SUCCESS .and. .not. flag, 'win_delete_attr')
+  call mpi_win_delete_attr(win, MPI_WIN_BASE, ierr)
+  call check(ierr == MPI_ERR_KEYVAL, 'win_delete_attr of a predefined key: MPI_ERR_KEYVAL')
+  call mpi_win_free_keyval(key, ierr)
+  call check(ierr == MPI_SUCCESS .and. key == MPI_KEYVAL_INVALID, 'win_free_keyval')
   call mpi_win_free(win, ierr)
   call check(ierr == MPI_SUCCESS .and. win == MPI_WIN_NULL, 'win_free')
 

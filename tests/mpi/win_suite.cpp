@@ -367,6 +367,71 @@ void info_and_handlers() {
   CHECK_EQ(MPI_Win_free(&win), MPI_SUCCESS);
 }
 
+// User attributes on a window (MPI_Win_create_keyval ...): set, get, replace, delete, the delete
+// callback at MPI_Win_free, and the error classes.
+int deleted = 0;
+void* deleted_value = nullptr;
+int on_delete(MPI_Win, int, void* value, void* extra) {
+  ++deleted;
+  deleted_value = value;
+  return *static_cast<int*>(extra);  // the test's chosen result
+}
+void attributes() {
+  int mem = 0, fail_code = MPI_SUCCESS;
+  MPI_Win win;
+  CHECK_EQ(MPI_Win_create(&mem, sizeof mem, sizeof mem, MPI_INFO_NULL, MPI_COMM_WORLD, &win), MPI_SUCCESS);
+  MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+  int key = MPI_KEYVAL_INVALID, plain = MPI_KEYVAL_INVALID;
+  CHECK_EQ(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, on_delete, &key, &fail_code), MPI_SUCCESS);
+  CHECK_EQ(MPI_Win_create_keyval(MPI_WIN_DUP_FN, MPI_WIN_NULL_DELETE_FN, &plain, nullptr), MPI_SUCCESS);
+  int a = 1, b = 2, flag = 1;
+  void* got = nullptr;
+  CHECK_EQ(MPI_Win_get_attr(win, key, &got, &flag), MPI_SUCCESS);
+  CHECK_EQ(flag, 0);
+  CHECK_EQ(MPI_Win_set_attr(win, key, &a), MPI_SUCCESS);
+  CHECK_EQ(MPI_Win_set_attr(win, plain, &b), MPI_SUCCESS);
+  CHECK_EQ(MPI_Win_get_attr(win, key, &got, &flag), MPI_SUCCESS);
+  CHECK(flag && got == &a);
+  CHECK_EQ(MPI_Win_set_attr(win, key, &b), MPI_SUCCESS);  // the old value's delete callback runs
+  CHECK(deleted == 1 && deleted_value == &a);
+  // The predefined attributes are still answered beside the user's.
+  MPI_Aint* wsize = nullptr;
+  CHECK_EQ(MPI_Win_get_attr(win, MPI_WIN_SIZE, &wsize, &flag), MPI_SUCCESS);
+  CHECK(flag && *wsize == static_cast<MPI_Aint>(sizeof mem));
+  // Errors: a predefined key cannot be set or deleted, a freed or foreign key is not a window key,
+  // deleting what is not set, a failing delete callback's code is the call's.
+  CHECK_EQ(MPI_Win_set_attr(win, MPI_WIN_BASE, &a), MPI_ERR_KEYVAL);
+  CHECK_EQ(MPI_Win_delete_attr(win, MPI_WIN_SIZE), MPI_ERR_KEYVAL);
+  int comm_key = MPI_KEYVAL_INVALID;
+  MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &comm_key, nullptr);
+  CHECK_EQ(MPI_Win_set_attr(win, comm_key, &a), MPI_ERR_KEYVAL);
+  CHECK_EQ(MPI_Win_get_attr(win, 9999, &got, &flag), MPI_ERR_KEYVAL);
+  CHECK_EQ(MPI_Win_delete_attr(win, plain), MPI_SUCCESS);
+  CHECK_EQ(MPI_Win_delete_attr(win, plain), MPI_ERR_KEYVAL);
+  fail_code = MPI_ERR_OTHER;
+  CHECK_EQ(MPI_Win_delete_attr(win, key), MPI_ERR_OTHER);
+  CHECK(deleted == 2 && deleted_value == &b);
+  fail_code = MPI_SUCCESS;
+  CHECK_EQ(MPI_Win_get_attr(win, key, &got, &flag), MPI_SUCCESS);  // a failed delete keeps the attribute
+  CHECK(flag && got == &b);
+  CHECK_EQ(MPI_Win_set_attr(win, key, &a), MPI_SUCCESS);
+  CHECK(deleted == 3 && deleted_value == &b);
+  // A freed keyval: attributes already set keep their callbacks; the key is no longer usable.
+  const int old_key = key;
+  CHECK_EQ(MPI_Win_free_keyval(&key), MPI_SUCCESS);
+  CHECK_EQ(key, MPI_KEYVAL_INVALID);
+  CHECK_EQ(MPI_Win_get_attr(win, old_key, &got, &flag), MPI_ERR_KEYVAL);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);  // no window: MPI_COMM_WORLD's handler
+  CHECK_EQ(MPI_Win_set_attr(MPI_WIN_NULL, old_key, &a), MPI_ERR_WIN);
+  CHECK_EQ(MPI_Win_free_keyval(&comm_key), MPI_ERR_KEYVAL);
+  CHECK_EQ(MPI_Win_free_keyval(nullptr), MPI_ERR_ARG);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  MPI_Comm_free_keyval(&comm_key);
+  MPI_Win_free_keyval(&plain);
+  CHECK_EQ(MPI_Win_free(&win), MPI_SUCCESS);  // runs the delete callback of the attribute left
+  CHECK(deleted == 4 && deleted_value == &a);
+}
+
 // Several windows at once, one rank putting big blocks (beyond every eager limit) into all others.
 void big() {
   const int n = 1 << 16;  // 256 KiB of ints
@@ -407,6 +472,7 @@ int main(int argc, char** argv) {
                                                                {"pscw", pscw},       {"dynamic", dynamic},
                                                                {"shared", shared},   {"errors", errors},
                                                                {"info_handlers", info_and_handlers},
+                                                               {"attributes", attributes},
                                                                {"big", big}};
   std::vector<std::string> chosen(argv + 1, argv + argc);
   if (chosen.empty())
