@@ -291,12 +291,25 @@ class SimJob final : public Job {
     host_ = simulator_program();
     if (host_.empty()) why = "the simulator program tilempi-simhost is not installed beside tilempirun";
     std::optional<ProgramImage> image;
+    // The ranks' copies must share the simulator's one libtilempi.so (rank_local.h). Asked first:
+    // a static libtilempi brings thread-local variables of its own, and "link libtilempi.so" is
+    // the remedy a user can act on, not the TLS refusal that would otherwise come first.
+    auto links_shared_library = [](const ProgramImage& im) {
+      for (const std::string& lib : im.needed())
+        if (lib.rfind("libtilempi.so", 0) == 0) return true;
+      return false;
+    };
+    const char* const static_library = "it does not link libtilempi.so (a static libtilempi cannot share the simulator)";
+    if (why.empty()) {
+      ProgramImage::Options look;
+      look.allow_tls = true;
+      std::string ignored;
+      if (auto peek = ProgramImage::inspect(spec.program, ignored, look); peek && !links_shared_library(*peek))
+        why = static_library;
+    }
     if (why.empty()) image = ProgramImage::inspect(spec.program, why);
     if (image) {
-      bool shared_library = false;
-      for (const std::string& lib : image->needed()) shared_library = shared_library || lib.rfind("libtilempi.so", 0) == 0;
-      // The ranks' copies must share the simulator's one libtilempi.so (rank_local.h).
-      if (!shared_library) why = "it does not link libtilempi.so (a static libtilempi cannot share the simulator)";
+      if (!links_shared_library(*image)) why = static_library;
       for (const std::string& lib : image->needed())
         if (lib.find("libasan") != std::string::npos || lib.find("libtsan") != std::string::npos)
           why = "it is built with a sanitizer (" + lib + ")";
