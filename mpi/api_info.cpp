@@ -115,10 +115,10 @@ bool info_valid(MPI_Info h) {
 
 void info_merge(MPI_Info h, Hints& into) {
   if (!info_valid(h)) return;
-  for (const auto& [key, value] : h == MPI_INFO_ENV ? env_info() : *state().infos[h]) {
-    auto it = std::find_if(into.begin(), into.end(), [&](const auto& kv) { return kv.first == key; });
-    if (it == into.end()) into.emplace_back(key, value);
-    else it->second = value;
+  for (const auto& entry : h == MPI_INFO_ENV ? env_info() : *state().infos[h]) {
+    auto it = std::find_if(into.begin(), into.end(), [&](const auto& kv) { return kv.first == entry.first; });
+    if (it == into.end()) into.emplace_back(entry.first, entry.second);
+    else it->second = entry.second;
   }
 }
 

@@ -23,8 +23,6 @@ using transport::Arrival;
 using transport::Envelope;
 using transport::kDone;
 
-constexpr std::uint64_t kFlagSelfSync = 1;
-
 struct Unexpected {
   std::uint64_t context = 0;
   int source = 0;  // rank in the communicator
