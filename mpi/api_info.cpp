@@ -266,6 +266,9 @@ int MPI_Free_mem(void* base) {
   ApiScope api_scope(__func__);
   int rc;
   if (!check::initialized("MPI_Free_mem", &rc)) return rc;
+  // NULL frees nothing, as free(NULL) does: MPICH and Open MPI accept it, and a code that frees
+  // a pointer it may never have allocated relies on that.
+  if (!base) return MPI_SUCCESS;
   auto& live = state().allocations;
   auto it = live.find(base);
   if (it == live.end()) return raise(MPI_COMM_WORLD, MPI_ERR_BASE, "MPI_Free_mem", "the address was not returned by MPI_Alloc_mem");

@@ -433,6 +433,7 @@ void info() {
   CHECK_EQ(MPI_Free_mem(p), MPI_ERR_BASE);  // twice
   int local = 0;
   CHECK_EQ(MPI_Free_mem(&local), MPI_ERR_BASE);
+  CHECK_EQ(MPI_Free_mem(nullptr), MPI_SUCCESS);  // frees nothing, as free(NULL)
 }
 
 // Sends cannot be cancelled once the transport has them, except a synchronous send to this rank
