@@ -139,11 +139,14 @@ class RingReader {
       read_pos_ += lines;
       if (kind == kSlotPad) {
         // Lines after a pad's first were not written this lap: they were scrubbed a lap ago.
-        inflight_.push(InFlight{pos, pos + lines, true, true});
         done_lines_ += lines;
         continue;
       }
-      inflight_.push(InFlight{pos, pos + lines, false});
+      // The record polled before this one is still unconsumed: it joins the held list.
+      if (open_end_ != 0) [[unlikely]]
+        held_.push(InFlight{open_start_, open_end_, false});
+      open_start_ = pos;
+      open_end_ = pos + lines;
       out = Record{pos, h, kind};
       return true;
     }
@@ -162,18 +165,12 @@ class RingReader {
   /// Done with the record at pos (in any order). Its lines go back to the writer with the
   /// longest consumed prefix, at flush() or once enough of the ring waits for that.
   void consume(std::uint64_t pos) {
-    // Newest first: the record just polled is the usual one, while up to an eighth of the ring
-    // of consumed records may wait before it.
-    for (std::size_t i = inflight_.size(); i-- > 0;) {
-      InFlight& f = inflight_[i];
-      if (f.start == pos) {
-        if (!f.consumed) {
-          f.consumed = true;
-          done_lines_ += f.end - f.start;
-        }
-        break;
-      }
-      if (f.start < pos) break;
+    if (open_end_ != 0 && open_start_ == pos) [[likely]] {
+      // The record polled last: the usual case, consumed before the next one is polled.
+      done_lines_ += open_end_ - open_start_;
+      open_end_ = 0;
+    } else {
+      consume_held(pos);
     }
     // While records keep coming (the next one is already there), hand lines back every eighth
     // of the ring; when the writer waits for an answer, the owner will be idle soon and
@@ -197,39 +194,60 @@ class RingReader {
   }
 
   std::uint64_t released() const { return released_; }
-  std::size_t held() const { return inflight_.size(); }
+  /// Records polled and not yet released (consumed or not).
+  std::size_t held() const { return held_.size() + (open_end_ != 0 ? 1 : 0); }
 
  private:
   struct InFlight {
     std::uint64_t start;
     std::uint64_t end;
     bool consumed;
-    bool pad = false;
   };
+
+  // A record polled before the last one, consumed out of order: marked in the held list.
+  void consume_held(std::uint64_t pos) {
+    // Newest first: up to an eighth of the ring of consumed records may wait before it.
+    for (std::size_t i = held_.size(); i-- > 0;) {
+      InFlight& f = held_[i];
+      if (f.start == pos) {
+        if (!f.consumed) {
+          f.consumed = true;
+          done_lines_ += f.end - f.start;
+        }
+        return;
+      }
+      if (f.start < pos) return;
+    }
+  }
 
   // A payload line may hold anything, also what looks like a valid sequence word for a later
   // lap: zero the first word of each payload line before releasing. Header lines keep their old
   // sequence numbers, which never match again. (The reader does this, not the writer, to keep an
-  // extra cache miss off the writer's critical path.)
-  void scrub(std::uint64_t start, std::uint64_t end) {
-    for (std::uint64_t pos = start + 1; pos < end; ++pos)
-      shared(line_at(ring_, lines_, pos)->seq).store(0, std::memory_order_relaxed);
+  // extra cache miss off the writer's critical path.) The records' headers are still intact
+  // (the writer gets no line back before the tail store), so they tell where each record
+  // starts; a pad's further lines were scrubbed a lap ago.
+  void scrub(std::uint64_t from, std::uint64_t to) {
+    for (std::uint64_t pos = from; pos < to;) {
+      const SlotHeader* h = line_at(ring_, lines_, pos);
+      const std::uint64_t lines = h->kind_lines >> 8;
+      if ((h->kind_lines & 0xff) != kSlotPad)
+        for (std::uint64_t l = pos + 1; l < pos + lines; ++l)
+          shared(line_at(ring_, lines_, l)->seq).store(0, std::memory_order_relaxed);
+      pos += lines;
+    }
   }
 
+  // Hands back every line up to the first record polled and not consumed: every line before it
+  // is a consumed record or a pad.
   void release() {
-    std::uint64_t upto = released_;
-    while (!inflight_.empty() && inflight_.front().consumed) {
-      const InFlight& f = inflight_.front();
-      if (!f.pad) scrub(f.start, f.end);
-      done_lines_ -= f.end - f.start;
-      upto = f.end;
-      inflight_.pop_front();
-    }
-    if (upto != released_) {
-      released_ = upto;
-      shared(*tail_).store(upto, std::memory_order_release);
-      released_moved_ = true;
-    }
+    while (!held_.empty() && held_.front().consumed) held_.pop_front();
+    const std::uint64_t upto = !held_.empty() ? held_.front().start : open_end_ != 0 ? open_start_ : read_pos_;
+    if (upto == released_) return;
+    scrub(released_, upto);
+    done_lines_ -= upto - released_;
+    released_ = upto;
+    shared(*tail_).store(upto, std::memory_order_release);
+    released_moved_ = true;
   }
 
   unsigned char* ring_ = nullptr;
@@ -238,9 +256,13 @@ class RingReader {
   std::uint64_t read_pos_ = 0;  ///< next line to look at (absolute)
   std::uint64_t released_ = 0;  ///< lines handed back to the writer
   bool released_moved_ = false;
-  std::uint64_t done_lines_ = 0;  ///< lines of consumed records not yet released
-  // Records held, oldest first: a growable power-of-two ring (a deque costs several times more
-  // per message, and this runs once per message).
+  std::uint64_t done_lines_ = 0;  ///< lines of consumed records and pads not yet released
+  // The record polled last, while it is not consumed (open_end_ 0: none). The layer above
+  // usually consumes each record before it polls the next, which then never touches the list.
+  std::uint64_t open_start_ = 0;
+  std::uint64_t open_end_ = 0;
+  // Records polled before the last one and not yet released, oldest first: a growable
+  // power-of-two ring (a deque costs several times more per record).
   class Held {
    public:
     bool empty() const { return head_ == tail_; }
@@ -269,7 +291,7 @@ class RingReader {
     std::size_t capacity_ = 0;  // v_.size(), kept: the vector's size is a division by 24
     std::size_t head_ = 0, tail_ = 0;  // absolute counts
   };
-  Held inflight_;
+  Held held_;
 };
 
 }  // namespace tilempi::transport::host
