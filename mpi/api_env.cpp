@@ -35,7 +35,9 @@ int init(int required) {
   // real time (host: a rank is a process) they do; on a modeled one (sim: a rank may be a
   // context of the simulator process, whose scheduler knows only the rank's own thread) they do
   // not, so it provides FUNNELED at most.
-  const int most = rt.transport->capabilities().virtual_time ? MPI_THREAD_FUNNELED : MPI_THREAD_MULTIPLE;
+  const bool modeled = rt.transport->capabilities().virtual_time;
+  rt.bracketed = modeled ? rt.transport.get() : nullptr;
+  const int most = modeled ? MPI_THREAD_FUNNELED : MPI_THREAD_MULTIPLE;
   rt.thread_level = required > most ? most : (required < 0 ? 0 : required);
   threads::g_multiple = rt.thread_level == MPI_THREAD_MULTIPLE;
   comms_init(rt.transport->rank(), rt.transport->size());
@@ -96,6 +98,7 @@ int MPI_Finalize(void) {
   rt.transport->finalize();
   rt.finalized = true;
   comms_clear();
+  rt.bracketed = nullptr;
   rt.transport.reset();
   return MPI_SUCCESS;
 }

@@ -11,7 +11,11 @@ using namespace tilempi::mpi;
 
 namespace {
 
-int start_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, bool sync,
+// The entry points' helpers inline into each MPI_ function: a call's prologue and epilogue
+// (saving and restoring the registers of seven arguments) cost as much as a check here.
+#define TILEMPI_ENTRY_HELPER [[gnu::always_inline]] inline
+
+TILEMPI_ENTRY_HELPER int start_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, bool sync,
                MPI_Request* request, const char* fn) {
   int rc;
   Comm* c = check::comm(comm, fn, &rc);
@@ -24,7 +28,7 @@ int start_send(const void* buf, int count, MPI_Datatype type, int dest, int tag,
 }
 
 // The checks of a send's arguments; the communicator, or nullptr with *rc set.
-Comm* check_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request,
+TILEMPI_ENTRY_HELPER Comm* check_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* request,
                  const char* fn, int* rc, const Datatype** type_out = nullptr) {
   Comm* c = check::comm(comm, fn, rc);
   if (!c) return nullptr;
@@ -38,7 +42,7 @@ Comm* check_send(const void* buf, int count, MPI_Datatype type, int dest, int ta
   return c;
 }
 
-Comm* check_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request,
+TILEMPI_ENTRY_HELPER Comm* check_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request,
                  const char* fn, int* rc, const Datatype** type_out = nullptr) {
   Comm* c = check::comm(comm, fn, rc);
   if (!c) return nullptr;
@@ -71,7 +75,7 @@ int buffered_send(const void* buf, int count, MPI_Datatype type, int dest, int t
   return rc == MPI_SUCCESS ? rc : raise(comm, rc, fn, detail);
 }
 
-int start_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request,
+TILEMPI_ENTRY_HELPER int start_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request,
                const char* fn) {
   int rc;
   Comm* c = check::comm(comm, fn, &rc);
@@ -83,7 +87,7 @@ int start_recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI
   return irecv(buf, static_cast<std::size_t>(count), *t, source, tag, *c, Lane::User, request);
 }
 
-int blocking_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, bool sync,
+TILEMPI_ENTRY_HELPER int blocking_send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, bool sync,
                   const char* fn) {
   MPI_Request r;
   int rc;

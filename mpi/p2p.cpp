@@ -111,7 +111,10 @@ inline bool real_time(Engine& e) {
 
 constexpr MPI_Request kKeptSlots = 1024;
 
-inline MPI_Request new_request(Engine& e, Request::Kind kind, MPI_Comm comm) {
+// Inline on the message paths (a call's prologue and epilogue cost as much as its work here).
+#define TILEMPI_HOT [[gnu::always_inline]] inline
+
+TILEMPI_HOT MPI_Request new_request(Engine& e, Request::Kind kind, MPI_Comm comm) {
   MPI_Request h;
   if (!e.free_handles.empty()) [[likely]] {
     h = e.free_handles.back();
@@ -127,7 +130,7 @@ inline MPI_Request new_request(Engine& e, Request::Kind kind, MPI_Comm comm) {
 
 MPI_Request new_request(Request::Kind kind, MPI_Comm comm) { return new_request(engine(), kind, comm); }
 
-bool matches(const Request& r, std::uint64_t context, int source, int tag) {
+TILEMPI_HOT bool matches(const Request& r, std::uint64_t context, int source, int tag) {
   return r.context == context && (r.source == MPI_ANY_SOURCE || r.source == source) &&
          (r.tag == MPI_ANY_TAG ? tag >= 0 : r.tag == tag);
 }
@@ -169,12 +172,12 @@ void complete(MPI_Request h) { complete(h, *engine().requests[h]); }
 // request keeps it across MPI_Type_free of the handle (descriptions outlive handles).
 void send_on(MPI_Request h, const void* buf, std::size_t count, const Datatype& t, int dest, int tag, Comm& comm,
              Lane lane, bool synchronous);
-void recv_on(Engine& e, MPI_Request h, void* buf, std::size_t count, const Datatype* type, int source, int tag,
+TILEMPI_HOT void recv_on(Engine& e, MPI_Request h, void* buf, std::size_t count, const Datatype* type, int source, int tag,
              Comm& comm, Lane lane);
 int bsend_typed(const void* buf, std::size_t count, const Datatype& t, int dest, int tag, Comm& comm,
                 std::string* detail);
 
-void set_recv_status(Request& r, int source, int tag, std::size_t size) {
+TILEMPI_HOT void set_recv_status(Request& r, int source, int tag, std::size_t size) {
   std::size_t capacity = r.count * r.type->size;
   r.received = std::min(size, capacity);
   r.status.MPI_SOURCE = source;
@@ -184,7 +187,7 @@ void set_recv_status(Request& r, int source, int tag, std::size_t size) {
   status_set_bytes(r.status, r.received);
 }
 
-void finish_recv(MPI_Request h, Request& r) {
+TILEMPI_HOT void finish_recv(MPI_Request h, Request& r) {
   if (!r.type->contiguous) {
     unpack(r.staging.data(), r.received, r.count, *r.type, r.buf);
     r.staging = {};
@@ -194,7 +197,7 @@ void finish_recv(MPI_Request h, Request& r) {
 
 
 // Start moving a matched message from the transport into the receive (r is request h).
-void start_fetch(Engine& e, transport::Transport& tp, MPI_Request h, Request& r, const Arrival& a) {
+TILEMPI_HOT void start_fetch(Engine& e, transport::Transport& tp, MPI_Request h, Request& r, const Arrival& a) {
   void* dst = r.buf;
   if (!r.type->contiguous) {
     r.staging.resize(r.received);
@@ -228,22 +231,35 @@ void deliver_unexpected(MPI_Request h, Unexpected& u) {
   complete(h);
 }
 
-void on_arrival(Engine& e, transport::Transport& tp, const Arrival& a) {
-  std::uint64_t context = a.envelope.word[0];
-  int source = static_cast<int>(static_cast<std::uint32_t>(a.envelope.word[1]));
-  int tag = static_cast<int>(static_cast<std::uint32_t>(a.envelope.word[1] >> 32));
-  if (!e.posted.empty()) {
-    // The oldest posted receive first: the usual match, and far cheaper than a deque's erase.
+void on_arrival_slow(Engine& e, transport::Transport& tp, const Arrival& a);
+
+// An arrival: to the oldest posted receive if it matches (the usual match, and far cheaper than
+// a deque's erase), else on_arrival_slow().
+TILEMPI_HOT void on_arrival(Engine& e, transport::Transport& tp, const Arrival& a) {
+  if (!e.posted.empty()) [[likely]] {
+    const std::uint64_t context = a.envelope.word[0];
+    const int source = static_cast<int>(static_cast<std::uint32_t>(a.envelope.word[1]));
+    const int tag = static_cast<int>(static_cast<std::uint32_t>(a.envelope.word[1] >> 32));
     const MPI_Request h = e.posted.front();
     Request* r = e.requests[h].get();
-    if (matches(*r, context, source, tag)) {
+    if (matches(*r, context, source, tag)) [[likely]] {
       e.posted.pop_front();
       set_recv_status(*r, source, tag, a.size);
       start_fetch(e, tp, h, *r, a);
       return;
     }
+  }
+  on_arrival_slow(e, tp, a);
+}
+
+// The rest of matching: a later posted receive, or the unexpected queue.
+[[gnu::noinline]] void on_arrival_slow(Engine& e, transport::Transport& tp, const Arrival& a) {
+  std::uint64_t context = a.envelope.word[0];
+  int source = static_cast<int>(static_cast<std::uint32_t>(a.envelope.word[1]));
+  int tag = static_cast<int>(static_cast<std::uint32_t>(a.envelope.word[1] >> 32));
+  if (!e.posted.empty()) {
     for (auto it = e.posted.begin() + 1; it != e.posted.end(); ++it) {
-      r = e.requests[*it].get();
+      Request* r = e.requests[*it].get();
       if (matches(*r, context, source, tag)) {
         const MPI_Request hit = *it;
         e.posted.erase(it);
@@ -696,7 +712,7 @@ void send_on(MPI_Request h, const void* buf, std::size_t count, const Datatype& 
 }
 
 // Begin a receive on request h.
-void recv_on(Engine& e, MPI_Request h, void* buf, std::size_t count, const Datatype* type, int source, int tag,
+TILEMPI_HOT void recv_on(Engine& e, MPI_Request h, void* buf, std::size_t count, const Datatype* type, int source, int tag,
              Comm& comm, Lane lane) {
   Request* r = e.requests[h].get();
   r->buf = buf;

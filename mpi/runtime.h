@@ -15,6 +15,11 @@ struct Runtime {
   bool finalized = false;
   int thread_level = MPI_THREAD_SINGLE;
   int api_depth = 0;  ///< MPI calls in progress (a call may make others)
+  /// The transport when it keeps virtual time (it charges the time between MPI calls as the
+  /// application's compute, so it must see where each call begins and ends), else nullptr: a
+  /// transport in real time ignores the brackets, and two calls of empty functions through its
+  /// vtable on every MPI call are not free.
+  transport::Transport* bracketed = nullptr;
 };
 
 namespace threads {
@@ -56,11 +61,11 @@ struct ApiScope {
     // names); the application called it by its MPI_ name.
     if (call[0] == 'P' && call[1] == 'M') ++call;
     Runtime& rt = runtime();
-    if (rt.api_depth++ == 0 && rt.transport) rt.transport->enter_library(call);
+    if (rt.api_depth++ == 0 && rt.bracketed) rt.bracketed->enter_library(call);
   }
   ~ApiScope() {
     Runtime& rt = runtime();
-    if (--rt.api_depth == 0 && rt.transport) rt.transport->leave_library();
+    if (--rt.api_depth == 0 && rt.bracketed) rt.bracketed->leave_library();
     if (owner_) [[unlikely]]
       threads::leave();
     errno = saved_errno_;
