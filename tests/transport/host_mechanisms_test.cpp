@@ -77,13 +77,43 @@ TEST(EagerRing, RecordsComeOutInOrderWithEnvelopeAndPayload) {
     ASSERT_EQ(rec.header->len, sizes[i]);
     auto want = payload(sizes[i], i);
     if (!want.empty()) {
-      EXPECT_EQ(std::memcmp(rd.body(rec.pos), want.data(), want.size()), 0);
+      EXPECT_EQ(std::memcmp(rd.payload(rec.pos, want.size()), want.data(), want.size()), 0);
     }
     rd.consume(rec.pos);
   }
   RingReader::Record rec;
   EXPECT_FALSE(rd.next(rec));
   EXPECT_FALSE(rd.ready());
+}
+
+// From kAlignedPayloadFrom on, the payload starts on the record's second line (aligned copies
+// in and out); below it, right after the header fields. Sizes on both sides of the limit.
+TEST(EagerRing, LargePayloadsStartOnTheSecondLine) {
+  EXPECT_EQ(eager_record_lines(16), 1u);
+  EXPECT_EQ(eager_record_lines(kAlignedPayloadFrom - 1), record_lines(kAlignedPayloadFrom - 1));
+  EXPECT_EQ(eager_record_lines(kAlignedPayloadFrom), 1 + kAlignedPayloadFrom / kLine);
+  EXPECT_EQ(eager_record_lines(8192), record_lines(8192));  // a power of two: no extra line
+  EXPECT_EQ(eager_record_lines(8192 + 1), 1 + 8192 / kLine + 1);
+  Ring r(1024);
+  RingWriter w = r.writer();
+  RingReader rd = r.reader();
+  const std::size_t sizes[] = {kAlignedPayloadFrom - 1, kAlignedPayloadFrom, 5000, 16, 8192, 100};
+  for (std::size_t i = 0; i < std::size(sizes); ++i) {
+    auto data = payload(sizes[i], i + 7);
+    ASSERT_TRUE(w.write_eager(env_of(i), data.data(), data.size()));
+  }
+  for (std::size_t i = 0; i < std::size(sizes); ++i) {
+    RingReader::Record rec;
+    ASSERT_TRUE(rd.next(rec));
+    ASSERT_EQ(rec.header->len, sizes[i]);
+    EXPECT_EQ(rec.header->kind_lines >> 8, eager_record_lines(sizes[i]));
+    const unsigned char* p = rd.payload(rec.pos, sizes[i]);
+    const auto* line0 = reinterpret_cast<const unsigned char*>(rec.header);
+    EXPECT_EQ(p - line0, sizes[i] >= kAlignedPayloadFrom ? 64 : 48) << sizes[i];
+    auto want = payload(sizes[i], i + 7);
+    EXPECT_EQ(std::memcmp(p, want.data(), want.size()), 0) << sizes[i];
+    rd.consume(rec.pos);
+  }
 }
 
 TEST(EagerRing, OnlyTheSequenceWordPublishesARecord) {
@@ -204,7 +234,7 @@ TEST(EagerRing, ARecordNeverWrapsAPadSkipsToTheStart) {
   EXPECT_EQ(rec.pos, 16u);  // the pad never comes out
   EXPECT_EQ(rec.header->envelope.word[0], 3u);
   EXPECT_EQ(reinterpret_cast<const unsigned char*>(rec.header), r.ring());
-  EXPECT_EQ(std::memcmp(rd.body(rec.pos), big.data(), big.size()), 0);
+  EXPECT_EQ(std::memcmp(rd.payload(rec.pos, big.size()), big.data(), big.size()), 0);
   rd.flush();
   EXPECT_EQ(r.ctl()->tail, 16u);  // pad released with the records before it
 }
@@ -236,7 +266,7 @@ TEST(EagerRing, StalePayloadNeverLooksLikeANewRecord) {
     ASSERT_TRUE(rd.next(rec));
     EXPECT_EQ(rec.header->envelope.word[0], 1000 + m);
     std::uint64_t v = 0;
-    std::memcpy(&v, rd.body(rec.pos), sizeof v);
+    std::memcpy(&v, rd.payload(rec.pos, sizeof v), sizeof v);
     EXPECT_EQ(v, m);
     rd.consume(rec.pos);
     rd.flush();
@@ -284,7 +314,7 @@ TEST(EagerRing, TwoThreadsManyLapsContentAndOrder) {
       if (rec.header->envelope.word[0] != next) ++bad;
       const std::size_t len = rec.header->envelope.word[3];
       if (rec.header->len != len) ++bad;
-      const unsigned char* b = rd.body(rec.pos);
+      const unsigned char* b = rd.payload(rec.pos, len);
       for (std::size_t k = 0; k < len; ++k)
         if (b[k] != static_cast<unsigned char>(next + k)) {
           ++bad;

@@ -273,7 +273,7 @@ OpId HostTransport::fetch(const Arrival& a, void* dst, std::size_t len) {
   const int s = static_cast<int>((a.handle >> 1) & ((1u << kSourceBits) - 1));
   const std::uint64_t pos = a.handle >> (kSourceBits + 1);
   Peer& p = peers_[static_cast<std::size_t>(s)];
-  const unsigned char* body = p.ring_in.body(pos);
+  const unsigned char* body = p.ring_in.payload(pos, a.size);
   auto* out = static_cast<unsigned char*>(dst);
   if (len >= 8 && len <= 16) {
     // The commonest small sizes without a call: two 8-byte copies that may overlap.
