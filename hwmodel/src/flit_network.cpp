@@ -108,18 +108,15 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
     alloc_from_.assign(in_.size(), 0);
     sa_from_.assign(in_.size(), 0);
   }
-  port_.resize(static_cast<std::size_t>(nodes) * kPorts);
-  inmask_.assign(static_cast<std::size_t>(nodes), 0);
-  held_in_.assign(static_cast<std::size_t>(nodes), 0);
-  held_outs_.assign(static_cast<std::size_t>(nodes), 0);
-  held_on_.assign(static_cast<std::size_t>(nodes) * kPorts, 0);
-  ejmask_.assign(static_cast<std::size_t>(nodes), 0);
+  nodes_.resize(static_cast<std::size_t>(nodes));
+  for (int n = 0; n < nodes; ++n) {
+    const int net_base = n - n % tiles_;
+    for (int d = 0; d < kMeshDirs; ++d) {
+      const TileId nb = nbr_[static_cast<std::size_t>(n % tiles_) * kMeshDirs + static_cast<std::size_t>(d)];
+      nodes_[static_cast<std::size_t>(n)].nbr[d] = nb == kNoTile ? 0 : static_cast<std::uint32_t>(net_base + nb);
+    }
+  }
   src_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(classes_));
-  src_rr_.assign(static_cast<std::size_t>(nodes), 0);
-  ej_rr_.assign(static_cast<std::size_t>(nodes), 0);
-  held_.assign(static_cast<std::size_t>(nodes), 0);
-  src_pending_.assign(static_cast<std::size_t>(nodes), 0);
-  inj_port_.resize(static_cast<std::size_t>(nodes));
 
   int maxd = std::max({hop_ + head_wait_, eject_delay_, credit_delay_, inj_latency_ + head_wait_, va_delay_,
                        inj_credit_delay_, 1}) + 2;
@@ -127,8 +124,6 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
   while (wheel < static_cast<std::size_t>(maxd)) wheel <<= 1;
   wheel_.resize(wheel);
   wheel_mask_ = wheel - 1;
-  last_sched_.assign(static_cast<std::size_t>(nodes), kNever);
-  last_proc_.assign(static_cast<std::size_t>(nodes), kNever);
   counters_.resize(static_cast<std::size_t>(nets_));
   fast_ = c.fast_worms && vcs_ == 1;
   inj_credit_delay_ = c.injection_credit_delay;
@@ -214,8 +209,8 @@ void Chip::FlitNetwork::hold_ejection(int network, TileId tile, bool hold) {
   if (network < 0 || network >= nets_ || !topo_.valid(tile))
     throw std::invalid_argument("hold_ejection: bad network or tile");
   std::uint32_t n = node(network, tile);
-  held_[n] = hold ? 1 : 0;
-  if (!hold && ejmask_[n]) schedule(n, chip_.now_);
+  nodes_[n].held = hold ? 1 : 0;
+  if (!hold && nodes_[n].ejmask) schedule(n, chip_.now_);
 }
 
 void Chip::FlitNetwork::run_until(Cycle c) {
@@ -232,7 +227,7 @@ void Chip::FlitNetwork::run_until(Cycle c) {
       if (s.qtail >= 0) pkts_[static_cast<std::size_t>(s.qtail)].next = static_cast<std::int32_t>(slot);
       else s.qhead = static_cast<std::int32_t>(slot);
       s.qtail = static_cast<std::int32_t>(slot);
-      ++src_pending_[n];
+      ++nodes_[n].src_pending;
       schedule(n, t);
     }
     due_.clear();
@@ -317,8 +312,9 @@ template <class M>
 void Chip::FlitNetwork::run_routers(std::vector<std::uint32_t>& bucket, Cycle t) {
   for (std::size_t k = 0; k < bucket.size(); ++k) {
     const std::uint32_t n = bucket[k];
-    if (last_proc_[n] == t) continue;
-    last_proc_[n] = t;
+    Node& nd = nodes_[n];
+    if (nd.last_proc == t) continue;
+    nd.last_proc = t;
     router_cycle<M>(n, t);
   }
 }
@@ -332,32 +328,32 @@ template <class M>
 void Chip::FlitNetwork::router_cycle(std::uint32_t n, Cycle t) {
   const Shape S = shape<M>();
   ++activations_;
-  RouterCycle r;
+  Node& nd = nodes_[n];
+  RouterCycle<M> r;
   r.n = n;
   r.t = t;
+  r.nd = &nd;
   r.net = nets_ == 1 ? 0 : n / static_cast<std::uint32_t>(tiles_);  // (no division on one network)
-  r.net_base = static_cast<std::uint32_t>(r.net) * static_cast<std::uint32_t>(tiles_);
-  r.tile = static_cast<TileId>(n - r.net_base);
+  r.tile = static_cast<TileId>(n - static_cast<std::uint32_t>(r.net) * static_cast<std::uint32_t>(tiles_));
   r.base = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.ivcs);
-  r.tbase = static_cast<std::size_t>(r.tile) * kMeshDirs;
   requests<M>(r);
   if (r.va_mask) vc_allocation<M>(r);
   if (r.demand) switch_allocation<M>(r);
-  if (ejmask_[n] && !held_[n]) ejection<M>(r);
-  if (src_pending_[n] && (!S.fast || t >= src_free_[n])) injection<M>(r);
-  schedule_next(r);
+  if (nd.ejmask && !nd.held) ejection<M>(r);
+  if (nd.src_pending && (!S.fast || t >= src_free_[n])) injection<M>(r);
+  schedule_next<M>(r);
 }
 
 template <class M>
-void Chip::FlitNetwork::requests(RouterCycle& r) {
+void Chip::FlitNetwork::requests(RouterCycle<M>& r) {
   const Shape S = shape<M>();
   const Cycle t = r.t;
-  std::uint64_t scan = inmask_[r.n];
+  std::uint64_t scan = r.nd->inmask;
   if constexpr (M::fixed) {
     // Heads that wait for an output another worm holds stay as they are until its tail leaves
     // (switch_traversal lets them ask again): they are not looked at, only their demand counts.
-    scan &= ~held_in_[r.n];
-    if constexpr (!M::shape.va_stage) r.demand |= held_outs_[r.n];
+    scan &= ~r.nd->held_in;
+    if constexpr (!M::shape.va_stage) r.demand |= static_cast<unsigned>(r.nd->held_outs);
   }
   for (std::uint64_t m = scan; m; m &= m - 1) {
     const int i = std::countr_zero(m);
@@ -374,7 +370,7 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
       const int o = f.out;
       OutVc& ov = out_[r.base + static_cast<std::size_t>(o * S.vcs + ovc_of<M>(f))];
       r.demand |= 1u << o;
-      if (credit_ready(ov, t)) r.cand[o] |= std::uint64_t{1} << i;
+      if (credit_ready(ov, t)) r.cand[o] |= static_cast<typename RouterCycle<M>::Mask>(std::uint64_t{1} << i);
       else if (ov.rcount) r.wake = std::min(r.wake, ret_[ov.roff + ov.rhead]);
       continue;
     }
@@ -400,7 +396,7 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
       } else {
         r.held_up |= f.any_vc ? ((std::uint64_t{1} << S.per_class) - 1) << (o * S.vcs + f.want_vc) : std::uint64_t{1} << ovi;
         if (o != kLocal) link_wait_begin(f, idx, t);  // another input's worm holds the link
-        if constexpr (M::fixed) hold_head(r.n, i, o);
+        if constexpr (M::fixed) hold_head(*r.nd, i, o);
       }
       continue;
     }
@@ -408,7 +404,7 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
     r.demand |= 1u << o;
     if (ov.owner < 0) {
       if (credit_ready(ov, t)) {
-        r.cand[o] |= std::uint64_t{1} << i;
+        r.cand[o] |= static_cast<typename RouterCycle<M>::Mask>(std::uint64_t{1} << i);
       } else {
         if (ov.rcount) r.wake = std::min(r.wake, ret_[ov.roff + ov.rhead]);
         // The buffer behind the link still holds the last worm's flits: a
@@ -418,7 +414,7 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
     } else {
       r.held_up |= f.any_vc ? ((std::uint64_t{1} << S.per_class) - 1) << (o * S.vcs + f.want_vc) : std::uint64_t{1} << ovi;
       if (o != kLocal) link_wait_begin(f, idx, t);  // another input's worm holds the link
-      if constexpr (M::fixed) hold_head(r.n, i, o);
+      if constexpr (M::fixed) hold_head(*r.nd, i, o);
     }
   }
 }
@@ -427,7 +423,7 @@ void Chip::FlitNetwork::requests(RouterCycle& r) {
 // output VC (its class; on a torus the dateline VC). With an RC stage the head may ask for
 // the next stage routing_delay cycles after it reached the front of its input VC.
 template <class M>
-void Chip::FlitNetwork::route_computation(const RouterCycle& r, int i, Fifo& f) {
+void Chip::FlitNetwork::route_computation(const RouterCycle<M>& r, int i, Fifo& f) {
   const Shape S = shape<M>();
   const Packet& p = pkts_[f.front_code >> 2];
   const int o = static_cast<int>(route(r.tile, p.dst));
@@ -443,7 +439,7 @@ void Chip::FlitNetwork::route_computation(const RouterCycle& r, int i, Fifo& f) 
     const int in_port = port_of<M>(i);
     const bool same_dim = in_port != kLocal && (in_port / 2) == (o / 2);
     int bit = same_dim ? (vc_of<M>(i) & 1) : 0;
-    if (wrap_[r.tbase + static_cast<std::size_t>(o)]) bit = 1;
+    if (wrap_[static_cast<std::size_t>(r.tile) * kMeshDirs + static_cast<std::size_t>(o)]) bit = 1;
     ovc = 2 * p.cls + bit;
   }
   f.want = static_cast<std::int8_t>(o);
@@ -457,7 +453,7 @@ void Chip::FlitNetwork::route_computation(const RouterCycle& r, int i, Fifo& f) 
 // Per-hop VC allocation (vcs_per_class > 1): the head asks for a free VC of its class at
 // output o, one with a credit if there is one, the first of the class if none is free.
 template <class M>
-int Chip::FlitNetwork::choose_vc(const RouterCycle& r, const Fifo& f, int o, Cycle t) {
+int Chip::FlitNetwork::choose_vc(const RouterCycle<M>& r, const Fifo& f, int o, Cycle t) {
   const Shape S = shape<M>();
   const int first = f.want_vc - f.want_vc % S.per_class;
   int free_vc = -1;
@@ -473,7 +469,7 @@ int Chip::FlitNetwork::choose_vc(const RouterCycle& r, const Fifo& f, int o, Cyc
 // VC allocation: each free output VC that heads asked for goes to one of them, round robin;
 // the winner may ask for the switch vc_alloc_delay cycles later.
 template <class M>
-void Chip::FlitNetwork::vc_allocation(RouterCycle& r) {
+void Chip::FlitNetwork::vc_allocation(RouterCycle<M>& r) {
   const Shape S = shape<M>();
   const Cycle t = r.t;
   for (std::uint64_t m = r.va_mask; m; m &= m - 1) {
@@ -510,7 +506,7 @@ void Chip::FlitNetwork::vc_allocation(RouterCycle& r) {
 // flit per cycle. Outputs are served in an order that rotates with the cycle; each picks among
 // its requesting input VCs round robin. Every winner traverses the switch.
 template <class M>
-void Chip::FlitNetwork::switch_allocation(RouterCycle& r) {
+void Chip::FlitNetwork::switch_allocation(RouterCycle<M>& r) {
   const Shape S = shape<M>();
   const Cycle t = r.t;
   std::uint64_t excluded = 0;  // input VCs of ports that already sent this cycle
@@ -521,7 +517,7 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle& r) {
   for (unsigned rot = ((r.demand >> first) | (r.demand << (kPorts - first))) & all; rot; rot &= rot - 1) {
     int o = first + std::countr_zero(rot);
     if (o >= kPorts) o -= kPorts;
-    PortStats& ps = port_[static_cast<std::size_t>(r.n) * kPorts + static_cast<std::size_t>(o)];
+    PortStats& ps = r.nd->port[o];
     asked |= r.cand[o];
     const std::uint64_t c = r.cand[o] & ~excluded;
     if (!c) {
@@ -539,7 +535,6 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle& r) {
     ++ps.flits;
     granted |= std::uint64_t{1} << i;
     excluded |= port_mask<M>(i);
-    r.worked = true;
     if ((c & (c - 1)) && o != kLocal) {
       // The other candidates lost the link to this packet: heads (a candidate
       // of another VC may be a worm's body) of another source wait for it.
@@ -563,14 +558,14 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle& r) {
 // input buffer, or the ejection buffer, where it is visible router_delay (+ link or ejection
 // latency) cycles later.
 template <class M>
-void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
+void Chip::FlitNetwork::switch_traversal(RouterCycle<M>& r, int i, int o) {
   const Shape S = shape<M>();
   const Cycle t = r.t;
   const std::size_t idx = r.base + static_cast<std::size_t>(i);
   Fifo& f = in_[idx];
   const Flit fl{f.front_ready, f.front_code, 0};
   if (!pop_flit(f)) {
-    inmask_[r.n] &= ~(std::uint64_t{1} << i);
+    r.nd->inmask &= ~(std::uint64_t{1} << i);
   } else {
     // The next flit is at the front: it may move next cycle, or a head after its RC stage.
     if (head_wait_ && (f.front_code & 1u))
@@ -599,10 +594,10 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
     f.out = f.ovc = -1;
     if constexpr (M::fixed) {
       // The heads that waited for this output ask again next cycle.
-      std::uint64_t& w = held_on_[static_cast<std::size_t>(r.n) * kPorts + static_cast<std::size_t>(o)];
+      std::uint64_t& w = r.nd->held_on[o];
       if (w) {
-        held_in_[r.n] &= ~w;
-        held_outs_[r.n] &= ~(std::uint64_t{1} << o);
+        r.nd->held_in &= ~w;
+        r.nd->held_outs &= ~(std::uint64_t{1} << o);
         w = 0;
         r.retry = true;
       }
@@ -613,8 +608,7 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
 
   const int in_port = port_of<M>(i);
   if (in_port != kLocal) {
-    const TileId up = nbr_[r.tbase + static_cast<std::size_t>(in_port)];
-    credit_return<M>(r.net_base + static_cast<std::uint32_t>(up), kOpposite[in_port] * S.vcs + vc_of<M>(i), t);
+    credit_return<M>(r.nd->nbr[in_port], kOpposite[in_port] * S.vcs + vc_of<M>(i), t);
   } else {
     if (S.inj_credit) {
       // The core sees the freed injection slot once its credit is back.
@@ -623,7 +617,7 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
       if (pos >= ph_cap_) pos -= ph_cap_;
       phantom_[ring * ph_cap_ + pos] = t + static_cast<Cycle>(inj_credit_delay_);
       ++ph_count_[ring];
-      if (src_pending_[r.n]) schedule_any(r.n, t, t + static_cast<Cycle>(inj_credit_delay_));
+      if (r.nd->src_pending) schedule_any(r.n, t, t + static_cast<Cycle>(inj_credit_delay_));
     }
     if (is_tail) {
       Packet& p = pkts_[fl.code >> 2];
@@ -635,21 +629,20 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
   }
 
   if (o != kLocal) {
-    const TileId dn = nbr_[r.tbase + static_cast<std::size_t>(o)];
-    const std::uint32_t dnode = r.net_base + static_cast<std::uint32_t>(dn);
+    const std::uint32_t dnode = r.nd->nbr[o];
     const int di = kOpposite[o] * S.vcs + ovc;
     Fifo& d = in_[static_cast<std::size_t>(dnode) * static_cast<std::size_t>(S.ivcs) + static_cast<std::size_t>(di)];
     // A head that will be at the front on arrival has nothing to do before its RC stage ends
     // (the router computes that from the time stamps when it first looks at it).
     const Cycle wake_at = t + static_cast<Cycle>(hop_) + (is_head && d.count == 0 ? static_cast<Cycle>(head_wait_) : 0);
     push_flit(d, t + static_cast<Cycle>(hop_), fl.code);
-    inmask_[dnode] |= std::uint64_t{1} << di;
+    nodes_[dnode].inmask |= std::uint64_t{1} << di;
     schedule(dnode, wake_at);
     ++counters_[r.net].flit_hops;
   } else {
     Fifo& d = ej_[static_cast<std::size_t>(r.n) * static_cast<std::size_t>(S.vcs) + static_cast<std::size_t>(ovc)];
     push_flit(d, t + static_cast<Cycle>(eject_delay_), fl.code);
-    ejmask_[r.n] |= 1u << ovc;
+    r.nd->ejmask |= 1u << ovc;
     schedule(r.n, t + static_cast<Cycle>(eject_delay_));
   }
 }
@@ -657,23 +650,22 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle& r, int i, int o) {
 // Ejection: the core reads one flit per cycle from its ejection buffers (VCs in turn); the
 // slot's credit returns to the router; a tail delivers its packet.
 template <class M>
-void Chip::FlitNetwork::ejection(RouterCycle& r) {
+void Chip::FlitNetwork::ejection(RouterCycle<M>& r) {
   const Shape S = shape<M>();
   const Cycle t = r.t;
   const std::uint32_t n = r.n;
   const std::size_t ebase = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.vcs);
   for (int k = 0; k < S.vcs; ++k) {
-    int v = ej_rr_[n] + k;
+    int v = r.nd->ej_rr + k;
     if (v >= S.vcs) v -= S.vcs;
-    if (!(ejmask_[n] & (1u << v))) continue;
+    if (!(r.nd->ejmask & (1u << v))) continue;
     Fifo& f = ej_[ebase + static_cast<std::size_t>(v)];
     if (f.front_ready > t) continue;
     if (S.fast && t < ej_free_[ebase + static_cast<std::size_t>(v)]) continue;
     const Flit fl{f.front_ready, f.front_code, 0};
-    if (!pop_flit(f)) ejmask_[n] &= ~(1u << v);
-    ej_rr_[n] = static_cast<std::uint8_t>(v + 1 == S.vcs ? 0 : v + 1);
+    if (!pop_flit(f)) r.nd->ejmask &= ~(1u << v);
+    r.nd->ej_rr = static_cast<std::uint8_t>(v + 1 == S.vcs ? 0 : v + 1);
     credit_return<M>(n, kLocal * S.vcs + v, t);
-    r.worked = true;
     for (int w = 0; w < S.vcs && !r.retry; ++w) {
       const Fifo& e = ej_[ebase + static_cast<std::size_t>(w)];
       r.retry = e.count && e.front_ready <= t + 1;
@@ -688,16 +680,17 @@ void Chip::FlitNetwork::ejection(RouterCycle& r) {
 // turn), each visible at the router injection_latency cycles later, while its buffer (minus the
 // slots whose credit is still on its way back) has room.
 template <class M>
-void Chip::FlitNetwork::injection(RouterCycle& r) {
+void Chip::FlitNetwork::injection(RouterCycle<M>& r) {
   const Shape S = shape<M>();
   const Cycle t = r.t;
   const std::uint32_t n = r.n;
   const std::size_t base = r.base;
   const std::size_t sbase = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.classes);
-  PortStats& ip = inj_port_[n];
+  Node& nd = *r.nd;
+  PortStats& ip = nd.inj;
   bool wrote = false;
   for (int k = 0; k < S.classes; ++k) {
-    int c = src_rr_[n] + k;
+    int c = nd.src_rr + k;
     if (c >= S.classes) c -= S.classes;
     Source& s = src_[sbase + static_cast<std::size_t>(c)];
     if (s.qhead < 0) continue;
@@ -750,16 +743,15 @@ void Chip::FlitNetwork::injection(RouterCycle& r) {
       code |= 2u;
       s.qhead = p.next;
       if (s.qhead < 0) s.qtail = -1;
-      --src_pending_[n];
+      --nd.src_pending;
     }
     schedule(n, t + static_cast<Cycle>(inj_latency_) +
                     ((code & 1u) && f.count == 0 ? static_cast<Cycle>(head_wait_) : 0));
     push_flit(f, t + static_cast<Cycle>(inj_latency_), code);
-    inmask_[n] |= std::uint64_t{1} << li;
-    src_rr_[n] = static_cast<std::uint8_t>(c + 1 == S.classes ? 0 : c + 1);
+    nd.inmask |= std::uint64_t{1} << li;
+    nd.src_rr = static_cast<std::uint8_t>(c + 1 == S.classes ? 0 : c + 1);
     wrote = true;
-    r.worked = true;
-    if (src_pending_[n]) r.retry = true;
+    if (nd.src_pending) r.retry = true;
     break;
   }
   if (wrote) {
@@ -777,7 +769,8 @@ void Chip::FlitNetwork::injection(RouterCycle& r) {
 // candidate that lost, the next flit of a FIFO at its front, a released output VC, the core
 // with more to write or read); flits on their way schedule this router when they arrive, and
 // a flit waiting for a credit or for a pipeline stage wakes it at r.wake.
-void Chip::FlitNetwork::schedule_next(const RouterCycle& r) {
+template <class M>
+void Chip::FlitNetwork::schedule_next(const RouterCycle<M>& r) {
   if (r.retry) schedule(r.n, r.t + 1);
   else if (r.wake != kNever) schedule_any(r.n, r.t, r.wake);
 }
@@ -797,15 +790,15 @@ void Chip::FlitNetwork::fill_stats(Stats& s) const {
     for (TileId t = 0; t < tiles_; ++t) {
       std::uint32_t n = node(net, t);
       for (int d = 0; d < kMeshDirs; ++d) {
-        const PortStats& p = port_[static_cast<std::size_t>(n) * kPorts + static_cast<std::size_t>(d)];
+        const PortStats& p = nodes_[n].port[d];
         LinkStats& l = ns.links[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d)];
         l.flits = p.flits;
         l.busy_cycles = p.flits;
         l.blocked_cycles = blocked(p);
       }
-      const PortStats& e = port_[static_cast<std::size_t>(n) * kPorts + kLocal];
+      const PortStats& e = nodes_[n].port[kLocal];
       ns.ejection[static_cast<std::size_t>(t)] = LinkStats{e.flits, e.flits, blocked(e)};
-      const PortStats& i = inj_port_[n];
+      const PortStats& i = nodes_[n].inj;
       ns.injection[static_cast<std::size_t>(t)] = LinkStats{i.flits, i.flits, blocked(i)};
     }
     copy_counters(counters_[static_cast<std::size_t>(net)], ns);
@@ -820,8 +813,10 @@ void Chip::FlitNetwork::reset_stats() {
     p.blocked = 0;
     if (p.blocked_since != kNever) p.blocked_since = now;
   };
-  for (PortStats& p : port_) reset(p);
-  for (PortStats& p : inj_port_) reset(p);
+  for (Node& nd : nodes_) {
+    for (PortStats& p : nd.port) reset(p);
+    reset(nd.inj);
+  }
   for (NetCounters& nc : counters_) nc = NetCounters{};
   activations_ = 0;
   log_.clear();

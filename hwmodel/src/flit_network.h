@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <queue>
+#include <type_traits>
 #include <vector>
 
 #include "network_model.h"
@@ -19,6 +20,22 @@ namespace tilempi::hwmodel {
 
 inline constexpr int kLocal = static_cast<int>(Dir::Local);
 inline constexpr int kOpposite[kPorts] = {1, 0, 3, 2, 4};
+
+// A byte-sized field of the router state, read and written as an int. It is an enumeration, not a
+// std::int8_t: a store through a character type may alias any object, so after each one the
+// compiler would reload every vector's data pointer from memory; a store of an enumeration
+// cannot alias them.
+template <class E>
+struct ByteField {
+  E v{};
+  ByteField() = default;
+  constexpr ByteField(int x) : v(static_cast<E>(x)) {}  // NOLINT(google-explicit-constructor)
+  constexpr operator int() const { return static_cast<int>(v); }  // NOLINT(google-explicit-constructor)
+};
+enum class SignedByte : std::int8_t {};
+enum class UnsignedByte : std::uint8_t {};
+using I8 = ByteField<SignedByte>;
+using U8 = ByteField<UnsignedByte>;
 
 struct Chip::FlitNetwork final : Chip::NetworkModel {
   FlitNetwork(Chip& chip, const Config& c, const Topology& topo);
@@ -39,12 +56,12 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     std::uint16_t cap = 0;
     std::uint16_t head = 0;
     std::uint16_t count = 0;
-    std::int8_t out = -1;  // output port held by the worm at the front (-1: none)
-    std::int8_t ovc = -1;  // its output VC
-    std::int8_t want = -1;      // route of the waiting head at the front (-1: not computed)
-    std::int8_t want_vc = -1;   // and its output VC
-    std::uint8_t conflict = 0;  // the head at the front waits for a link another packet holds
-    std::uint8_t any_vc = 0;    // the head takes any free VC of its class (want_vc: the first)
+    I8 out = -1;      // output port held by the worm at the front (-1: none)
+    I8 ovc = -1;      // its output VC
+    I8 want = -1;     // route of the waiting head at the front (-1: not computed)
+    I8 want_vc = -1;  // and its output VC
+    U8 conflict = 0;  // the head at the front waits for a link another packet holds
+    U8 any_vc = 0;    // the head takes any free VC of its class (want_vc: the first)
   };
   // Output VC: which input VC owns it, credits, credits still on their way back,
   // and the source tile of the last worm whose head it carried.
@@ -64,6 +81,22 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     Cycle blocked_since = kNever;
     std::uint16_t rr = 0;  // round-robin position among input VCs
   };
+  // A router's state that is not per VC, in one block (the first thing a router cycle reads):
+  // one base pointer instead of an index into a dozen arrays.
+  struct Node {
+    std::uint64_t inmask = 0;  // non-empty input VCs
+    // One VC per port (the OneVc shape): heads that wait for an output another worm holds (input
+    // VCs the request scan skips), the outputs they wait for, and per output who waits.
+    std::uint64_t held_in = 0, held_outs = 0;
+    Cycle last_sched = kNever, last_proc = kNever;
+    std::uint32_t ejmask = 0;          // non-empty ejection VCs
+    std::uint32_t src_pending = 0;     // packets queued at the core
+    std::uint32_t nbr[kMeshDirs] = {};  // neighbour's node per direction (where a link exists)
+    U8 src_rr = 0, ej_rr = 0, held = 0;
+    std::uint64_t held_on[kPorts] = {};
+    PortStats port[kPorts];  // router outputs
+    PortStats inj;           // core -> router
+  };
   struct Source {
     std::int32_t qhead = -1;  // packet slots, linked through Packet::next
     std::int32_t qtail = -1;
@@ -79,9 +112,9 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     std::int32_t next = -1;
     std::uint32_t flits = 0;
     std::uint32_t written = 0;
-    std::uint8_t net = 0;
-    std::uint8_t cls = 0;
-    std::uint8_t vc = 0;  // local VC its flits are written into
+    U8 net = 0;
+    U8 cls = 0;
+    U8 vc = 0;  // local VC its flits are written into
   };
   struct Pending {
     Cycle at;
@@ -111,20 +144,21 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
 
  private:
   std::uint32_t node(int net, TileId t) const { return static_cast<std::uint32_t>(net * tiles_ + t); }
-  // One router in one cycle: where it is, what its input VCs ask for, what it did.
+  // One router in one cycle: where it is, what its input VCs ask for, what it did. (Small, so
+  // that starting one is a few stores: with one VC per port an output's candidates fit a byte.)
+  template <class M>
   struct RouterCycle {
-    std::uint32_t n = 0;         // node = network * tiles + tile
-    Cycle t = 0;
-    std::size_t net = 0;
-    std::uint32_t net_base = 0;  // node of tile 0 of this network
-    TileId tile = 0;
-    std::size_t base = 0;        // first in_/out_ entry of the node
-    std::size_t tbase = 0;       // first nbr_/wrap_ entry of the tile
-    std::uint64_t cand[kPorts] = {0, 0, 0, 0, 0};  // per output: input VCs asking for the switch
+    using Mask = std::conditional_t<M::fixed, std::uint8_t, std::uint64_t>;
+    std::uint32_t n;             // node = network * tiles + tile
+    TileId tile;
+    Cycle t;
+    Node* nd;                    // its state
+    std::size_t net;
+    std::size_t base;            // first in_/out_ entry of the node
+    Mask cand[kPorts] = {};      // per output: input VCs asking for the switch
+    bool retry = false;          // something may move next cycle without another wake-up
     unsigned demand = 0;         // outputs some flit waits for
     std::uint64_t va_mask = 0;   // output VCs heads ask for in VC allocation (requests in va_req_)
-    bool worked = false;         // a flit moved
-    bool retry = false;          // something may move next cycle without another wake-up
     std::uint64_t held_up = 0;   // output VCs that heads wait for because another worm owns them
     Cycle wake = kNever;         // earliest cycle a waiting flit may move (credit back, stage done)
   };
@@ -175,20 +209,20 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   // The router's cycle and its stages, in pipeline order.
   template <class M> void run_routers(std::vector<std::uint32_t>& bucket, Cycle t);
   template <class M> [[gnu::always_inline]] inline void router_cycle(std::uint32_t n, Cycle t);
-  template <class M> [[gnu::always_inline]] inline void requests(RouterCycle& r);
-  template <class M> [[gnu::always_inline]] inline void route_computation(const RouterCycle& r, int i, Fifo& f);
-  template <class M> [[gnu::always_inline]] inline void vc_allocation(RouterCycle& r);
-  template <class M> [[gnu::always_inline]] inline int choose_vc(const RouterCycle& r, const Fifo& f, int o, Cycle t);
-  template <class M> [[gnu::always_inline]] inline void switch_allocation(RouterCycle& r);
-  template <class M> [[gnu::always_inline]] inline void switch_traversal(RouterCycle& r, int i, int o);
+  template <class M> [[gnu::always_inline]] inline void requests(RouterCycle<M>& r);
+  template <class M> [[gnu::always_inline]] inline void route_computation(const RouterCycle<M>& r, int i, Fifo& f);
+  template <class M> [[gnu::always_inline]] inline void vc_allocation(RouterCycle<M>& r);
+  template <class M> [[gnu::always_inline]] inline int choose_vc(const RouterCycle<M>& r, const Fifo& f, int o, Cycle t);
+  template <class M> [[gnu::always_inline]] inline void switch_allocation(RouterCycle<M>& r);
+  template <class M> [[gnu::always_inline]] inline void switch_traversal(RouterCycle<M>& r, int i, int o);
   template <class M> [[gnu::always_inline]] inline void credit_return(std::uint32_t up_node, int out_index, Cycle t);
-  template <class M> [[gnu::always_inline]] inline void ejection(RouterCycle& r);
-  template <class M> [[gnu::always_inline]] inline void injection(RouterCycle& r);
-  [[gnu::always_inline]] inline void schedule_next(const RouterCycle& r);
-  void hold_head(std::uint32_t n, int i, int o) {
-    held_in_[n] |= std::uint64_t{1} << i;
-    held_outs_[n] |= std::uint64_t{1} << o;
-    held_on_[static_cast<std::size_t>(n) * kPorts + static_cast<std::size_t>(o)] |= std::uint64_t{1} << i;
+  template <class M> [[gnu::always_inline]] inline void ejection(RouterCycle<M>& r);
+  template <class M> [[gnu::always_inline]] inline void injection(RouterCycle<M>& r);
+  template <class M> [[gnu::always_inline]] inline void schedule_next(const RouterCycle<M>& r);
+  static void hold_head(Node& nd, int i, int o) {
+    nd.held_in |= std::uint64_t{1} << i;
+    nd.held_outs |= std::uint64_t{1} << o;
+    nd.held_on[o] |= std::uint64_t{1} << i;
   }
   [[gnu::always_inline]] inline bool credit_ready(OutVc& ov, Cycle t);
   [[gnu::always_inline]] inline void push_flit(Fifo& f, Cycle ready, std::uint32_t code);
@@ -230,17 +264,9 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   std::uint64_t va_req_[64] = {};  // scratch of VC allocation: requesting input VCs per output VC
   std::vector<OutVc> out_;  // [node * ivcs_ + port * vcs_ + vc]
   std::vector<Cycle> ret_;  // credit return rings
-  std::vector<PortStats> port_;  // [node * kPorts + port]
   std::vector<Fifo> ej_;    // [node * vcs_ + vc]
-  std::vector<std::uint64_t> inmask_;  // per node: non-empty input VCs
-  // One VC per port (the OneVc shape): heads that wait for an output another worm holds, per
-  // node (input VCs the request scan skips; outputs they wait for) and per output (who waits).
-  std::vector<std::uint64_t> held_in_, held_outs_, held_on_;
-  std::vector<std::uint32_t> ejmask_;  // per node: non-empty ejection VCs
+  std::vector<Node> nodes_;
   std::vector<Source> src_;            // [node * classes_ + class]
-  std::vector<std::uint8_t> src_rr_, ej_rr_, held_;
-  std::vector<std::uint32_t> src_pending_;  // per node: packets queued at the core
-  std::vector<PortStats> inj_port_;         // per node: core -> router
   std::uint64_t port_mask_[kPorts] = {};    // input VC bits of each port
   std::uint8_t port_of_[64] = {};           // input VC index -> port
   std::uint8_t vc_of_[64] = {};             // input VC index -> VC
@@ -255,7 +281,6 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   std::vector<std::vector<std::uint32_t>> wheel_;
   Cycle wheel_mask_ = 0;
   std::uint64_t wheel_count_ = 0;
-  std::vector<Cycle> last_sched_, last_proc_;
 
   // Worms computed in one step (fast_worms).
   bool fast_ = false;
@@ -291,8 +316,9 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
 };
 
 inline void Chip::FlitNetwork::schedule(std::uint32_t n, Cycle c) {
-  if (last_sched_[n] == c) return;
-  last_sched_[n] = c;
+  Node& nd = nodes_[n];
+  if (nd.last_sched == c) return;
+  nd.last_sched = c;
   wheel_[c & wheel_mask_].push_back(n);
   ++wheel_count_;
 }

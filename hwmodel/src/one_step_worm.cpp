@@ -202,10 +202,10 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
       if (head_stages_) front_since_[fifo_index(i)] = free_at;
       const std::uint32_t nd = node_at(i);
       const int port = i == 0 ? kLocal : kOpposite[xout_[static_cast<std::size_t>(i - 1)]];
-      if (f.count == 0) inmask_[nd] &= ~(std::uint64_t{1} << port);
+      if (f.count == 0) nodes_[nd].inmask &= ~(std::uint64_t{1} << port);
     } else {
       ej_free_[fifo_index(i)] = free_at;
-      if (f.count == 0) ejmask_[node_at(h)] &= ~1u;
+      if (f.count == 0) nodes_[node_at(h)].ejmask &= ~1u;
     }
   }
   const std::uint32_t n0 = node_at(0);
@@ -230,10 +230,10 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     Source& s = src_[n0];
     s.qhead = p.next;
     if (s.qhead < 0) s.qtail = -1;
-    --src_pending_[n0];
+    --nodes_[n0].src_pending;
     p.written = p.flits;
     src_free_[n0] = W(L - 1) + 1;
-    PortStats& ip = inj_port_[n0];
+    PortStats& ip = nodes_[n0].inj;
     ip.flits += U;
     if (ip.blocked_since != kNever) {
       ip.blocked += W(kw) - ip.blocked_since;
@@ -250,7 +250,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     ov.owner = -1;
     ov.credits -= static_cast<std::int32_t>(sends);
     out_free_[out_index(j)] = S(j, L - 1) + 1;
-    PortStats& ps = port_[static_cast<std::size_t>(node_at(j)) * kPorts + static_cast<std::size_t>(xout_[static_cast<std::size_t>(j)])];
+    PortStats& ps = nodes_[node_at(j)].port[xout_[static_cast<std::size_t>(j)]];
     ps.flits += sends;
     std::uint64_t b = blocked[static_cast<std::size_t>(j)];
     if (ps.blocked_since != kNever) {
