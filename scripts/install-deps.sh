@@ -11,16 +11,26 @@ packages=(
   mpich libmpich-dev   # only to check that the NPB kernels are honest MPI codes
   clang libclang-rt-dev  # the fuzz targets (libFuzzer; scripts/fuzz.sh)
 )
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -eq 0 ]; then
-  echo "install-deps: everything is installed"
-  exit 0
-fi
-echo "install-deps: installing ${missing[*]}"
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
-$sudo apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+updated=no
+
+# install PACKAGE...: installs those not installed yet.
+install() {
+  local missing=() p
+  for p in "$@"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "install-deps: installing ${missing[*]}"
+  if [ $updated = no ]; then
+    $sudo apt-get update -qq
+    updated=yes
+  fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+install "${packages[@]}"
+# The opcount plugin (apps/opcount) is built against the headers of the GCC that loads it.
+install "gcc-$(gcc -dumpversion | cut -d. -f1)-plugin-dev"
+[ $updated = yes ] || echo "install-deps: everything is installed"

@@ -305,6 +305,17 @@ case $case_name in
       status=$?
       expect_status 0
       expect_out out "hello from rank 0 of 1"
+      # A wrapper that loads the opcount plugin builds a counted program (exported counter),
+      # which the simulator charges by its operations; TILEMPI_OPCOUNT=no builds an uncounted one.
+      if "$wrapper" -show "$@" | grep -q -- "-fplugin="; then
+        nm -D ./hello | grep -q " tilempi_op_counts$" || fail "$wrapper: the program has no exported tilempi_op_counts"
+        launch --timeout 60 -n 2 --transport sim --compute model ./hello
+        expect_status 0
+        expect_out err "counted operations"
+        TILEMPI_OPCOUNT=no "$wrapper" "$@" -o hello-uncounted >"$work/build.log" 2>&1 || fail "TILEMPI_OPCOUNT=no $wrapper failed"
+        nm -D ./hello-uncounted | grep -q " tilempi_op_counts$" && fail "TILEMPI_OPCOUNT=no: the program still counts"
+        TILEMPI_OPCOUNT=no "$wrapper" -show "$@" | grep -q -- "-fplugin=" && fail "TILEMPI_OPCOUNT=no: -show still loads the plugin"
+      fi
     fi
     ;;
 

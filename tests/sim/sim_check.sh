@@ -101,6 +101,21 @@ compute_model)
       if (v < 0.5 * c * r || v > 2 * w * r) { printf "virtual %s s outside [%g, %g]\n", v, 0.5 * c * r, 2 * w * r; bad = 1 }
     } END { exit bad }' "$tmp/o" || fail "compute not charged as host time x ratio $ratio"
   ;;
+counted_repeat)
+  # --compute model on a counted program: two runs give the same virtual times to the cycle,
+  # whatever the host does meanwhile (the timed model cannot promise that).
+  np=$1
+  shift
+  for i in 1 2; do
+    "$run" -n "$np" --transport sim --compute model --timeout 100 "$@" >"$tmp/o$i" 2>&1 || fail "job failed: $(cat "$tmp/o$i")"
+    grep -q "counted operations" "$tmp/o$i" || fail "the summary does not say compute was counted: $(cat "$tmp/o$i")"
+  done
+  cat "$tmp/o1"
+  t1=$(grep -E "cycles = |Time in seconds" "$tmp/o1" | sed 's/wall .*//')
+  t2=$(grep -E "cycles = |Time in seconds" "$tmp/o2" | sed 's/wall .*//')
+  [ -n "$t1" ] || fail "no virtual time printed"
+  [ "$t1" = "$t2" ] || fail "two runs differ: $t1 / $t2"
+  ;;
 deadlock)
   prog=$1 np=$2
   start=$(date +%s)

@@ -231,6 +231,10 @@ class ContextLink final : public EngineLink {
   void set_describer(std::function<std::string()> describe) override { slot_.describer = std::move(describe); }
   void note_call(const char* call) override { slot_.last_call = call; }
   std::uint64_t horizon_waits() const override { return waits_; }
+  /// Each rank's copy of the program has its own counter.
+  const volatile unsigned long long* op_counts() const override {
+    return static_cast<const volatile unsigned long long*>(::dlsym(slot_.copy.handle, "tilempi_op_counts"));
+  }
   /// Between two MPI calls of a rank, only that rank's code runs on the simulator's one thread:
   /// the thread's CPU clock measures its compute, and time the OS gives other processes meanwhile
   /// does not count. (A read is a system call, about 0.5 us: stretches under 10 us are timed by

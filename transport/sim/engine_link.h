@@ -7,6 +7,7 @@
 //    requests are function calls, and waiting is a switch back to the scheduler.
 #pragma once
 
+#include <dlfcn.h>
 #include <time.h>
 
 #include <cstdint>
@@ -27,6 +28,7 @@ struct JobFacts {
   std::string adapter;
   bool compute_scaled = false;  ///< --compute scale:F
   double compute_scale = 0;
+  bool compute_model = false;  ///< --compute model: counted operations where the program has them
   std::vector<std::int32_t> tiles;  ///< chip tile of each rank (sim/placement.h)
 };
 
@@ -37,6 +39,7 @@ inline JobFacts facts_of(const Header& h) {
   f.adapter = h.adapter;
   f.compute_scaled = h.compute_scaled != 0;
   f.compute_scale = h.compute_scale;
+  f.compute_model = h.compute_model != 0;
   f.tiles.assign(h.tile_of, h.tile_of + h.nranks);
   return f;
 }
@@ -71,6 +74,13 @@ class EngineLink {
   virtual void note_call(const char* call) { (void)call; }
   /// What the rank waits for, asked when the engine reports a deadlock.
   virtual void set_describer(std::function<std::string()> describe) = 0;
+
+  /// The rank's program's operation counter (apps/opcount: [0] integer, [1] floating-point
+  /// operations), or null if the program does not count. A rank process has one program: its
+  /// counter is the one the process exports.
+  virtual const volatile unsigned long long* op_counts() const {
+    return static_cast<const volatile unsigned long long*>(::dlsym(RTLD_DEFAULT, "tilempi_op_counts"));
+  }
 
   /// The clock that measures the application's compute between two MPI calls (--compute
   /// scale:F), in nanoseconds. By default the process's CPU time: a rank process shares the

@@ -254,6 +254,7 @@ void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
       ri.end = q.time;
       ri.comm = q.b;
       ri.compute = q.c;
+      ri.counted = q.a != 0;
       ri.blocked_cycles = q.d;
       rank_horizon_waits_ += q.spare[0];
       rank_horizon_sleeps_ += q.spare[1];

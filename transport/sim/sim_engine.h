@@ -153,6 +153,7 @@ class Engine final : public hwmodel::adapter::Listener {
     std::uint64_t sends = 0, bytes_sent = 0, recvs = 0;
     bool finished = false;
     bool said_goodbye = false;
+    bool counted = false;  ///< its compute was charged as counted operations (--compute model)
     std::map<std::string, std::uint64_t> notes;  ///< the rank's annotations ("alltoall=mesh_rounds" -> calls)
   };
   struct Static {
@@ -210,6 +211,8 @@ class Engine final : public hwmodel::adapter::Listener {
   void write_report();
   void write_trace();
   void print_summary();
+  /// How compute was charged: the --compute setting, or the counted model where ranks counted.
+  std::string compute_text() const;
   void ring_rank(int r);
   const unsigned char* arena_of(int r) const { return sink_ ? sink_->arena(r) : seg_.arena(r); }
 

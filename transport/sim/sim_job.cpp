@@ -169,6 +169,7 @@ class SimJob final : public Job {
     std::string compute = option(spec, "compute", "model");
     double scale = 0;
     bool scaled = false;
+    bool compute_model = false;
     if (compute.rfind("scale:", 0) == 0) {
       char* end = nullptr;
       scale = std::strtod(compute.c_str() + 6, &end);
@@ -181,6 +182,7 @@ class SimJob final : public Job {
       const hw::CoreRatio r = hw::core_ratio(cfg, hw::measure_host_speed());
       scale = r.ratio;
       scaled = true;
+      compute_model = true;
       compute = hw::describe(r);
     } else if (compute != "none") {
       throw std::runtime_error("--compute " + compute + ": expected none, model or scale:F");
@@ -209,6 +211,7 @@ class SimJob final : public Job {
     std::snprintf(h->adapter, sizeof h->adapter, "%s", adapter.c_str());
     h->compute_scaled = scaled ? 1 : 0;
     h->compute_scale = scale;
+    h->compute_model = compute_model ? 1 : 0;
     for (int r = 0; r < n; ++r) h->tile_of[r] = tiles[static_cast<std::size_t>(r)];
     std::snprintf(h->migrations, sizeof h->migrations, "%s", migrate_text.c_str());
     h->contexts = contexts_ ? 1 : 0;

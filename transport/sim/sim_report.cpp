@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "sim/sim_engine.h"
+#include "tilempi/hwmodel/core_model.h"
 #include "tilempi/transport/settings.h"
 
 namespace tilempi::transport::sim {
@@ -33,7 +34,7 @@ void Engine::write_report() {
   json j;
   j["preset"] = config_.preset;
   j["adapter"] = adapter_name_;
-  j["compute"] = opt_.compute;
+  j["compute"] = compute_text();
   j["clock_hz"] = config_.clock_hz;
   j["chip"] = {{"width", config_.width}, {"height", config_.height}};
   j["ranks"] = n_;
@@ -175,6 +176,16 @@ void Engine::write_trace() {
   out << "\n]}\n";
 }
 
+std::string Engine::compute_text() const {
+  int counted = 0;
+  for (const RankInfo& ri : ranks_) counted += ri.counted ? 1 : 0;
+  if (counted == 0) return opt_.compute;
+  std::string s = hw::describe(hw::op_costs(config_));
+  if (counted < n_)
+    s += " on " + std::to_string(counted) + " of " + std::to_string(n_) + " ranks, the others " + opt_.compute;
+  return s;
+}
+
 void Engine::print_summary() {
   std::uint64_t total = 0, comm = 0, compute = 0;
   for (const RankInfo& ri : ranks_) {
@@ -211,7 +222,7 @@ void Engine::print_summary() {
                n_, config_.preset.c_str(), config_.width, config_.height, adapter_name_.c_str(),
                static_cast<unsigned long long>(total), static_cast<double>(total) / config_.clock_hz * 1e6,
                100.0 * static_cast<double>(comm) / sum, 100.0 * static_cast<double>(compute) / sum,
-               opt_.compute.c_str(),
+               compute_text().c_str(),
                static_cast<unsigned long long>(messages_), static_cast<unsigned long long>(packets_),
                static_cast<unsigned long long>(conflicts_), static_cast<unsigned long long>(delayed_), busiest.c_str(),
                100.0 * best, wall_seconds_, chip_seconds_, opt_.summary_note.c_str());

@@ -21,7 +21,7 @@
 namespace tilempi::transport::sim {
 
 inline constexpr std::uint64_t kMagic = 0x74696c656d73696dull;  // "tilemsim"
-inline constexpr std::uint32_t kVersion = 5;
+inline constexpr std::uint32_t kVersion = 6;
 inline constexpr std::size_t kLine = 64;
 inline constexpr std::size_t kPage = 4096;
 inline constexpr std::uint64_t kRing = 4096;  ///< entries per request / event ring (power of two)
@@ -140,6 +140,7 @@ struct alignas(kPage) Header {
   char adapter[32];
   std::uint32_t compute_scaled;  ///< 1: charge measured CPU time
   double compute_scale;
+  std::uint32_t compute_model;   ///< 1: --compute model: a rank whose program counts its operations is charged them
   std::int32_t tile_of[4096];  ///< chip tile of each rank: the one placement (sim/placement.h)
   char migrations[1024];       ///< tilempirun --migrate orders, "R:T@C" separated by commas
   // Ranks as contexts: the launcher describes the job, the simulator process runs it.

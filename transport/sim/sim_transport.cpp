@@ -29,6 +29,7 @@
 #include "sim/sim_shm.h"
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/config.h"
+#include "tilempi/hwmodel/core_model.h"
 
 namespace tilempi::transport::sim {
 
@@ -72,6 +73,16 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     poll_cost_ = costs_->poll_cost();
     scaled_ = facts.compute_scaled;
     scale_ = facts.compute_scale;
+    if (facts.compute_model) {
+      // A program that counts its operations is charged them (deterministic, whatever the host
+      // does); the clocks are then not read at all.
+      counts_ = link_->op_counts();
+      if (counts_) {
+        op_costs_ = hw::op_costs(cfg);
+        counted_charged_ = counted_due();
+        scaled_ = false;
+      }
+    }
     topo_ = rank_topology(cfg, facts.tiles);
     arena_ = link_->arena(rank_);
     arena_cap_ = link_->arena_bytes();
@@ -324,6 +335,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     Request q{};
     q.kind = kReqFinish;
     q.time = clock_;
+    q.a = counts_ ? 1 : 0;
     q.b = comm_;
     q.c = compute_;
     q.d = waited_;
@@ -571,7 +583,17 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   /// Scale mode: the CPU time since the application last left the library, times F, at the
   /// preset clock.
   void charge_compute() {
-    if (!scaled_ || finished_) return;
+    if (finished_) return;
+    if (counts_) {
+      const std::uint64_t due = counted_due();
+      if (due > counted_charged_) {
+        clock_ += due - counted_charged_;
+        compute_ += due - counted_charged_;
+        counted_charged_ = due;
+      }
+      return;
+    }
+    if (!scaled_) return;
     const std::uint64_t spent = compute_clock_.elapsed();
     const double cyc = static_cast<double>(spent) * 1e-9 * scale_ * hz_;
     const std::uint64_t c = static_cast<std::uint64_t>(cyc);
@@ -589,6 +611,13 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     in_library_ = false;
     if (scaled_) compute_clock_.start();
   }
+  /// The tile cycles of every operation the program has counted (core_model.h OpCosts); from the
+  /// totals, so that rounding never accumulates.
+  std::uint64_t counted_due() const {
+    return static_cast<std::uint64_t>(static_cast<double>(counts_[0]) * op_costs_.int_op +
+                                      static_cast<double>(counts_[1]) * op_costs_.fp_op);
+  }
+
   void compute(std::uint64_t cycles) override {
     if (finished_) return;
     clock_ += cycles;
@@ -871,6 +900,9 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   bool scaled_ = false;
   double scale_ = 0;
   ComputeClock compute_clock_;  ///< times the application's code between calls (model, scale:F)
+  const volatile unsigned long long* counts_ = nullptr;  ///< the program's operation counter (model)
+  hw::OpCosts op_costs_;
+  std::uint64_t counted_charged_ = 0;  ///< cycles of counted operations charged so far
   int depth_ = 0;
   bool in_library_ = false;  ///< inside a call of the MPI layer (enter_library .. leave_library)
 

@@ -36,7 +36,26 @@ struct CoreRatio {
 };
 CoreRatio core_ratio(const Config& chip, const HostSpeed& host);
 
+/// A tile's cycles per operation, for programs that count their operations (built by the wrappers
+/// with the opcount plugin, apps/opcount): the same preset parameters, read per operation. The
+/// plugin counts the integer kernel as kIntKernelOps integer operations per element and the
+/// floating-point kernel as kFpKernelIntOps integer and kFpKernelFpOps floating-point operations
+/// (GCC 12, the same at -O1 to -O3 with or without -march=native: the plugin counts before
+/// vectorization; the test sim.compute_counted.reference_kernels checks it), so a counted program made
+/// of either kernel costs exactly core_int_cycles or core_fp_cycles per element, as the timed
+/// model charges it.
+struct OpCosts {
+  double int_op = 0;  ///< cycles per integer operation (arithmetic, load, store, branch, call)
+  double fp_op = 0;   ///< cycles per floating-point operation
+};
+inline constexpr double kIntKernelOps = 3952682.0 / 262144;  // 15.08: 15 per element, and the sum over the buckets
+inline constexpr double kFpKernelIntOps = 3932297.0 / 262144;  // 15.00
+inline constexpr double kFpKernelFpOps = 2;
+OpCosts op_costs(const Config& chip);
+
 /// One line for run summaries, e.g. "model: a tile takes 41.7x this host's time (int 9.1x, fp 72.3x)".
 std::string describe(const CoreRatio& r);
+/// e.g. "model: counted operations, 0.364 cycles per integer and 58.5 per floating-point operation".
+std::string describe(const OpCosts& c);
 
 }  // namespace tilempi::hwmodel
