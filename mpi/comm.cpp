@@ -8,21 +8,17 @@
 
 namespace tilempi::mpi {
 
+// Per rank (see rank_local.h); constant-initialised at namespace scope (no guard per call).
+constinit transport::RankLocal<detail::CommTables> detail::g_comm_tables;
+
 namespace {
 
 constexpr std::uint64_t kWorldContext = 2;
 constexpr std::uint64_t kSelfContext = 4;
 
-struct Tables {
-  std::vector<std::unique_ptr<Comm>> comms;    // index = handle
-  std::vector<std::unique_ptr<Group>> groups;  // index = handle
-  int my_world_rank = 0;
-};
+using Tables = detail::CommTables;
 
-// Per rank (see rank_local.h); constant-initialised at namespace scope (no guard per call).
-constinit transport::RankLocal<Tables> g_tables;
-
-Tables& tables() { return g_tables.get(); }
+Tables& tables() { return detail::g_comm_tables.get(); }
 
 template <typename T>
 int insert(std::vector<std::unique_ptr<T>>& v, std::unique_ptr<T> item, int first_free) {
@@ -44,12 +40,6 @@ std::uint64_t mix(std::uint64_t x) {
 }
 
 }  // namespace
-
-Comm* comm_get(MPI_Comm h) {
-  Tables& t = tables();
-  if (h <= 0 || static_cast<std::size_t>(h) >= t.comms.size()) return nullptr;
-  return t.comms[h].get();
-}
 
 Group* group_get(MPI_Group h) {
   Tables& t = tables();

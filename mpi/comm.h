@@ -9,6 +9,7 @@
 
 #include "attributes.h"
 #include "mpi.h"
+#include "tilempi/transport/rank_local.h"
 
 namespace tilempi::mpi {
 
@@ -49,8 +50,23 @@ struct Group {
   int refs = 1;
 };
 
+namespace detail {
+/// Communicators and groups by handle (comm.cpp keeps them; declared here so that comm_get(),
+/// which every MPI call makes, inlines).
+struct CommTables {
+  std::vector<std::unique_ptr<Comm>> comms;    // index = handle
+  std::vector<std::unique_ptr<Group>> groups;  // index = handle
+  int my_world_rank = 0;
+};
+extern transport::RankLocal<CommTables> g_comm_tables;
+}  // namespace detail
+
 /// nullptr when h is not a live communicator.
-Comm* comm_get(MPI_Comm h);
+inline Comm* comm_get(MPI_Comm h) {
+  const auto& comms = detail::g_comm_tables.get().comms;
+  if (h <= 0 || static_cast<std::size_t>(h) >= comms.size()) return nullptr;
+  return comms[static_cast<std::size_t>(h)].get();
+}
 /// nullptr when h is not a live group.
 Group* group_get(MPI_Group h);
 /// This process's rank in a group, or MPI_UNDEFINED.

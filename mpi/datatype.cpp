@@ -26,96 +26,97 @@ struct ShortInt {
   int index;
 };
 
-struct Table {
-  std::vector<std::unique_ptr<Datatype>> live;  // index = handle
-  std::deque<std::unique_ptr<Datatype>> retired;  // freed types still referenced by requests
+}  // namespace
 
-  Table() {
-    live.resize(TILEMPI_DATATYPE_PREDEFINED_END);
-    auto def = [&](MPI_Datatype h, const char* name, std::size_t size) {
-      auto t = std::make_unique<Datatype>();
-      t->name = name;
-      t->size = size;
-      t->extent = static_cast<std::ptrdiff_t>(size);
-      t->true_extent = t->extent;
-      t->blocks = {Block{0, size}};
-      t->contiguous = true;
-      t->basic = h;
-      t->basic_count = 1;
-      t->predefined = true;
-      t->committed = true;
-      live[h] = std::move(t);
-    };
-    def(MPI_CHAR, "MPI_CHAR", sizeof(char));
-    def(MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR", sizeof(signed char));
-    def(MPI_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR", sizeof(unsigned char));
-    def(MPI_BYTE, "MPI_BYTE", 1);
-    def(MPI_SHORT, "MPI_SHORT", sizeof(short));
-    def(MPI_UNSIGNED_SHORT, "MPI_UNSIGNED_SHORT", sizeof(unsigned short));
-    def(MPI_INT, "MPI_INT", sizeof(int));
-    def(MPI_UNSIGNED, "MPI_UNSIGNED", sizeof(unsigned));
-    def(MPI_LONG, "MPI_LONG", sizeof(long));
-    def(MPI_UNSIGNED_LONG, "MPI_UNSIGNED_LONG", sizeof(unsigned long));
-    def(MPI_LONG_LONG_INT, "MPI_LONG_LONG_INT", sizeof(long long));
-    def(MPI_UNSIGNED_LONG_LONG, "MPI_UNSIGNED_LONG_LONG", sizeof(unsigned long long));
-    def(MPI_FLOAT, "MPI_FLOAT", sizeof(float));
-    def(MPI_DOUBLE, "MPI_DOUBLE", sizeof(double));
-    def(MPI_LONG_DOUBLE, "MPI_LONG_DOUBLE", sizeof(long double));
-    def(MPI_WCHAR, "MPI_WCHAR", sizeof(wchar_t));
-    def(MPI_C_BOOL, "MPI_C_BOOL", sizeof(bool));
-    def(MPI_INT8_T, "MPI_INT8_T", 1);
-    def(MPI_INT16_T, "MPI_INT16_T", 2);
-    def(MPI_INT32_T, "MPI_INT32_T", 4);
-    def(MPI_INT64_T, "MPI_INT64_T", 8);
-    def(MPI_UINT8_T, "MPI_UINT8_T", 1);
-    def(MPI_UINT16_T, "MPI_UINT16_T", 2);
-    def(MPI_UINT32_T, "MPI_UINT32_T", 4);
-    def(MPI_UINT64_T, "MPI_UINT64_T", 8);
-    def(MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", sizeof(std::complex<float>));
-    def(MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", sizeof(std::complex<double>));
-    def(MPI_PACKED, "MPI_PACKED", 1);
-    def(MPI_AINT, "MPI_AINT", sizeof(MPI_Aint));
-    def(MPI_FLOAT_INT, "MPI_FLOAT_INT", sizeof(Pair<float>));
-    def(MPI_DOUBLE_INT, "MPI_DOUBLE_INT", sizeof(Pair<double>));
-    def(MPI_LONG_INT, "MPI_LONG_INT", sizeof(Pair<long>));
-    def(MPI_2INT, "MPI_2INT", sizeof(Pair<int>));
-    def(MPI_SHORT_INT, "MPI_SHORT_INT", sizeof(ShortInt));
-    def(MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT", sizeof(Pair<long double>));
-    // Fortran types with gfortran's default sizes.
-    def(MPI_INTEGER, "MPI_INTEGER", 4);
-    def(MPI_REAL, "MPI_REAL", 4);
-    def(MPI_DOUBLE_PRECISION, "MPI_DOUBLE_PRECISION", 8);
-    def(MPI_COMPLEX, "MPI_COMPLEX", 8);
-    def(MPI_DOUBLE_COMPLEX, "MPI_DOUBLE_COMPLEX", 16);
-    def(MPI_LOGICAL, "MPI_LOGICAL", 4);
-    def(MPI_CHARACTER, "MPI_CHARACTER", 1);
-    def(MPI_2INTEGER, "MPI_2INTEGER", 8);
-    def(MPI_2REAL, "MPI_2REAL", 8);
-    def(MPI_2DOUBLE_PRECISION, "MPI_2DOUBLE_PRECISION", 16);
-    def(MPI_INTEGER1, "MPI_INTEGER1", 1);
-    def(MPI_INTEGER2, "MPI_INTEGER2", 2);
-    def(MPI_INTEGER4, "MPI_INTEGER4", 4);
-    def(MPI_INTEGER8, "MPI_INTEGER8", 8);
-    def(MPI_REAL4, "MPI_REAL4", 4);
-    def(MPI_REAL8, "MPI_REAL8", 8);
-    // MPI-1's bound markers (deprecated, removed in MPI-3.0 but still in codes): no data, they
-    // only place a struct type's lower or upper bound.
-    def(MPI_LB, "MPI_LB", 0);
-    def(MPI_UB, "MPI_UB", 0);
-    live[MPI_LB]->marker = Datatype::Marker::Lb;
-    live[MPI_UB]->marker = Datatype::Marker::Ub;
-    for (MPI_Datatype h : {MPI_LB, MPI_UB}) {
-      live[h]->blocks.clear();
-      live[h]->basic = MPI_DATATYPE_NULL;
-      live[h]->basic_count = 0;
-    }
+detail::DatatypeTable::DatatypeTable() {
+  live.resize(TILEMPI_DATATYPE_PREDEFINED_END);
+  auto def = [&](MPI_Datatype h, const char* name, std::size_t size) {
+    auto t = std::make_unique<Datatype>();
+    t->name = name;
+    t->size = size;
+    t->extent = static_cast<std::ptrdiff_t>(size);
+    t->true_extent = t->extent;
+    t->blocks = {Block{0, size}};
+    t->contiguous = true;
+    t->basic = h;
+    t->basic_count = 1;
+    t->predefined = true;
+    t->committed = true;
+    live[h] = std::move(t);
+  };
+  def(MPI_CHAR, "MPI_CHAR", sizeof(char));
+  def(MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR", sizeof(signed char));
+  def(MPI_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR", sizeof(unsigned char));
+  def(MPI_BYTE, "MPI_BYTE", 1);
+  def(MPI_SHORT, "MPI_SHORT", sizeof(short));
+  def(MPI_UNSIGNED_SHORT, "MPI_UNSIGNED_SHORT", sizeof(unsigned short));
+  def(MPI_INT, "MPI_INT", sizeof(int));
+  def(MPI_UNSIGNED, "MPI_UNSIGNED", sizeof(unsigned));
+  def(MPI_LONG, "MPI_LONG", sizeof(long));
+  def(MPI_UNSIGNED_LONG, "MPI_UNSIGNED_LONG", sizeof(unsigned long));
+  def(MPI_LONG_LONG_INT, "MPI_LONG_LONG_INT", sizeof(long long));
+  def(MPI_UNSIGNED_LONG_LONG, "MPI_UNSIGNED_LONG_LONG", sizeof(unsigned long long));
+  def(MPI_FLOAT, "MPI_FLOAT", sizeof(float));
+  def(MPI_DOUBLE, "MPI_DOUBLE", sizeof(double));
+  def(MPI_LONG_DOUBLE, "MPI_LONG_DOUBLE", sizeof(long double));
+  def(MPI_WCHAR, "MPI_WCHAR", sizeof(wchar_t));
+  def(MPI_C_BOOL, "MPI_C_BOOL", sizeof(bool));
+  def(MPI_INT8_T, "MPI_INT8_T", 1);
+  def(MPI_INT16_T, "MPI_INT16_T", 2);
+  def(MPI_INT32_T, "MPI_INT32_T", 4);
+  def(MPI_INT64_T, "MPI_INT64_T", 8);
+  def(MPI_UINT8_T, "MPI_UINT8_T", 1);
+  def(MPI_UINT16_T, "MPI_UINT16_T", 2);
+  def(MPI_UINT32_T, "MPI_UINT32_T", 4);
+  def(MPI_UINT64_T, "MPI_UINT64_T", 8);
+  def(MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", sizeof(std::complex<float>));
+  def(MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", sizeof(std::complex<double>));
+  def(MPI_PACKED, "MPI_PACKED", 1);
+  def(MPI_AINT, "MPI_AINT", sizeof(MPI_Aint));
+  def(MPI_FLOAT_INT, "MPI_FLOAT_INT", sizeof(Pair<float>));
+  def(MPI_DOUBLE_INT, "MPI_DOUBLE_INT", sizeof(Pair<double>));
+  def(MPI_LONG_INT, "MPI_LONG_INT", sizeof(Pair<long>));
+  def(MPI_2INT, "MPI_2INT", sizeof(Pair<int>));
+  def(MPI_SHORT_INT, "MPI_SHORT_INT", sizeof(ShortInt));
+  def(MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT", sizeof(Pair<long double>));
+  // Fortran types with gfortran's default sizes.
+  def(MPI_INTEGER, "MPI_INTEGER", 4);
+  def(MPI_REAL, "MPI_REAL", 4);
+  def(MPI_DOUBLE_PRECISION, "MPI_DOUBLE_PRECISION", 8);
+  def(MPI_COMPLEX, "MPI_COMPLEX", 8);
+  def(MPI_DOUBLE_COMPLEX, "MPI_DOUBLE_COMPLEX", 16);
+  def(MPI_LOGICAL, "MPI_LOGICAL", 4);
+  def(MPI_CHARACTER, "MPI_CHARACTER", 1);
+  def(MPI_2INTEGER, "MPI_2INTEGER", 8);
+  def(MPI_2REAL, "MPI_2REAL", 8);
+  def(MPI_2DOUBLE_PRECISION, "MPI_2DOUBLE_PRECISION", 16);
+  def(MPI_INTEGER1, "MPI_INTEGER1", 1);
+  def(MPI_INTEGER2, "MPI_INTEGER2", 2);
+  def(MPI_INTEGER4, "MPI_INTEGER4", 4);
+  def(MPI_INTEGER8, "MPI_INTEGER8", 8);
+  def(MPI_REAL4, "MPI_REAL4", 4);
+  def(MPI_REAL8, "MPI_REAL8", 8);
+  // MPI-1's bound markers (deprecated, removed in MPI-3.0 but still in codes): no data, they
+  // only place a struct type's lower or upper bound.
+  def(MPI_LB, "MPI_LB", 0);
+  def(MPI_UB, "MPI_UB", 0);
+  live[MPI_LB]->marker = Datatype::Marker::Lb;
+  live[MPI_UB]->marker = Datatype::Marker::Ub;
+  for (MPI_Datatype h : {MPI_LB, MPI_UB}) {
+    live[h]->blocks.clear();
+    live[h]->basic = MPI_DATATYPE_NULL;
+    live[h]->basic_count = 0;
   }
-};
+}
 
 // Per rank (see rank_local.h); constant-initialised at namespace scope (no guard per call).
-constinit transport::RankLocal<Table> g_table;
+constinit transport::RankLocal<detail::DatatypeTable> detail::g_datatype_table;
 
-Table& table() { return g_table.get(); }
+namespace {
+
+using Table = detail::DatatypeTable;
+
+Table& table() { return detail::g_datatype_table.get(); }
 
 void push_block(std::vector<Block>& blocks, std::ptrdiff_t offset, std::size_t length) {
   if (length == 0) return;
@@ -147,12 +148,6 @@ void finish(Datatype& t) {
 }
 
 }  // namespace
-
-const Datatype* datatype_get(MPI_Datatype h) {
-  Table& tb = table();
-  if (h <= 0 || static_cast<std::size_t>(h) >= tb.live.size()) return nullptr;
-  return tb.live[h].get();
-}
 
 Datatype* datatype_get_mutable(MPI_Datatype h) { return const_cast<Datatype*>(datatype_get(h)); }
 

@@ -4,11 +4,14 @@
 #pragma once
 
 #include <cstddef>
+#include <deque>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "attributes.h"
 #include "mpi.h"
+#include "tilempi/transport/rank_local.h"
 
 namespace tilempi::mpi {
 
@@ -43,8 +46,23 @@ struct Datatype {
   std::string user_name;
 };
 
+namespace detail {
+/// Datatypes by handle (datatype.cpp keeps them; declared here so that datatype_get(), which
+/// every message's checks make, inlines).
+struct DatatypeTable {
+  DatatypeTable();  ///< with the predefined types
+  std::vector<std::unique_ptr<Datatype>> live;    // index = handle
+  std::deque<std::unique_ptr<Datatype>> retired;  // freed types still referenced by requests
+};
+extern transport::RankLocal<DatatypeTable> g_datatype_table;
+}  // namespace detail
+
 /// nullptr when h is not a live datatype.
-const Datatype* datatype_get(MPI_Datatype h);
+inline const Datatype* datatype_get(MPI_Datatype h) {
+  const auto& live = detail::g_datatype_table.get().live;
+  if (h <= 0 || static_cast<std::size_t>(h) >= live.size()) return nullptr;
+  return live[static_cast<std::size_t>(h)].get();
+}
 /// The same, for what a handle may change (its attributes).
 Datatype* datatype_get_mutable(MPI_Datatype h);
 /// Size in bytes of a predefined type (0 if h is not predefined).

@@ -54,18 +54,16 @@ inline transport::Transport& transport_of_job() { return *runtime().transport; }
 /// lock for its whole length, except while it waits; without MULTIPLE the cost is one test of a
 /// flag per call.
 struct ApiScope {
-  explicit ApiScope(const char* call) : saved_errno_(errno) {
+  explicit ApiScope(const char* call) : rt_(runtime()), saved_errno_(errno) {
     if (threads::g_multiple) [[unlikely]]
       owner_ = threads::enter();
     // __func__ of an entry point is its PMPI_ name (the library is compiled with the PMPI_
     // names); the application called it by its MPI_ name.
     if (call[0] == 'P' && call[1] == 'M') ++call;
-    Runtime& rt = runtime();
-    if (rt.api_depth++ == 0 && rt.bracketed) rt.bracketed->enter_library(call);
+    if (rt_.api_depth++ == 0 && rt_.bracketed) rt_.bracketed->enter_library(call);
   }
   ~ApiScope() {
-    Runtime& rt = runtime();
-    if (--rt.api_depth == 0 && rt.bracketed) rt.bracketed->leave_library();
+    if (--rt_.api_depth == 0 && rt_.bracketed) rt_.bracketed->leave_library();
     if (owner_) [[unlikely]]
       threads::leave();
     errno = saved_errno_;
@@ -74,6 +72,7 @@ struct ApiScope {
   ApiScope& operator=(const ApiScope&) = delete;
 
  private:
+  Runtime& rt_;  ///< (the rank's runtime stays where it is for the whole call)
   int saved_errno_;
   bool owner_ = false;
 };

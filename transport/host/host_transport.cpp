@@ -218,15 +218,14 @@ void HostTransport::notify(int r) {
 
 bool HostTransport::poll(Arrival& out) {
   if (work_pending()) progress();
-  for (int i = 0; i < size_; ++i) {
-    int s = poll_next_ + i;
-    if (s >= size_) s -= size_;
+  int s = poll_next_;
+  for (int n = size_; n > 0; --n) {
     // (The layer above delivers its messages to itself without the transport, usually.)
-    if (s == rank_ && !self_ring_used_) continue;
-    if (poll_source(s, out)) {
+    if ((s != rank_ || self_ring_used_) && poll_source(s, out)) {
       poll_next_ = s + 1 == size_ ? 0 : s + 1;
       return true;
     }
+    if (++s == size_) s = 0;
   }
   return false;
 }
