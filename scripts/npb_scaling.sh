@@ -3,11 +3,14 @@
 # LU with weak scaling (npb-* --weak: the class's work per rank), each with the mesh collectives
 # (tilempi's defaults) and with the OperaMPI-like baseline of [Yagna 2013] §2.2, on 2 to 32 ranks
 # (the powers of two up to the 49 tasks the thesis could run). Compute is charged as a tile core
-# would take it (--compute model), so each time splits into compute and communication.
+# would take it (--compute model), so each time splits into compute and communication. The npb-*
+# programs count their operations (docs/SIM.md, "Counted operations"), so every figure is the
+# same on every run and host load: one run per point suffices.
 #
 # usage: scripts/npb_scaling.sh [BUILD_DIR] [REPS] [KERNELS]
 #   BUILD_DIR  a build with tilempirun and npb-* (default: build)
-#   REPS       runs per point, the median is kept (default 3; --compute model measures host time)
+#   REPS       runs per point, the median is kept (default 1: counted compute is deterministic;
+#              more only matter for npb-* built without the opcount plugin, whose compute is timed)
 #   KERNELS    the kernels to run (default "mg is cg ft lu"); the rows of the others are kept
 #              from the existing docs/figures/npb_scaling.csv, so one kernel can be re-measured
 # Writes docs/figures/npb_scaling.csv, docs/figures/npb_scaling_<kernel>.svg and rewrites the
@@ -15,7 +18,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
-reps=${2:-3}
+reps=${2:-1}
 all_kernels="mg is cg ft lu"
 kernels=${3:-$all_kernels}
 bin=$build/bin

@@ -246,9 +246,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--adapter", adapter, "sim: network adapter model: udn, namp, rdma, ilib or mmachine (default: udn)")
       ->type_name("NAME");
   app.add_option("--compute", compute,
-                 "sim: charge the application's time between MPI calls as a tile core would take it (model: "
-                 "the preset's core against this host, measured at start), x F (scale:F; docs/SIM.md says which "
-                 "clock) or nothing (none: deterministic virtual times) (default: model)")
+                 "sim: charge the application's work between MPI calls as a tile core would take it (model: "
+                 "the operations a program built with tilempicc/tilempif90 counts, at the preset's cycles per "
+                 "operation, the same on every host and run; an uncounted program's time against this host's, "
+                 "measured at start), host time x F (scale:F; docs/SIM.md says which clock) or nothing (none) "
+                 "(default: model)")
       ->type_name("none|model|scale:F");
   app.add_option("--report", report, "sim: write statistics to FILE (default: none)")
       ->type_name("FILE");
