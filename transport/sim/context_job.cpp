@@ -208,6 +208,7 @@ class ContextLink final : public EngineLink {
     into.insert(into.end(), slot_.inbox.begin(), slot_.inbox.end());
     slot_.inbox.clear();
   }
+  const std::vector<Event>* local_inbox() const override { return &slot_.inbox; }
   void publish_clock(std::uint64_t clock) override { slot_.clock = clock; }
   void sync_to(std::uint64_t t) override {
     while (s_.horizon() < t) {

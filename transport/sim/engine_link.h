@@ -60,6 +60,11 @@ class EngineLink {
   virtual std::uint64_t horizon() const = 0;
   /// Appends the events published since the last call, in publication order.
   virtual void take_events(std::vector<Event>& into) = 0;
+  /// The events published and not taken yet, when they wait in this process's memory and can
+  /// only change while the rank is switched out (ranks as contexts): the rank then looks at it
+  /// instead of calling take_events in its completion loops. nullptr: events may come at any
+  /// time (ranks as processes).
+  virtual const std::vector<Event>* local_inbox() const { return nullptr; }
   /// The rank's clock: every request it will still post has a time >= clock.
   virtual void publish_clock(std::uint64_t clock) = 0;
   /// Returns once horizon() >= t (the rank's clock, published, is <= t).

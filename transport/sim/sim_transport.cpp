@@ -84,6 +84,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
       }
     }
     topo_ = rank_topology(cfg, facts.tiles);
+    inbox_ = link_->local_inbox();
     arena_ = link_->arena(rank_);
     arena_cap_ = link_->arena_bytes();
     if (scaled_)
@@ -512,38 +513,52 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
       for (auto [s, off] : c.parts) hw_reduce(c.op, c.elem, link_->arena(s) + off, c.rbuf, c.bytes);
     }
   }
-  /// Operations by id: ids are handed out in order and mostly finish in order, so a deque
-  /// indexed from the oldest live id beats a hash map in the MPI layer's completion loops.
+  /// Operations by id: ids are handed out in order and mostly finish in order, so a ring indexed
+  /// from the oldest live id beats a hash map (and a deque's index arithmetic) in the MPI layer's
+  /// completion loops, which look up every pending operation on every pass.
   class OpTable {
    public:
     Op& insert(OpId id) {
-      if (ops_.empty()) base_ = id;
-      while (base_ + ops_.size() <= id) ops_.emplace_back();
-      Op& o = ops_[id - base_];
+      if (count_ == 0) base_ = id;
+      while (id - base_ >= count_) {
+        if (count_ == ring_.size()) grow();
+        at(count_++) = Op{};
+      }
+      Op& o = at(id - base_);
       o = Op{};
       o.live = true;
       return o;
     }
     Op* find(OpId id) {
-      if (ops_.empty() || id < base_ || id - base_ >= ops_.size()) return nullptr;
-      Op& o = ops_[id - base_];
+      const OpId k = id - base_;  // an id below base_ wraps around to a huge k
+      if (k >= count_) return nullptr;
+      Op& o = at(k);
       return o.live ? &o : nullptr;
     }
     void erase(OpId id) {
       if (Op* o = find(id)) o->live = false;
-      while (!ops_.empty() && !ops_.front().live) {
-        ops_.pop_front();
+      while (count_ > 0 && !at(0).live) {
+        head_ = (head_ + 1) & (ring_.size() - 1);
+        --count_;
         ++base_;
       }
     }
     template <class F>
     void for_each(F&& f) {
-      for (Op& o : ops_)
-        if (o.live) f(o);
+      for (std::size_t k = 0; k < count_; ++k)
+        if (Op& o = at(k); o.live) f(o);
     }
 
    private:
-    std::deque<Op> ops_;
+    Op& at(std::size_t k) { return ring_[(head_ + k) & (ring_.size() - 1)]; }
+    void grow() {  // twice the size (a power of two), the oldest first
+      std::vector<Op> bigger(ring_.empty() ? 64 : 2 * ring_.size());
+      for (std::size_t k = 0; k < count_; ++k) bigger[k] = at(k);
+      ring_.swap(bigger);
+      head_ = 0;
+    }
+    std::vector<Op> ring_;
+    std::size_t head_ = 0, count_ = 0;
     OpId base_ = 1;
   };
 
@@ -650,6 +665,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   }
 
   void drain() {
+    if (!events_waiting()) return;
     incoming_events_.clear();
     link_->take_events(incoming_events_);
     for (const Event& e : incoming_events_) heap_.push(Pending{e.time, seen_++, e});
@@ -659,7 +675,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   /// The bound is known_, not the engine's horizon: how far the engine has got when the rank looks
   /// depends on the host's timing (ranks as processes), and what the rank sees and does must not.
   void advance() {
-    drain();
+    if (events_waiting()) drain();
     while (!heap_.empty() && heap_.top().time <= clock_ && heap_.top().time <= known_) {
       const Event e = heap_.top().ev;
       heap_.pop();
@@ -745,11 +761,23 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     }
   }
 
+  /// Events may have been published that this rank has not taken yet. Always true when the link
+  /// cannot tell cheaply (ranks as processes).
+  bool events_waiting() const { return !inbox_ || !inbox_->empty(); }
+  /// advance() would apply nothing: no event taken or waiting is due.
+  bool nothing_due() const {
+    return !events_waiting() && (heap_.empty() || heap_.top().time > std::min(clock_, known_));
+  }
+
   bool op_done(OpId id) {
     if (id == kDone) return true;
     Op* o = ops_.find(id);
     if (!o) return true;
     if (!o->done) {
+      // The MPI layer's completion loops ask for every pending request in turn: when nothing is
+      // due, nothing to publish and no compute to charge, the full path below would change
+      // nothing, so answer at once.
+      if (lazy_ > 0 && (in_library_ || depth_ > 0) && clock_ == published_ && nothing_due()) return false;
       Call call(*this);
       advance();
       if (!o->done && lazy_ == 0) {
@@ -908,6 +936,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
 
   std::uint64_t clock_ = 0, published_ = 0;
   std::uint64_t known_ = 0;  ///< the rank has synchronized up to this cycle: events up to it are final
+  const std::vector<Event>* inbox_ = nullptr;  ///< EngineLink::local_inbox()
   std::uint64_t comm_ = 0, compute_ = 0, waited_ = 0;
   std::uint64_t blocks_ = 0;  ///< hand-offs (TILEMPI_SIM_PROFILE)
   std::uint64_t seen_ = 0;
