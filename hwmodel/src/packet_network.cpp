@@ -33,6 +33,7 @@ Chip::PacketNetwork::PacketNetwork(Chip& chip, const Config& c, const Topology& 
       inj_(static_cast<std::size_t>(nets_ * tiles_)),
       counters_(static_cast<std::size_t>(nets_)) {
   max_stages_ = static_cast<std::size_t>(topo.width() + topo.height() - 1);
+  tails_.resize(max_stages_);
   // Config::validate refuses a torus with this model: the tables below are the mesh's.
   x_.resize(static_cast<std::size_t>(tiles_));
   y_.resize(static_cast<std::size_t>(tiles_));
@@ -66,6 +67,8 @@ PacketId Chip::PacketNetwork::inject(int network, TileId src, TileId dst, std::u
   p.src = p.at = src;
   p.dst = dst;
   p.flits = static_cast<std::uint32_t>(flits);
+  p.span = (p.flits - 1) / buffer_;
+  p.next_input = port_index(network, src, Dir::Local);
   p.net = static_cast<std::uint8_t>(network);
   // Packets of one source leave in order of `at`, then of inject() calls: events of one cycle
   // run in the order they were scheduled.
@@ -75,7 +78,7 @@ PacketId Chip::PacketNetwork::inject(int network, TileId src, TileId dst, std::u
   return p.id;
 }
 
-Cycle Chip::PacketNetwork::earliest() const {
+Cycle Chip::PacketNetwork::scan_earliest() const {
   if (wheel_count_ == 0) return far_.empty() ? kNever : far_.top().at;
   // First non-empty bucket at or after base_, around the calendar.
   const std::size_t start = static_cast<std::size_t>(base_ & (kWheel - 1));
@@ -102,13 +105,12 @@ void Chip::PacketNetwork::advance(Cycle t) {
 }
 
 Cycle Chip::PacketNetwork::next_event_cycle(Cycle from) const {
-  const Cycle t = earliest();
-  return t == kNever ? kNever : std::max(from, t);
+  return first_ == kNever ? kNever : std::max(from, first_);
 }
 
 void Chip::PacketNetwork::run_until(Cycle c) {
   for (;;) {
-    const Cycle t = earliest();
+    const Cycle t = first_;
     if (t == kNever || t > c) break;
     advance(t);
     const std::size_t bi = static_cast<std::size_t>(t & (kWheel - 1));
@@ -134,6 +136,7 @@ void Chip::PacketNetwork::run_until(Cycle c) {
     wheel_count_ -= bucket.size();
     bucket.clear();
     wheel_bits_[bi >> 6] &= ~(std::uint64_t{1} << (bi & 63));
+    first_ = scan_earliest();
   }
   if (c != kNever && chip_.now_ < c + 1) chip_.now_ = c + 1;
 }
@@ -170,10 +173,8 @@ void Chip::PacketNetwork::start_write(std::size_t n, Cycle t) {
 // packet that came in before it has left, then spends head_stages_ cycles in RC and VA.
 void Chip::PacketNetwork::head_arrive(std::uint32_t slot, Cycle t) {
   Packet& p = pkts_[slot];
-  Stage* st = stages(slot);
-  const std::uint32_t ii = p.hops == 0 ? port_index(p.net, p.at, Dir::Local)
-                                       : port_index(p.net, p.at, static_cast<Dir>(kOppositeDir[st[p.taken - 1].port % kPorts]));
-  st[p.hops] = Stage{0, 0, ii, -1};  // stage p.hops: its port is taken later
+  const std::uint32_t ii = p.next_input;
+  stages(slot)[p.hops] = Stage{0, 0, ii, -1};  // stage p.hops: its port is taken later
   p.ready = t;  // arrival; head_ready sets the cycle it is ready to take a port
   Input& in = inputs_[ii];
   const std::int32_t before = in.last;
@@ -203,14 +204,13 @@ void Chip::PacketNetwork::head_ready(std::uint32_t slot, Cycle t) {
     wait_for(out, slot);
     return;
   }
-  take(slot, pi, std::max(t, out.free));
+  take(slot, pi, d, std::max(t, out.free));
 }
 
 // The head takes port `pi` at cycle s >= the cycle it was ready there.
-void Chip::PacketNetwork::take(std::uint32_t slot, std::uint32_t pi, Cycle s) {
+void Chip::PacketNetwork::take(std::uint32_t slot, std::uint32_t pi, Dir d, Cycle s) {
   Packet& p = pkts_[slot];
   Port& out = ports_[pi];
-  const Dir d = static_cast<Dir>(pi % kPorts);
   const Cycle waited = s - p.ready;
   out.holder = slot;
   out.blocked += waited;
@@ -229,9 +229,9 @@ void Chip::PacketNetwork::take(std::uint32_t slot, std::uint32_t pi, Cycle s) {
   counters_[p.net].flit_hops += p.flits;
   // A link `span` stages back is released now that this stage's cycle is known: the body
   // between them fits in their buffers.
-  const std::uint32_t span = (p.flits - 1) / buffer_;
-  if (p.hops >= span) schedule_releases(slot, p.hops - span);
+  if (p.hops >= p.span) schedule_releases(slot, p.hops - p.span);
   p.at = neighbor(p.at, d);
+  p.next_input = port_index(p.net, p.at, static_cast<Dir>(kOppositeDir[static_cast<std::size_t>(d)]));
   ++p.hops;
   schedule(s + hop_, slot, kArrive);
 }
@@ -244,13 +244,24 @@ void Chip::PacketNetwork::schedule_releases(std::uint32_t slot, std::uint32_t up
   Packet& p = pkts_[slot];
   const Stage* st = stages(slot);
   const std::uint32_t last = p.taken - 1;
-  for (std::uint32_t j = p.released; j <= upto && j <= last; ++j) {
-    Cycle tail = st[j].took + p.flits - 1;  // the tail crosses stage j at this cycle
-    for (std::uint32_t i = j + 1; i <= last; ++i) {
-      const std::uint64_t room = static_cast<std::uint64_t>(i - j) * buffer_;
-      if (room > p.flits - 1) break;
-      tail = std::max(tail, st[i].took + (p.flits - 1 - room));
+  const Cycle body = p.flits - 1;
+  // tails_[j] for j = last down to p.released. Within span stages of the last one every later
+  // stage is close enough, and the tail's bound from stage j + 1's is one hop of buffers less:
+  // tail_j = max(took_j + body, tail_{j+1} - buffer_). Further back, only the span stages after
+  // j count (the body fits in their buffers).
+  Cycle* tails = tails_.data();
+  for (std::uint32_t j = last + 1; j-- > p.released;) {
+    Cycle tail = st[j].took + body;  // the tail crosses stage j at this cycle
+    if (last - j <= p.span) {
+      if (j < last) tail = std::max(tail, tails[j + 1] - buffer_);
+    } else {
+      for (std::uint32_t i = j + 1, k = 1; k <= p.span; ++i, ++k)
+        tail = std::max(tail, st[i].took + (body - static_cast<Cycle>(k) * buffer_));
     }
+    tails[j] = tail;
+  }
+  for (std::uint32_t j = p.released; j <= upto && j <= last; ++j) {
+    const Cycle tail = tails[j];
     if (j == 0) {
       p.tail_out = tail;
       schedule(tail, slot, kInjected);
@@ -281,7 +292,7 @@ void Chip::PacketNetwork::release(std::uint32_t pi, Cycle t) {
   out.free = t;
   if (out.held || out.nobody_waits()) return;
   const std::uint32_t next = first_waiting(out);
-  take(next, pi, std::max(t, pkts_[next].ready));
+  take(next, pi, static_cast<Dir>(pi % kPorts), std::max(t, pkts_[next].ready));
 }
 
 void Chip::PacketNetwork::hold_ejection(int network, TileId tile, bool hold) {
@@ -294,7 +305,7 @@ void Chip::PacketNetwork::hold_ejection(int network, TileId tile, bool hold) {
   if (hold || ej.holder >= 0 || ej.nobody_waits()) return;
   // The core reads again from now on: the first head that waits takes the port.
   const std::uint32_t next = first_waiting(ej);
-  take(next, pi, std::max({pkts_[next].ready, ej.free, chip_.now_}));
+  take(next, pi, Dir::Local, std::max({pkts_[next].ready, ej.free, chip_.now_}));
 }
 
 PacketEvent Chip::PacketNetwork::event_of(const Packet& p, Cycle t) const {

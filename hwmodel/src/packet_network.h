@@ -52,6 +52,8 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
     Cycle created = 0, head_in = 0, tail_out = 0, ready = 0, link_wait = 0;
     TileId src = kNoTile, dst = kNoTile, at = kNoTile;  // `at`: the router the head is in
     std::uint32_t flits = 0;
+    std::uint32_t span = 0;      // (flits - 1) / buffer_: routers' buffers the body fills behind a held head
+    std::uint32_t next_input = 0;  // the router input the head comes in by next (set when it takes a port)
     std::uint32_t hops = 0;      // links crossed so far (= the stage the head is at)
     std::uint32_t released = 0;  // stages whose release cycle is scheduled
     std::uint32_t taken = 0;     // stages whose port the head has taken
@@ -114,6 +116,7 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   // bucket its order, so neither is stored.
   static constexpr Cycle kWheel = 1024;
   void schedule(Cycle at, std::uint32_t id, Kind kind) {
+    if (at < first_) first_ = at;
     if (at < base_ + kWheel) push_near(at, id << 3 | kind);
     else far_.push(Event{at, seq_++, id, kind});
   }
@@ -133,13 +136,13 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   TileId neighbor(TileId t, Dir d) const {
     return nbr_[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d)];
   }
-  Cycle earliest() const;  // the first cycle with an event, kNever if none
+  Cycle scan_earliest() const;  // the first cycle with an event, kNever if none, from the calendar and heap
   void advance(Cycle t);   // the window starts at t
   void write_head(std::uint32_t slot, Cycle t);
   void start_write(std::size_t n, Cycle t);
   void head_arrive(std::uint32_t slot, Cycle t);
   void head_ready(std::uint32_t slot, Cycle t);
-  void take(std::uint32_t slot, std::uint32_t port, Cycle s);
+  void take(std::uint32_t slot, std::uint32_t port, Dir d, Cycle s);
   void schedule_releases(std::uint32_t slot, std::uint32_t upto);
   void release(std::uint32_t port, Cycle t);
   void deliver(std::uint32_t slot, Cycle t);
@@ -169,11 +172,15 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   std::vector<Packet> pkts_;
   std::vector<Stage> stages_;  // [slot * max_stages_ + stage]
   std::size_t max_stages_ = 0;
+  std::vector<Cycle> tails_;   // schedule_releases: the cycle the tail crosses each stage
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::vector<std::uint32_t>> wheel_ = std::vector<std::vector<std::uint32_t>>(kWheel);
   std::uint64_t wheel_bits_[kWheel / 64] = {};
   std::size_t wheel_count_ = 0;
   Cycle base_ = 0;  // the calendar holds the events of cycles [base_, base_ + kWheel)
+  // The first cycle with an event (kNever: none): lowered by schedule, found again by
+  // scan_earliest once a cycle's events have run, so the engine's frequent questions cost nothing.
+  Cycle first_ = kNever;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> far_;
   std::vector<NetCounters> counters_;
   PacketId next_id_ = 1;
