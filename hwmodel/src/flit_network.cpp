@@ -487,7 +487,7 @@ void Chip::FlitNetwork::vc_allocation(RouterCycle<M>& r) {
     f.ovc = static_cast<std::int8_t>(ovi % S.vcs);
     f.want = f.want_vc = -1;
     f.any_vc = 0;
-    ov.last_src = pkts_[f.front_code >> 2].src;
+    // (last_src is read only by a router without a VA stage)
     if (f.conflict) {
       link_wait_[f.front_code >> 2] += t - wait_since_[idx];
       f.conflict = 0;
