@@ -124,6 +124,7 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
   while (wheel < static_cast<std::size_t>(maxd)) wheel <<= 1;
   wheel_.resize(wheel);
   wheel_mask_ = wheel - 1;
+  wheel_bits_ = wheel <= 64;
   counters_.resize(static_cast<std::size_t>(nets_));
   fast_ = c.fast_worms && vcs_ == 1;
   inj_credit_delay_ = c.injection_credit_delay;
@@ -313,6 +314,7 @@ void Chip::FlitNetwork::run_routers(std::vector<std::uint32_t>& bucket, Cycle t)
   for (std::size_t k = 0; k < bucket.size(); ++k) {
     const std::uint32_t n = bucket[k];
     Node& nd = nodes_[n];
+    nd.queued &= ~(std::uint64_t{1} << (t & wheel_mask_));  // (0 unless wheel_bits_)
     if (nd.last_proc == t) continue;
     nd.last_proc = t;
     router_cycle<M>(n, t);

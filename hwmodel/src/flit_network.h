@@ -89,6 +89,9 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     // VCs the request scan skips), the outputs they wait for, and per output who waits.
     std::uint64_t held_in = 0, held_outs = 0;
     Cycle last_sched = kNever, last_proc = kNever;
+    // Timing wheel slots whose bucket holds this node, not yet processed (a wheel of at most 64
+    // slots): a node is queued once per cycle however often it is woken for that cycle.
+    std::uint64_t queued = 0;
     std::uint32_t ejmask = 0;          // non-empty ejection VCs
     std::uint32_t src_pending = 0;     // packets queued at the core
     std::uint32_t nbr[kMeshDirs] = {};  // neighbour's node per direction (where a link exists)
@@ -281,6 +284,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   std::vector<std::vector<std::uint32_t>> wheel_;
   Cycle wheel_mask_ = 0;
   std::uint64_t wheel_count_ = 0;
+  bool wheel_bits_ = false;  // the wheel has at most 64 slots: Node::queued is used
 
   // Worms computed in one step (fast_worms).
   bool fast_ = false;
@@ -317,8 +321,14 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
 
 inline void Chip::FlitNetwork::schedule(std::uint32_t n, Cycle c) {
   Node& nd = nodes_[n];
-  if (nd.last_sched == c) return;
-  nd.last_sched = c;
+  if (wheel_bits_) {
+    const std::uint64_t b = std::uint64_t{1} << (c & wheel_mask_);
+    if (nd.queued & b) return;
+    nd.queued |= b;
+  } else {
+    if (nd.last_sched == c) return;  // (a node may then be in a bucket more than once)
+    nd.last_sched = c;
+  }
   wheel_[c & wheel_mask_].push_back(n);
   ++wheel_count_;
 }
