@@ -812,7 +812,7 @@ int isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int t
 
 int isend(const void* buf, std::size_t count, const Datatype& t, int dest, int tag, Comm& comm, Lane lane,
           bool synchronous, MPI_Request* request) {
-  if (lane == Lane::Coll && tag >= 0) tag += nbc_tag_offset();
+  if (lane == Lane::Coll && tag >= 0) tag += coll_tag_offset(comm);
   // A send the transport takes at once completes here, on the shared completed request.
   if (!synchronous && send_now(buf, count, t, dest, tag, comm, lane, kSendComplete, request)) return MPI_SUCCESS;
   *request = new_request(Request::Kind::Send, comm.handle);
@@ -827,7 +827,7 @@ int irecv(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, 
 
 int irecv(void* buf, std::size_t count, const Datatype& type, int source, int tag, Comm& comm, Lane lane,
           MPI_Request* request) {
-  if (lane == Lane::Coll && tag >= 0) tag += nbc_tag_offset();
+  if (lane == Lane::Coll && tag >= 0) tag += coll_tag_offset(comm);
   Engine& e = engine();
   *request = new_request(e, Request::Kind::Recv, comm.handle);
   recv_on(e, *request, buf, count, &type, source, tag, comm, lane);

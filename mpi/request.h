@@ -10,6 +10,8 @@
 
 namespace tilempi::mpi {
 
+struct Comm;
+
 /// How a send completes: Ready is Standard (the standard allows that; the receive is not
 /// checked), Buffered copies into the attached buffer and completes at once.
 enum class SendMode { Standard, Synchronous, Ready, Buffered };
@@ -114,6 +116,9 @@ bool nbc_running();
 void nbc_yield();
 /// Added to the collective lane's tags by the running non-blocking collective (0 outside one).
 int nbc_tag_offset();
+/// Added to the collective lane's tags on comm: the running non-blocking collective's range, else
+/// the range of the blocking collective running on comm (coll/call_sequence.cpp), else 0.
+int coll_tag_offset(const Comm& comm);
 /// Resume every non-blocking collective in progress once (nothing from inside one). Run by
 /// progress(), so that every MPI call that progresses point-to-point progresses them too.
 void nbc_progress();

@@ -165,14 +165,25 @@ void vunpack(const unsigned char* src, const int* counts, const int* displs, int
 }
 
 
+/// One collective call in a tag range of its own, and when it fails here, the drain of what the
+/// other members send this rank for it (coll/call_sequence.cpp says why).
+template <class F>
+int sequenced(MPI_Comm comm, F&& call) {
+  coll::CallSequence sequence(comm);
+  const int rc = call();
+  if (rc != MPI_SUCCESS) sequence.failed();
+  return rc;
+}
+
 /// MPI_Ixxx: the communicator and the request pointer are checked here, everything else by the
-/// blocking collective's code, which runs as the coroutine (with the MPI_Ixxx name in messages).
+/// blocking collective's code, which runs as the coroutine (with the MPI_Ixxx name in messages)
+/// in the call's tag range (nbc_start).
 int start_nonblocking(const char* fn, MPI_Comm comm, MPI_Request* request, std::function<int()> body) {
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
   if (!request) return raise(comm, MPI_ERR_ARG, fn, "request is NULL");
-  return nbc_start(*c, std::move(body), request);
+  return nbc_start(*c, [comm, body = std::move(body)] { return sequenced(comm, body); }, request);
 }
 
 }  // namespace
@@ -734,7 +745,7 @@ static int scan_common(const char* fn, Kind kind, const void* sendbuf, void* rec
 int MPI_Barrier(MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Barrier";
-  return barrier_call(fn, comm);
+  return sequenced(comm, [&] { return barrier_call(fn, comm); });
 }
 
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
@@ -746,7 +757,7 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Bcast";
-  return bcast_call(fn, buffer, count, datatype, root, comm);
+  return sequenced(comm, [&] { return bcast_call(fn, buffer, count, datatype, root, comm); });
 }
 
 int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request) {
@@ -758,7 +769,7 @@ int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Com
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Reduce";
-  return reduce_call(fn, sendbuf, recvbuf, count, datatype, op, root, comm);
+  return sequenced(comm, [&] { return reduce_call(fn, sendbuf, recvbuf, count, datatype, op, root, comm); });
 }
 
 int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request* request) {
@@ -770,7 +781,7 @@ int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype data
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Allreduce";
-  return allreduce_call(fn, sendbuf, recvbuf, count, datatype, op, comm);
+  return sequenced(comm, [&] { return allreduce_call(fn, sendbuf, recvbuf, count, datatype, op, comm); });
 }
 
 int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
@@ -782,7 +793,7 @@ int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype d
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Alltoall";
-  return alltoall_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return sequenced(comm, [&] { return alltoall_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); });
 }
 
 int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
@@ -794,7 +805,7 @@ int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Alltoallv";
-  return alltoallv_call(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  return sequenced(comm, [&] { return alltoallv_call(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm); });
 }
 
 int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
@@ -806,7 +817,7 @@ int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Gather";
-  return gather_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return sequenced(comm, [&] { return gather_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); });
 }
 
 int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
@@ -818,7 +829,7 @@ int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Gatherv";
-  return gatherv_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  return sequenced(comm, [&] { return gatherv_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm); });
 }
 
 int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
@@ -830,7 +841,7 @@ int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Scatter";
-  return scatter_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return sequenced(comm, [&] { return scatter_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); });
 }
 
 int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
@@ -842,7 +853,7 @@ int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Scatterv";
-  return scatterv_call(fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return sequenced(comm, [&] { return scatterv_call(fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm); });
 }
 
 int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
@@ -854,7 +865,7 @@ int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Allgather";
-  return allgather_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return sequenced(comm, [&] { return allgather_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); });
 }
 
 int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
@@ -866,7 +877,7 @@ int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Allgatherv";
-  return allgatherv_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  return sequenced(comm, [&] { return allgatherv_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm); });
 }
 
 int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
@@ -878,7 +889,7 @@ int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Reduce_scatter";
-  return reduce_scatter_common(fn, Kind::ReduceScatter, sendbuf, recvbuf, recvcounts, 0, datatype, op, comm);
+  return sequenced(comm, [&] { return reduce_scatter_common(fn, Kind::ReduceScatter, sendbuf, recvbuf, recvcounts, 0, datatype, op, comm); });
 }
 
 int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
@@ -890,7 +901,7 @@ int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Reduce_scatter_block";
-  return reduce_scatter_common(fn, Kind::ReduceScatterBlock, sendbuf, recvbuf, nullptr, recvcount, datatype, op, comm);
+  return sequenced(comm, [&] { return reduce_scatter_common(fn, Kind::ReduceScatterBlock, sendbuf, recvbuf, nullptr, recvcount, datatype, op, comm); });
 }
 
 int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
@@ -902,7 +913,7 @@ int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Scan";
-  return scan_common(fn, Kind::Scan, sendbuf, recvbuf, count, datatype, op, comm);
+  return sequenced(comm, [&] { return scan_common(fn, Kind::Scan, sendbuf, recvbuf, count, datatype, op, comm); });
 }
 
 int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
@@ -914,7 +925,7 @@ int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype dataty
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Exscan";
-  return scan_common(fn, Kind::Exscan, sendbuf, recvbuf, count, datatype, op, comm);
+  return sequenced(comm, [&] { return scan_common(fn, Kind::Exscan, sendbuf, recvbuf, count, datatype, op, comm); });
 }
 
 int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
@@ -980,8 +991,10 @@ int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls
                   void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
                   MPI_Comm comm) {
   ApiScope api_scope(__func__);
-  return alltoallw_call("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
-                        recvtypes, comm);
+  return sequenced(comm, [&] {
+    return alltoallw_call("MPI_Alltoallw", sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                          recvtypes, comm);
+  });
 }
 
 int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],

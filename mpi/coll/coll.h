@@ -48,6 +48,8 @@ struct CollState {
   std::vector<std::pair<const coll::Algorithm*, int>> ran;
   std::set<const coll::Algorithm*> warned;  ///< fallbacks already reported on this communicator
   std::uint32_t nonblocking_started = 0;    ///< MPI_Ixxx calls so far: each gets a tag range of its own
+  std::uint32_t blocking_started = 0;       ///< blocking collective calls so far: each gets a tag range too
+  int call_tag_offset = 0;                  ///< the range of the blocking call running now (0: none)
 };
 
 /// Start a non-blocking collective (coll/nonblocking.cpp): body is the blocking collective's code
@@ -220,10 +222,45 @@ const schedule::Tree& cached_ktree(Comm& comm, int k);
 
 // ---- point-to-point on the collective lane, in bytes ---------------------------------------------
 
+/// The collective lane's tags. Each call adds the start of its tag range (coll_tag_offset():
+/// call_sequence.cpp for blocking calls, nonblocking.cpp for MPI_Ixxx), so these stay below
+/// kTagsPerCall.
 enum Tag : int {
   kTagBarrier = 1, kTagBcast, kTagReduce, kTagAllreduce, kTagAlltoall, kTagAlltoallv, kTagGather, kTagScatter,
-  kTagAllgather, kTagReduceScatter, kTagScan, kTagRounds, kTagRoundBarrier, kTagAlltoallw
+  kTagAllgather, kTagReduceScatter, kTagScan, kTagRounds, kTagRoundBarrier, kTagAlltoallw,
+  kTagLast = kTagAlltoallw
 };
+/// Tags of one collective call's range.
+constexpr int kTagsPerCall = 256;
+static_assert(kTagLast < kTagsPerCall, "the collective lane's fixed tags must stay below a range");
+/// Ranges of the non-blocking calls (1 .. kNonblockingRanges); the blocking calls' follow.
+constexpr std::uint32_t kNonblockingRanges = 1u << 22;
+
+/// One collective call on a communicator (call_sequence.cpp says why): from the constructor to
+/// the destructor, the call's messages use its own tag range, so that no later call matches
+/// them. Constructed once the communicator is known to be valid, before any other argument is
+/// checked, at every member alike. Inside a non-blocking collective's code it does nothing (the
+/// MPI_Ixxx call has its range).
+class CallSequence {
+ public:
+  explicit CallSequence(MPI_Comm comm);
+  ~CallSequence();
+  CallSequence(const CallSequence&) = delete;
+  CallSequence& operator=(const CallSequence&) = delete;
+  /// The call fails at this rank: what the other members still send this rank for it is taken
+  /// and dropped (the drain), so that nothing of it waits in a queue or keeps its sender waiting.
+  void failed();
+
+ private:
+  MPI_Comm handle_;
+  Comm* comm_ = nullptr;  ///< set when this object gave the communicator its range
+  int saved_ = 0;
+};
+/// Renew the drains' receives that have taken a message; end drains of freed communicators and
+/// old ones. Run by nbc_progress() on every progress pass (one test when nothing failed).
+void drain_progress();
+/// End every drain (MPI_Finalize).
+void drains_clear();
 
 int send_bytes(const void* buf, std::size_t n, int dest, int tag, Comm& comm);
 int recv_bytes(void* buf, std::size_t n, int src, int tag, Comm& comm);

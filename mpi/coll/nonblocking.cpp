@@ -44,11 +44,6 @@ using transport::Context;
 constexpr std::size_t kStackBytes = std::size_t{4} << 20;
 /// Idle coroutines kept for reuse; more are unmapped when they finish.
 constexpr std::size_t kMaxIdle = 8;
-/// Fixed tags of the collective lane stay below this (coll.h's Tag); a non-blocking collective's
-/// range starts above it.
-constexpr int kTagsPerCollective = 256;
-constexpr std::uint32_t kTagRanges = 1u << 22;
-static_assert(coll::kTagAlltoallw < kTagsPerCollective, "the collective lane's fixed tags must stay below a range");
 
 struct Op;
 
@@ -132,7 +127,9 @@ int nbc_tag_offset() {
 
 void nbc_progress() {
   State& s = state_of_rank();
-  if (s.current || s.pending.empty()) return;
+  if (s.current) return;
+  coll::drain_progress();
+  if (s.pending.empty()) return;
   for (std::size_t i = 0; i < s.pending.size();) {
     Op& op = *s.pending[i];
     resume(s, op);
@@ -153,7 +150,7 @@ int nbc_start(Comm& comm, std::function<int()> body, MPI_Request* request) {
   auto op = std::make_unique<Op>();
   op->body = std::move(body);
   CollState& cs = coll::state(comm);
-  op->tag_offset = static_cast<int>((cs.nonblocking_started++ % kTagRanges) + 1) * kTagsPerCollective;
+  op->tag_offset = static_cast<int>((cs.nonblocking_started++ % coll::kNonblockingRanges) + 1) * coll::kTagsPerCall;
   op->worker = take_worker(s);
   op->worker->op = op.get();
   // The call runs up to its first wait now: arguments are checked (and a bad one reported under

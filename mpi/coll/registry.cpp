@@ -466,7 +466,7 @@ int coll_initialize() {
   return MPI_SUCCESS;
 }
 
-void coll_finalize() {}
+void coll_finalize() { coll::drains_clear(); }
 
 }  // namespace tilempi::mpi
 

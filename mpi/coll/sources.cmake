@@ -8,6 +8,7 @@ set(TILEMPI_COLL_SCHEDULE_SOURCES
 
 list(APPEND TILEMPI_MPI_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/api_coll.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/call_sequence.cpp
   ${CMAKE_CURRENT_LIST_DIR}/comm_state.cpp
   ${CMAKE_CURRENT_LIST_DIR}/intercomm.cpp
   ${CMAKE_CURRENT_LIST_DIR}/named_schedules.cpp

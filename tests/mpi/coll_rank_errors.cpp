@@ -1,0 +1,152 @@
+// Collectives whose arguments are wrong at some ranks only (root-only or rank-specific arguments),
+// under MPI_ERRORS_RETURN: the wrong rank gets its error class, the others complete, and the
+// next collective on the communicator gets its own data, never the failed call's messages
+// (mpi/coll/call_sequence.cpp). Run with more ranks than cores, bcast and scatter linear (so
+// that every non-root only receives: a wrong non-root then leaves no partner waiting).
+#include <mpi.h>
+
+#include <cstdio>
+#include <vector>
+
+#include "conformance.h"
+
+namespace {
+
+int rank_ = 0, size_ = 0;
+
+void expect_data(bool ok, const char* what, int line) {
+  conformance::expect_class(ok ? MPI_SUCCESS : MPI_ERR_OTHER, MPI_SUCCESS, what, line);
+}
+
+/// A correct MPI_Gather and MPI_Gatherv after a failed call: every block is this call's.
+void gather_is_right(int root, int tag, int line) {
+  std::vector<int> all(static_cast<std::size_t>(size_), -1);
+  int mine = tag * 100 + rank_;
+  EXPECT_CLASS(MPI_Gather(&mine, 1, MPI_INT, all.data(), 1, MPI_INT, root, MPI_COMM_WORLD), MPI_SUCCESS);
+  bool ok = true;
+  if (rank_ == root)
+    for (int i = 0; i < size_; ++i) ok = ok && all[static_cast<std::size_t>(i)] == tag * 100 + i;
+  expect_data(ok, "MPI_Gather after the failed call", line);
+  std::vector<int> counts(static_cast<std::size_t>(size_), 1), displs(static_cast<std::size_t>(size_));
+  for (int i = 0; i < size_; ++i) displs[static_cast<std::size_t>(i)] = size_ - 1 - i;
+  all.assign(static_cast<std::size_t>(size_), -1);
+  mine = tag * 100 + 50 + rank_;
+  EXPECT_CLASS(MPI_Gatherv(&mine, 1, MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, root, MPI_COMM_WORLD),
+               MPI_SUCCESS);
+  ok = true;
+  if (rank_ == root)
+    for (int i = 0; i < size_; ++i) ok = ok && all[static_cast<std::size_t>(size_ - 1 - i)] == tag * 100 + 50 + i;
+  expect_data(ok, "MPI_Gatherv after the failed call", line);
+}
+
+/// The root's recvcounts and displacements are the root's only: a negative count there.
+void gatherv_bad_root_count() {
+  const int root = size_ - 1;
+  std::vector<int> counts(static_cast<std::size_t>(size_), 1), displs(static_cast<std::size_t>(size_)), all(
+      static_cast<std::size_t>(size_), -1);
+  for (int i = 0; i < size_; ++i) displs[static_cast<std::size_t>(i)] = i;
+  counts[0] = -1;
+  int mine = 1000 + rank_;
+  EXPECT_CLASS(MPI_Gatherv(&mine, 1, MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, root, MPI_COMM_WORLD),
+               rank_ == root ? MPI_ERR_COUNT : MPI_SUCCESS);
+  EXPECT_CLASS(MPI_Gatherv(&mine, 1, MPI_INT, all.data(), nullptr, displs.data(), MPI_INT, root, MPI_COMM_WORLD),
+               rank_ == root ? MPI_ERR_ARG : MPI_SUCCESS);
+  gather_is_right(root, 1, __LINE__);
+}
+
+/// Large contributions (sent by rendezvous): the root's drain releases their senders.
+void gatherv_bad_root_count_large() {
+  const int root = 0;
+  const int n = 1 << 16;  // 256 KiB per rank
+  std::vector<int> mine(static_cast<std::size_t>(n), rank_);
+  std::vector<int> counts(static_cast<std::size_t>(size_), n), displs(static_cast<std::size_t>(size_));
+  for (int i = 0; i < size_; ++i) displs[static_cast<std::size_t>(i)] = i * n;
+  std::vector<int> all(rank_ == root ? static_cast<std::size_t>(n) * static_cast<std::size_t>(size_) : 1, -1);
+  counts[static_cast<std::size_t>(size_ - 1)] = -5;
+  EXPECT_CLASS(MPI_Gatherv(mine.data(), n, MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, root, MPI_COMM_WORLD),
+               rank_ == root ? MPI_ERR_COUNT : MPI_SUCCESS);
+  counts[static_cast<std::size_t>(size_ - 1)] = n;
+  for (int& v : mine) v = 7 * rank_ + 1;
+  EXPECT_CLASS(MPI_Gatherv(mine.data(), n, MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, root, MPI_COMM_WORLD),
+               MPI_SUCCESS);
+  bool ok = true;
+  if (rank_ == root)
+    for (std::size_t i = 0; i < all.size(); ++i) ok = ok && all[i] == 7 * static_cast<int>(i / static_cast<std::size_t>(n)) + 1;
+  expect_data(ok, "large MPI_Gatherv after the failed one", __LINE__);
+  gather_is_right(root, 2, __LINE__);
+}
+
+/// The root's receive buffer of MPI_Gather and MPI_Reduce.
+void gather_reduce_bad_root_buffer() {
+  const int root = 1 % size_;
+  int mine = rank_ + 1;
+  EXPECT_CLASS(MPI_Gather(&mine, 1, MPI_INT, nullptr, 1, MPI_INT, root, MPI_COMM_WORLD),
+               rank_ == root ? MPI_ERR_BUFFER : MPI_SUCCESS);
+  gather_is_right(root, 3, __LINE__);
+  int sum = -1;
+  EXPECT_CLASS(MPI_Reduce(&mine, rank_ == root ? MPI_IN_PLACE : &sum, 1, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD),
+               rank_ == root ? MPI_ERR_BUFFER : MPI_SUCCESS);
+  mine = 10 * (rank_ + 1);
+  EXPECT_CLASS(MPI_Reduce(&mine, &sum, 1, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD), MPI_SUCCESS);
+  expect_data(rank_ != root || sum == 10 * size_ * (size_ + 1) / 2, "MPI_Reduce after the failed one", __LINE__);
+}
+
+/// A receiving rank's own count or buffer (bcast and scatter linear: every non-root is a leaf).
+void bcast_scatter_bad_leaf() {
+  const int root = 0, bad = size_ - 1;
+  int v = rank_ == root ? 42 : -1;
+  EXPECT_CLASS(MPI_Bcast(&v, rank_ == bad ? -1 : 1, MPI_INT, root, MPI_COMM_WORLD),
+               rank_ == bad && bad != root ? MPI_ERR_COUNT : MPI_SUCCESS);
+  v = rank_ == root ? 43 : -1;
+  EXPECT_CLASS(MPI_Bcast(&v, 1, MPI_INT, root, MPI_COMM_WORLD), MPI_SUCCESS);
+  expect_data(v == 43, "MPI_Bcast after the failed one", __LINE__);
+  std::vector<int> blocks(static_cast<std::size_t>(size_));
+  for (int i = 0; i < size_; ++i) blocks[static_cast<std::size_t>(i)] = 500 + i;
+  int got = -1;
+  EXPECT_CLASS(MPI_Scatter(blocks.data(), 1, MPI_INT, rank_ == bad ? nullptr : &got, 1, MPI_INT, root, MPI_COMM_WORLD),
+               rank_ == bad && bad != root ? MPI_ERR_BUFFER : MPI_SUCCESS);
+  for (int i = 0; i < size_; ++i) blocks[static_cast<std::size_t>(i)] = 600 + i;
+  got = -1;
+  EXPECT_CLASS(MPI_Scatter(blocks.data(), 1, MPI_INT, &got, 1, MPI_INT, root, MPI_COMM_WORLD), MPI_SUCCESS);
+  expect_data(got == 600 + rank_, "MPI_Scatter after the failed one", __LINE__);
+}
+
+/// The non-blocking forms: the root's MPI_Igatherv fails at once, the others' complete.
+void igatherv_bad_root_count() {
+  const int root = 0;
+  std::vector<int> counts(static_cast<std::size_t>(size_), 1), displs(static_cast<std::size_t>(size_)), all(
+      static_cast<std::size_t>(size_), -1);
+  for (int i = 0; i < size_; ++i) displs[static_cast<std::size_t>(i)] = i;
+  counts[static_cast<std::size_t>(size_ - 1)] = -1;
+  int mine = 3000 + rank_;
+  MPI_Request r = MPI_REQUEST_NULL;
+  EXPECT_CLASS(MPI_Igatherv(&mine, 1, MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, root, MPI_COMM_WORLD, &r),
+               rank_ == root ? MPI_ERR_COUNT : MPI_SUCCESS);
+  EXPECT_CLASS(MPI_Wait(&r, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  mine = 4000 + rank_;
+  EXPECT_CLASS(MPI_Igather(&mine, 1, MPI_INT, all.data(), 1, MPI_INT, root, MPI_COMM_WORLD, &r), MPI_SUCCESS);
+  EXPECT_CLASS(MPI_Wait(&r, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  bool ok = true;
+  if (rank_ == root)
+    for (int i = 0; i < size_; ++i) ok = ok && all[static_cast<std::size_t>(i)] == 4000 + i;
+  expect_data(ok, "MPI_Igather after the failed MPI_Igatherv", __LINE__);
+  gather_is_right(root, 4, __LINE__);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  if (size_ > 1) {
+    gatherv_bad_root_count();
+    gatherv_bad_root_count_large();
+    gather_reduce_bad_root_buffer();
+    bcast_scatter_bad_leaf();
+    igatherv_bad_root_count();
+  }
+  EXPECT_USABLE();
+  return conformance::finish("coll_rank_errors");
+}
