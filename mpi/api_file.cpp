@@ -198,6 +198,19 @@ Completion blocking(MPI_Status* status) { return Completion{Completion::Blocking
 Completion nonblocking(MPI_Request* request) { return Completion{Completion::Nonblocking, MPI_STATUS_IGNORE, request}; }
 Completion split_begin() { return Completion{Completion::Begin, MPI_STATUS_IGNORE, nullptr}; }
 
+/// The argument errors file_io finds before it places the access (the error is reported here).
+int access_arguments(File& f, const char* fn, Pattern pattern, int count, MPI_Datatype type, const Completion& how,
+                     const Datatype** t) {
+  int rc;
+  if (how.kind == Completion::Nonblocking && !how.request) return fail(&f, MPI_ERR_REQUEST, fn, "request is NULL");
+  if (how.kind == Completion::Begin && f.split.active)
+    return fail(&f, MPI_ERR_IO, fn, "a split collective access (..._begin) is already active on this file");
+  if (pattern == Pattern::Explicit && !not_sequential(f, fn, &rc)) return rc;
+  if (!(*t = check_type(f, type, fn, &rc))) return rc;
+  if (count < 0) return fail(&f, MPI_ERR_COUNT, fn, "count " + std::to_string(count) + " is negative");
+  return MPI_SUCCESS;
+}
+
 /// Every read and write: the pattern places it, transfer() moves the bytes, `how` completes it.
 int file_io(const char* fn, MPI_File fh, Pattern pattern, bool write, MPI_Offset offset, const void* cbuf, int count,
            MPI_Datatype type, Completion how) {
@@ -205,13 +218,14 @@ int file_io(const char* fn, MPI_File fh, Pattern pattern, bool write, MPI_Offset
   int rc;
   File* f = check_file(fh, fn, &rc);
   if (!f) return rc;
-  if (how.kind == Completion::Nonblocking && !how.request) return fail(f, MPI_ERR_REQUEST, fn, "request is NULL");
-  if (how.kind == Completion::Begin && f->split.active)
-    return fail(f, MPI_ERR_IO, fn, "a split collective access (..._begin) is already active on this file");
-  if (pattern == Pattern::Explicit && !not_sequential(*f, fn, &rc)) return rc;
-  const Datatype* t = check_type(*f, type, fn, &rc);
-  if (!t) return rc;
-  if (count < 0) return fail(f, MPI_ERR_COUNT, fn, "count " + std::to_string(count) + " is negative");
+  const Datatype* t = nullptr;
+  if ((rc = access_arguments(*f, fn, pattern, count, type, how, &t)) != MPI_SUCCESS) {
+    // The ordered pattern is the one that communicates (the group places its accesses in rank
+    // order): a rank with a wrong argument still takes its place, with nothing to access, so that
+    // the others complete. The other collective accesses are each rank's own (file.h).
+    if (pattern == Pattern::Ordered) ordered_place(*f, 0);
+    return rc;
+  }
   const long long amount = static_cast<long long>(etypes(*f, static_cast<std::uint64_t>(count) * t->size));
   MPI_Offset at = offset;
   if (pattern == Pattern::Individual) at = f->pointer;
@@ -246,20 +260,27 @@ int split_end(const char* fn, MPI_File fh, Pattern pattern, bool write, const vo
   return MPI_SUCCESS;
 }
 
-}  // namespace
-
-extern "C" {
-
-int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* fh) {
-  ApiScope api_scope(__func__);
-  const char* fn = "MPI_File_open";
+/// MPI_File_set_view's arguments (the error is reported here).
+int view_arguments(File& f, const char* fn, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+                   const char* datarep, const Datatype** et, const Datatype** ft) {
   int rc;
-  Comm* c = check::intra(comm, fn, &rc);
-  if (!c) return rc;
+  if (!(*et = check_type(f, etype, fn, &rc))) return rc;
+  if (!(*ft = check_type(f, filetype, fn, &rc))) return rc;
+  if (disp < 0) return fail(&f, MPI_ERR_ARG, fn, "displacement " + std::to_string(disp) + " is negative");
+  if (!datarep || std::strcmp(datarep, "native") != 0)
+    return fail(&f, MPI_ERR_UNSUPPORTED_DATAREP, fn,
+                std::string("data representation '") + (datarep ? datarep : "(null)") + "' (only \"native\")");
+  if ((*et)->size == 0 || (*ft)->size == 0 || (*ft)->size % (*et)->size != 0)
+    return fail(&f, MPI_ERR_TYPE, fn, "the filetype must hold a whole, non-zero number of etypes");
+  if ((*ft)->lb < 0 || (*ft)->true_lb < 0) return fail(&f, MPI_ERR_TYPE, fn, "the filetype has a negative displacement");
+  return MPI_SUCCESS;
+}
+
+/// MPI_File_open's arguments (the error is reported here, to MPI_FILE_NULL's handler).
+int open_arguments(const char* fn, const MPI_File* fh, const char* filename, int amode, MPI_Info info) {
   if (!fh) return fail(nullptr, MPI_ERR_ARG, fn, "fh is NULL");
   if (info != MPI_INFO_NULL && !info_valid(info))
     return fail(nullptr, MPI_ERR_INFO, fn, "info handle " + std::to_string(info) + " is not valid");
-  *fh = MPI_FILE_NULL;
   if (!filename || !*filename) return fail(nullptr, MPI_ERR_BAD_FILE, fn, "the file name is empty");
   const int access = amode & kAccessModes;
   if (access != MPI_MODE_RDONLY && access != MPI_MODE_RDWR && access != MPI_MODE_WRONLY)
@@ -271,13 +292,47 @@ int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info,
   const int known = kAccessModes | MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_DELETE_ON_CLOSE | MPI_MODE_UNIQUE_OPEN |
                     MPI_MODE_APPEND | MPI_MODE_SEQUENTIAL;
   if (amode & ~known) return fail(nullptr, MPI_ERR_AMODE, fn, "amode " + std::to_string(amode) + " has unknown bits");
+  return MPI_SUCCESS;
+}
+
+/// The outcome of a collective call that rank 0 carries out for the group (MPI_File_set_size,
+/// preallocate, seek_shared), as rank 0 broadcasts it: 0, an errno value, or -(error class)
+/// when rank 0's own argument was wrong and it did nothing.
+int group_outcome(const File& f, const char* fn, int outcome, const char* undone) {
+  if (outcome >= 0) return outcome == 0 ? MPI_SUCCESS : fail(&f, errno_class(outcome), fn, std::strerror(outcome));
+  return fail(&f, -outcome, fn, std::string("rank 0 of the file's group gave a wrong argument: ") + undone);
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* fh) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_File_open";
+  int rc;
+  Comm* c = check::intra(comm, fn, &rc);
+  if (!c) return rc;
+  if (fh) *fh = MPI_FILE_NULL;
   auto f = std::make_unique<File>();
+  MPI_Comm_dup(comm, &f->comm);
+  comm_get(f->comm)->errhandler = MPI_ERRORS_RETURN;
+  // The group agrees on its arguments before anything is created: a rank with a wrong one gets
+  // its error class, the others one that says so, and no rank has the file open (an open file
+  // is the whole group's). Every rank takes part, so that none waits for one that returned.
+  const int mine = open_arguments(fn, fh, filename, amode, info);
+  int worst = MPI_SUCCESS;
+  MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, f->comm);
+  if (worst != MPI_SUCCESS) {
+    MPI_Comm_free(&f->comm);
+    if (mine != MPI_SUCCESS) return mine;
+    return fail(nullptr, worst, fn, "another rank of the group gave a wrong argument; the file was not opened");
+  }
   f->path = filename;
   f->amode = amode;
   f->errhandler = null_handler();
   info_merge(info, f->hints);
-  MPI_Comm_dup(comm, &f->comm);
-  comm_get(f->comm)->errhandler = MPI_ERRORS_RETURN;
+  const int access = amode & kAccessModes;
   const int flags = (access == MPI_MODE_RDONLY ? O_RDONLY : access == MPI_MODE_WRONLY ? O_WRONLY : O_RDWR) | O_CLOEXEC;
   // The first rank creates (MPI_MODE_EXCL holds for the group as a whole), then the others open.
   int err = 0;
@@ -293,7 +348,6 @@ int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info,
     f->fd = ::open(filename, flags, 0644);
     if (f->fd < 0) err = errno;
   }
-  int worst = 0;
   MPI_Allreduce(&err, &worst, 1, MPI_INT, MPI_MAX, f->comm);
   if (worst) {
     if (f->fd >= 0) ::close(f->fd);
@@ -358,17 +412,21 @@ int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
   int rc;
   File* f = check_file(fh, "MPI_File_set_size", &rc);
   if (!f) return rc;
-  if (size < 0) return fail(f, MPI_ERR_ARG, "MPI_File_set_size", "size " + std::to_string(size) + " is negative");
-  if (f->amode & MPI_MODE_RDONLY) return fail(f, MPI_ERR_READ_ONLY, "MPI_File_set_size", "the file was opened MPI_MODE_RDONLY");
+  // A rank with a wrong argument still takes part in rank 0's broadcast (group_outcome).
+  rc = MPI_SUCCESS;
+  if (size < 0) rc = fail(f, MPI_ERR_ARG, "MPI_File_set_size", "size " + std::to_string(size) + " is negative");
+  else if (f->amode & MPI_MODE_RDONLY) rc = fail(f, MPI_ERR_READ_ONLY, "MPI_File_set_size", "the file was opened MPI_MODE_RDONLY");
   int r = 0, e = 0;
   MPI_Comm_rank(f->comm, &r);
-  if (r == 0) {
+  if (r == 0 && rc != MPI_SUCCESS) {
+    e = -rc;
+  } else if (r == 0) {
     ChargedAsCompute io("MPI_File_set_size");
     if (::ftruncate(f->fd, static_cast<off_t>(size)) != 0) e = errno;
   }
   MPI_Bcast(&e, 1, MPI_INT, 0, f->comm);
-  if (e) return fail(f, errno_class(e), "MPI_File_set_size", std::strerror(e));
-  return MPI_SUCCESS;
+  if (rc != MPI_SUCCESS) return rc;
+  return group_outcome(*f, "MPI_File_set_size", e, "the file was not resized");
 }
 
 int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
@@ -376,12 +434,16 @@ int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
   int rc;
   File* f = check_file(fh, "MPI_File_preallocate", &rc);
   if (!f) return rc;
-  if (size < 0) return fail(f, MPI_ERR_ARG, "MPI_File_preallocate", "size " + std::to_string(size) + " is negative");
-  if (f->amode & MPI_MODE_RDONLY)
-    return fail(f, MPI_ERR_READ_ONLY, "MPI_File_preallocate", "the file was opened MPI_MODE_RDONLY");
+  // A rank with a wrong argument still takes part in rank 0's broadcast (group_outcome).
+  rc = MPI_SUCCESS;
+  if (size < 0) rc = fail(f, MPI_ERR_ARG, "MPI_File_preallocate", "size " + std::to_string(size) + " is negative");
+  else if (f->amode & MPI_MODE_RDONLY)
+    rc = fail(f, MPI_ERR_READ_ONLY, "MPI_File_preallocate", "the file was opened MPI_MODE_RDONLY");
   int r = 0, e = 0;
   MPI_Comm_rank(f->comm, &r);
-  if (r == 0) {
+  if (r == 0 && rc != MPI_SUCCESS) {
+    e = -rc;
+  } else if (r == 0) {
     ChargedAsCompute io("MPI_File_preallocate");
     struct stat st {};
     if (::fstat(f->fd, &st) == 0 && st.st_size < size) {
@@ -390,8 +452,8 @@ int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
     }
   }
   MPI_Bcast(&e, 1, MPI_INT, 0, f->comm);
-  if (e) return fail(f, errno_class(e), "MPI_File_preallocate", std::strerror(e));
-  return MPI_SUCCESS;
+  if (rc != MPI_SUCCESS) return rc;
+  return group_outcome(*f, "MPI_File_preallocate", e, "no space was allocated");
 }
 
 int MPI_File_get_size(MPI_File fh, MPI_Offset* size) {
@@ -434,30 +496,25 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
   File* f = check_file(fh, fn, &rc);
   if (!f) return rc;
   (void)info;
-  const Datatype* et = check_type(*f, etype, fn, &rc);
-  if (!et) return rc;
-  const Datatype* ft = check_type(*f, filetype, fn, &rc);
-  if (!ft) return rc;
-  if (disp < 0) return fail(f, MPI_ERR_ARG, fn, "displacement " + std::to_string(disp) + " is negative");
-  if (!datarep || std::strcmp(datarep, "native") != 0)
-    return fail(f, MPI_ERR_UNSUPPORTED_DATAREP, fn,
-                std::string("data representation '") + (datarep ? datarep : "(null)") + "' (only \"native\")");
-  if (et->size == 0 || ft->size == 0 || ft->size % et->size != 0)
-    return fail(f, MPI_ERR_TYPE, fn, "the filetype must hold a whole, non-zero number of etypes");
-  if (ft->lb < 0 || ft->true_lb < 0)
-    return fail(f, MPI_ERR_TYPE, fn, "the filetype has a negative displacement");
-  f->disp = disp;
-  f->etype = etype;
-  f->filetype = filetype;
-  f->etype_desc = *et;
-  f->filetype_desc = *ft;
-  f->pointer = 0;
+  const Datatype* et = nullptr;
+  const Datatype* ft = nullptr;
+  // A rank with a wrong argument keeps its view but still takes part in the group's two
+  // barriers, so that the others complete with theirs (and the shared pointer is reset for them).
+  rc = view_arguments(*f, fn, disp, etype, filetype, datarep, &et, &ft);
+  if (rc == MPI_SUCCESS) {
+    f->disp = disp;
+    f->etype = etype;
+    f->filetype = filetype;
+    f->etype_desc = *et;
+    f->filetype_desc = *ft;
+    f->pointer = 0;
+  }
   int r = 0;
   MPI_Comm_rank(f->comm, &r);
   MPI_Barrier(f->comm);
   if (r == 0) *f->shared_mem = 0;
   MPI_Barrier(f->comm);
-  return MPI_SUCCESS;
+  return rc;
 }
 
 int MPI_File_get_view(MPI_File fh, MPI_Offset* disp, MPI_Datatype* etype, MPI_Datatype* filetype, char* datarep) {
@@ -666,12 +723,16 @@ int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
   int rc;
   File* f = check_file(fh, "MPI_File_seek_shared", &rc);
   if (!f) return rc;
+  // A rank with a wrong argument still takes part in the barrier and rank 0's broadcast.
+  rc = MPI_SUCCESS;
   if (whence != MPI_SEEK_SET && whence != MPI_SEEK_CUR && whence != MPI_SEEK_END)
-    return fail(f, MPI_ERR_ARG, "MPI_File_seek_shared", "whence " + std::to_string(whence) + " is not an MPI_SEEK_ value");
+    rc = fail(f, MPI_ERR_ARG, "MPI_File_seek_shared", "whence " + std::to_string(whence) + " is not an MPI_SEEK_ value");
   int r = 0, bad = 0;
   MPI_Comm_rank(f->comm, &r);
   MPI_Barrier(f->comm);  // every earlier shared access is done
-  if (r == 0) {
+  if (r == 0 && rc != MPI_SUCCESS) {
+    bad = -rc;
+  } else if (r == 0) {
     const MPI_Offset to = whence == MPI_SEEK_SET ? offset
                           : whence == MPI_SEEK_CUR ? *f->shared_mem + offset
                                                    : view_end(*f) + offset;
@@ -679,6 +740,8 @@ int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
     else *f->shared_mem = to;
   }
   MPI_Bcast(&bad, 1, MPI_INT, 0, f->comm);
+  if (rc != MPI_SUCCESS) return rc;
+  if (bad < 0) return group_outcome(*f, "MPI_File_seek_shared", bad, "the shared file pointer did not move");
   if (bad) return fail(f, MPI_ERR_ARG, "MPI_File_seek_shared", "the position would be negative");
   return MPI_SUCCESS;
 }
