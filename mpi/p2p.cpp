@@ -114,7 +114,9 @@ constexpr MPI_Request kKeptSlots = 1024;
 // Inline on the message paths (a call's prologue and epilogue cost as much as its work here).
 #define TILEMPI_HOT [[gnu::always_inline]] inline
 
-TILEMPI_HOT MPI_Request new_request(Engine& e, Request::Kind kind, MPI_Comm comm) {
+// A fresh request; *out is its slot (one lookup: the caller's stores then go through the same
+// pointer as reset()'s, and the compiler drops the ones they repeat).
+TILEMPI_HOT MPI_Request new_request(Engine& e, Request::Kind kind, MPI_Comm comm, Request** out) {
   MPI_Request h;
   if (!e.free_handles.empty()) [[likely]] {
     h = e.free_handles.back();
@@ -124,8 +126,15 @@ TILEMPI_HOT MPI_Request new_request(Engine& e, Request::Kind kind, MPI_Comm comm
     e.requests.push_back(std::make_unique<Request>());
     h = static_cast<MPI_Request>(e.requests.size() - 1);
   }
-  e.requests[h]->reset(kind, comm);
+  Request* r = e.requests[h].get();
+  r->reset(kind, comm);
+  *out = r;
   return h;
+}
+
+TILEMPI_HOT MPI_Request new_request(Engine& e, Request::Kind kind, MPI_Comm comm) {
+  Request* r;
+  return new_request(e, kind, comm, &r);
 }
 
 MPI_Request new_request(Request::Kind kind, MPI_Comm comm) { return new_request(engine(), kind, comm); }
@@ -172,8 +181,8 @@ void complete(MPI_Request h) { complete(h, *engine().requests[h]); }
 // request keeps it across MPI_Type_free of the handle (descriptions outlive handles).
 void send_on(MPI_Request h, const void* buf, std::size_t count, const Datatype& t, int dest, int tag, Comm& comm,
              Lane lane, bool synchronous);
-TILEMPI_HOT void recv_on(Engine& e, MPI_Request h, void* buf, std::size_t count, const Datatype* type, int source, int tag,
-             Comm& comm, Lane lane);
+TILEMPI_HOT void recv_on(Engine& e, MPI_Request h, Request* r, void* buf, std::size_t count, const Datatype* type,
+                         int source, int tag, Comm& comm, Lane lane);
 int bsend_typed(const void* buf, std::size_t count, const Datatype& t, int dest, int tag, Comm& comm,
                 std::string* detail);
 
@@ -397,7 +406,7 @@ int start(MPI_Request h) {
   if (r->kind == Request::Kind::Send)
     send_on(h, r->send_buf, r->count, *r->type, r->peer, r->tag, *c, Lane::User, r->mode == SendMode::Synchronous);
   else
-    recv_on(engine(), h, r->buf, r->count, r->type, r->peer, r->tag, *c, Lane::User);
+    recv_on(engine(), h, r, r->buf, r->count, r->type, r->peer, r->tag, *c, Lane::User);
   return MPI_SUCCESS;
 }
 
@@ -711,10 +720,9 @@ void send_on(MPI_Request h, const void* buf, std::size_t count, const Datatype& 
   }
 }
 
-// Begin a receive on request h.
-TILEMPI_HOT void recv_on(Engine& e, MPI_Request h, void* buf, std::size_t count, const Datatype* type, int source, int tag,
-             Comm& comm, Lane lane) {
-  Request* r = e.requests[h].get();
+// Begin a receive on request h (r).
+TILEMPI_HOT void recv_on(Engine& e, MPI_Request h, Request* r, void* buf, std::size_t count, const Datatype* type,
+                         int source, int tag, Comm& comm, Lane lane) {
   r->buf = buf;
   r->count = count;
   r->type = type;
@@ -829,8 +837,10 @@ int irecv(void* buf, std::size_t count, const Datatype& type, int source, int ta
           MPI_Request* request) {
   if (lane == Lane::Coll && tag >= 0) tag += coll_tag_offset(comm);
   Engine& e = engine();
-  *request = new_request(e, Request::Kind::Recv, comm.handle);
-  recv_on(e, *request, buf, count, &type, source, tag, comm, lane);
+  Request* r;
+  const MPI_Request h = new_request(e, Request::Kind::Recv, comm.handle, &r);
+  *request = h;
+  recv_on(e, h, r, buf, count, &type, source, tag, comm, lane);
   return MPI_SUCCESS;
 }
 
