@@ -75,19 +75,23 @@ void BM_BookSimPipeline(benchmark::State& state) {
 // The chip model's share of the 64-rank sim alltoall of issue 14 (20 rounds of 1 KiB per pair,
 // 322 560 packets), without the sim transport and adapter: on the tilepro64 preset every tile
 // sends 4 packets per destination and round (two of 128 words, two of none, as the udn
-// adapter's 1 KiB message) to the other 63 in turn, each packet injected when the tile's
-// previous one has left its injection buffer (as a rank writing its messages one after
-// another). Reports seconds per packet (s_per_packet, CPU time of the thread). Argument: network
-// model (0: flit, about 30 times slower, 1: packet).
+// adapter's 1 KiB message) to the other 63 in turn. Arguments: network model (0: flit, about 30
+// times slower, 1: packet); burst: 0 injects each packet when the tile's previous one has left
+// its injection buffer (a few packets live at a time), 1 injects a tile's whole round (252
+// packets) at once and its next round when they have all left, as the sim job does (a rank posts
+// its 63 sends together and the adapter injects a message's packets together: about 16 000
+// packets live, the model's memory well beyond the caches). Reports seconds per packet
+// (s_per_packet, CPU time of the thread).
 void BM_AlltoallPackets(benchmark::State& state) {
   Config c = Config::preset_named("tilepro64");
   c.network_model = state.range(0) ? "packet" : "flit";
+  const bool burst = state.range(1) != 0;
   constexpr int kRounds = 20, kPerRound = 63 * 4;
   double packets = 0;
   for (auto _ : state) {
     Chip chip(c);
     const int n = chip.topology().num_tiles();
-    std::vector<int> sent(static_cast<std::size_t>(n), 0);
+    std::vector<int> sent(static_cast<std::size_t>(n), 0), left(static_cast<std::size_t>(n), 0);
     auto send = [&](TileId s) {
       const int k = sent[static_cast<std::size_t>(s)]++;
       if (k >= kPerRound * kRounds) return;
@@ -95,15 +99,24 @@ void BM_AlltoallPackets(benchmark::State& state) {
       chip.inject(0, s, d, k % 4 < 2 ? 128u : 0u, chip.now(), static_cast<std::uint64_t>(k));
       packets += 1;
     };
-    chip.on_injected([&](const PacketEvent& e) { send(e.src); });
-    for (TileId s = 0; s < n; ++s) send(s);
+    auto round = [&](TileId s) {
+      for (int k = 0; k < kPerRound; ++k) send(s);
+    };
+    chip.on_injected([&](const PacketEvent& e) {
+      if (!burst) send(e.src);
+      else if (++left[static_cast<std::size_t>(e.src)] % kPerRound == 0) round(e.src);
+    });
+    for (TileId s = 0; s < n; ++s) {
+      if (burst) round(s);
+      else send(s);
+    }
     benchmark::DoNotOptimize(chip.run_to_idle());
   }
   state.counters["packets/s"] = benchmark::Counter(packets, benchmark::Counter::kIsRate);
   state.counters["s_per_packet"] = benchmark::Counter(packets, benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
-BENCHMARK(BM_AlltoallPackets)->ArgNames({"packet_model"})->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_AlltoallPackets)->ArgNames({"packet_model", "burst"})->Args({1, 0})->Args({1, 1})->Unit(benchmark::kMillisecond);
 
 BENCHMARK(BM_BookSimPipeline)
     ->ArgNames({"k", "load_milli", "spec", "packet_model"})

@@ -430,12 +430,11 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     std::vector<std::pair<int, std::uint64_t>> parts{};  ///< at a gather/reduce root: (sender, arena offset)
   };
   struct Op {
-    bool done = false;
+    bool done = false;  // written only by OpTable::set_done (which keeps its state byte)
     bool send = false;
     std::uint64_t min_done = 0;
     unsigned char* dst = nullptr;  // static broadcast target
     std::uint64_t len = 0;
-    bool live = false;
     OffloadCall* offload = nullptr;
     std::uint64_t status = 0;  // a migration request's answer (MigrateStatus)
   };
@@ -515,29 +514,45 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   }
   /// Operations by id: ids are handed out in order and mostly finish in order, so a ring indexed
   /// from the oldest live id beats a hash map (and a deque's index arithmetic) in the MPI layer's
-  /// completion loops, which look up every pending operation on every pass.
+  /// completion loops, which look up every pending operation on every pass. Whether an operation
+  /// is live and done is also kept in one byte per operation beside the ring (state()), so such a
+  /// pass reads a few cache lines, not one per operation. A reference to an operation stays
+  /// valid until the next insert (which may move the ring).
   class OpTable {
    public:
+    static constexpr std::uint8_t kLive = 1, kDone = 2;
     Op& insert(OpId id) {
       if (count_ == 0) base_ = id;
       while (id - base_ >= count_) {
         if (count_ == ring_.size()) grow();
-        at(count_++) = Op{};
+        const std::size_t i = index(count_++);
+        ring_[i] = Op{};
+        state_[i] = 0;
       }
-      Op& o = at(id - base_);
-      o = Op{};
-      o.live = true;
-      return o;
+      const std::size_t i = index(id - base_);
+      ring_[i] = Op{};
+      state_[i] = kLive;
+      return ring_[i];
+    }
+    /// kLive | kDone of the operation, 0 when no live operation has this id.
+    std::uint8_t state(OpId id) const {
+      const OpId k = id - base_;  // an id below base_ wraps around to a huge k
+      return k < count_ ? state_[index(k)] : std::uint8_t{0};
     }
     Op* find(OpId id) {
-      const OpId k = id - base_;  // an id below base_ wraps around to a huge k
+      const OpId k = id - base_;
       if (k >= count_) return nullptr;
-      Op& o = at(k);
-      return o.live ? &o : nullptr;
+      const std::size_t i = index(k);
+      return state_[i] & kLive ? &ring_[i] : nullptr;
+    }
+    /// Marks o done (every write of Op::done goes through here).
+    void set_done(Op& o) {
+      o.done = true;
+      state_[static_cast<std::size_t>(&o - ring_.data())] |= kDone;
     }
     void erase(OpId id) {
-      if (Op* o = find(id)) o->live = false;
-      while (count_ > 0 && !at(0).live) {
+      if (state(id) & kLive) state_[index(id - base_)] = 0;
+      while (count_ > 0 && !(state_[head_] & kLive)) {
         head_ = (head_ + 1) & (ring_.size() - 1);
         --count_;
         ++base_;
@@ -546,18 +561,25 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     template <class F>
     void for_each(F&& f) {
       for (std::size_t k = 0; k < count_; ++k)
-        if (Op& o = at(k); o.live) f(o);
+        if (const std::size_t i = index(k); state_[i] & kLive) f(ring_[i]);
     }
 
    private:
-    Op& at(std::size_t k) { return ring_[(head_ + k) & (ring_.size() - 1)]; }
+    std::size_t index(std::uint64_t k) const { return (head_ + static_cast<std::size_t>(k)) & (ring_.size() - 1); }
     void grow() {  // twice the size (a power of two), the oldest first
-      std::vector<Op> bigger(ring_.empty() ? 64 : 2 * ring_.size());
-      for (std::size_t k = 0; k < count_; ++k) bigger[k] = at(k);
+      const std::size_t size = ring_.empty() ? 64 : 2 * ring_.size();
+      std::vector<Op> bigger(size);
+      std::vector<std::uint8_t> bigger_state(size, 0);
+      for (std::size_t k = 0; k < count_; ++k) {
+        bigger[k] = ring_[index(k)];
+        bigger_state[k] = state_[index(k)];
+      }
       ring_.swap(bigger);
+      state_.swap(bigger_state);
       head_ = 0;
     }
     std::vector<Op> ring_;
+    std::vector<std::uint8_t> state_;
     std::size_t head_ = 0, count_ = 0;
     OpId base_ = 1;
   };
@@ -691,7 +713,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
         changed_ = true;
         break;
       case kEvSendDone: {
-        if (Op* o = ops_.find(e.op)) o->done = true, o->status = e.d;
+        if (Op* o = ops_.find(e.op)) ops_.set_done(*o), o->status = e.d;
         changed_ = true;
         break;
       }
@@ -700,7 +722,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
         if (!op) break;
         const std::uint64_t at = std::max(e.time, op->min_done);
         if (at <= clock_) {
-          op->done = true;
+          ops_.set_done(*op);
           changed_ = true;
         } else {
           Event l{};
@@ -712,7 +734,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
         break;
       }
       case kEvLocalDone: {
-        if (Op* o = ops_.find(e.op)) o->done = true;
+        if (Op* o = ops_.find(e.op)) ops_.set_done(*o);
         changed_ = true;
         break;
       }
@@ -728,7 +750,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
         Op* o = ops_.find(e.op);
         if (!o) break;
         if (o->offload) finish_offload(*o->offload, e);
-        o->done = true;
+        ops_.set_done(*o);
         changed_ = true;
         break;
       }
@@ -752,7 +774,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
           q.c = e.c;
           post(q);
         }
-        o.done = true;
+        ops_.set_done(o);
         changed_ = true;
         break;
       }
@@ -771,23 +793,28 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
 
   bool op_done(OpId id) {
     if (id == kDone) return true;
-    Op* o = ops_.find(id);
-    if (!o) return true;
-    if (!o->done) {
+    const std::uint8_t state = ops_.state(id);
+    if (!(state & OpTable::kLive)) return true;
+    if (!(state & OpTable::kDone)) {
       // The MPI layer's completion loops ask for every pending request in turn: when nothing is
       // due, nothing to publish and no compute to charge, the full path below would change
       // nothing, so answer at once.
       if (lazy_ > 0 && (in_library_ || depth_ > 0) && clock_ == published_ && nothing_due()) return false;
-      Call call(*this);
-      advance();
-      if (!o->done && lazy_ == 0) {
-        sync_to(clock_);
-        advance();
-      }
-      if (!o->done) return false;
+      if (!progress_for(*ops_.find(id))) return false;
     }
     ops_.erase(id);
     return true;
+  }
+  /// op_done's full path, out of line so that the short one costs no stack frame: progress, and
+  /// whether the operation is done now.
+  [[gnu::noinline]] bool progress_for(const Op& o) {
+    Call call(*this);
+    advance();
+    if (!o.done && lazy_ == 0) {
+      sync_to(clock_);
+      advance();
+    }
+    return o.done;
   }
 
   /// Nothing visible changed at the current clock: move to the next event for this rank, by a
