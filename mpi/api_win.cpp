@@ -175,17 +175,33 @@ bool check_assert(const Win& w, int assert, const char* fn, int* rc) {
   return false;
 }
 
-int create(const char* fn, Flavor flavor, void** base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-           MPI_Win* win) {
-  int rc;
-  Comm* c = check::intra(comm, fn, &rc);
-  if (!c) return rc;
+/// A window constructor's own arguments (the error is reported here).
+int create_arguments(const char* fn, Flavor flavor, void** base, MPI_Aint size, int disp_unit, MPI_Info info,
+                     MPI_Comm comm, MPI_Win* win) {
+  if (!base) return raise(comm, MPI_ERR_ARG, fn, "baseptr is NULL");
   if (info != MPI_INFO_NULL && !info_valid(info))
     return raise(comm, MPI_ERR_INFO, fn, "info handle " + std::to_string(info) + " is not valid");
   if (!win) return raise(comm, MPI_ERR_ARG, fn, "win is NULL");
   if (size < 0) return raise(comm, MPI_ERR_SIZE, fn, "size " + std::to_string(size) + " is negative");
   if (disp_unit <= 0) return raise(comm, MPI_ERR_DISP, fn, "disp_unit " + std::to_string(disp_unit) + " is not positive");
   if (flavor == Flavor::Create && !*base && size > 0) return raise(comm, MPI_ERR_BASE, fn, "base is NULL");
+  return MPI_SUCCESS;
+}
+
+int create(const char* fn, Flavor flavor, void** base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+           MPI_Win* win) {
+  int rc;
+  Comm* c = check::intra(comm, fn, &rc);
+  if (!c) return rc;
+  // The group agrees on its arguments first (the size and displacement unit are each rank's own):
+  // a rank with a wrong one gets its class, the others the same class, and no rank has a
+  // window; nobody waits in the constructor's collectives for a rank that returned.
+  const int mine = create_arguments(fn, flavor, base, size, disp_unit, info, comm, win);
+  int worst = MPI_SUCCESS;
+  MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, comm);
+  if (mine != MPI_SUCCESS) return mine;
+  if (worst != MPI_SUCCESS)
+    return raise(comm, worst, fn, "another rank of the communicator gave a wrong argument; no window was made");
   rc = win_create(flavor, base, size, disp_unit, comm, win);
   if (rc != MPI_SUCCESS) return raise(comm, rc, fn, "creating the window failed");
   info_merge(info, win_get(*win)->hints);
@@ -203,13 +219,11 @@ int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
 
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
   ApiScope api_scope(__func__);
-  if (!baseptr) return raise(comm, MPI_ERR_ARG, "MPI_Win_allocate", "baseptr is NULL");
   return create("MPI_Win_allocate", Flavor::Allocate, static_cast<void**>(baseptr), size, disp_unit, info, comm, win);
 }
 
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
   ApiScope api_scope(__func__);
-  if (!baseptr) return raise(comm, MPI_ERR_ARG, "MPI_Win_allocate_shared", "baseptr is NULL");
   return create("MPI_Win_allocate_shared", Flavor::Shared, static_cast<void**>(baseptr), size, disp_unit, info, comm,
                 win);
 }

@@ -133,6 +133,25 @@ void igatherv_bad_root_count() {
   gather_is_right(root, 4, __LINE__);
 }
 
+/// The window constructors are collective too: the group agrees on the arguments first, so a
+/// wrong one at one rank makes no window anywhere and leaves nobody waiting.
+void window_bad_arguments() {
+  const int last = size_ - 1;
+  int mem[4] = {0, 0, 0, 0};
+  MPI_Win win = MPI_WIN_NULL;
+  EXPECT_CLASS(MPI_Win_create(mem, sizeof mem, rank_ == last ? 0 : 1, MPI_INFO_NULL, MPI_COMM_WORLD, &win), MPI_ERR_DISP);
+  int* base = nullptr;
+  EXPECT_CLASS(MPI_Win_allocate(rank_ == 0 ? -4 : 16, 4, MPI_INFO_NULL, MPI_COMM_WORLD, &base, &win), MPI_ERR_SIZE);
+  EXPECT_CLASS(MPI_Win_allocate(16, 4, MPI_INFO_NULL, MPI_COMM_WORLD, rank_ == last ? nullptr : &base, &win), MPI_ERR_ARG);
+  EXPECT_CLASS(MPI_Win_create(mem, sizeof mem, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win), MPI_SUCCESS);
+  const int one = rank_ + 1;
+  MPI_Win_fence(0, win);
+  EXPECT_CLASS(MPI_Put(&one, 1, MPI_INT, (rank_ + 1) % size_, 0, 1, MPI_INT, win), MPI_SUCCESS);
+  MPI_Win_fence(0, win);
+  expect_data(mem[0] == (rank_ + size_ - 1) % size_ + 1, "a put through a window made after the errors", __LINE__);
+  EXPECT_CLASS(MPI_Win_free(&win), MPI_SUCCESS);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -147,6 +166,7 @@ int main(int argc, char** argv) {
     bcast_scatter_bad_leaf();
     igatherv_bad_root_count();
   }
+  window_bad_arguments();
   EXPECT_USABLE();
   return conformance::finish("coll_rank_errors");
 }
