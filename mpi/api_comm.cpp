@@ -57,7 +57,12 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_dup", &rc);
   if (!c) return rc;
-  if (!newcomm) return raise(comm, MPI_ERR_ARG, "MPI_Comm_dup", "newcomm is NULL");
+  if (!newcomm) {
+    // The other members derive a context from comm's count of constructors: so does this rank,
+    // so that the communicators they all make later still agree on theirs (derive_context).
+    derive_context(*c);
+    return raise(comm, MPI_ERR_ARG, "MPI_Comm_dup", "newcomm is NULL");
+  }
   if (c->inter) {
     intercomm_dup(*c, newcomm);
   } else {
@@ -77,21 +82,17 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   return MPI_SUCCESS;
 }
 
-int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
-  ApiScope api_scope(__func__);
-  int rc;
-  Comm* c = check::comm(comm, "MPI_Comm_split", &rc);
-  if (!c) return rc;
-  if (!newcomm) return raise(comm, MPI_ERR_ARG, "MPI_Comm_split", "newcomm is NULL");
-  if (color < 0 && color != MPI_UNDEFINED)
-    return raise(comm, MPI_ERR_ARG, "MPI_Comm_split", "color " + std::to_string(color) + " is negative");
+namespace {
+
+/// MPI_Comm_split after its argument checks.
+int split(Comm* c, MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   if (c->inter) {
     if (int e = intercomm_split(*c, color, key, newcomm)) return raise(comm, e, "MPI_Comm_split", "exchanging colors failed");
     return MPI_SUCCESS;
   }
   int mine[2] = {color, key};
   std::vector<int> all;
-  rc = allgather_ints(*c, mine, 2, all);
+  int rc = allgather_ints(*c, mine, 2, all);
   if (rc != MPI_SUCCESS) return raise(comm, rc, "MPI_Comm_split", "exchanging colors failed");
   std::uint64_t context = derive_context(*c);  // every member derives, whatever its color
   if (color == MPI_UNDEFINED) {
@@ -109,17 +110,51 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   return MPI_SUCCESS;
 }
 
+}  // namespace
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+  ApiScope api_scope(__func__);
+  int rc;
+  Comm* c = check::comm(comm, "MPI_Comm_split", &rc);
+  if (!c) return rc;
+  int bad = MPI_SUCCESS;
+  if (!newcomm) bad = raise(comm, MPI_ERR_ARG, "MPI_Comm_split", "newcomm is NULL");
+  else if (color < 0 && color != MPI_UNDEFINED)
+    bad = raise(comm, MPI_ERR_ARG, "MPI_Comm_split", "color " + std::to_string(color) + " is negative");
+  if (bad == MPI_SUCCESS) return split(c, comm, color, key, newcomm);
+  // A rank with a wrong argument still takes part in the exchange of colors, as MPI_UNDEFINED:
+  // the others complete their split without it, and every member derives the new context, so
+  // that the communicators made later still agree.
+  MPI_Comm none = MPI_COMM_NULL;
+  split(c, comm, MPI_UNDEFINED, key, newcomm ? newcomm : &none);
+  return bad;
+}
+
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   ApiScope api_scope(__func__);
   int rc;
   Comm* c = check::comm(comm, "MPI_Comm_create", &rc);
   if (!c) return rc;
   Group* g = group_get(group);
-  if (!g) return raise(comm, MPI_ERR_GROUP, "MPI_Comm_create", "group handle " + std::to_string(group) + " is not valid");
-  if (!newcomm) return raise(comm, MPI_ERR_ARG, "MPI_Comm_create", "newcomm is NULL");
-  for (int w : g->world)
-    if (std::find(c->world.begin(), c->world.end(), w) == c->world.end())
-      return raise(comm, MPI_ERR_GROUP, "MPI_Comm_create", "the group has a process outside the communicator");
+  int bad = MPI_SUCCESS;
+  if (!g) bad = raise(comm, MPI_ERR_GROUP, "MPI_Comm_create", "group handle " + std::to_string(group) + " is not valid");
+  else if (!newcomm) bad = raise(comm, MPI_ERR_ARG, "MPI_Comm_create", "newcomm is NULL");
+  else
+    for (int w : g->world)
+      if (std::find(c->world.begin(), c->world.end(), w) == c->world.end()) {
+        bad = raise(comm, MPI_ERR_GROUP, "MPI_Comm_create", "the group has a process outside the communicator");
+        break;
+      }
+  if (bad != MPI_SUCCESS) {
+    // Still take part as a rank outside the group: the others' exchange (on an
+    // intercommunicator) completes and every member derives the context, so that the
+    // communicators made later still agree.
+    MPI_Comm none = MPI_COMM_NULL;
+    if (c->inter) intercomm_split(*c, MPI_UNDEFINED, 0, &none);
+    else derive_context(*c);
+    if (newcomm) *newcomm = MPI_COMM_NULL;
+    return bad;
+  }
   if (c->inter) {
     // MPI-3.1 §6.4.2: each group names a subgroup of its own; the subgroups face each other.
     // That is the split with one color, keyed by the rank in the group.

@@ -142,12 +142,19 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
   // No hints are read, but a bad handle is still an error.
+  int bad = MPI_SUCCESS;
   if (info != MPI_INFO_NULL && !info_valid(info))
-    return raise(comm, MPI_ERR_INFO, fn, "info handle " + std::to_string(info) + " is not valid");
-  if (!newcomm) return raise(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
-  if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
-    return raise(comm, MPI_ERR_ARG, fn,
-                 "split_type " + std::to_string(split_type) + " is neither MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED");
+    bad = raise(comm, MPI_ERR_INFO, fn, "info handle " + std::to_string(info) + " is not valid");
+  else if (!newcomm) bad = raise(comm, MPI_ERR_ARG, fn, "newcomm is NULL");
+  else if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+    bad = raise(comm, MPI_ERR_ARG, fn,
+                "split_type " + std::to_string(split_type) + " is neither MPI_COMM_TYPE_SHARED nor MPI_UNDEFINED");
+  if (bad != MPI_SUCCESS) {
+    // Still take part in the split, as MPI_UNDEFINED, so that the others complete theirs.
+    MPI_Comm none = MPI_COMM_NULL;
+    MPI_Comm_split(comm, MPI_UNDEFINED, key, newcomm ? newcomm : &none);
+    return bad;
+  }
   // Every rank shares one memory: all ranks that ask for a shared communicator get one together.
   return MPI_Comm_split(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : 0, key, newcomm);
 }

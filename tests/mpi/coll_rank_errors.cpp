@@ -152,6 +152,46 @@ void window_bad_arguments() {
   EXPECT_CLASS(MPI_Win_free(&win), MPI_SUCCESS);
 }
 
+/// A duplicate of the world made after the errors works: every rank derived the same contexts.
+void dup_is_right(int line) {
+  MPI_Comm d = MPI_COMM_NULL;
+  EXPECT_CLASS(MPI_Comm_dup(MPI_COMM_WORLD, &d), MPI_SUCCESS);
+  int sum = 0, one = 1;
+  EXPECT_CLASS(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, d), MPI_SUCCESS);
+  expect_data(sum == size_, "an allreduce on a duplicate made after the errors", line);
+  MPI_Comm_free(&d);
+}
+
+/// The communicator constructors: a wrong argument at one rank gets its class there; the others
+/// complete (a split without that rank), and the communicators made later still agree.
+void communicator_bad_arguments() {
+  const int last = size_ - 1;
+  MPI_Comm c = MPI_COMM_NULL;
+  EXPECT_CLASS(MPI_Comm_dup(MPI_COMM_WORLD, rank_ == 0 ? nullptr : &c), rank_ == 0 ? MPI_ERR_ARG : MPI_SUCCESS);
+  if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
+  dup_is_right(__LINE__);
+  EXPECT_CLASS(MPI_Comm_split(MPI_COMM_WORLD, rank_ == last ? -3 : 0, rank_, &c), rank_ == last ? MPI_ERR_ARG : MPI_SUCCESS);
+  if (rank_ == last) {
+    expect_data(c == MPI_COMM_NULL, "no communicator where the color was wrong", __LINE__);
+  } else {
+    int n = 0, sum = 0, one = 1;
+    MPI_Comm_size(c, &n);
+    EXPECT_CLASS(MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, c), MPI_SUCCESS);
+    expect_data(n == size_ - 1 && sum == size_ - 1, "the split of the good ranks", __LINE__);
+    MPI_Comm_free(&c);
+  }
+  EXPECT_CLASS(MPI_Comm_split_type(MPI_COMM_WORLD, rank_ == 0 ? 12345 : MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &c),
+               rank_ == 0 ? MPI_ERR_ARG : MPI_SUCCESS);
+  if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
+  MPI_Group world_group;
+  MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+  EXPECT_CLASS(MPI_Comm_create(MPI_COMM_WORLD, rank_ == last ? MPI_GROUP_NULL : world_group, &c),
+               rank_ == last ? MPI_ERR_GROUP : MPI_SUCCESS);
+  if (c != MPI_COMM_NULL) MPI_Comm_free(&c);  // holds the wrong rank, which has no such communicator: unused
+  MPI_Group_free(&world_group);
+  dup_is_right(__LINE__);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -167,6 +207,7 @@ int main(int argc, char** argv) {
     igatherv_bad_root_count();
   }
   window_bad_arguments();
+  communicator_bad_arguments();
   EXPECT_USABLE();
   return conformance::finish("coll_rank_errors");
 }
