@@ -111,6 +111,7 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
   nodes_.resize(static_cast<std::size_t>(nodes));
   for (int n = 0; n < nodes; ++n) {
     const int net_base = n - n % tiles_;
+    nodes_[static_cast<std::size_t>(n)].tile = n % tiles_;
     for (int d = 0; d < kMeshDirs; ++d) {
       const TileId nb = nbr_[static_cast<std::size_t>(n % tiles_) * kMeshDirs + static_cast<std::size_t>(d)];
       nodes_[static_cast<std::size_t>(n)].nbr[d] = nb == kNoTile ? 0 : static_cast<std::uint32_t>(net_base + nb);
@@ -335,8 +336,6 @@ void Chip::FlitNetwork::router_cycle(std::uint32_t n, Cycle t) {
   r.n = n;
   r.t = t;
   r.nd = &nd;
-  r.net = nets_ == 1 ? 0 : n / static_cast<std::uint32_t>(tiles_);  // (no division on one network)
-  r.tile = static_cast<TileId>(n - static_cast<std::uint32_t>(r.net) * static_cast<std::uint32_t>(tiles_));
   r.base = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.ivcs);
   requests<M>(r);
   if (r.va_mask) vc_allocation<M>(r);
@@ -428,7 +427,7 @@ template <class M>
 void Chip::FlitNetwork::route_computation(const RouterCycle<M>& r, int i, Fifo& f) {
   const Shape S = shape<M>();
   const Packet& p = pkts_[f.front_code >> 2];
-  const int o = static_cast<int>(route(r.tile, p.dst));
+  const int o = static_cast<int>(route(r.nd->tile, p.dst));
   int ovc;
   if (!S.torus) {
     ovc = p.cls * S.per_class;
@@ -441,7 +440,7 @@ void Chip::FlitNetwork::route_computation(const RouterCycle<M>& r, int i, Fifo& 
     const int in_port = port_of<M>(i);
     const bool same_dim = in_port != kLocal && (in_port / 2) == (o / 2);
     int bit = same_dim ? (vc_of<M>(i) & 1) : 0;
-    if (wrap_[static_cast<std::size_t>(r.tile) * kMeshDirs + static_cast<std::size_t>(o)]) bit = 1;
+    if (wrap_[static_cast<std::size_t>(r.nd->tile) * kMeshDirs + static_cast<std::size_t>(o)]) bit = 1;
     ovc = 2 * p.cls + bit;
   }
   f.want = static_cast<std::int8_t>(o);
@@ -640,7 +639,6 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle<M>& r, int i, int o) {
     push_flit(d, t + static_cast<Cycle>(hop_), fl.code);
     nodes_[dnode].inmask |= std::uint64_t{1} << di;
     schedule(dnode, wake_at);
-    ++counters_[r.net].flit_hops;
   } else {
     Fifo& d = ej_[static_cast<std::size_t>(r.n) * static_cast<std::size_t>(S.vcs) + static_cast<std::size_t>(ovc)];
     push_flit(d, t + static_cast<Cycle>(eject_delay_), fl.code);
@@ -804,6 +802,9 @@ void Chip::FlitNetwork::fill_stats(Stats& s) const {
       ns.injection[static_cast<std::size_t>(t)] = LinkStats{i.flits, i.flits, blocked(i)};
     }
     copy_counters(counters_[static_cast<std::size_t>(net)], ns);
+    // Flit hops are the flits the routers' mesh outputs sent (counted there, not per hop).
+    ns.flit_hops = 0;
+    for (const LinkStats& l : ns.links) ns.flit_hops += l.flits;
   }
   s.packets = log_;
 }

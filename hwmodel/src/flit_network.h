@@ -95,6 +95,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     std::uint32_t ejmask = 0;          // non-empty ejection VCs
     std::uint32_t src_pending = 0;     // packets queued at the core
     std::uint32_t nbr[kMeshDirs] = {};  // neighbour's node per direction (where a link exists)
+    TileId tile = 0;
     U8 src_rr = 0, ej_rr = 0, held = 0;
     std::uint64_t held_on[kPorts] = {};
     PortStats port[kPorts];  // router outputs
@@ -153,10 +154,8 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   struct RouterCycle {
     using Mask = std::conditional_t<M::fixed, std::uint8_t, std::uint64_t>;
     std::uint32_t n;             // node = network * tiles + tile
-    TileId tile;
     Cycle t;
     Node* nd;                    // its state
-    std::size_t net;
     std::size_t base;            // first in_/out_ entry of the node
     Mask cand[kPorts] = {};      // per output: input VCs asking for the switch
     bool retry = false;          // something may move next cycle without another wake-up

@@ -225,7 +225,6 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     // A core waiting for room in its injection buffer wakes as slots free.
     if (ph_count_[n0]) schedule_any(n0, t, phantom_[pb + ph_head_[n0]]);
   }
-  NetCounters& nc = counters_[p.net];
   if (U) {
     Source& s = src_[n0];
     s.qhead = p.next;
@@ -264,7 +263,6 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
       ps.blocked_since = kNever;
     }
     ps.blocked += b;
-    if (j < h) nc.flit_hops += sends;
     schedule_any(node_at(j), t, S(j, L - 1) + 1);
   }
   for (int i = std::max(m, 1); i <= h + 1; ++i) {
