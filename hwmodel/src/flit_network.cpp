@@ -364,7 +364,8 @@ void Chip::FlitNetwork::requests(RouterCycle<M>& r) {
     if (S.fast && t < in_free_[idx]) continue;  // behind a one-step worm
     if (f.out >= 0) {
       // A flit with an output VC (a body flit, or a head past VC allocation) asks for the switch.
-      if (S.head_stages && sa_from_[idx] > t) {
+      // (A body flit's worm passed VC allocation before its head left: only a head may wait.)
+      if (S.head_stages && (f.front_code & 1u) && sa_from_[idx] > t) {
         r.wake = std::min(r.wake, sa_from_[idx]);  // a head still in VC allocation
         continue;
       }
