@@ -8,6 +8,7 @@
 // cycle are processed cannot change any result.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <queue>
 #include <type_traits>
@@ -83,24 +84,28 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   };
   // A router's state that is not per VC, in one block (the first thing a router cycle reads):
   // one base pointer instead of an index into a dozen arrays.
-  struct Node {
+  struct alignas(64) Node {
+    // First cache line: what every activation reads.
     std::uint64_t inmask = 0;  // non-empty input VCs
     // One VC per port (the OneVc shape): heads that wait for an output another worm holds (input
     // VCs the request scan skips), the outputs they wait for, and per output who waits.
     std::uint64_t held_in = 0, held_outs = 0;
-    Cycle last_sched = kNever, last_proc = kNever;
+    Cycle last_proc = kNever;
     // Timing wheel slots whose bucket holds this node, not yet processed (a wheel of at most 64
     // slots): a node is queued once per cycle however often it is woken for that cycle.
     std::uint64_t queued = 0;
     std::uint32_t ejmask = 0;          // non-empty ejection VCs
     std::uint32_t src_pending = 0;     // packets queued at the core
     std::uint32_t nbr[kMeshDirs] = {};  // neighbour's node per direction (where a link exists)
+    // Then the rest.
     TileId tile = 0;
     U8 src_rr = 0, ej_rr = 0, held = 0;
+    Cycle last_sched = kNever;
     std::uint64_t held_on[kPorts] = {};
-    PortStats port[kPorts];  // router outputs
     PortStats inj;           // core -> router
+    PortStats port[kPorts];  // router outputs
   };
+  static_assert(offsetof(Node, tile) == 64, "the fields every activation reads fill one cache line");
   struct Source {
     std::int32_t qhead = -1;  // packet slots, linked through Packet::next
     std::int32_t qtail = -1;
