@@ -519,22 +519,22 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle<M>& r) {
   for (unsigned rot = ((r.demand >> first) | (r.demand << (kPorts - first))) & all; rot; rot &= rot - 1) {
     int o = first + std::countr_zero(rot);
     if (o >= kPorts) o -= kPorts;
-    PortStats& ps = r.nd->port[o];
+    Node& nd = *r.nd;
     asked |= r.cand[o];
     const std::uint64_t c = r.cand[o] & ~excluded;
     if (!c) {
-      if (ps.blocked_since == kNever) ps.blocked_since = t;
+      if (nd.blocked_since[o] == kNever) nd.blocked_since[o] = t;
       continue;
     }
     // Round robin: first candidate at or after the pointer.
-    const std::uint64_t hi = ps.rr >= 64 ? 0 : c & (~std::uint64_t{0} << ps.rr);
+    const std::uint64_t hi = nd.rr[o] >= 64 ? 0 : c & (~std::uint64_t{0} << nd.rr[o]);
     const int i = std::countr_zero(hi ? hi : c);
-    ps.rr = static_cast<std::uint16_t>(i + 1);
-    if (ps.blocked_since != kNever) {
-      ps.blocked += t - ps.blocked_since;
-      ps.blocked_since = kNever;
+    nd.rr[o] = static_cast<std::uint16_t>(i + 1);
+    if (nd.blocked_since[o] != kNever) {
+      nd.blocked[o] += t - nd.blocked_since[o];
+      nd.blocked_since[o] = kNever;
     }
-    ++ps.flits;
+    ++nd.flits[o];
     granted |= std::uint64_t{1} << i;
     excluded |= port_mask<M>(i);
     if ((c & (c - 1)) && o != kLocal) {
@@ -688,7 +688,6 @@ void Chip::FlitNetwork::injection(RouterCycle<M>& r) {
   const std::size_t base = r.base;
   const std::size_t sbase = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.classes);
   Node& nd = *r.nd;
-  PortStats& ip = nd.inj;
   bool wrote = false;
   for (int k = 0; k < S.classes; ++k) {
     int c = nd.src_rr + k;
@@ -756,13 +755,13 @@ void Chip::FlitNetwork::injection(RouterCycle<M>& r) {
     break;
   }
   if (wrote) {
-    ++ip.flits;
-    if (ip.blocked_since != kNever) {
-      ip.blocked += t - ip.blocked_since;
-      ip.blocked_since = kNever;
+    ++nd.flits[kInj];
+    if (nd.blocked_since[kInj] != kNever) {
+      nd.blocked[kInj] += t - nd.blocked_since[kInj];
+      nd.blocked_since[kInj] = kNever;
     }
-  } else if (ip.blocked_since == kNever) {
-    ip.blocked_since = t;
+  } else if (nd.blocked_since[kInj] == kNever) {
+    nd.blocked_since[kInj] = t;
   }
 }
 
@@ -778,8 +777,11 @@ void Chip::FlitNetwork::schedule_next(const RouterCycle<M>& r) {
 
 void Chip::FlitNetwork::fill_stats(Stats& s) const {
   const Cycle now = chip_.now_;
-  auto blocked = [now](const PortStats& p) {
-    return p.blocked + (p.blocked_since != kNever && p.blocked_since < now ? now - p.blocked_since : 0);
+  // A port's statistics: flits, busy cycles (one flit per cycle), blocked cycles (an open wait
+  // counts up to now).
+  auto port = [now](const Node& nd, int p) {
+    const Cycle since = nd.blocked_since[p];
+    return LinkStats{nd.flits[p], nd.flits[p], nd.blocked[p] + (since != kNever && since < now ? now - since : 0)};
   };
   s.router_cycles = activations_;
   s.networks.resize(static_cast<std::size_t>(nets_));
@@ -790,17 +792,10 @@ void Chip::FlitNetwork::fill_stats(Stats& s) const {
     ns.ejection.assign(static_cast<std::size_t>(tiles_), LinkStats{});
     for (TileId t = 0; t < tiles_; ++t) {
       std::uint32_t n = node(net, t);
-      for (int d = 0; d < kMeshDirs; ++d) {
-        const PortStats& p = nodes_[n].port[d];
-        LinkStats& l = ns.links[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d)];
-        l.flits = p.flits;
-        l.busy_cycles = p.flits;
-        l.blocked_cycles = blocked(p);
-      }
-      const PortStats& e = nodes_[n].port[kLocal];
-      ns.ejection[static_cast<std::size_t>(t)] = LinkStats{e.flits, e.flits, blocked(e)};
-      const PortStats& i = nodes_[n].inj;
-      ns.injection[static_cast<std::size_t>(t)] = LinkStats{i.flits, i.flits, blocked(i)};
+      for (int d = 0; d < kMeshDirs; ++d)
+        ns.links[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d)] = port(nodes_[n], d);
+      ns.ejection[static_cast<std::size_t>(t)] = port(nodes_[n], kLocal);
+      ns.injection[static_cast<std::size_t>(t)] = port(nodes_[n], kInj);
     }
     copy_counters(counters_[static_cast<std::size_t>(net)], ns);
     // Flit hops are the flits the routers' mesh outputs sent (counted there, not per hop).
@@ -812,15 +807,12 @@ void Chip::FlitNetwork::fill_stats(Stats& s) const {
 
 void Chip::FlitNetwork::reset_stats() {
   const Cycle now = chip_.now_;
-  auto reset = [now](PortStats& p) {
-    p.flits = 0;
-    p.blocked = 0;
-    if (p.blocked_since != kNever) p.blocked_since = now;
-  };
-  for (Node& nd : nodes_) {
-    for (PortStats& p : nd.port) reset(p);
-    reset(nd.inj);
-  }
+  for (Node& nd : nodes_)
+    for (int p = 0; p <= kInj; ++p) {
+      nd.flits[p] = 0;
+      nd.blocked[p] = 0;
+      if (nd.blocked_since[p] != kNever) nd.blocked_since[p] = now;
+    }
   for (NetCounters& nc : counters_) nc = NetCounters{};
   activations_ = 0;
   log_.clear();

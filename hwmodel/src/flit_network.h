@@ -76,12 +76,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     std::uint16_t rcount = 0;
     std::uint16_t va_rr = 0;  // round-robin position of VC allocation among input VCs
   };
-  struct PortStats {
-    std::uint64_t flits = 0;
-    std::uint64_t blocked = 0;
-    Cycle blocked_since = kNever;
-    std::uint16_t rr = 0;  // round-robin position among input VCs
-  };
+  static constexpr int kInj = kPorts;  // the core's port into the router, after the outputs
   // A router's state that is not per VC, in one block (the first thing a router cycle reads):
   // one base pointer instead of an index into a dozen arrays.
   struct alignas(64) Node {
@@ -97,15 +92,21 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     std::uint32_t ejmask = 0;          // non-empty ejection VCs
     std::uint32_t src_pending = 0;     // packets queued at the core
     std::uint32_t nbr[kMeshDirs] = {};  // neighbour's node per direction (where a link exists)
-    // Then the rest.
+    // Second line: what switch allocation, injection and route computation read. Per output and
+    // the injection port (kInj): the cycle since which a flit waits for it and none crossed
+    // (kNever: none waits); later, flits it carried and cycles of such waits that ended.
+    Cycle blocked_since[kPorts + 1] = {kNever, kNever, kNever, kNever, kNever, kNever};
+    std::uint16_t rr[kPorts] = {};  // per output: round-robin position among input VCs
+    U8 src_rr = 0, ej_rr = 0;
     TileId tile = 0;
-    U8 src_rr = 0, ej_rr = 0, held = 0;
+    std::uint64_t flits[kPorts + 1] = {};
+    std::uint64_t blocked[kPorts + 1] = {};
     Cycle last_sched = kNever;
     std::uint64_t held_on[kPorts] = {};
-    PortStats inj;           // core -> router
-    PortStats port[kPorts];  // router outputs
+    U8 held = 0;  // the core holds its ejection (hold_ejection)
   };
-  static_assert(offsetof(Node, tile) == 64, "the fields every activation reads fill one cache line");
+  static_assert(offsetof(Node, blocked_since) == 64 && offsetof(Node, flits) == 128,
+                "the fields every activation reads fill one cache line, allocation's the next");
   struct Source {
     std::int32_t qhead = -1;  // packet slots, linked through Packet::next
     std::int32_t qtail = -1;

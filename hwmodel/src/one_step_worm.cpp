@@ -232,14 +232,14 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     --nodes_[n0].src_pending;
     p.written = p.flits;
     src_free_[n0] = W(L - 1) + 1;
-    PortStats& ip = nodes_[n0].inj;
-    ip.flits += U;
-    if (ip.blocked_since != kNever) {
-      ip.blocked += W(kw) - ip.blocked_since;
-      ip.blocked_since = kNever;
+    Node& nd0 = nodes_[n0];
+    nd0.flits[kInj] += U;
+    if (nd0.blocked_since[kInj] != kNever) {
+      nd0.blocked[kInj] += W(kw) - nd0.blocked_since[kInj];
+      nd0.blocked_since[kInj] = kNever;
       inj_blocked -= W(kw) - (t + 1);
     }
-    ip.blocked += inj_blocked;
+    nd0.blocked[kInj] += inj_blocked;
     schedule_any(n0, t, W(L - 1) + 1);
   }
   for (int j = m; j <= h; ++j) {
@@ -249,20 +249,21 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     ov.owner = -1;
     ov.credits -= static_cast<std::int32_t>(sends);
     out_free_[out_index(j)] = S(j, L - 1) + 1;
-    PortStats& ps = nodes_[node_at(j)].port[xout_[static_cast<std::size_t>(j)]];
-    ps.flits += sends;
+    Node& ndj = nodes_[node_at(j)];
+    const int po = xout_[static_cast<std::size_t>(j)];
+    ndj.flits[po] += sends;
     std::uint64_t b = blocked[static_cast<std::size_t>(j)];
-    if (ps.blocked_since != kNever) {
+    if (ndj.blocked_since[po] != kNever) {
       // The open wait ends with the first send (its own stall is inside).
       const Cycle first_send = S(j, first);
       const Cycle own_ready = std::max(t + 1, xloc_[first] == j ? xready_[first]
                                               : j == 0 ? W(first) + static_cast<Cycle>(inj_latency_)
                                                        : S(j - 1, first) + static_cast<Cycle>(hop_));
       b -= first_send - own_ready;
-      b += first_send - ps.blocked_since;
-      ps.blocked_since = kNever;
+      b += first_send - ndj.blocked_since[po];
+      ndj.blocked_since[po] = kNever;
     }
-    ps.blocked += b;
+    ndj.blocked[po] += b;
     schedule_any(node_at(j), t, S(j, L - 1) + 1);
   }
   for (int i = std::max(m, 1); i <= h + 1; ++i) {
