@@ -91,15 +91,21 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
   int rc;
   Comm* c = check::intra(comm_old, fn, &rc);
   if (!c) return rc;
+  // The other members derive a context from comm_old's count of constructors: a rank with a
+  // wrong argument does too, so that the communicators they all make later still agree.
+  auto wrong = [&](int cls, const std::string& why) {
+    derive_context(*c);
+    return raise(comm_old, cls, fn, why);
+  };
   if (ndims < 0 || (ndims > 0 && (!dims || !periods)) || !comm_cart)
-    return raise(comm_old, MPI_ERR_ARG, fn, "bad ndims, dims, periods or comm_cart");
+    return wrong(MPI_ERR_ARG, "bad ndims, dims, periods or comm_cart");
   long total = 1;
   for (int d = 0; d < ndims; ++d) {
-    if (dims[d] <= 0) return raise(comm_old, MPI_ERR_DIMS, fn, "dims[" + std::to_string(d) + "] must be positive");
+    if (dims[d] <= 0) return wrong(MPI_ERR_DIMS, "dims[" + std::to_string(d) + "] must be positive");
     total *= dims[d];
   }
   if (total > c->size)
-    return raise(comm_old, MPI_ERR_DIMS, fn,
+    return wrong(MPI_ERR_DIMS,
                  "the grid has " + std::to_string(total) + " cells but the communicator only " + std::to_string(c->size) + " ranks");
   std::uint64_t context = derive_context(*c);
   if (c->rank >= total) {
@@ -199,7 +205,12 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
   int rc;
   Comm* c = cart(comm, "MPI_Cart_sub", &rc);
   if (!c) return rc;
-  if (!remain_dims || !newcomm) return raise(comm, MPI_ERR_ARG, "MPI_Cart_sub", "NULL argument");
+  if (!remain_dims || !newcomm) {
+    // Still take part in the split, as MPI_UNDEFINED, so that the others complete theirs.
+    MPI_Comm none = MPI_COMM_NULL;
+    MPI_Comm_split(comm, MPI_UNDEFINED, 0, newcomm ? newcomm : &none);
+    return raise(comm, MPI_ERR_ARG, "MPI_Cart_sub", "NULL argument");
+  }
   // Color: my coordinates in the dropped dimensions; key: in the kept ones (row-major).
   std::vector<int> here = coords_of(*c, c->rank);
   int color = 0, key = 0;

@@ -190,6 +190,25 @@ void communicator_bad_arguments() {
   if (c != MPI_COMM_NULL) MPI_Comm_free(&c);  // holds the wrong rank, which has no such communicator: unused
   MPI_Group_free(&world_group);
   dup_is_right(__LINE__);
+  // Cartesian: a wrong dimension at one rank; a NULL remain_dims at another in MPI_Cart_sub.
+  int dims[2] = {1, size_}, periods[2] = {0, 0};
+  int bad_dims[2] = {0, size_};
+  EXPECT_CLASS(MPI_Cart_create(MPI_COMM_WORLD, 2, rank_ == last ? bad_dims : dims, periods, 0, &c),
+               rank_ == last ? MPI_ERR_DIMS : MPI_SUCCESS);
+  if (c != MPI_COMM_NULL) MPI_Comm_free(&c);
+  dup_is_right(__LINE__);
+  EXPECT_CLASS(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &c), MPI_SUCCESS);
+  const int remain[2] = {0, 1};
+  MPI_Comm row = MPI_COMM_NULL;
+  EXPECT_CLASS(MPI_Cart_sub(c, rank_ == 0 ? nullptr : remain, &row), rank_ == 0 ? MPI_ERR_ARG : MPI_SUCCESS);
+  if (row != MPI_COMM_NULL) {
+    int n = 0;
+    MPI_Comm_size(row, &n);
+    expect_data(n == size_ - 1, "the Cartesian sub-grid of the good ranks", __LINE__);
+    MPI_Comm_free(&row);
+  }
+  MPI_Comm_free(&c);
+  dup_is_right(__LINE__);
 }
 
 }  // namespace
