@@ -133,6 +133,31 @@ void igatherv_bad_root_count() {
   gather_is_right(root, 4, __LINE__);
 }
 
+/// An intercommunicator's rooted collective: the root's receive buffer is the root's only.
+void intercomm_gather_bad_root_buffer() {
+  const int low = rank_ < size_ / 2 ? 1 : 0;
+  MPI_Comm half, inter;
+  MPI_Comm_split(MPI_COMM_WORLD, low, rank_, &half);
+  MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, low ? size_ / 2 : 0, 7, &inter);
+  int local = 0, remote = 0;
+  MPI_Comm_rank(half, &local);
+  MPI_Comm_remote_size(inter, &remote);
+  // The low group's first rank is the root; the high group sends.
+  const int root = low ? (local == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+  std::vector<int> all(static_cast<std::size_t>(remote), -1);
+  int mine = 700 + rank_;
+  EXPECT_CLASS(MPI_Gather(&mine, 1, MPI_INT, nullptr, 1, MPI_INT, root, inter),
+               root == MPI_ROOT ? MPI_ERR_BUFFER : MPI_SUCCESS);
+  mine = 800 + rank_;
+  EXPECT_CLASS(MPI_Gather(&mine, 1, MPI_INT, all.data(), 1, MPI_INT, root, inter), MPI_SUCCESS);
+  bool ok = true;
+  if (root == MPI_ROOT)
+    for (int i = 0; i < remote; ++i) ok = ok && all[static_cast<std::size_t>(i)] == 800 + size_ / 2 + i;
+  expect_data(ok, "an intercommunicator MPI_Gather after the failed one", __LINE__);
+  MPI_Comm_free(&inter);
+  MPI_Comm_free(&half);
+}
+
 /// The window constructors are collective too: the group agrees on the arguments first, so a
 /// wrong one at one rank makes no window anywhere and leaves nobody waiting.
 void window_bad_arguments() {
@@ -224,6 +249,7 @@ int main(int argc, char** argv) {
     gather_reduce_bad_root_buffer();
     bcast_scatter_bad_leaf();
     igatherv_bad_root_count();
+    intercomm_gather_bad_root_buffer();
   }
   window_bad_arguments();
   communicator_bad_arguments();
