@@ -142,10 +142,11 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
     ph_head_.assign(rings, 0);
     ph_count_.assign(rings, 0);
   }
-  // The common shape (one VC per port on a mesh, no one-step worms) runs a router cycle compiled
-  // for it, with the pipeline's options as constants; any other chip runs the general one.
+  // The common shape (one VC per port on a mesh, no one-step worms, a wheel of at most 64 slots)
+  // runs a router cycle compiled for it, with the pipeline's options as constants; any other chip
+  // runs the general one.
   run_routers_ = &FlitNetwork::run_routers<General>;
-  if (vcs_ == 1 && !torus_ && !fast_) {
+  if (vcs_ == 1 && !torus_ && !fast_ && wheel_bits_) {
     const bool ic = inj_credit_delay_ > 0;
     if (head_stages_)
       run_routers_ = va_stage_ ? (ic ? &FlitNetwork::run_routers<OneVc<true, true, true>>
@@ -289,7 +290,7 @@ inline void Chip::FlitNetwork::credit_return(std::uint32_t up_node, int out_inde
                    static_cast<std::size_t>(out_index)];
   // A router that ran out of credit sleeps until this credit comes back; with
   // credit or earlier returns still pending it wakes (or is awake) anyway.
-  if (ov.credits + ov.rcount == 0) schedule(up_node, t + static_cast<Cycle>(credit_delay_));
+  if (ov.credits + ov.rcount == 0) wake<M>(up_node, t + static_cast<Cycle>(credit_delay_));
   std::uint32_t pos = ov.rhead + ov.rcount;
   if (pos >= ov.rcap) pos -= ov.rcap;
   ret_[ov.roff + pos] = t + static_cast<Cycle>(credit_delay_);
@@ -639,12 +640,12 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle<M>& r, int i, int o) {
     const Cycle wake_at = t + static_cast<Cycle>(hop_) + (is_head && d.count == 0 ? static_cast<Cycle>(head_wait_) : 0);
     push_flit(d, t + static_cast<Cycle>(hop_), fl.code);
     nodes_[dnode].inmask |= std::uint64_t{1} << di;
-    schedule(dnode, wake_at);
+    wake<M>(dnode, wake_at);
   } else {
     Fifo& d = ej_[static_cast<std::size_t>(r.n) * static_cast<std::size_t>(S.vcs) + static_cast<std::size_t>(ovc)];
     push_flit(d, t + static_cast<Cycle>(eject_delay_), fl.code);
     r.nd->ejmask |= 1u << ovc;
-    schedule(r.n, t + static_cast<Cycle>(eject_delay_));
+    wake<M>(r.n, t + static_cast<Cycle>(eject_delay_));
   }
 }
 
@@ -745,7 +746,7 @@ void Chip::FlitNetwork::injection(RouterCycle<M>& r) {
       if (s.qhead < 0) s.qtail = -1;
       --nd.src_pending;
     }
-    schedule(n, t + static_cast<Cycle>(inj_latency_) +
+    wake<M>(n, t + static_cast<Cycle>(inj_latency_) +
                     ((code & 1u) && f.count == 0 ? static_cast<Cycle>(head_wait_) : 0));
     push_flit(f, t + static_cast<Cycle>(inj_latency_), code);
     nd.inmask |= std::uint64_t{1} << li;
@@ -771,7 +772,7 @@ void Chip::FlitNetwork::injection(RouterCycle<M>& r) {
 // a flit waiting for a credit or for a pipeline stage wakes it at r.wake.
 template <class M>
 void Chip::FlitNetwork::schedule_next(const RouterCycle<M>& r) {
-  if (r.retry) schedule(r.n, r.t + 1);
+  if (r.retry) wake<M>(r.n, r.t + 1);
   else if (r.wake != kNever) schedule_any(r.n, r.t, r.wake);
 }
 

@@ -214,6 +214,20 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   }
 
   [[gnu::always_inline]] inline void schedule(std::uint32_t n, Cycle c);
+  // schedule() inside a router cycle: the OneVc shape runs only with a wheel of at most 64 slots,
+  // so it tests the node's wheel bit without asking which kind of wheel it has.
+  template <class M> [[gnu::always_inline]] inline void wake(std::uint32_t n, Cycle c) {
+    if constexpr (M::fixed) {
+      Node& nd = nodes_[n];
+      const std::uint64_t b = std::uint64_t{1} << (c & wheel_mask_);
+      if (nd.queued & b) return;
+      nd.queued |= b;
+      wheel_[c & wheel_mask_].push_back(n);
+      ++wheel_count_;
+    } else {
+      schedule(n, c);
+    }
+  }
   // The router's cycle and its stages, in pipeline order.
   template <class M> void run_routers(std::vector<std::uint32_t>& bucket, Cycle t);
   template <class M> [[gnu::always_inline]] inline void router_cycle(std::uint32_t n, Cycle t);
