@@ -530,6 +530,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
         state_[i] = 0;
       }
       const std::size_t i = index(id - base_);
+      if (state_[i] & kDone) --done_;  // (ids are not reused: not expected)
       ring_[i] = Op{};
       state_[i] = kLive;
       return ring_[i];
@@ -548,10 +549,17 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     /// Marks o done (every write of Op::done goes through here).
     void set_done(Op& o) {
       o.done = true;
-      state_[static_cast<std::size_t>(&o - ring_.data())] |= kDone;
+      std::uint8_t& st = state_[static_cast<std::size_t>(&o - ring_.data())];
+      if (!(st & kDone)) ++done_;
+      st |= kDone;
     }
+    /// Live operations marked done (not erased yet).
+    std::size_t done_count() const { return done_; }
     void erase(OpId id) {
-      if (state(id) & kLive) state_[index(id - base_)] = 0;
+      if (const std::uint8_t st = state(id); st & kLive) {
+        if (st & kDone) --done_;
+        state_[index(id - base_)] = 0;
+      }
       while (count_ > 0 && !(state_[head_] & kLive)) {
         head_ = (head_ + 1) & (ring_.size() - 1);
         --count_;
@@ -580,7 +588,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     }
     std::vector<Op> ring_;
     std::vector<std::uint8_t> state_;
-    std::size_t head_ = 0, count_ = 0;
+    std::size_t head_ = 0, count_ = 0, done_ = 0;
     OpId base_ = 1;
   };
 
@@ -791,6 +799,15 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     return !events_waiting() && (heap_.empty() || heap_.top().time > std::min(clock_, known_));
   }
 
+  /// op_done's short path would answer false for every pending operation: none is done, and
+  /// nothing is due, to publish or to charge.
+  bool nothing_completes() const override {
+    return ops_.done_count() == 0 && quiet_check();
+  }
+  bool quiet_check() const {
+    return lazy_ > 0 && (in_library_ || depth_ > 0) && clock_ == published_ && nothing_due();
+  }
+
   bool op_done(OpId id) {
     if (id == kDone) return true;
     const std::uint8_t state = ops_.state(id);
@@ -799,7 +816,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
       // The MPI layer's completion loops ask for every pending request in turn: when nothing is
       // due, nothing to publish and no compute to charge, the full path below would change
       // nothing, so answer at once.
-      if (lazy_ > 0 && (in_library_ || depth_ > 0) && clock_ == published_ && nothing_due()) return false;
+      if (quiet_check()) return false;
       if (!progress_for(*ops_.find(id))) return false;
     }
     ops_.erase(id);

@@ -98,6 +98,10 @@ class Transport {
   /// the arrival. Returns kDone if finished inside the call.
   virtual OpId fetch(const Arrival& arrival, void* dst, std::size_t len) = 0;
   virtual bool fetch_done(OpId id) = 0;
+  /// True only when every send_done and fetch_done of a pending operation would answer false
+  /// and change nothing, so a caller about to ask for each of many may skip them all. False
+  /// (ask) when the transport cannot tell cheaply.
+  virtual bool nothing_completes() const { return false; }
 
   /// Drive outstanding transfers. Cheap when there is nothing to do.
   virtual void progress() = 0;
