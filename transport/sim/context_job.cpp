@@ -236,6 +236,12 @@ class ContextLink final : public EngineLink {
   const volatile unsigned long long* op_counts() const override {
     return static_cast<const volatile unsigned long long*>(::dlsym(slot_.copy.handle, "tilempi_op_counts"));
   }
+  /// A shared library of the program is loaded once for all copies, and its counted code binds to
+  /// the first tilempi_op_counts of the global scope: the simulator's own (apps/tilempirun). Only
+  /// the running rank's code runs between two MPI calls, so what it adds there is that rank's.
+  const volatile unsigned long long* shared_op_counts() const override {
+    return static_cast<const volatile unsigned long long*>(::dlsym(RTLD_DEFAULT, "tilempi_op_counts"));
+  }
   /// Between two MPI calls of a rank, only that rank's code runs on the simulator's one thread:
   /// the thread's CPU clock measures its compute, and time the OS gives other processes meanwhile
   /// does not count. (A read is a system call, about 0.5 us: stretches under 10 us are timed by
@@ -321,6 +327,10 @@ void Scheduler::load_ranks(ProgramImage& image, int argc, char** argv) {
     s.rank = r;
     s.copy = image.load_copy();
     for (const std::string& name : image.copy_relocated_symbols()) {
+      // A program linked against a counted shared library that defines the operation counter
+      // holds a copy of it; the copy counts the program's own operations and the library counts
+      // into the simulator's (shared_op_counts): both are the rank's, so they are never swapped.
+      if (name == "tilempi_op_counts") continue;
       void* mine = ::dlsym(s.copy.handle, name.c_str());
       void* shared = ::dlsym(RTLD_DEFAULT, name.c_str());
       Dl_info info{};

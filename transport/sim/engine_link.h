@@ -86,6 +86,10 @@ class EngineLink {
   virtual const volatile unsigned long long* op_counts() const {
     return static_cast<const volatile unsigned long long*>(::dlsym(RTLD_DEFAULT, "tilempi_op_counts"));
   }
+  /// The operation counter that the program's counted shared libraries add to when they serve
+  /// every rank (ranks as contexts: one copy of each library, bound to the simulator's counter),
+  /// or null when each rank's libraries count into the rank's own counter (a rank process).
+  virtual const volatile unsigned long long* shared_op_counts() const { return nullptr; }
 
   /// The clock that measures the application's compute between two MPI calls (--compute
   /// scale:F), in nanoseconds. By default the process's CPU time: a rank process shares the

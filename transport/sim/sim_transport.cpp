@@ -78,6 +78,8 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
       // does); the clocks are then not read at all.
       counts_ = link_->op_counts();
       if (counts_) {
+        shared_counts_ = link_->shared_op_counts();
+        app_resumes();
         op_costs_ = hw::op_costs(cfg);
         counted_charged_ = counted_due();
         scaled_ = false;
@@ -621,6 +623,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
         t.comm_ += t.clock_ - start;
         t.publish_clock();
         if (t.scaled_ && !t.in_library_) t.compute_clock_.start();
+        if (!t.in_library_) t.app_resumes();
       }
     }
   };
@@ -630,6 +633,12 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   void charge_compute() {
     if (finished_) return;
     if (counts_) {
+      if (shared_counts_)
+        for (int i = 0; i < 2; ++i) {
+          const std::uint64_t now = shared_counts_[i];
+          shared_mine_[i] += now - shared_seen_[i];
+          shared_seen_[i] = now;
+        }
       const std::uint64_t due = counted_due();
       if (due > counted_charged_) {
         clock_ += due - counted_charged_;
@@ -654,13 +663,21 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   }
   void leave_library() override {
     in_library_ = false;
+    app_resumes();
     if (scaled_) compute_clock_.start();
   }
   /// The tile cycles of every operation the program has counted (core_model.h OpCosts); from the
   /// totals, so that rounding never accumulates.
   std::uint64_t counted_due() const {
-    return static_cast<std::uint64_t>(static_cast<double>(counts_[0]) * op_costs_.int_op +
-                                      static_cast<double>(counts_[1]) * op_costs_.fp_op);
+    return static_cast<std::uint64_t>(static_cast<double>(counts_[0] + shared_mine_[0]) * op_costs_.int_op +
+                                      static_cast<double>(counts_[1] + shared_mine_[1]) * op_costs_.fp_op);
+  }
+  /// The application runs again (after init or a call): what the program's shared libraries count
+  /// from now until the next call is this rank's (EngineLink::shared_op_counts).
+  void app_resumes() {
+    if (!shared_counts_) return;
+    shared_seen_[0] = shared_counts_[0];
+    shared_seen_[1] = shared_counts_[1];
   }
 
   void compute(std::uint64_t cycles) override {
@@ -974,6 +991,10 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   ComputeClock compute_clock_;  ///< times the application's code between calls (model, scale:F)
   const volatile unsigned long long* counts_ = nullptr;  ///< the program's operation counter (model)
   hw::OpCosts op_costs_;
+  /// The counter the program's shared libraries count into for every rank (ranks as contexts),
+  /// its value when this rank's application code last resumed, and what it counted for this rank.
+  const volatile unsigned long long* shared_counts_ = nullptr;
+  std::uint64_t shared_seen_[2] = {0, 0}, shared_mine_[2] = {0, 0};
   std::uint64_t counted_charged_ = 0;  ///< cycles of counted operations charged so far
   int depth_ = 0;
   bool in_library_ = false;  ///< inside a call of the MPI layer (enter_library .. leave_library)
