@@ -252,6 +252,11 @@ class SimJob final : public Job {
   std::vector<std::pair<std::string, std::string>> environment() const override {
     std::vector<std::pair<std::string, std::string>> env{{kEnvJob, name_}};
     if (contexts_ && !tunables_.empty()) env.emplace_back("GLIBC_TUNABLES", tunables_);
+    // A modeled tile core runs one thread, as a rank context does (context_job.cpp): a rank
+    // process's OpenMP regions too, or its threads would add to its operation counter at once and
+    // lose increments (counts, hence virtual times, would change from run to run).
+    if (!contexts_)
+      if (const char* omp = std::getenv("OMP_NUM_THREADS"); !omp || !*omp) env.emplace_back("OMP_NUM_THREADS", "1");
     return env;
   }
 
