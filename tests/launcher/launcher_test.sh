@@ -309,6 +309,10 @@ case $case_name in
       # which the simulator charges by its operations; TILEMPI_OPCOUNT=no builds an uncounted one.
       if "$wrapper" -show "$@" | grep -q -- "-fplugin="; then
         nm -D ./hello | grep -q " tilempi_op_counts$" || fail "$wrapper: the program has no exported tilempi_op_counts"
+        case $wrapper in
+          *f77 | *f90) "$wrapper" -show "$@" | grep -q -- "-finline-matmul-limit=" ||
+                         fail "$wrapper: a counted Fortran program does not inline MATMUL (libgfortran's is not counted)" ;;
+        esac
         launch --timeout 60 -n 2 --transport sim --compute model ./hello
         expect_status 0
         expect_out err "counted operations"
