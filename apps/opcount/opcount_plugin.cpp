@@ -245,6 +245,13 @@ void add_dynamic_block_ops(gimple_stmt_iterator* gsi, tree size) {
   gsi_insert_before(gsi, gimple_build_assign(unshare_expr(ref), sum), GSI_SAME_STMT);
 }
 
+/// Adds c's counts before the statement the iterator points at; whether it added any.
+bool add_counts(gimple_stmt_iterator* at, const Counts& c) {
+  if (c.ops) add_increment(at, 0, c.ops);
+  if (c.fp) add_increment(at, 1, c.fp);
+  return c.ops || c.fp;
+}
+
 const pass_data kPassData = {
     GIMPLE_PASS, "tilempi_opcount", OPTGROUP_NONE, TV_NONE, PROP_ssa | PROP_cfg, 0, 0, 0, TODO_update_ssa_only_virtuals,
 };
@@ -268,21 +275,28 @@ class OpCountPass : public gimple_opt_pass {
     basic_block bb;
     bool changed = false;
     FOR_EACH_BB_FN(bb, fun) {
+      // A block's operations are added in segments that end at each call: a segment's count goes
+      // in where the segment starts, so that when a call is entered (an MPI call charges the
+      // counted work on entry) the counter holds exactly the work done before it, and the work
+      // after it in the same block is added once it has returned.
       Counts c;
-      for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
+      gimple_stmt_iterator seg = gsi_after_labels(bb);
+      for (gimple_stmt_iterator gsi = gsi_after_labels(bb); !gsi_end_p(gsi); gsi_next(&gsi)) {
         gimple* g = gsi_stmt(gsi);
         count_stmt(g, c);
-        if (gcall* call = dyn_cast<gcall*>(g))
-          if (tree size = block_size(call); size && !tree_fits_uhwi_p(size)) {
-            add_dynamic_block_ops(&gsi, size);
-            changed = true;
-          }
+        gcall* call = dyn_cast<gcall*>(g);
+        if (!call) continue;
+        if (tree size = block_size(call); size && !tree_fits_uhwi_p(size)) {
+          add_dynamic_block_ops(&gsi, size);
+          changed = true;
+        }
+        if (gimple_call_internal_p(call)) continue;
+        changed |= add_counts(&seg, c);
+        c = Counts{};
+        seg = gsi;
+        gsi_next(&seg);
       }
-      if (c.ops == 0 && c.fp == 0) continue;
-      gimple_stmt_iterator at = gsi_after_labels(bb);
-      if (c.ops) add_increment(&at, 0, c.ops);
-      if (c.fp) add_increment(&at, 1, c.fp);
-      changed = true;
+      if (!gsi_end_p(seg)) changed |= add_counts(&seg, c);
     }
     if (changed) mark_virtual_operands_for_renaming(fun);
     return 0;

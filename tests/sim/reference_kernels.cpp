@@ -30,6 +30,21 @@ int main(int argc, char** argv) {
   const double t1 = MPI_Wtime();
   const double dot = ref::fp_kernel(d.val, d.col, d.x);
   const double t2 = MPI_Wtime();
+  // Straight-line work in the same basic block as the two calls around it: its operations must be
+  // charged between them, not before the first (the plugin adds a block's count in segments that
+  // end at each call). Ten floating-point operations.
+  volatile double seed = 1.0;
+  double x = seed;
+  const double s0 = MPI_Wtime();
+  x = x * 1.1 + 2.0;
+  x = x * 1.1 + 2.0;
+  x = x * 1.1 + 2.0;
+  x = x * 1.1 + 2.0;
+  x = x * 1.1 + 2.0;
+  const double s1 = MPI_Wtime();
+  seed = x;
+  const double fp_op = (want_fp - 15.0 * want_int / 15.08) / 2;  // core_model.h op_costs, roughly
+  const double got_block = (s1 - s0) * hz;
   const double n = static_cast<double>(ref::kElements);
   const double got_int = (t1 - t0) * hz / n, got_fp = (t2 - t1) * hz / n;
   std::printf("rank %d: integer kernel %.4f cycles per element (preset %g), floating-point kernel %.4f (preset %g)\n",
@@ -39,6 +54,9 @@ int main(int argc, char** argv) {
   // 0.1 %.
   if (std::fabs(got_int - want_int) > 1e-3 * want_int || std::fabs(got_fp - want_fp) > 1e-3 * want_fp) bad = 1;
   if (buckets != static_cast<std::uint64_t>(ref::kElements) || !(dot > 0)) bad = 1;  // the kernels ran
+  std::printf("rank %d: 10 floating-point operations between two calls: %.1f cycles (about %.1f expected)\n", rank,
+              got_block, 10 * fp_op);
+  if (got_block < 9 * fp_op || got_block > 11 * fp_op + 20) bad = 1;
   int any = 0;
   MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   MPI_Finalize();
