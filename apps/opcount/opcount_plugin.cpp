@@ -310,6 +310,12 @@ int plugin_init(struct plugin_name_args* info, struct plugin_gcc_version* versio
     error("tilempi opcount plugin: built for GCC %s, loaded by GCC %s", gcc_version.basever, version->basever);
     return 1;
   }
+  // The counts are added after GCC's interprocedural analyses, which would otherwise find a
+  // function that only reads memory pure (or record in its mod/ref summary that it writes no
+  // global), and let a caller in the same unit keep the counter in a register across a call to
+  // it: the callee's counts would be lost. So those two analyses are off in counted builds.
+  global_options.x_flag_ipa_pure_const = 0;
+  global_options.x_flag_ipa_modref = 0;
   // The counter's type and declaration live across passes: roots for GCC's garbage collector.
   static const ggc_root_tab roots[] = {
       {&g_counter, 1, sizeof g_counter, &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node},
