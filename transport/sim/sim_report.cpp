@@ -177,12 +177,19 @@ void Engine::write_trace() {
 }
 
 std::string Engine::compute_text() const {
-  int counted = 0;
-  for (const RankInfo& ri : ranks_) counted += ri.counted ? 1 : 0;
+  // Ranks say how they were charged when they finish; a job that ended early counts those.
+  int counted = 0, finished = 0;
+  for (const RankInfo& ri : ranks_) {
+    counted += ri.counted ? 1 : 0;
+    finished += ri.said_goodbye ? 1 : 0;
+  }
   if (counted == 0) return opt_.compute;
   std::string s = hw::describe(hw::op_costs(config_));
-  if (counted < n_)
-    s += " on " + std::to_string(counted) + " of " + std::to_string(n_) + " ranks, the others " + opt_.compute;
+  if (counted < finished) {
+    std::string timed = opt_.compute;
+    if (timed.rfind("model: ", 0) == 0) timed = "timed: " + timed.substr(7);
+    s += " on " + std::to_string(counted) + " of " + std::to_string(finished) + " ranks, the others " + timed;
+  }
   return s;
 }
 
