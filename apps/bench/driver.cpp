@@ -148,8 +148,10 @@ bool parse_size(std::string s, long& out) {
   char* end = nullptr;
   const long v = std::strtol(s.c_str(), &end, 10);
   if (s.empty() || !end || *end != '\0' || v < 0) return false;
+  // Compare before multiplying: "9999999999999999M" must be rejected, not overflow.
+  if (v > (1L << 30) / mult) return false;
   out = v * mult;
-  return out <= (1L << 30);
+  return true;
 }
 
 // "4,8,1K" or "4:1M" (every power of two from 4 to 1 MiB) or "4:1M:4" (every 4th power: x4 steps).
