@@ -273,6 +273,37 @@ TEST(EagerRing, StalePayloadNeverLooksLikeANewRecord) {
   }
 }
 
+// A payload word meant for two laps later, on a line the lap between leaves unwritten (inside a
+// pad): still never taken for a record.
+TEST(EagerRing, StalePayloadForALaterLapNeverLooksLikeARecord) {
+  constexpr std::uint64_t kLines = 32;
+  Ring r(kLines);
+  RingWriter w = r.writer();
+  RingReader rd = r.reader();
+  auto pass = [&](std::uint64_t id, const void* data, std::size_t len) {
+    ASSERT_TRUE(w.write_eager(env_of(id), data, len));
+    RingReader::Record rec;
+    ASSERT_TRUE(rd.next(rec));
+    EXPECT_EQ(rec.header->envelope.word[0], id);
+    rd.consume(rec.pos);
+    rd.flush();
+  };
+  // Lap 1: 24 one-line records, then one of 8 lines (offsets 24..31) whose payload lines hold
+  // the sequence words of lap 3.
+  for (std::uint64_t m = 0; m < 24; ++m) pass(m, &m, sizeof m);
+  std::vector<std::uint64_t> words((8 * 64 - 48) / 8, 0);
+  for (std::uint64_t line = 25; line < 32; ++line) words[(line - 24) * 8 - 6] = line + 2 * kLines + 1;
+  pass(100, words.data(), words.size() * 8);
+  // Lap 2: 25 one-line records, then one of 8 lines: it pads offsets 25..31 (only 25 written).
+  for (std::uint64_t m = 0; m < 25; ++m) pass(200 + m, &m, sizeof m);
+  pass(300, words.data(), 8 * 64 - 48);
+  // Lap 3 (it started on that 8-line record): one-line records up to offset 31.
+  for (std::uint64_t m = 8; m < kLines; ++m) {
+    EXPECT_FALSE(rd.ready()) << "offset " << m;
+    pass(400 + m, &m, sizeof m);
+  }
+}
+
 TEST(EagerRing, RendezvousRequestCarriesItsBody) {
   Ring r(16);
   RingWriter w = r.writer();
