@@ -92,6 +92,7 @@ struct Engine {
     bool send;
   };
   std::vector<InFlight> in_flight;
+  std::vector<transport::OpId> finished;  // progress_messages: what the transport handed over
   std::vector<std::unique_ptr<Message>> messages{2};   // MPI_MESSAGE_NULL, MPI_MESSAGE_NO_PROC
   std::vector<MPI_Message> free_messages;
   BsendBuffer bsend;
@@ -581,9 +582,32 @@ void progress_messages(Engine& e, transport::Transport& tp) {
   // When the transport knows that no check can succeed (the sim between two events), the
   // look-ups below are skipped: each would answer false and change nothing.
   if (!e.in_flight.empty() && !tp.nothing_completes()) {
+    // When the transport hands over what finished, the pass below is the same (the same
+    // completions in the same order) with one question instead of one per pending operation:
+    // the first one not on the list is asked about (its check is the transport's progress
+    // step), then the list is taken again.
+    e.finished.clear();
+    const bool listed = tp.take_finished(e.finished);
+    bool asked = !listed;
     for (std::size_t i = 0; i < e.in_flight.size();) {
       const Engine::InFlight f = e.in_flight[i];
-      bool finished = f.send ? tp.send_done(f.op) : tp.fetch_done(f.op);
+      bool finished = false;
+      if (listed) {
+        const auto it = std::find(e.finished.begin(), e.finished.end(), f.op);
+        if (it != e.finished.end()) {
+          *it = e.finished.back();
+          e.finished.pop_back();
+          finished = true;
+        } else if (!asked) {
+          asked = true;
+          finished = f.send ? tp.send_done(f.op) : tp.fetch_done(f.op);
+          tp.take_finished(e.finished);
+        } else if (e.finished.empty()) {
+          break;  // the rest would all answer no
+        }
+      } else {
+        finished = f.send ? tp.send_done(f.op) : tp.fetch_done(f.op);
+      }
       if (!finished) {
         ++i;
         continue;

@@ -150,7 +150,9 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     post(q);
     clock_ += costs_->send_cost(len, rdv);
     if (op == 0) return kDone;
-    ops_.insert(op).send = true;
+    Op& o = ops_.insert(op);
+    o.send = true;
+    o.listed = true;
     return op;
   }
 
@@ -265,7 +267,9 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
       clock_ += costs_->recv_cost(in.bytes, false);
       return kDone;
     }
-    ops_.insert(op).min_done = clock_ + costs_->recv_cost(in.bytes, true);
+    Op& o = ops_.insert(op);
+    o.min_done = clock_ + costs_->recv_cost(in.bytes, true);
+    o.listed = true;
     clock_ += costs_->accept_cost();
     return op;
   }
@@ -434,6 +438,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   struct Op {
     bool done = false;  // written only by OpTable::set_done (which keeps its state byte)
     bool send = false;
+    bool listed = false;  // of send() or fetch(): take_finished hands it over once done
     std::uint64_t min_done = 0;
     unsigned char* dst = nullptr;  // static broadcast target
     std::uint64_t len = 0;
@@ -551,9 +556,22 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     /// Marks o done (every write of Op::done goes through here).
     void set_done(Op& o) {
       o.done = true;
-      std::uint8_t& st = state_[static_cast<std::size_t>(&o - ring_.data())];
-      if (!(st & kDone)) ++done_;
+      const std::size_t i = static_cast<std::size_t>(&o - ring_.data());
+      std::uint8_t& st = state_[i];
+      if (!(st & kDone)) {
+        ++done_;
+        if (o.listed) finished_.push_back(base_ + ((i - head_) & (ring_.size() - 1)));
+      }
       st |= kDone;
+    }
+    /// Appends the listed operations marked done (and not erased since) to out, and erases them.
+    void take_finished(std::vector<OpId>& out) {
+      for (const OpId id : finished_)
+        if (state(id) == (kLive | kDone)) {
+          out.push_back(id);
+          erase(id);
+        }
+      finished_.clear();
     }
     /// Live operations marked done (not erased yet).
     std::size_t done_count() const { return done_; }
@@ -590,6 +608,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     }
     std::vector<Op> ring_;
     std::vector<std::uint8_t> state_;
+    std::vector<OpId> finished_;  // listed operations in the order they were marked done
     std::size_t head_ = 0, count_ = 0, done_ = 0;
     OpId base_ = 1;
   };
@@ -820,6 +839,14 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   /// nothing is due, to publish or to charge.
   bool nothing_completes() const override {
     return ops_.done_count() == 0 && quiet_check();
+  }
+  /// Inside a blocking wait op_done never synchronizes with the engine, so one progress step
+  /// (the first check of a pending operation that is not done) finds all that checking each
+  /// pending operation in turn would: the MPI layer may take the list instead of asking.
+  bool take_finished(std::vector<OpId>& out) override {
+    if (!(lazy_ > 0 && (in_library_ || depth_ > 0))) return false;
+    ops_.take_finished(out);
+    return true;
   }
   bool quiet_check() const {
     return lazy_ > 0 && (in_library_ || depth_ > 0) && clock_ == published_ && nothing_due();

@@ -12,6 +12,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "tilempi/transport/topology.h"
 
@@ -102,6 +103,18 @@ class Transport {
   /// and change nothing, so a caller about to ask for each of many may skip them all. False
   /// (ask) when the transport cannot tell cheaply.
   virtual bool nothing_completes() const { return false; }
+  /// Hands over the operations of send() and fetch() that finished and that nobody has asked
+  /// about yet (appended to out; each counts as asked, as by a true send_done or fetch_done),
+  /// when the transport can tell that asking about each pending operation in turn would find
+  /// these and, after the first that is still pending, no more than one progress step finds.
+  /// So a caller may check its pending operations against this list and ask the transport about
+  /// the first one not on it only, then take the list again. Returns false (out unchanged) when
+  /// the caller must ask about each one (the default; the sim transport inside a blocking wait
+  /// returns true).
+  virtual bool take_finished(std::vector<OpId>& out) {
+    (void)out;
+    return false;
+  }
 
   /// Drive outstanding transfers. Cheap when there is nothing to do.
   virtual void progress() = 0;
