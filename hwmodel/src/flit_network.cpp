@@ -64,23 +64,34 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
   const int mesh_cap = c.input_buffer_flits + c.output_buffer_flits;
   if (mesh_cap > 65535 || c.injection_buffer_flits > 65535 || c.ejection_buffer_flits > 65535)
     throw ConfigError("input_buffer_flits", "buffers larger than 65535 flits are not supported");
-  in_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(ivcs_));
-  out_.resize(in_.size());
-  ej_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(vcs_));
+  layout_ = layout_for(static_cast<std::size_t>(ivcs_), static_cast<std::size_t>(vcs_));
+  block_lines_.resize(static_cast<std::size_t>(nodes) * (layout_.stride / sizeof(BlockLine)));
+  blocks_ = block_lines_.front().bytes;
+  for (int n = 0; n < nodes; ++n) {
+    unsigned char* b = blocks_ + static_cast<std::size_t>(n) * layout_.stride;
+    new (b) Node;
+    for (int i = 0; i < ivcs_; ++i) {
+      new (b + layout_.in + static_cast<std::size_t>(i) * sizeof(Fifo)) Fifo;
+      new (b + layout_.out + static_cast<std::size_t>(i) * sizeof(OutVc)) OutVc;
+      for (std::size_t off : {layout_.wait_since, layout_.front_since, layout_.alloc_from, layout_.sa_from})
+        new (b + off + static_cast<std::size_t>(i) * sizeof(Cycle)) Cycle{0};
+    }
+    for (int v = 0; v < vcs_; ++v) new (b + layout_.ej + static_cast<std::size_t>(v) * sizeof(Fifo)) Fifo;
+  }
   std::size_t flit_total = 0, ret_total = 0;
   for (int n = 0; n < nodes; ++n) {
     TileId t = n % tiles_;
+    Node& nd = block(static_cast<std::uint32_t>(n));
     for (int p = 0; p < kPorts; ++p) {
       bool exists = p == kLocal || nbr_[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(p)] != kNoTile;
       for (int v = 0; v < vcs_; ++v) {
-        std::size_t i = static_cast<std::size_t>(n) * static_cast<std::size_t>(ivcs_) +
-                        static_cast<std::size_t>(p * vcs_ + v);
-        Fifo& f = in_[i];
+        const int i = p * vcs_ + v;
+        Fifo& f = in_vc(nd, i);
         f.cap = static_cast<std::uint16_t>(!exists ? 0 : p == kLocal ? c.injection_buffer_flits : mesh_cap);
         f.off = static_cast<std::uint32_t>(flit_total);
         flit_total += f.cap;
         // Output p feeds the neighbour's input (or the ejection buffer).
-        OutVc& o = out_[i];
+        OutVc& o = out_vc(nd, i);
         o.credits = !exists ? 0 : p == kLocal ? c.ejection_buffer_flits : mesh_cap;
         o.rcap = static_cast<std::uint16_t>(o.credits);
         o.roff = static_cast<std::uint32_t>(ret_total);
@@ -88,7 +99,7 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
       }
     }
     for (int v = 0; v < vcs_; ++v) {
-      Fifo& f = ej_[static_cast<std::size_t>(n) * static_cast<std::size_t>(vcs_) + static_cast<std::size_t>(v)];
+      Fifo& f = ej_vc(nd, v);
       f.cap = static_cast<std::uint16_t>(c.ejection_buffer_flits);
       f.off = static_cast<std::uint32_t>(flit_total);
       flit_total += f.cap;
@@ -98,23 +109,17 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
     throw ConfigError("input_buffer_flits", "total buffer space too large");
   flits_.resize(flit_total);
   ret_.resize(ret_total);
-  wait_since_.assign(in_.size(), 0);
   head_wait_ = c.speculative ? c.head_stages() : c.routing_delay;
   va_stage_ = !c.speculative && c.vc_alloc_delay > 0;
   va_delay_ = c.vc_alloc_delay;
   head_stages_ = head_wait_ > 0 || va_stage_;
-  if (head_stages_) {
-    front_since_.assign(in_.size(), 0);
-    alloc_from_.assign(in_.size(), 0);
-    sa_from_.assign(in_.size(), 0);
-  }
-  nodes_.resize(static_cast<std::size_t>(nodes));
   for (int n = 0; n < nodes; ++n) {
     const int net_base = n - n % tiles_;
-    nodes_[static_cast<std::size_t>(n)].tile = n % tiles_;
+    Node& nd = block(static_cast<std::uint32_t>(n));
+    nd.tile = n % tiles_;
     for (int d = 0; d < kMeshDirs; ++d) {
       const TileId nb = nbr_[static_cast<std::size_t>(n % tiles_) * kMeshDirs + static_cast<std::size_t>(d)];
-      nodes_[static_cast<std::size_t>(n)].nbr[d] = nb == kNoTile ? 0 : static_cast<std::uint32_t>(net_base + nb);
+      nd.nbr[d] = nb == kNoTile ? 0 : static_cast<std::uint32_t>(net_base + nb);
     }
   }
   src_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(classes_));
@@ -130,9 +135,9 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
   fast_ = c.fast_worms && vcs_ == 1;
   inj_credit_delay_ = c.injection_credit_delay;
   if (fast_) {
-    in_free_.assign(in_.size(), 0);
-    ej_free_.assign(ej_.size(), 0);
-    out_free_.assign(out_.size(), 0);
+    in_free_.assign(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(ivcs_), 0);
+    ej_free_.assign(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(vcs_), 0);
+    out_free_.assign(in_free_.size(), 0);
     src_free_.assign(static_cast<std::size_t>(nodes), 0);
   }
   if (fast_ || inj_credit_delay_ > 0) {
@@ -147,6 +152,7 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
   // runs the general one.
   run_routers_ = &FlitNetwork::run_routers<General>;
   if (vcs_ == 1 && !torus_ && !fast_ && wheel_bits_) {
+    static_assert(layout_for(kPorts, 1).stride % alignof(Node) == 0);  // (the OneVc shape's block: vcs_ == 1)
     const bool ic = inj_credit_delay_ > 0;
     if (head_stages_)
       run_routers_ = va_stage_ ? (ic ? &FlitNetwork::run_routers<OneVc<true, true, true>>
@@ -212,8 +218,8 @@ void Chip::FlitNetwork::hold_ejection(int network, TileId tile, bool hold) {
   if (network < 0 || network >= nets_ || !topo_.valid(tile))
     throw std::invalid_argument("hold_ejection: bad network or tile");
   std::uint32_t n = node(network, tile);
-  nodes_[n].held = hold ? 1 : 0;
-  if (!hold && nodes_[n].ejmask) schedule(n, chip_.now_);
+  block(n).held = hold ? 1 : 0;
+  if (!hold && block(n).ejmask) schedule(n, chip_.now_);
 }
 
 void Chip::FlitNetwork::run_until(Cycle c) {
@@ -230,7 +236,7 @@ void Chip::FlitNetwork::run_until(Cycle c) {
       if (s.qtail >= 0) pkts_[static_cast<std::size_t>(s.qtail)].next = static_cast<std::int32_t>(slot);
       else s.qhead = static_cast<std::int32_t>(slot);
       s.qtail = static_cast<std::int32_t>(slot);
-      ++nodes_[n].src_pending;
+      ++block(n).src_pending;
       schedule(n, t);
     }
     due_.clear();
@@ -273,21 +279,19 @@ Dir Chip::FlitNetwork::route(TileId at, TileId dst) const {
   return Dir::Local;
 }
 
-// The head at the front of input VC `idx` begins (or goes on) waiting for a
-// link that another packet holds (PacketEvent::link_wait).
-inline void Chip::FlitNetwork::link_wait_begin(Fifo& f, std::size_t idx, Cycle t) {
+// The head at the front of input VC f begins (or goes on) waiting for a link that another
+// packet holds (PacketEvent::link_wait); `since` is the VC's wait_since.
+inline void Chip::FlitNetwork::link_wait_begin(Fifo& f, Cycle& since, Cycle t) {
   if (!f.conflict) {
     f.conflict = 1;
-    wait_since_[idx] = t;
+    since = t;
   }
 }
 
 // Credit return: a slot of the buffer fed by output `out_index` of `up_node` was freed at t.
 template <class M>
 inline void Chip::FlitNetwork::credit_return(std::uint32_t up_node, int out_index, Cycle t) {
-  const Shape S = shape<M>();
-  OutVc& ov = out_[static_cast<std::size_t>(up_node) * static_cast<std::size_t>(S.ivcs) +
-                   static_cast<std::size_t>(out_index)];
+  OutVc& ov = out_vc<M>(block<M>(up_node), out_index);
   // A router that ran out of credit sleeps until this credit comes back; with
   // credit or earlier returns still pending it wakes (or is awake) anyway.
   if (ov.credits + ov.rcount == 0) wake<M>(up_node, t + static_cast<Cycle>(credit_delay_));
@@ -315,7 +319,7 @@ template <class M>
 void Chip::FlitNetwork::run_routers(std::vector<std::uint32_t>& bucket, Cycle t) {
   for (std::size_t k = 0; k < bucket.size(); ++k) {
     const std::uint32_t n = bucket[k];
-    Node& nd = nodes_[n];
+    Node& nd = block<M>(n);
     nd.queued &= ~(std::uint64_t{1} << (t & wheel_mask_));  // (0 unless wheel_bits_)
     if (nd.last_proc == t) continue;
     nd.last_proc = t;
@@ -332,7 +336,7 @@ template <class M>
 void Chip::FlitNetwork::router_cycle(std::uint32_t n, Cycle t) {
   const Shape S = shape<M>();
   ++activations_;
-  Node& nd = nodes_[n];
+  Node& nd = block<M>(n);
   RouterCycle<M> r;
   r.n = n;
   r.t = t;
@@ -359,36 +363,35 @@ void Chip::FlitNetwork::requests(RouterCycle<M>& r) {
   }
   for (std::uint64_t m = scan; m; m &= m - 1) {
     const int i = std::countr_zero(m);
-    const std::size_t idx = r.base + static_cast<std::size_t>(i);
-    Fifo& f = in_[idx];
+    Fifo& f = in_vc<M>(*r.nd, i);
     if (f.front_ready > t) continue;
-    if (S.fast && t < in_free_[idx]) continue;  // behind a one-step worm
+    if (S.fast && t < in_free_[r.base + static_cast<std::size_t>(i)]) continue;  // behind a one-step worm
     if (f.out >= 0) {
       // A flit with an output VC (a body flit, or a head past VC allocation) asks for the switch.
       // (A body flit's worm passed VC allocation before its head left: only a head may wait.)
-      if (S.head_stages && (f.front_code & 1u) && sa_from_[idx] > t) {
-        r.wake = std::min(r.wake, sa_from_[idx]);  // a head still in VC allocation
+      if (S.head_stages && (f.front_code & 1u) && sa_from<M>(*r.nd, i) > t) {
+        r.wake = std::min(r.wake, sa_from<M>(*r.nd, i));  // a head still in VC allocation
         continue;
       }
       const int o = f.out;
-      OutVc& ov = out_[r.base + static_cast<std::size_t>(o * S.vcs + ovc_of<M>(f))];
+      OutVc& ov = out_vc<M>(*r.nd, o * S.vcs + ovc_of<M>(f));
       r.demand |= 1u << o;
       if (credit_ready(ov, t)) r.cand[o] |= static_cast<typename RouterCycle<M>::Mask>(std::uint64_t{1} << i);
       else if (ov.rcount) r.wake = std::min(r.wake, ret_[ov.roff + ov.rhead]);
       continue;
     }
     if (f.want < 0) route_computation<M>(r, i, f);
-    if (S.head_stages && alloc_from_[idx] > t) {
-      r.wake = std::min(r.wake, alloc_from_[idx]);  // still in route computation
+    if (S.head_stages && alloc_from<M>(*r.nd, i) > t) {
+      r.wake = std::min(r.wake, alloc_from<M>(*r.nd, i));  // still in route computation
       continue;
     }
     const int o = f.want;
     if (f.any_vc) f.want_vc = static_cast<std::int8_t>(choose_vc<M>(r, f, o, t));
     const int ovi = o * S.vcs + f.want_vc;
-    OutVc& ov = out_[r.base + static_cast<std::size_t>(ovi)];
+    OutVc& ov = out_vc<M>(*r.nd, ovi);
     // Reserved by a one-step worm: this router is woken when it ends.
     if (S.fast && t < out_free_[r.base + static_cast<std::size_t>(ovi)]) {
-      if (o != kLocal) link_wait_begin(f, idx, t);
+      if (o != kLocal) link_wait_begin(f, wait_since<M>(*r.nd, i), t);
       continue;
     }
     if (S.va_stage) {
@@ -398,7 +401,7 @@ void Chip::FlitNetwork::requests(RouterCycle<M>& r) {
         r.va_mask |= std::uint64_t{1} << ovi;
       } else {
         r.held_up |= f.any_vc ? ((std::uint64_t{1} << S.per_class) - 1) << (o * S.vcs + f.want_vc) : std::uint64_t{1} << ovi;
-        if (o != kLocal) link_wait_begin(f, idx, t);  // another input's worm holds the link
+        if (o != kLocal) link_wait_begin(f, wait_since<M>(*r.nd, i), t);  // another input's worm holds the link
         if constexpr (M::fixed) hold_head(*r.nd, i, o);
       }
       continue;
@@ -412,11 +415,11 @@ void Chip::FlitNetwork::requests(RouterCycle<M>& r) {
         if (ov.rcount) r.wake = std::min(r.wake, ret_[ov.roff + ov.rhead]);
         // The buffer behind the link still holds the last worm's flits: a
         // conflict if that worm came from another source.
-        if (o != kLocal && ov.last_src != pkts_[f.front_code >> 2].src) link_wait_begin(f, idx, t);
+        if (o != kLocal && ov.last_src != pkts_[f.front_code >> 2].src) link_wait_begin(f, wait_since<M>(*r.nd, i), t);
       }
     } else {
       r.held_up |= f.any_vc ? ((std::uint64_t{1} << S.per_class) - 1) << (o * S.vcs + f.want_vc) : std::uint64_t{1} << ovi;
-      if (o != kLocal) link_wait_begin(f, idx, t);  // another input's worm holds the link
+      if (o != kLocal) link_wait_begin(f, wait_since<M>(*r.nd, i), t);  // another input's worm holds the link
       if constexpr (M::fixed) hold_head(*r.nd, i, o);
     }
   }
@@ -448,8 +451,7 @@ void Chip::FlitNetwork::route_computation(const RouterCycle<M>& r, int i, Fifo& 
   f.want = static_cast<std::int8_t>(o);
   f.want_vc = static_cast<std::int8_t>(ovc);
   if (S.head_stages) {
-    const std::size_t idx = r.base + static_cast<std::size_t>(i);
-    alloc_from_[idx] = std::max(f.front_ready, front_since_[idx]) + static_cast<Cycle>(head_wait_);
+    alloc_from<M>(*r.nd, i) = std::max(f.front_ready, front_since<M>(*r.nd, i)) + static_cast<Cycle>(head_wait_);
   }
 }
 
@@ -461,7 +463,7 @@ int Chip::FlitNetwork::choose_vc(const RouterCycle<M>& r, const Fifo& f, int o, 
   const int first = f.want_vc - f.want_vc % S.per_class;
   int free_vc = -1;
   for (int v = first; v < first + S.per_class; ++v) {
-    OutVc& ov = out_[r.base + static_cast<std::size_t>(o * S.vcs + v)];
+    OutVc& ov = out_vc<M>(*r.nd, o * S.vcs + v);
     if (ov.owner >= 0) continue;
     if (S.va_stage || credit_ready(ov, t)) return v;
     if (free_vc < 0) free_vc = v;
@@ -477,31 +479,29 @@ void Chip::FlitNetwork::vc_allocation(RouterCycle<M>& r) {
   const Cycle t = r.t;
   for (std::uint64_t m = r.va_mask; m; m &= m - 1) {
     const int ovi = std::countr_zero(m);
-    OutVc& ov = out_[r.base + static_cast<std::size_t>(ovi)];
+    OutVc& ov = out_vc<M>(*r.nd, ovi);
     const std::uint64_t req = va_req_[ovi];
     va_req_[ovi] = 0;
     const std::uint64_t hi = ov.va_rr >= 64 ? 0 : req & (~std::uint64_t{0} << ov.va_rr);
     const int i = std::countr_zero(hi ? hi : req);
     ov.va_rr = static_cast<std::uint16_t>(i + 1);
     ov.owner = static_cast<std::int16_t>(i);
-    const std::size_t idx = r.base + static_cast<std::size_t>(i);
-    Fifo& f = in_[idx];
+    Fifo& f = in_vc<M>(*r.nd, i);
     f.out = static_cast<std::int8_t>(ovi / S.vcs);
     f.ovc = static_cast<std::int8_t>(ovi % S.vcs);
     f.want = f.want_vc = -1;
     f.any_vc = 0;
     // (last_src is read only by a router without a VA stage)
     if (f.conflict) {
-      link_wait_[f.front_code >> 2] += t - wait_since_[idx];
+      link_wait_[f.front_code >> 2] += t - wait_since<M>(*r.nd, i);
       f.conflict = 0;
     }
     if (req & (req - 1)) r.retry = true;  // the losers ask again next cycle
     if (f.out != kLocal)  // the other heads lost the link to this packet
       for (std::uint64_t l = req & ~(std::uint64_t{1} << i); l; l &= l - 1)
-        link_wait_begin(in_[r.base + static_cast<std::size_t>(std::countr_zero(l))],
-                        r.base + static_cast<std::size_t>(std::countr_zero(l)), t);
-    sa_from_[idx] = t + static_cast<Cycle>(va_delay_);
-    r.wake = std::min(r.wake, sa_from_[idx]);
+        link_wait_begin(in_vc<M>(*r.nd, std::countr_zero(l)), wait_since<M>(*r.nd, std::countr_zero(l)), t);
+    sa_from<M>(*r.nd, i) = t + static_cast<Cycle>(va_delay_);
+    r.wake = std::min(r.wake, sa_from<M>(*r.nd, i));
   }
 }
 
@@ -541,13 +541,13 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle<M>& r) {
     if ((c & (c - 1)) && o != kLocal) {
       // The other candidates lost the link to this packet: heads (a candidate
       // of another VC may be a worm's body) of another source wait for it.
-      const Fifo& f = in_[r.base + static_cast<std::size_t>(i)];
+      const Fifo& f = in_vc<M>(nd, i);
       const TileId winner = pkts_[f.front_code >> 2].src;
       for (std::uint64_t m = c & ~(std::uint64_t{1} << i); m; m &= m - 1) {
         const int j = std::countr_zero(m);
-        Fifo& fj = in_[r.base + static_cast<std::size_t>(j)];
+        Fifo& fj = in_vc<M>(nd, j);
         if (fj.out < 0 && (S.vcs == 1 || pkts_[fj.front_code >> 2].src != winner))
-          link_wait_begin(fj, r.base + static_cast<std::size_t>(j), t);
+          link_wait_begin(fj, wait_since<M>(nd, j), t);
       }
     }
     switch_traversal<M>(r, i, o);
@@ -564,8 +564,7 @@ template <class M>
 void Chip::FlitNetwork::switch_traversal(RouterCycle<M>& r, int i, int o) {
   const Shape S = shape<M>();
   const Cycle t = r.t;
-  const std::size_t idx = r.base + static_cast<std::size_t>(i);
-  Fifo& f = in_[idx];
+  Fifo& f = in_vc<M>(*r.nd, i);
   const Flit fl{f.front_ready, f.front_code, 0};
   if (!pop_flit(f)) {
     r.nd->inmask &= ~(std::uint64_t{1} << i);
@@ -575,7 +574,7 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle<M>& r, int i, int o) {
       schedule_any(r.n, t, std::max(f.front_ready, t + 1) + static_cast<Cycle>(head_wait_));
     else if (f.front_ready <= t + 1) r.retry = true;
   }
-  if (S.head_stages) front_since_[idx] = t + 1;
+  if (S.head_stages) front_since<M>(*r.nd, i) = t + 1;
   const bool is_head = fl.code & 1u;
   const bool is_tail = fl.code & 2u;
   if (is_head && f.want >= 0) {  // (a head that went through VC allocation has its output VC)
@@ -584,12 +583,12 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle<M>& r, int i, int o) {
     f.want = f.want_vc = -1;
     f.any_vc = 0;
     if (f.conflict) {
-      link_wait_[fl.code >> 2] += t - wait_since_[idx];
+      link_wait_[fl.code >> 2] += t - wait_since<M>(*r.nd, i);
       f.conflict = 0;
     }
   }
   const int ovc = ovc_of<M>(f);
-  OutVc& ov = out_[r.base + static_cast<std::size_t>(o * S.vcs + ovc)];
+  OutVc& ov = out_vc<M>(*r.nd, o * S.vcs + ovc);
   if (is_head && !S.va_stage) ov.last_src = pkts_[fl.code >> 2].src;
   --ov.credits;
   ov.owner = is_tail ? -1 : static_cast<std::int16_t>(i);
@@ -634,15 +633,16 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle<M>& r, int i, int o) {
   if (o != kLocal) {
     const std::uint32_t dnode = r.nd->nbr[o];
     const int di = kOpposite[o] * S.vcs + ovc;
-    Fifo& d = in_[static_cast<std::size_t>(dnode) * static_cast<std::size_t>(S.ivcs) + static_cast<std::size_t>(di)];
+    Node& dn = block<M>(dnode);
+    Fifo& d = in_vc<M>(dn, di);
     // A head that will be at the front on arrival has nothing to do before its RC stage ends
     // (the router computes that from the time stamps when it first looks at it).
     const Cycle wake_at = t + static_cast<Cycle>(hop_) + (is_head && d.count == 0 ? static_cast<Cycle>(head_wait_) : 0);
     push_flit(d, t + static_cast<Cycle>(hop_), fl.code);
-    nodes_[dnode].inmask |= std::uint64_t{1} << di;
+    dn.inmask |= std::uint64_t{1} << di;
     wake<M>(dnode, wake_at);
   } else {
-    Fifo& d = ej_[static_cast<std::size_t>(r.n) * static_cast<std::size_t>(S.vcs) + static_cast<std::size_t>(ovc)];
+    Fifo& d = ej_vc<M>(*r.nd, ovc);
     push_flit(d, t + static_cast<Cycle>(eject_delay_), fl.code);
     r.nd->ejmask |= 1u << ovc;
     wake<M>(r.n, t + static_cast<Cycle>(eject_delay_));
@@ -661,7 +661,7 @@ void Chip::FlitNetwork::ejection(RouterCycle<M>& r) {
     int v = r.nd->ej_rr + k;
     if (v >= S.vcs) v -= S.vcs;
     if (!(r.nd->ejmask & (1u << v))) continue;
-    Fifo& f = ej_[ebase + static_cast<std::size_t>(v)];
+    Fifo& f = ej_vc<M>(*r.nd, v);
     if (f.front_ready > t) continue;
     if (S.fast && t < ej_free_[ebase + static_cast<std::size_t>(v)]) continue;
     const Flit fl{f.front_ready, f.front_code, 0};
@@ -669,7 +669,7 @@ void Chip::FlitNetwork::ejection(RouterCycle<M>& r) {
     r.nd->ej_rr = static_cast<std::uint8_t>(v + 1 == S.vcs ? 0 : v + 1);
     credit_return<M>(n, kLocal * S.vcs + v, t);
     for (int w = 0; w < S.vcs && !r.retry; ++w) {
-      const Fifo& e = ej_[ebase + static_cast<std::size_t>(w)];
+      const Fifo& e = ej_vc<M>(*r.nd, w);
       r.retry = e.count && e.front_ready <= t + 1;
     }
     if (fl.code & 2u) deliver(fl.code >> 2, t);
@@ -686,7 +686,6 @@ void Chip::FlitNetwork::injection(RouterCycle<M>& r) {
   const Shape S = shape<M>();
   const Cycle t = r.t;
   const std::uint32_t n = r.n;
-  const std::size_t base = r.base;
   const std::size_t sbase = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.classes);
   Node& nd = *r.nd;
   bool wrote = false;
@@ -705,7 +704,7 @@ void Chip::FlitNetwork::injection(RouterCycle<M>& r) {
         int best = -1;
         const int first = lvc;
         for (int v = first; v < first + S.per_class; ++v) {
-          const Fifo& fv = in_[base + static_cast<std::size_t>(kLocal * S.vcs + v)];
+          const Fifo& fv = in_vc<M>(nd, kLocal * S.vcs + v);
           const std::size_t rv = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.vcs) + static_cast<std::size_t>(v);
           const int room = fv.cap - fv.count - static_cast<int>(!S.phantom ? 0 : ph_count_[rv]);
           if (room > best) {
@@ -716,7 +715,7 @@ void Chip::FlitNetwork::injection(RouterCycle<M>& r) {
       }
     }
     int li = kLocal * S.vcs + lvc;
-    Fifo& f = in_[base + static_cast<std::size_t>(li)];
+    Fifo& f = in_vc<M>(nd, li);
     std::uint32_t phantom = 0;
     const std::size_t ring = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.vcs) +
                              static_cast<std::size_t>(lvc);
@@ -794,9 +793,9 @@ void Chip::FlitNetwork::fill_stats(Stats& s) const {
     for (TileId t = 0; t < tiles_; ++t) {
       std::uint32_t n = node(net, t);
       for (int d = 0; d < kMeshDirs; ++d)
-        ns.links[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d)] = port(nodes_[n], d);
-      ns.ejection[static_cast<std::size_t>(t)] = port(nodes_[n], kLocal);
-      ns.injection[static_cast<std::size_t>(t)] = port(nodes_[n], kInj);
+        ns.links[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d)] = port(block(n), d);
+      ns.ejection[static_cast<std::size_t>(t)] = port(block(n), kLocal);
+      ns.injection[static_cast<std::size_t>(t)] = port(block(n), kInj);
     }
     copy_counters(counters_[static_cast<std::size_t>(net)], ns);
     // Flit hops are the flits the routers' mesh outputs sent (counted there, not per hop).
@@ -808,12 +807,14 @@ void Chip::FlitNetwork::fill_stats(Stats& s) const {
 
 void Chip::FlitNetwork::reset_stats() {
   const Cycle now = chip_.now_;
-  for (Node& nd : nodes_)
+  for (std::uint32_t n = 0; n < static_cast<std::uint32_t>(nets_ * tiles_); ++n) {
+    Node& nd = block(n);
     for (int p = 0; p <= kInj; ++p) {
       nd.flits[p] = 0;
       nd.blocked[p] = 0;
       if (nd.blocked_since[p] != kNever) nd.blocked_since[p] = now;
     }
+  }
   for (NetCounters& nc : counters_) nc = NetCounters{};
   activations_ = 0;
   log_.clear();

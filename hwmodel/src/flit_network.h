@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <new>
 #include <queue>
 #include <type_traits>
 #include <vector>
@@ -107,6 +108,30 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   };
   static_assert(offsetof(Node, blocked_since) == 64 && offsetof(Node, flits) == 128,
                 "the fields every activation reads fill one cache line, allocation's the next");
+  // A node's block: its Node, then its per-VC state (input VCs, ejection VCs, output VCs, and per
+  // input VC the cycle its front head began to wait for a link (Fifo::conflict) and, with head
+  // stages, the cycle the front flit got there (the one before it left), its first cycle of VA
+  // (or of SA without a VA stage) and after VA its first cycle of SA). One base pointer reaches
+  // all of it, and a router's state shares cache lines with nothing else. Byte offsets; the
+  // OneVc shape's are constants.
+  struct BlockLayout {
+    std::size_t in, ej, out, wait_since, front_since, alloc_from, sa_from, stride;
+  };
+  static constexpr BlockLayout layout_for(std::size_t ivcs, std::size_t vcs) {
+    BlockLayout L{};
+    L.in = sizeof(Node);
+    L.ej = L.in + ivcs * sizeof(Fifo);
+    L.out = L.ej + vcs * sizeof(Fifo);
+    L.wait_since = (L.out + ivcs * sizeof(OutVc) + alignof(Cycle) - 1) / alignof(Cycle) * alignof(Cycle);
+    L.front_since = L.wait_since + ivcs * sizeof(Cycle);
+    L.alloc_from = L.front_since + ivcs * sizeof(Cycle);
+    L.sa_from = L.alloc_from + ivcs * sizeof(Cycle);
+    L.stride = (L.sa_from + ivcs * sizeof(Cycle) + alignof(Node) - 1) / alignof(Node) * alignof(Node);
+    return L;
+  }
+  struct alignas(Node) BlockLine {
+    unsigned char bytes[alignof(Node)];
+  };
   struct Source {
     std::int32_t qhead = -1;  // packet slots, linked through Packet::next
     std::int32_t qtail = -1;
@@ -162,7 +187,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     std::uint32_t n;             // node = network * tiles + tile
     Cycle t;
     Node* nd;                    // its state
-    std::size_t base;            // first in_/out_ entry of the node
+    std::size_t base;            // node * VCs per node: its first entry of the per-VC vectors (in_free_, out_free_)
     Mask cand[kPorts] = {};      // per output: input VCs asking for the switch
     bool retry = false;          // something may move next cycle without another wake-up
     unsigned demand = 0;         // outputs some flit waits for
@@ -212,13 +237,35 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     if constexpr (M::fixed) return 0;
     else return f.ovc;
   }
+  // Node n's block and the per-VC state in it (see BlockLayout).
+  template <class M> BlockLayout layout() const {
+    if constexpr (M::fixed) {
+      constexpr BlockLayout L = layout_for(kPorts, 1);
+      return L;
+    } else {
+      return layout_;
+    }
+  }
+  template <class M = General> Node& block(std::uint32_t n) const {
+    return *std::launder(reinterpret_cast<Node*>(blocks_ + std::size_t{n} * layout<M>().stride));
+  }
+  template <class T> static T* part(Node& nd, std::size_t offset) {
+    return std::launder(reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(&nd) + offset));
+  }
+  template <class M = General> Fifo& in_vc(Node& nd, int i) const { return part<Fifo>(nd, layout<M>().in)[i]; }
+  template <class M = General> Fifo& ej_vc(Node& nd, int v) const { return part<Fifo>(nd, layout<M>().ej)[v]; }
+  template <class M = General> OutVc& out_vc(Node& nd, int i) const { return part<OutVc>(nd, layout<M>().out)[i]; }
+  template <class M = General> Cycle& wait_since(Node& nd, int i) const { return part<Cycle>(nd, layout<M>().wait_since)[i]; }
+  template <class M = General> Cycle& front_since(Node& nd, int i) const { return part<Cycle>(nd, layout<M>().front_since)[i]; }
+  template <class M = General> Cycle& alloc_from(Node& nd, int i) const { return part<Cycle>(nd, layout<M>().alloc_from)[i]; }
+  template <class M = General> Cycle& sa_from(Node& nd, int i) const { return part<Cycle>(nd, layout<M>().sa_from)[i]; }
 
   [[gnu::always_inline]] inline void schedule(std::uint32_t n, Cycle c);
   // schedule() inside a router cycle: the OneVc shape runs only with a wheel of at most 64 slots,
   // so it tests the node's wheel bit without asking which kind of wheel it has.
   template <class M> [[gnu::always_inline]] inline void wake(std::uint32_t n, Cycle c) {
     if constexpr (M::fixed) {
-      Node& nd = nodes_[n];
+      Node& nd = block<M>(n);
       const std::uint64_t b = std::uint64_t{1} << (c & wheel_mask_);
       if (nd.queued & b) return;
       nd.queued |= b;
@@ -249,7 +296,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   [[gnu::always_inline]] inline bool credit_ready(OutVc& ov, Cycle t);
   [[gnu::always_inline]] inline void push_flit(Fifo& f, Cycle ready, std::uint32_t code);
   [[gnu::always_inline]] inline bool pop_flit(Fifo& f);
-  [[gnu::always_inline]] inline void link_wait_begin(Fifo& f, std::size_t idx, Cycle t);
+  [[gnu::always_inline]] static inline void link_wait_begin(Fifo& f, Cycle& since, Cycle t);
   Dir route(TileId at, TileId dst) const;
   void deliver(std::uint32_t slot, Cycle t);
   [[gnu::always_inline]] inline void schedule_any(std::uint32_t n, Cycle now, Cycle c);
@@ -272,22 +319,18 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   std::vector<std::int16_t> x_, y_;
 
   std::vector<Flit> flits_;
-  std::vector<Fifo> in_;    // [node * ivcs_ + port * vcs_ + vc]
-  std::vector<Cycle> wait_since_;  // per in_ entry: when its front head began to wait (Fifo::conflict)
   std::vector<Cycle> link_wait_;   // per packet slot: PacketEvent::link_wait so far
   // Router pipeline with head stages (routing_delay, vc_alloc_delay): per in_ entry.
   bool head_stages_ = false;       // a head spends cycles in RC or VA before switch allocation
   bool va_stage_ = false;          // VC allocation is a stage of its own (not speculative, vc_alloc_delay > 0)
   int head_wait_ = 0;              // RC cycles (+ VA beyond SA when speculative)
   int va_delay_ = 0;
-  std::vector<Cycle> front_since_; // the cycle the flit at the front got there (the one before left)
-  std::vector<Cycle> alloc_from_;  // front head: first cycle of VA (or SA without a VA stage)
-  std::vector<Cycle> sa_from_;     // front head after VA: first cycle of SA
   std::uint64_t va_req_[64] = {};  // scratch of VC allocation: requesting input VCs per output VC
-  std::vector<OutVc> out_;  // [node * ivcs_ + port * vcs_ + vc]
   std::vector<Cycle> ret_;  // credit return rings
-  std::vector<Fifo> ej_;    // [node * vcs_ + vc]
-  std::vector<Node> nodes_;
+  // The nodes' blocks (BlockLayout): input and output VC i = port * vcs_ + vc, ejection VC = vc.
+  std::vector<BlockLine> block_lines_;
+  unsigned char* blocks_ = nullptr;
+  BlockLayout layout_{};
   std::vector<Source> src_;            // [node * classes_ + class]
   std::uint64_t port_mask_[kPorts] = {};    // input VC bits of each port
   std::uint8_t port_of_[64] = {};           // input VC index -> port
@@ -308,9 +351,9 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   // Worms computed in one step (fast_worms).
   bool fast_ = false;
   int inj_credit_delay_ = 0;
-  std::vector<Cycle> in_free_;   // per in_ entry: first cycle its front may move
-  std::vector<Cycle> ej_free_;   // per ej_ entry: likewise
-  std::vector<Cycle> out_free_;  // per out_ entry: first cycle after a one-step worm's reservation
+  std::vector<Cycle> in_free_;   // per input VC (node * ivcs_ + i): first cycle its front may move
+  std::vector<Cycle> ej_free_;   // per ejection VC (node * vcs_ + v): likewise
+  std::vector<Cycle> out_free_;  // per output VC (node * ivcs_ + i): first cycle after a one-step worm's reservation
   std::vector<Cycle> src_free_;  // per node: first cycle the core may write after a one-step worm
   // Per node and local VC, a ring of injection-buffer slots the core does not see free yet: when a
   // one-step worm's flits leave, or when a freed slot's credit reaches the core.
@@ -339,7 +382,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
 };
 
 inline void Chip::FlitNetwork::schedule(std::uint32_t n, Cycle c) {
-  Node& nd = nodes_[n];
+  Node& nd = block(n);
   if (wheel_bits_) {
     const std::uint64_t b = std::uint64_t{1} << (c & wheel_mask_);
     if (nd.queued & b) return;

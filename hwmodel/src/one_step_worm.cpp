@@ -36,11 +36,15 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     const int port = i == 0 ? kLocal : kOpposite[xout_[static_cast<std::size_t>(i - 1)]];
     return static_cast<std::size_t>(node_at(i)) * static_cast<std::size_t>(ivcs_) + static_cast<std::size_t>(port);
   };
-  auto fifo = [&](int i) -> Fifo& { return i == h + 1 ? ej_[fifo_index(i)] : in_[fifo_index(i)]; };
+  auto fifo = [&](int i) -> Fifo& {
+    if (i == h + 1) return ej_vc(block(node_at(h)), 0);
+    return in_vc(block(node_at(i)), i == 0 ? kLocal : kOpposite[xout_[static_cast<std::size_t>(i - 1)]]);
+  };
   auto out_index = [&](int j) {
     return static_cast<std::size_t>(node_at(j)) * static_cast<std::size_t>(ivcs_) +
            static_cast<std::size_t>(xout_[static_cast<std::size_t>(j)]);
   };
+  auto out = [&](int j) -> OutVc& { return out_vc(block(node_at(j)), xout_[static_cast<std::size_t>(j)]); };
 
   // Where are flits 1 .. L-1 (flit 0, the head, was just read)?
   xloc_.assign(L, -1);
@@ -74,7 +78,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
   // The worm must still own its outputs from stage m on.
   for (int j = m; j <= h; ++j) {
     const Fifo& f = fifo(j);
-    const OutVc& ov = out_[out_index(j)];
+    const OutVc& ov = out(j);
     const int in_port = j == 0 ? kLocal : kOpposite[xout_[static_cast<std::size_t>(j - 1)]];
     if (f.out != xout_[static_cast<std::size_t>(j)] || ov.owner != in_port) return false;
   }
@@ -91,7 +95,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
   std::vector<std::int32_t>& credits0 = xcredits_;
   credits0.assign(static_cast<std::size_t>(h) + 1, 0);
   for (int j = m; j <= h; ++j) {
-    OutVc& ov = out_[out_index(j)];
+    OutVc& ov = out(j);
     credit_ready(ov, t);  // take in the credits that are back by now
     credits0[static_cast<std::size_t>(j)] = ov.credits;
   }
@@ -138,7 +142,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
       const std::int64_t msend = static_cast<std::int64_t>(q - first) + 1;
       const std::int64_t need = msend - credits0[static_cast<std::size_t>(j)];
       if (need > 0) {
-        const OutVc& ov = out_[out_index(j)];
+        const OutVc& ov = out(j);
         Cycle back;
         if (need <= ov.rcount) {
           std::uint32_t pos = ov.rhead + static_cast<std::uint32_t>(need - 1);
@@ -167,7 +171,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
   // are back by the time anyone else may use it).
   auto last_use = [&](int i) -> Cycle { return i - 1 >= m ? S(i - 1, L - 1) : t; };
   for (int i = std::max(m, 1); i <= h + 1; ++i) {
-    const OutVc& ov = out_[out_index(i - 1)];
+    const OutVc& ov = out(i - 1);
     const Cycle after = last_use(i);
     std::size_t left = 0;
     for (std::uint32_t r = 0; r < ov.rcount; ++r) {
@@ -199,13 +203,13 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     if (i <= h) {
       f.out = f.ovc = f.want = f.want_vc = -1;
       in_free_[fifo_index(i)] = free_at;
-      if (head_stages_) front_since_[fifo_index(i)] = free_at;
-      const std::uint32_t nd = node_at(i);
       const int port = i == 0 ? kLocal : kOpposite[xout_[static_cast<std::size_t>(i - 1)]];
-      if (f.count == 0) nodes_[nd].inmask &= ~(std::uint64_t{1} << port);
+      Node& nd = block(node_at(i));
+      if (head_stages_) front_since(nd, port) = free_at;
+      if (f.count == 0) nd.inmask &= ~(std::uint64_t{1} << port);
     } else {
       ej_free_[fifo_index(i)] = free_at;
-      if (f.count == 0) nodes_[node_at(h)].ejmask &= ~1u;
+      if (f.count == 0) block(node_at(h)).ejmask &= ~1u;
     }
   }
   const std::uint32_t n0 = node_at(0);
@@ -229,10 +233,10 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     Source& s = src_[n0];
     s.qhead = p.next;
     if (s.qhead < 0) s.qtail = -1;
-    --nodes_[n0].src_pending;
+    --block(n0).src_pending;
     p.written = p.flits;
     src_free_[n0] = W(L - 1) + 1;
-    Node& nd0 = nodes_[n0];
+    Node& nd0 = block(n0);
     nd0.flits[kInj] += U;
     if (nd0.blocked_since[kInj] != kNever) {
       nd0.blocked[kInj] += W(kw) - nd0.blocked_since[kInj];
@@ -245,11 +249,11 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
   for (int j = m; j <= h; ++j) {
     const std::size_t first = kfirst[static_cast<std::size_t>(j)];
     const std::uint64_t sends = L - first;
-    OutVc& ov = out_[out_index(j)];
+    OutVc& ov = out(j);
     ov.owner = -1;
     ov.credits -= static_cast<std::int32_t>(sends);
     out_free_[out_index(j)] = S(j, L - 1) + 1;
-    Node& ndj = nodes_[node_at(j)];
+    Node& ndj = block(node_at(j));
     const int po = xout_[static_cast<std::size_t>(j)];
     ndj.flits[po] += sends;
     std::uint64_t b = blocked[static_cast<std::size_t>(j)];
@@ -267,7 +271,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     schedule_any(node_at(j), t, S(j, L - 1) + 1);
   }
   for (int i = std::max(m, 1); i <= h + 1; ++i) {
-    OutVc& ov = out_[out_index(i - 1)];
+    OutVc& ov = out(i - 1);
     const std::size_t first = kfirst[static_cast<std::size_t>(i)];
     if (first >= L) continue;
     if (i - 1 < m) {
