@@ -13,10 +13,14 @@
 //   sync      a synchronous send is not done before its receiver has fetched it
 //   time      wtime never goes back, wtick is positive; with a global clock a message is never
 //             received before the time it was sent
+//   finished  where take_finished hands over finished operations (the sim inside a blocking wait
+//             of a library call), it hands over only pending sends, each once, and each then
+//             answers done; waiting by it and by send_done together finishes every send
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <set>
 #include <string>
 #include <utility>
@@ -228,6 +232,49 @@ void check_time(Transport& t, std::vector<Arrival>& held) {
   wait_send(t, op);
 }
 
+void check_finished(Transport& t, std::vector<Arrival>& held) {
+  constexpr std::uint64_t kTag = 6;
+  constexpr int kSends = 6;
+  const int n = t.size(), me = t.rank();
+  // Each send's buffer stays untouched until the send is done.
+  std::vector<std::vector<std::uint8_t>> out(kSends, std::vector<std::uint8_t>(256));
+  std::vector<std::uint8_t> buf(256);
+  std::set<OpId> pending;
+  // Synchronous: pending until the receiver (the next rank) has fetched them.
+  for (int i = 0; i < kSends; ++i) {
+    const std::uint64_t seq = 50 + static_cast<std::uint64_t>(i);
+    fill(out[static_cast<std::size_t>(i)], me, seq);
+    const OpId op = t.send((me + 1) % n, env_of(kTag, seq), out[static_cast<std::size_t>(i)].data(), buf.size(),
+                           SendMode::Synchronous);
+    if (op != kDone) pending.insert(op);
+  }
+  for (int i = 0; i < kSends; ++i) {
+    Arrival a = next(t, kTag, held);
+    wait_fetch(t, t.fetch(a, buf.data(), buf.size()));
+    EXPECT_CONTRACT(intact(buf, buf.size(), (me + n - 1) % n, a.envelope.word[1]), "finished: content");
+  }
+  std::set<OpId> handed;
+  std::vector<OpId> got;
+  t.enter_library("contract");
+  t.begin_blocking_wait();
+  while (!pending.empty()) {
+    got.clear();
+    if (t.take_finished(got)) {
+      for (const OpId id : got) {
+        EXPECT_CONTRACT(handed.insert(id).second, "finished: handed over once");
+        EXPECT_CONTRACT(pending.erase(id) == 1, "finished: only pending sends are handed over");
+        EXPECT_CONTRACT(t.send_done(id), "finished: a handed-over send answers done");
+      }
+    } else {
+      EXPECT_CONTRACT(got.empty(), "finished: nothing handed over without saying so");
+    }
+    for (auto it = pending.begin(); it != pending.end();) it = t.send_done(*it) ? pending.erase(it) : std::next(it);
+    if (!pending.empty()) t.wait(1000000);
+  }
+  t.end_blocking_wait();
+  t.leave_library();
+}
+
 std::vector<Coord> parse_coords(const char* s) {
   std::vector<Coord> v;
   while (*s) {
@@ -266,9 +313,11 @@ int main(int argc, char** argv) {
   barrier(*t, 102, held);
   check_time(*t, held);
   barrier(*t, 103, held);
+  check_finished(*t, held);
+  barrier(*t, 104, held);
   EXPECT_CONTRACT(held.empty(), "no arrival left over");
   if (t->rank() == 0)
-    std::printf("transport contract: %s, %d ranks, %dx%d mesh: topology, order, truncate, sync, time hold\n", t->name(),
+    std::printf("transport contract: %s, %d ranks, %dx%d mesh: topology, order, truncate, sync, time, finished hold\n", t->name(),
                 t->size(), t->topology().width, t->topology().height);
   std::fflush(stdout);
   t->finalize();
