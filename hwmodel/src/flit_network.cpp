@@ -178,7 +178,7 @@ std::uint32_t Chip::FlitNetwork::alloc_packet() {
   }
   if (pkts_.size() >= (std::size_t{1} << 30)) throw std::length_error("too many packets in flight");
   pkts_.emplace_back();
-  link_wait_.push_back(0);
+  link_wait_.emplace_back();
   return static_cast<std::uint32_t>(pkts_.size() - 1);
 }
 

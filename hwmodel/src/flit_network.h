@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <queue>
 #include <type_traits>
@@ -38,6 +39,26 @@ enum class SignedByte : std::int8_t {};
 enum class UnsignedByte : std::uint8_t {};
 using I8 = ByteField<SignedByte>;
 using U8 = ByteField<UnsignedByte>;
+
+// Slots in pages of a fixed size: growing never moves an element (a vector's doubling copies
+// them and writes twice the memory; at saturation the cores' queues, and with them the packets,
+// grow without bound).
+template <class T, int Shift = 10>
+class Pages {
+ public:
+  T& operator[](std::size_t i) { return pages_[i >> Shift][i & kMask]; }
+  const T& operator[](std::size_t i) const { return pages_[i >> Shift][i & kMask]; }
+  std::size_t size() const { return size_; }
+  void emplace_back() {
+    if ((size_ & kMask) == 0) pages_.push_back(std::make_unique<T[]>(kPage));
+    ++size_;
+  }
+
+ private:
+  static constexpr std::size_t kPage = std::size_t{1} << Shift, kMask = kPage - 1;
+  std::vector<std::unique_ptr<T[]>> pages_;
+  std::size_t size_ = 0;
+};
 
 struct Chip::FlitNetwork final : Chip::NetworkModel {
   FlitNetwork(Chip& chip, const Config& c, const Topology& topo);
@@ -319,7 +340,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   std::vector<std::int16_t> x_, y_;
 
   std::vector<Flit> flits_;
-  std::vector<Cycle> link_wait_;   // per packet slot: PacketEvent::link_wait so far
+  Pages<Cycle> link_wait_;   // per packet slot: PacketEvent::link_wait so far
   // Router pipeline with head stages (routing_delay, vc_alloc_delay): per in_ entry.
   bool head_stages_ = false;       // a head spends cycles in RC or VA before switch allocation
   bool va_stage_ = false;          // VC allocation is a stage of its own (not speculative, vc_alloc_delay > 0)
@@ -336,7 +357,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   std::uint8_t port_of_[64] = {};           // input VC index -> port
   std::uint8_t vc_of_[64] = {};             // input VC index -> VC
 
-  std::vector<Packet> pkts_;
+  Pages<Packet> pkts_;
   std::vector<std::uint32_t> free_slots_;
   PacketId next_id_ = 1;
   std::uint64_t seq_ = 0;
