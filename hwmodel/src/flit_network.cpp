@@ -295,10 +295,7 @@ inline void Chip::FlitNetwork::credit_return(std::uint32_t up_node, int out_inde
   // A router that ran out of credit sleeps until this credit comes back; with
   // credit or earlier returns still pending it wakes (or is awake) anyway.
   if (ov.credits + ov.rcount == 0) wake<M>(up_node, t + static_cast<Cycle>(credit_delay_));
-  std::uint32_t pos = ov.rhead + ov.rcount;
-  if (pos >= ov.rcap) pos -= ov.rcap;
-  ret_[ov.roff + pos] = t + static_cast<Cycle>(credit_delay_);
-  ++ov.rcount;
+  credit_on_way(ov, t + static_cast<Cycle>(credit_delay_));
 }
 
 void Chip::FlitNetwork::deliver(std::uint32_t slot, Cycle t) {
@@ -377,7 +374,7 @@ void Chip::FlitNetwork::requests(RouterCycle<M>& r) {
       OutVc& ov = out_vc<M>(*r.nd, o * S.vcs + ovc_of<M>(f));
       r.demand |= 1u << o;
       if (credit_ready(ov, t)) r.cand[o] |= static_cast<typename RouterCycle<M>::Mask>(std::uint64_t{1} << i);
-      else if (ov.rcount) r.wake = std::min(r.wake, ret_[ov.roff + ov.rhead]);
+      else r.wake = std::min(r.wake, ov.next_ret);
       continue;
     }
     if (f.want < 0) route_computation<M>(r, i, f);
@@ -412,7 +409,7 @@ void Chip::FlitNetwork::requests(RouterCycle<M>& r) {
       if (credit_ready(ov, t)) {
         r.cand[o] |= static_cast<typename RouterCycle<M>::Mask>(std::uint64_t{1} << i);
       } else {
-        if (ov.rcount) r.wake = std::min(r.wake, ret_[ov.roff + ov.rhead]);
+        r.wake = std::min(r.wake, ov.next_ret);
         // The buffer behind the link still holds the last worm's flits: a
         // conflict if that worm came from another source.
         if (o != kLocal && ov.last_src != pkts_[f.front_code >> 2].src) link_wait_begin(f, wait_since<M>(*r.nd, i), t);

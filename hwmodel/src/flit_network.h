@@ -86,9 +86,11 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     U8 conflict = 0;  // the head at the front waits for a link another packet holds
     U8 any_vc = 0;    // the head takes any free VC of its class (want_vc: the first)
   };
-  // Output VC: which input VC owns it, credits, credits still on their way back,
-  // and the source tile of the last worm whose head it carried.
+  // Output VC: which input VC owns it, credits, credits still on their way back (a ring in
+  // ret_, the cycle of the first one also here, so that a router that waits for it reads only
+  // this entry), and the source tile of the last worm whose head it carried.
   struct OutVc {
+    Cycle next_ret = kNever;  // the first credit on its way back arrives (kNever: none, rcount == 0)
     std::int16_t owner = -1;
     TileId last_src = kNoTile;
     std::int32_t credits = 0;
@@ -315,6 +317,13 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     nd.held_on[o] |= std::uint64_t{1} << i;
   }
   [[gnu::always_inline]] inline bool credit_ready(OutVc& ov, Cycle t);
+  // A credit of output VC ov on its way back, arriving at `at` (after those before it).
+  [[gnu::always_inline]] inline void credit_on_way(OutVc& ov, Cycle at) {
+    std::uint32_t pos = ov.rhead + ov.rcount;
+    if (pos >= ov.rcap) pos -= ov.rcap;
+    ret_[ov.roff + pos] = at;
+    if (ov.rcount++ == 0) ov.next_ret = at;
+  }
   [[gnu::always_inline]] inline void push_flit(Fifo& f, Cycle ready, std::uint32_t code);
   [[gnu::always_inline]] inline bool pop_flit(Fifo& f);
   [[gnu::always_inline]] static inline void link_wait_begin(Fifo& f, Cycle& since, Cycle t);
@@ -446,10 +455,10 @@ inline bool Chip::FlitNetwork::pop_flit(Fifo& f) {
 
 // Takes in the credits that are back by t; true if the output VC has one.
 inline bool Chip::FlitNetwork::credit_ready(OutVc& ov, Cycle t) {
-  while (ov.rcount > 0 && ret_[ov.roff + ov.rhead] <= t) {
+  while (ov.next_ret <= t) {
     ++ov.credits;
     ov.rhead = static_cast<std::uint16_t>(ov.rhead + 1 == ov.rcap ? 0 : ov.rhead + 1);
-    --ov.rcount;
+    ov.next_ret = --ov.rcount ? ret_[ov.roff + ov.rhead] : kNever;
   }
   return ov.credits > 0;
 }

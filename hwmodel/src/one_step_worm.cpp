@@ -277,12 +277,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     if (i - 1 < m) {
       // An output the worm already left: its credits come back one by one.
       if (ov.credits + ov.rcount == 0) schedule_any(node_at(i - 1), t, pop_time(i, first) + cd);
-      for (std::size_t q = first; q < L; ++q) {
-        std::uint32_t pos = ov.rhead + ov.rcount;
-        if (pos >= ov.rcap) pos -= ov.rcap;
-        ret_[ov.roff + pos] = pop_time(i, q) + cd;
-        ++ov.rcount;
-      }
+      for (std::size_t q = first; q < L; ++q) credit_on_way(ov, pop_time(i, q) + cd);
       continue;
     }
     // An output the worm keeps until last_use: returns up to then count now.
@@ -303,10 +298,8 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     }
     ov.rhead = 0;
     ov.rcount = 0;
-    for (Cycle back : keep) {
-      ret_[ov.roff + ov.rcount] = back;
-      ++ov.rcount;
-    }
+    ov.next_ret = kNever;
+    for (Cycle back : keep) credit_on_way(ov, back);
   }
   schedule_any(node_at(h), t, C(L - 1) + 1);
   if (m == 0) {
