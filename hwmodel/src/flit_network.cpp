@@ -317,11 +317,25 @@ void Chip::FlitNetwork::run_routers(std::vector<std::uint32_t>& bucket, Cycle t)
   for (std::size_t k = 0; k < bucket.size(); ++k) {
     const std::uint32_t n = bucket[k];
     Node& nd = block<M>(n);
+    if (k + 1 < bucket.size()) prefetch_block<M>(bucket[k + 1]);
     nd.queued &= ~(std::uint64_t{1} << (t & wheel_mask_));  // (0 unless wheel_bits_)
     if (nd.last_proc == t) continue;
     nd.last_proc = t;
     router_cycle<M>(n, t);
   }
+}
+
+// The lines of router n's block that its cycle reads (the Node's first two, its VC entries, the
+// VA and SA time stamps), fetched while the router before it in the bucket runs: they are
+// rarely still in the first-level cache, every other router ran since.
+template <class M>
+void Chip::FlitNetwork::prefetch_block(std::uint32_t n) const {
+  const BlockLayout L = layout<M>();
+  const unsigned char* b = reinterpret_cast<const unsigned char*>(&block<M>(n));
+  __builtin_prefetch(b);
+  __builtin_prefetch(b + 64);
+  for (std::size_t off = L.in; off < L.wait_since; off += 64) __builtin_prefetch(b + off);
+  for (std::size_t off = L.alloc_from & ~std::size_t{63}; off < L.stride; off += 64) __builtin_prefetch(b + off);
 }
 
 // One router in one cycle: its stages in pipeline order. Each input VC's front flit asks for
@@ -511,16 +525,29 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle<M>& r) {
   const Cycle t = r.t;
   std::uint64_t excluded = 0;  // input VCs of ports that already sent this cycle
   std::uint64_t asked = 0, granted = 0;
+  unsigned served = r.demand;
+  if constexpr (M::fixed) {
+    // One VC per port: an input VC asks for one output, so a grant never excludes another
+    // output's candidate. The demanded outputs without a candidate wait; only those with
+    // candidates are served (fewer branches that go either way).
+    unsigned with = 0;
+    for (int o = 0; o < kPorts; ++o) with |= static_cast<unsigned>(r.cand[o] != 0) << o;
+    for (unsigned b = r.demand & ~with; b; b &= b - 1) {
+      const int o = std::countr_zero(b);
+      if (r.nd->blocked_since[o] == kNever) r.nd->blocked_since[o] = t;
+    }
+    served = with;
+  }
   // Outputs in the order first, first + 1, ... (mod kPorts): the demanded ones, rotated.
   const int first = cycle_mod_ports_;
   const unsigned all = (1u << kPorts) - 1;
-  for (unsigned rot = ((r.demand >> first) | (r.demand << (kPorts - first))) & all; rot; rot &= rot - 1) {
+  for (unsigned rot = ((served >> first) | (served << (kPorts - first))) & all; rot; rot &= rot - 1) {
     int o = first + std::countr_zero(rot);
     if (o >= kPorts) o -= kPorts;
     Node& nd = *r.nd;
     asked |= r.cand[o];
     const std::uint64_t c = r.cand[o] & ~excluded;
-    if (!c) {
+    if (!M::fixed && !c) {
       if (nd.blocked_since[o] == kNever) nd.blocked_since[o] = t;
       continue;
     }

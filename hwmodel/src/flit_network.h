@@ -301,6 +301,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   // The router's cycle and its stages, in pipeline order.
   template <class M> void run_routers(std::vector<std::uint32_t>& bucket, Cycle t);
   template <class M> [[gnu::always_inline]] inline void router_cycle(std::uint32_t n, Cycle t);
+  template <class M> [[gnu::always_inline]] inline void prefetch_block(std::uint32_t n) const;
   template <class M> [[gnu::always_inline]] inline void requests(RouterCycle<M>& r);
   template <class M> [[gnu::always_inline]] inline void route_computation(const RouterCycle<M>& r, int i, Fifo& f);
   template <class M> [[gnu::always_inline]] inline void vc_allocation(RouterCycle<M>& r);
