@@ -833,11 +833,31 @@ bool recv_direct(void* buf, std::size_t count, const Datatype& t, int source, in
   d.buf = buf;
   d.capacity = count * t.size;
   transport::Transport& tp = transport_of_job();
+  // From one source, the transport may hand over the next message from it at once when it is
+  // this one (Transport::take_next): the match in the envelope's words as send_on() writes them,
+  // context, then source in the low half and tag in the high half (MPI_ANY_TAG takes tags >= 0
+  // only: the sign bit must be clear). Nothing queued matches, so it is the oldest that could.
+  const int first = source == MPI_ANY_SOURCE ? -1 : comm.peers()[source];
+  transport::EnvelopeMatch match;
+  match.want[0] = comm.context;
+  match.mask[0] = ~std::uint64_t{0};
+  match.want[1] = static_cast<std::uint32_t>(source) |
+                  (tag == MPI_ANY_TAG ? 0 : static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag)) << 32);
+  match.mask[1] = 0xffffffffull | (tag == MPI_ANY_TAG ? 1ull << 63 : 0xffffffffull << 32);
   e.direct = &d;
   // progress() in two halves: once the message is here, the rest (non-blocking collectives,
   // one-sided) waits for the next call instead of delaying this one's return; while it waits,
   // every pass runs it all.
   for (;;) {
+    if (first >= 0) {
+      transport::Envelope env;
+      if (tp.take_next(first, match, buf, d.capacity, &env, &d.size) > 0) {
+        d.matched = true;
+        d.got_source = source;
+        d.got_tag = static_cast<int>(static_cast<std::uint32_t>(env.word[1] >> 32));
+        break;
+      }
+    }
     progress_messages(e, tp);
     if (d.matched && (d.fetch == kDone || tp.fetch_done(d.fetch))) break;
     progress_others();

@@ -304,6 +304,30 @@ TEST(EagerRing, StalePayloadForALaterLapNeverLooksLikeARecord) {
   }
 }
 
+// peek() and take_peeked(): the next record taken and consumed at once, also while an earlier
+// one is still out (its lines and the later ones are released only once it is consumed).
+TEST(EagerRing, TakenRecordsReleaseOnlyBehindTheOnesStillOut) {
+  Ring r(64);
+  RingWriter w = r.writer();
+  RingReader rd = r.reader();
+  EXPECT_EQ(rd.peek(), nullptr);
+  const std::uint64_t a = 1, b = 2;
+  ASSERT_TRUE(w.write_eager(env_of(1), &a, sizeof a));
+  ASSERT_TRUE(w.write_eager(env_of(2), &b, sizeof b));
+  RingReader::Record first;
+  ASSERT_TRUE(rd.next(first));  // out, not consumed
+  const SlotHeader* h = rd.peek();
+  ASSERT_NE(h, nullptr);
+  EXPECT_EQ(h->envelope.word[0], 2u);
+  rd.take_peeked(h);
+  EXPECT_EQ(rd.peek(), nullptr);
+  rd.flush();
+  EXPECT_EQ(r.ctl()->tail, 0u);  // the first record holds both back
+  rd.consume(first.pos);
+  rd.flush();
+  EXPECT_EQ(r.ctl()->tail, 2u);
+}
+
 TEST(EagerRing, RendezvousRequestCarriesItsBody) {
   Ring r(16);
   RingWriter w = r.writer();

@@ -90,6 +90,44 @@ TEST(HostTransport, StalePayloadNeverLooksLikeANewRecord) {
   EXPECT_TRUE(res.all_exited_zero()) << res.describe();
 }
 
+// take_next(): only the next message from the source, only if it matches; the rest as poll().
+TEST(HostTransport, TakeNextTakesOnlyTheNextMatchingMessageFromTheSource) {
+  auto res = run_ranks(2, [](Transport& t) {
+    if (t.rank() == 0) {
+      const std::uint64_t a = 111, b = 222, c = 0x0123456789abcdefull;
+      send_blocking(t, 1, env_of(1, 10), &a, sizeof a);
+      send_blocking(t, 1, env_of(1, 20), &b, sizeof b);
+      send_blocking(t, 1, env_of(1, 30), &c, sizeof c);
+      send_blocking(t, 1, env_of(2, 0), nullptr, 0);  // (rank 1 is done)
+      return 0;
+    }
+    EnvelopeMatch want20{{1, 20}, {~0ull, ~0ull}};
+    EnvelopeMatch any1{{1, 0}, {~0ull, 0}};
+    std::uint64_t v = 0;
+    Envelope env{};
+    std::size_t size = 0;
+    while (t.take_next(0, want20, &v, sizeof v, &env, &size) == 0) t.wait(1000000);
+    RANK_CHECK(t.take_next(0, want20, &v, sizeof v, &env, &size) == -1);  // 10 comes first
+    Arrival first = next_arrival(t);
+    RANK_CHECK(first.envelope.word[1] == 10);
+    fetch_blocking(t, first, &v, sizeof v);
+    RANK_CHECK(v == 111);
+    RANK_CHECK(t.take_next(0, want20, &v, sizeof v, &env, &size) == 1);
+    RANK_CHECK(v == 222 && size == sizeof v && env.word[1] == 20 && env.word[2] == ~std::uint64_t{1});
+    v = 0;
+    int got;
+    while ((got = t.take_next(0, any1, &v, 4, &env, &size)) == 0) t.wait(1000000);
+    RANK_CHECK(got == 1);  // truncated to 4 bytes
+    RANK_CHECK(size == 8 && env.word[1] == 30 && v == (0x0123456789abcdefull & 0xffffffffull));
+    Arrival last = next_arrival(t);
+    RANK_CHECK(last.envelope.word[0] == 2);
+    fetch_blocking(t, last, nullptr, 0);
+    RANK_CHECK(t.take_next(0, any1, &v, sizeof v, &env, &size) == 0);
+    return 0;
+  });
+  EXPECT_TRUE(res.all_exited_zero()) << res.describe();
+}
+
 class HostTransportModes : public ::testing::TestWithParam<bool> {};
 
 TEST_P(HostTransportModes, PayloadsFromZeroBytesTo64MiB) {

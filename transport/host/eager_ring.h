@@ -177,6 +177,26 @@ class RingReader {
     }
   }
 
+  /// The header of the next record (a pad too) if it is complete, without taking it.
+  const SlotHeader* peek() const {
+    if (read_pos_ >= released_ + lines_) return nullptr;
+    const SlotHeader* h = line_at(ring_, lines_, read_pos_);
+    return shared(const_cast<SlotHeader*>(h)->seq).load(std::memory_order_acquire) == read_pos_ + 1 ? h : nullptr;
+  }
+
+  /// Takes the record peek() just returned (complete, not a pad) and is done with it at once:
+  /// next() and consume() in one, without looking at the line again.
+  void take_peeked(const SlotHeader* h) {
+    const std::uint64_t lines = h->kind_lines >> 8;
+    if (open_end_ != 0) [[unlikely]] {  // an earlier record is still out: it joins the held list
+      held_.push(InFlight{open_start_, open_end_, false});
+      open_end_ = 0;
+    }
+    read_pos_ += lines;
+    done_lines_ += lines;
+    release_if_due();
+  }
+
   /// A complete record waits (seq_cst: the sleeper's re-check, see RingWriter::write).
   bool ready() const {
     if (read_pos_ >= released_ + lines_) return false;
@@ -203,11 +223,7 @@ class RingReader {
     } else {
       consume_held(pos);
     }
-    // While records keep coming (the next one is already there), hand lines back every eighth
-    // of the ring; when the writer waits for an answer, the owner will be idle soon and
-    // flush() then, so up to half the ring may wait, and the scrub stays off the reply's path.
-    // (ready() reads the line the writer fills next: only when its answer matters.)
-    if (done_lines_ >= lines_ / 8 && (done_lines_ >= lines_ / 2 || ready())) release();
+    release_if_due();
   }
 
   /// Consumed lines not yet handed back.
@@ -234,6 +250,15 @@ class RingReader {
     std::uint64_t end;
     bool consumed;
   };
+
+  // While records keep coming (the next one is already there), hand lines back every eighth
+  // of the ring; when the writer waits for an answer, the owner will be idle soon and flush()
+  // then, so up to half the ring may wait, and the scrub stays off the reply's path. (ready()
+  // reads the line the writer fills next: only when its answer matters.)
+  void release_if_due() {
+    if (done_lines_ >= lines_ / 8 && (done_lines_ >= lines_ / 2 || ready())) [[unlikely]]
+      release();
+  }
 
   // A record polled before the last one, consumed out of order: marked in the held list.
   void consume_held(std::uint64_t pos) {
@@ -269,8 +294,8 @@ class RingReader {
   }
 
   // Hands back every line up to the first record polled and not consumed: every line before it
-  // is a consumed record or a pad.
-  void release() {
+  // is a consumed record or a pad. (Out of line: once per eighth of the ring at most.)
+  [[gnu::noinline]] void release() {
     while (!held_.empty() && held_.front().consumed) held_.pop_front();
     const std::uint64_t upto = !held_.empty() ? held_.front().start : open_end_ != 0 ? open_start_ : read_pos_;
     if (upto == released_) return;

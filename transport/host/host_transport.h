@@ -67,6 +67,8 @@ class HostTransport final : public Transport {
   bool poll(Arrival& out) override;
   OpId fetch(const Arrival& a, void* dst, std::size_t len) override;
   bool fetch_done(OpId id) override;
+  int take_next(int source, const EnvelopeMatch& m, void* dst, std::size_t cap, Envelope* envelope,
+                std::size_t* size) override;
   void progress() override;
   void wait(std::uint64_t timeout_ns) override;
   double wtime() override;
@@ -149,6 +151,9 @@ class HostTransport final : public Transport {
       wake_space_waiter(s);
   }
   void wake_space_waiter(int s);
+  /// The eager record at pos from s, size bytes: copied to dst (cap bytes at most), consumed.
+  [[gnu::always_inline]] inline void copy_out(int s, std::uint64_t pos, std::uint64_t size, void* dst,
+                                              std::size_t cap);
   void release_rings();
 
   // rendezvous.cpp

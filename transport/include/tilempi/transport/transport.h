@@ -43,6 +43,17 @@ struct Arrival {
 using OpId = std::uint64_t;
 constexpr OpId kDone = 0;       ///< an operation that completed inside the call that started it
 
+/// Which envelopes a receive would take (Transport::take_next): those whose first two words w
+/// satisfy ((w[i] ^ want[i]) & mask[i]) == 0. The layer above writes its own envelope's words
+/// and masks; the transport only compares them.
+struct EnvelopeMatch {
+  std::uint64_t want[2];
+  std::uint64_t mask[2];
+  bool matches(const Envelope& e) const {
+    return (((e.word[0] ^ want[0]) & mask[0]) | ((e.word[1] ^ want[1]) & mask[1])) == 0;
+  }
+};
+
 class StaticNetwork;
 class CollectiveOffload;
 
@@ -99,6 +110,16 @@ class Transport {
   /// the arrival. Returns kDone if finished inside the call.
   virtual OpId fetch(const Arrival& arrival, void* dst, std::size_t len) = 0;
   virtual bool fetch_done(OpId id) = 0;
+  /// A blocking receive's short path: when the next arrival from world rank `source` (the
+  /// oldest one poll() has not returned yet) is a buffered message whose envelope matches m,
+  /// copy it into dst (at most cap bytes), consume it and return 1, with its envelope and size
+  /// in *envelope and *size. 0: nothing from `source` yet. -1: something else comes next from
+  /// it (poll() returns it), or the transport has no short path; nothing was taken.
+  virtual int take_next(int source, const EnvelopeMatch& m, void* dst, std::size_t cap, Envelope* envelope,
+                        std::size_t* size) {
+    (void)source, (void)m, (void)dst, (void)cap, (void)envelope, (void)size;
+    return -1;
+  }
   /// True only when every send_done and fetch_done of a pending operation would answer false
   /// and change nothing, so a caller about to ask for each of many may skip them all. False
   /// (ask) when the transport cannot tell cheaply.
