@@ -589,20 +589,33 @@ void progress_messages(Engine& e, transport::Transport& tp) {
     e.finished.clear();
     const bool listed = tp.take_finished(e.finished);
     bool asked = !listed;
+    // The range of the listed ids, so that most pending operations are passed over at a glance.
+    transport::OpId lo = 0, hi = 0;
+    const auto bounds = [&] {
+      lo = ~transport::OpId{0};
+      hi = 0;
+      for (const transport::OpId id : e.finished) lo = std::min(lo, id), hi = std::max(hi, id);
+    };
+    if (listed) bounds();
     for (std::size_t i = 0; i < e.in_flight.size();) {
       const Engine::InFlight f = e.in_flight[i];
       bool finished = false;
       if (listed) {
-        const auto it = std::find(e.finished.begin(), e.finished.end(), f.op);
-        if (it != e.finished.end()) {
-          *it = e.finished.back();
-          e.finished.pop_back();
-          finished = true;
-        } else if (!asked) {
+        if (f.op >= lo && f.op <= hi) {
+          const auto it = std::find(e.finished.begin(), e.finished.end(), f.op);
+          if (it != e.finished.end()) {
+            *it = e.finished.back();
+            e.finished.pop_back();
+            bounds();
+            finished = true;
+          }
+        }
+        if (!finished && !asked) {
           asked = true;
           finished = f.send ? tp.send_done(f.op) : tp.fetch_done(f.op);
           tp.take_finished(e.finished);
-        } else if (e.finished.empty()) {
+          bounds();
+        } else if (!finished && e.finished.empty()) {
           break;  // the rest would all answer no
         }
       } else {
