@@ -37,6 +37,7 @@ int init(int required) {
   // not, so it provides FUNNELED at most.
   const bool modeled = rt.transport->capabilities().virtual_time;
   rt.bracketed = modeled ? rt.transport.get() : nullptr;
+  rt.real_time = !modeled;
   const int most = modeled ? MPI_THREAD_FUNNELED : MPI_THREAD_MULTIPLE;
   rt.thread_level = required > most ? most : (required < 0 ? 0 : required);
   threads::g_multiple = rt.thread_level == MPI_THREAD_MULTIPLE;
@@ -99,6 +100,7 @@ int MPI_Finalize(void) {
   rt.finalized = true;
   comms_clear();
   rt.bracketed = nullptr;
+  rt.real_time = false;
   rt.transport.reset();
   return MPI_SUCCESS;
 }

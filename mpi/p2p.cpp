@@ -806,17 +806,18 @@ namespace {
 // *pending is `done` if the transport took it at once, or a request to wait for.
 inline bool send_now(const void* buf, std::size_t count, const Datatype& t, int dest, int tag, Comm& comm,
                      Lane lane, MPI_Request done, MPI_Request* pending) {
-  Engine& e = engine();
-  if (dest == MPI_PROC_NULL || (dest == comm.rank && !comm.inter) || !t.contiguous || !real_time(e)) return false;
+  Runtime& rt = runtime();  // (the engine only if a request is needed)
+  if (dest == MPI_PROC_NULL || (dest == comm.rank && !comm.inter) || !t.contiguous || !rt.real_time) return false;
   Envelope env{};  // as send_on() writes it
   env.word[0] = comm.context + (lane == Lane::Coll ? 1 : 0);
   env.word[1] = static_cast<std::uint32_t>(comm.rank) | (static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag)) << 32);
   const transport::OpId op =
-      transport_of_job().send(comm.peers()[dest], env, buf, count * t.size, transport::SendMode::Standard);
+      rt.transport->send(comm.peers()[dest], env, buf, count * t.size, transport::SendMode::Standard);
   if (op == kDone) [[likely]] {
     *pending = done;
     return true;
   }
+  Engine& e = engine();
   *pending = new_request(Request::Kind::Send, comm.handle);
   e.requests[*pending]->op = op;
   e.in_flight.push_back({*pending, op, true});

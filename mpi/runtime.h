@@ -20,6 +20,8 @@ struct Runtime {
   /// transport in real time ignores the brackets, and two calls of empty functions through its
   /// vtable on every MPI call are not free.
   transport::Transport* bracketed = nullptr;
+  /// The transport keeps no virtual time (set by MPI_Init): sends may skip the request.
+  bool real_time = false;
 };
 
 namespace threads {

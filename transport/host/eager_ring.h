@@ -70,7 +70,7 @@ class RingWriter {
   /// the ring's end). fill(header) writes len, envelope and body; kind and the sequence word are
   /// stored after it, the sequence word last. False, writing nothing, when there is no room.
   template <class Fill>
-  bool write(std::uint64_t lines, std::uint32_t kind, Fill&& fill) {
+  [[gnu::always_inline]] bool write(std::uint64_t lines, std::uint32_t kind, Fill&& fill) {
     std::uint64_t pos = head_;
     const std::uint64_t off = pos & (lines_ - 1);
     const std::uint64_t pad = off + lines > lines_ ? lines_ - off : 0;
@@ -96,7 +96,8 @@ class RingWriter {
     return true;
   }
 
-  bool write_eager(const Envelope& env, const void* buf, std::size_t len) {
+  /// (Inline into the transport's send(): a call costs as much as the work for small records.)
+  [[gnu::always_inline]] bool write_eager(const Envelope& env, const void* buf, std::size_t len) {
     return write(eager_record_lines(len), kSlotEager, [&](SlotHeader* h) {
       h->len = static_cast<std::uint32_t>(len);
       h->envelope = env;
