@@ -560,7 +560,13 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
       std::uint8_t& st = state_[i];
       if (!(st & kDone)) {
         ++done_;
-        if (o.listed) finished_.push_back(base_ + ((i - head_) & (ring_.size() - 1)));
+        if (o.listed) {
+          // Outside blocking waits nobody takes the list and send_done/fetch_done erase its
+          // operations: drop those now and then, so that it holds about the live ones only.
+          if (finished_.size() >= 2 * count_ + 64)
+            std::erase_if(finished_, [this](OpId id) { return state(id) != (kLive | kDone); });
+          finished_.push_back(base_ + ((i - head_) & (ring_.size() - 1)));
+        }
       }
       st |= kDone;
     }
