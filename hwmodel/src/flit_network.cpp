@@ -64,7 +64,7 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
   const int mesh_cap = c.input_buffer_flits + c.output_buffer_flits;
   if (mesh_cap > 65535 || c.injection_buffer_flits > 65535 || c.ejection_buffer_flits > 65535)
     throw ConfigError("input_buffer_flits", "buffers larger than 65535 flits are not supported");
-  layout_ = layout_for(static_cast<std::size_t>(ivcs_), static_cast<std::size_t>(vcs_));
+  layout_ = layout_for(static_cast<std::size_t>(ivcs_), static_cast<std::size_t>(vcs_), static_cast<std::size_t>(classes_));
   block_lines_.resize(static_cast<std::size_t>(nodes) * (layout_.stride / sizeof(BlockLine)));
   blocks_ = block_lines_.front().bytes;
   for (int n = 0; n < nodes; ++n) {
@@ -76,7 +76,11 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
       for (std::size_t off : {layout_.wait_since, layout_.front_since, layout_.alloc_from, layout_.sa_from})
         new (b + off + static_cast<std::size_t>(i) * sizeof(Cycle)) Cycle{0};
     }
-    for (int v = 0; v < vcs_; ++v) new (b + layout_.ej + static_cast<std::size_t>(v) * sizeof(Fifo)) Fifo;
+    for (int v = 0; v < vcs_; ++v) {
+      new (b + layout_.ej + static_cast<std::size_t>(v) * sizeof(Fifo)) Fifo;
+      new (b + layout_.ph + static_cast<std::size_t>(v) * sizeof(PhantomRing)) PhantomRing;
+    }
+    for (int k = 0; k < classes_; ++k) new (b + layout_.src + static_cast<std::size_t>(k) * sizeof(Source)) Source;
   }
   std::size_t flit_total = 0, ret_total = 0;
   for (int n = 0; n < nodes; ++n) {
@@ -122,7 +126,6 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
       nd.nbr[d] = nb == kNoTile ? 0 : static_cast<std::uint32_t>(net_base + nb);
     }
   }
-  src_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(classes_));
 
   int maxd = std::max({hop_ + head_wait_, eject_delay_, credit_delay_, inj_latency_ + head_wait_, va_delay_,
                        inj_credit_delay_, 1}) + 2;
@@ -144,15 +147,13 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
     ph_cap_ = static_cast<std::uint32_t>(c.injection_buffer_flits);
     const std::size_t rings = static_cast<std::size_t>(nodes) * static_cast<std::size_t>(vcs_);
     phantom_.assign(rings * ph_cap_, 0);
-    ph_head_.assign(rings, 0);
-    ph_count_.assign(rings, 0);
   }
   // The common shape (one VC per port on a mesh, no one-step worms, a wheel of at most 64 slots)
   // runs a router cycle compiled for it, with the pipeline's options as constants; any other chip
   // runs the general one.
   run_routers_ = &FlitNetwork::run_routers<General>;
   if (vcs_ == 1 && !torus_ && !fast_ && wheel_bits_) {
-    static_assert(layout_for(kPorts, 1).stride % alignof(Node) == 0);  // (the OneVc shape's block: vcs_ == 1)
+    static_assert(layout_for(kPorts, 1, 1).stride % alignof(Node) == 0);  // (the OneVc shape's block: vcs_ == 1)
     const bool ic = inj_credit_delay_ > 0;
     if (head_stages_)
       run_routers_ = va_stage_ ? (ic ? &FlitNetwork::run_routers<OneVc<true, true, true>>
@@ -232,7 +233,7 @@ void Chip::FlitNetwork::run_until(Cycle c) {
       pending_.pop();
       Packet& p = pkts_[slot];
       std::uint32_t n = node(p.net, p.src);
-      Source& s = src_[static_cast<std::size_t>(n) * static_cast<std::size_t>(classes_) + p.cls];
+      Source& s = source(block(n), p.cls);
       if (s.qtail >= 0) pkts_[static_cast<std::size_t>(s.qtail)].next = static_cast<std::int32_t>(slot);
       else s.qhead = static_cast<std::int32_t>(slot);
       s.qtail = static_cast<std::int32_t>(slot);
@@ -639,10 +640,7 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle<M>& r, int i, int o) {
     if (S.inj_credit) {
       // The core sees the freed injection slot once its credit is back.
       const std::size_t ring = static_cast<std::size_t>(r.n) * static_cast<std::size_t>(S.vcs) + vc_of<M>(i);
-      std::uint32_t pos = ph_head_[ring] + ph_count_[ring];
-      if (pos >= ph_cap_) pos -= ph_cap_;
-      phantom_[ring * ph_cap_ + pos] = t + static_cast<Cycle>(inj_credit_delay_);
-      ++ph_count_[ring];
+      phantom_push(phantom_ring<M>(*r.nd, vc_of<M>(i)), ring, t + static_cast<Cycle>(inj_credit_delay_));
       if (r.nd->src_pending) schedule_any(r.n, t, t + static_cast<Cycle>(inj_credit_delay_));
     }
     if (is_tail) {
@@ -710,13 +708,12 @@ void Chip::FlitNetwork::injection(RouterCycle<M>& r) {
   const Shape S = shape<M>();
   const Cycle t = r.t;
   const std::uint32_t n = r.n;
-  const std::size_t sbase = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.classes);
   Node& nd = *r.nd;
   bool wrote = false;
   for (int k = 0; k < S.classes; ++k) {
     int c = nd.src_rr + k;
     if (c >= S.classes) c -= S.classes;
-    Source& s = src_[sbase + static_cast<std::size_t>(c)];
+    Source& s = source<M>(nd, c);
     if (s.qhead < 0) continue;
     int lvc = S.torus ? 2 * c : c * S.per_class;
     if (S.per_class > 1) {
@@ -729,8 +726,7 @@ void Chip::FlitNetwork::injection(RouterCycle<M>& r) {
         const int first = lvc;
         for (int v = first; v < first + S.per_class; ++v) {
           const Fifo& fv = in_vc<M>(nd, kLocal * S.vcs + v);
-          const std::size_t rv = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.vcs) + static_cast<std::size_t>(v);
-          const int room = fv.cap - fv.count - static_cast<int>(!S.phantom ? 0 : ph_count_[rv]);
+          const int room = fv.cap - fv.count - static_cast<int>(!S.phantom ? 0 : phantom_ring<M>(nd, v).count);
           if (room > best) {
             best = room;
             lvc = v;
@@ -743,16 +739,13 @@ void Chip::FlitNetwork::injection(RouterCycle<M>& r) {
     std::uint32_t phantom = 0;
     const std::size_t ring = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.vcs) +
                              static_cast<std::size_t>(lvc);
-    if (S.phantom && ph_count_[ring]) {
+    if (S.phantom) {
       // Slots the core does not see free yet: held by a one-step worm's flits, or freed but
       // their credit still on its way (injection_credit_delay).
-      const std::size_t pb = ring * ph_cap_;
-      while (ph_count_[ring] && phantom_[pb + ph_head_[ring]] <= t) {
-        ph_head_[ring] = ph_head_[ring] + 1 == ph_cap_ ? 0 : ph_head_[ring] + 1;
-        --ph_count_[ring];
-      }
-      phantom = ph_count_[ring];
-      if (phantom && f.count + phantom >= f.cap) r.wake = std::min(r.wake, phantom_[pb + ph_head_[ring]]);
+      PhantomRing& g = phantom_ring<M>(nd, lvc);
+      phantom_free(g, ring, t);
+      phantom = g.count;
+      if (phantom && f.count + phantom >= f.cap) r.wake = std::min(r.wake, g.next);
     }
     if (f.count + phantom >= f.cap) continue;
     std::uint32_t slot = static_cast<std::uint32_t>(s.qhead);
@@ -767,6 +760,7 @@ void Chip::FlitNetwork::injection(RouterCycle<M>& r) {
       code |= 2u;
       s.qhead = p.next;
       if (s.qhead < 0) s.qtail = -1;
+      else __builtin_prefetch(&pkts_[static_cast<std::size_t>(s.qhead)]);  // (queued long ago, rarely cached)
       --nd.src_pending;
     }
     wake<M>(n, t + static_cast<Cycle>(inj_latency_) +

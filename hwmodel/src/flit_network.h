@@ -101,6 +101,18 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     std::uint16_t va_rr = 0;  // round-robin position of VC allocation among input VCs
   };
   static constexpr int kInj = kPorts;  // the core's port into the router, after the outputs
+  // A class's queue of packets at the core.
+  struct Source {
+    std::int32_t qhead = -1;  // packet slots, linked through Packet::next
+    std::int32_t qtail = -1;
+  };
+  // Per local VC, the injection-buffer slots the core does not see free yet (when a one-step
+  // worm's flits leave, or when a freed slot's credit reaches the core): a ring of their cycles in
+  // phantom_, and the first of them here.
+  struct PhantomRing {
+    Cycle next = kNever;  // kNever: count == 0
+    std::uint32_t head = 0, count = 0;
+  };
   // A router's state that is not per VC, in one block (the first thing a router cycle reads):
   // one base pointer instead of an index into a dozen arrays.
   struct alignas(64) Node {
@@ -138,9 +150,9 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   // all of it, and a router's state shares cache lines with nothing else. Byte offsets; the
   // OneVc shape's are constants.
   struct BlockLayout {
-    std::size_t in, ej, out, wait_since, front_since, alloc_from, sa_from, stride;
+    std::size_t in, ej, out, wait_since, front_since, alloc_from, sa_from, src, ph, stride;
   };
-  static constexpr BlockLayout layout_for(std::size_t ivcs, std::size_t vcs) {
+  static constexpr BlockLayout layout_for(std::size_t ivcs, std::size_t vcs, std::size_t classes) {
     BlockLayout L{};
     L.in = sizeof(Node);
     L.ej = L.in + ivcs * sizeof(Fifo);
@@ -149,15 +161,13 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     L.front_since = L.wait_since + ivcs * sizeof(Cycle);
     L.alloc_from = L.front_since + ivcs * sizeof(Cycle);
     L.sa_from = L.alloc_from + ivcs * sizeof(Cycle);
-    L.stride = (L.sa_from + ivcs * sizeof(Cycle) + alignof(Node) - 1) / alignof(Node) * alignof(Node);
+    L.src = L.sa_from + ivcs * sizeof(Cycle);
+    L.ph = L.src + (classes * sizeof(Source) + alignof(Cycle) - 1) / alignof(Cycle) * alignof(Cycle);
+    L.stride = (L.ph + vcs * sizeof(PhantomRing) + alignof(Node) - 1) / alignof(Node) * alignof(Node);
     return L;
   }
   struct alignas(Node) BlockLine {
     unsigned char bytes[alignof(Node)];
-  };
-  struct Source {
-    std::int32_t qhead = -1;  // packet slots, linked through Packet::next
-    std::int32_t qtail = -1;
   };
   struct Packet {
     PacketId id = 0;
@@ -238,7 +248,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   template <class M>
   Shape shape() const {
     if constexpr (M::fixed) return M::shape;
-    else return Shape{head_stages_, va_stage_, fast_, torus_, !ph_count_.empty(), inj_credit_delay_ > 0,
+    else return Shape{head_stages_, va_stage_, fast_, torus_, ph_cap_ > 0, inj_credit_delay_ > 0,
                       vcs_,         ivcs_,     per_class_, classes_};
   }
 
@@ -263,7 +273,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   // Node n's block and the per-VC state in it (see BlockLayout).
   template <class M> BlockLayout layout() const {
     if constexpr (M::fixed) {
-      constexpr BlockLayout L = layout_for(kPorts, 1);
+      constexpr BlockLayout L = layout_for(kPorts, 1, 1);
       return L;
     } else {
       return layout_;
@@ -282,6 +292,21 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   template <class M = General> Cycle& front_since(Node& nd, int i) const { return part<Cycle>(nd, layout<M>().front_since)[i]; }
   template <class M = General> Cycle& alloc_from(Node& nd, int i) const { return part<Cycle>(nd, layout<M>().alloc_from)[i]; }
   template <class M = General> Cycle& sa_from(Node& nd, int i) const { return part<Cycle>(nd, layout<M>().sa_from)[i]; }
+  template <class M = General> Source& source(Node& nd, int c) const { return part<Source>(nd, layout<M>().src)[c]; }
+  template <class M = General> PhantomRing& phantom_ring(Node& nd, int v) const { return part<PhantomRing>(nd, layout<M>().ph)[v]; }
+  // Ring g (of node n's local VC v): a slot the core sees free at `at` / the slots free by t.
+  void phantom_push(PhantomRing& g, std::size_t ring, Cycle at) {
+    std::uint32_t pos = g.head + g.count;
+    if (pos >= ph_cap_) pos -= ph_cap_;
+    phantom_[ring * ph_cap_ + pos] = at;
+    if (g.count++ == 0) g.next = at;
+  }
+  void phantom_free(PhantomRing& g, std::size_t ring, Cycle t) {
+    while (g.next <= t) {
+      g.head = g.head + 1 == ph_cap_ ? 0 : g.head + 1;
+      g.next = --g.count ? phantom_[ring * ph_cap_ + g.head] : kNever;
+    }
+  }
 
   [[gnu::always_inline]] inline void schedule(std::uint32_t n, Cycle c);
   // schedule() inside a router cycle: the OneVc shape runs only with a wheel of at most 64 slots,
@@ -362,7 +387,6 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   std::vector<BlockLine> block_lines_;
   unsigned char* blocks_ = nullptr;
   BlockLayout layout_{};
-  std::vector<Source> src_;            // [node * classes_ + class]
   std::uint64_t port_mask_[kPorts] = {};    // input VC bits of each port
   std::uint8_t port_of_[64] = {};           // input VC index -> port
   std::uint8_t vc_of_[64] = {};             // input VC index -> VC
@@ -386,10 +410,9 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   std::vector<Cycle> ej_free_;   // per ejection VC (node * vcs_ + v): likewise
   std::vector<Cycle> out_free_;  // per output VC (node * ivcs_ + i): first cycle after a one-step worm's reservation
   std::vector<Cycle> src_free_;  // per node: first cycle the core may write after a one-step worm
-  // Per node and local VC, a ring of injection-buffer slots the core does not see free yet: when a
-  // one-step worm's flits leave, or when a freed slot's credit reaches the core.
+  // Per node and local VC (ring = node * vcs_ + vc), the cycles of PhantomRing, ph_cap_ each
+  // (0: no rings).
   std::vector<Cycle> phantom_;
-  std::vector<std::uint32_t> ph_head_, ph_count_;
   std::uint32_t ph_cap_ = 0;
   std::priority_queue<Deferred, std::vector<Deferred>, std::greater<Deferred>> deferred_;
   std::vector<std::uint32_t> one_step_todo_;  // packets whose head was read this cycle

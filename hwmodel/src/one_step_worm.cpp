@@ -82,7 +82,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     const int in_port = j == 0 ? kLocal : kOpposite[xout_[static_cast<std::size_t>(j - 1)]];
     if (f.out != xout_[static_cast<std::size_t>(j)] || ov.owner != in_port) return false;
   }
-  if (U && src_[node_at(0)].qhead != static_cast<std::int32_t>(slot)) return false;
+  if (U && source(block(node_at(0)), 0).qhead != static_cast<std::int32_t>(slot)) return false;
 
   // Times: s[j][k] send at stage j, c[k] read by the core, w[k] written by it.
   xs_.assign((static_cast<std::size_t>(h) + 3) * L, 0);
@@ -108,9 +108,10 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
   std::vector<Cycle>& pending = xpending_;
   pending.clear();
   const std::size_t n0ring = node_at(0);  // one VC: the ring of node n0
-  if (m == 0 && !ph_count_.empty()) {
+  if (m == 0 && ph_cap_ > 0) {
     const std::size_t pb = n0ring * ph_cap_;
-    for (std::uint32_t r = 0, pos = ph_head_[n0ring]; r < ph_count_[n0ring]; ++r) {
+    const PhantomRing& g = phantom_ring(block(node_at(0)), 0);
+    for (std::uint32_t r = 0, pos = g.head; r < g.count; ++r) {
       if (phantom_[pb + pos] > t) pending.push_back(phantom_[pb + pos]);
       pos = pos + 1 == ph_cap_ ? 0 : pos + 1;
     }
@@ -214,23 +215,15 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
   }
   const std::uint32_t n0 = node_at(0);
   if (m == 0) {
-    const std::size_t pb = static_cast<std::size_t>(n0) * ph_cap_;
-    while (ph_count_[n0] && phantom_[pb + ph_head_[n0]] <= t) {
-      ph_head_[n0] = ph_head_[n0] + 1 == ph_cap_ ? 0 : ph_head_[n0] + 1;
-      --ph_count_[n0];
-    }
-    for (std::size_t q = kfirst[0]; q < L; ++q) {
-      if (S(0, q) + icd <= written_by) continue;
-      std::uint32_t pos = ph_head_[n0] + ph_count_[n0];
-      if (pos >= ph_cap_) pos -= ph_cap_;
-      phantom_[pb + pos] = S(0, q) + icd;
-      ++ph_count_[n0];
-    }
+    PhantomRing& g = phantom_ring(block(n0), 0);
+    phantom_free(g, n0, t);
+    for (std::size_t q = kfirst[0]; q < L; ++q)
+      if (S(0, q) + icd > written_by) phantom_push(g, n0, S(0, q) + icd);
     // A core waiting for room in its injection buffer wakes as slots free.
-    if (ph_count_[n0]) schedule_any(n0, t, phantom_[pb + ph_head_[n0]]);
+    if (g.count) schedule_any(n0, t, g.next);
   }
   if (U) {
-    Source& s = src_[n0];
+    Source& s = source(block(n0), 0);
     s.qhead = p.next;
     if (s.qhead < 0) s.qtail = -1;
     --block(n0).src_pending;
