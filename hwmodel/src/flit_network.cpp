@@ -331,7 +331,7 @@ void Chip::FlitNetwork::run_routers(std::vector<std::uint32_t>& bucket, Cycle t)
 // rarely still in the first-level cache, every other router ran since.
 template <class M>
 void Chip::FlitNetwork::prefetch_block(std::uint32_t n) const {
-  const BlockLayout L = layout<M>();
+  const BlockLayout& L = layout<M>();
   const unsigned char* b = reinterpret_cast<const unsigned char*>(&block<M>(n));
   __builtin_prefetch(b);
   __builtin_prefetch(b + 64);

@@ -271,30 +271,51 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     else return f.ovc;
   }
   // Node n's block and the per-VC state in it (see BlockLayout).
-  template <class M> BlockLayout layout() const {
+  // (always_inline: the Debug build, which the sanitizer tests use, runs them as fast as the
+  // vector indexing they replace.)
+  template <class M> [[gnu::always_inline]] const BlockLayout& layout() const {
     if constexpr (M::fixed) {
-      constexpr BlockLayout L = layout_for(kPorts, 1, 1);
+      static constexpr BlockLayout L = layout_for(kPorts, 1, 1);
       return L;
     } else {
       return layout_;
     }
   }
-  template <class M = General> Node& block(std::uint32_t n) const {
+  template <class M = General> [[gnu::always_inline]] Node& block(std::uint32_t n) const {
     return *std::launder(reinterpret_cast<Node*>(blocks_ + std::size_t{n} * layout<M>().stride));
   }
-  template <class T> static T* part(Node& nd, std::size_t offset) {
+  template <class T> [[gnu::always_inline]] static T* part(Node& nd, std::size_t offset) {
     return std::launder(reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(&nd) + offset));
   }
-  template <class M = General> Fifo& in_vc(Node& nd, int i) const { return part<Fifo>(nd, layout<M>().in)[i]; }
-  template <class M = General> Fifo& ej_vc(Node& nd, int v) const { return part<Fifo>(nd, layout<M>().ej)[v]; }
-  template <class M = General> OutVc& out_vc(Node& nd, int i) const { return part<OutVc>(nd, layout<M>().out)[i]; }
-  template <class M = General> Cycle& wait_since(Node& nd, int i) const { return part<Cycle>(nd, layout<M>().wait_since)[i]; }
-  template <class M = General> Cycle& front_since(Node& nd, int i) const { return part<Cycle>(nd, layout<M>().front_since)[i]; }
-  template <class M = General> Cycle& alloc_from(Node& nd, int i) const { return part<Cycle>(nd, layout<M>().alloc_from)[i]; }
-  template <class M = General> Cycle& sa_from(Node& nd, int i) const { return part<Cycle>(nd, layout<M>().sa_from)[i]; }
-  template <class M = General> Source& source(Node& nd, int c) const { return part<Source>(nd, layout<M>().src)[c]; }
-  template <class M = General> PhantomRing& phantom_ring(Node& nd, int v) const { return part<PhantomRing>(nd, layout<M>().ph)[v]; }
-  // Ring g (of node n's local VC v): a slot the core sees free at `at` / the slots free by t.
+  template <class M = General> [[gnu::always_inline]] Fifo& in_vc(Node& nd, int i) const {
+    return part<Fifo>(nd, layout<M>().in)[i];
+  }
+  template <class M = General> [[gnu::always_inline]] Fifo& ej_vc(Node& nd, int i) const {
+    return part<Fifo>(nd, layout<M>().ej)[i];
+  }
+  template <class M = General> [[gnu::always_inline]] OutVc& out_vc(Node& nd, int i) const {
+    return part<OutVc>(nd, layout<M>().out)[i];
+  }
+  template <class M = General> [[gnu::always_inline]] Cycle& wait_since(Node& nd, int i) const {
+    return part<Cycle>(nd, layout<M>().wait_since)[i];
+  }
+  template <class M = General> [[gnu::always_inline]] Cycle& front_since(Node& nd, int i) const {
+    return part<Cycle>(nd, layout<M>().front_since)[i];
+  }
+  template <class M = General> [[gnu::always_inline]] Cycle& alloc_from(Node& nd, int i) const {
+    return part<Cycle>(nd, layout<M>().alloc_from)[i];
+  }
+  template <class M = General> [[gnu::always_inline]] Cycle& sa_from(Node& nd, int i) const {
+    return part<Cycle>(nd, layout<M>().sa_from)[i];
+  }
+  template <class M = General> [[gnu::always_inline]] Source& source(Node& nd, int i) const {
+    return part<Source>(nd, layout<M>().src)[i];
+  }
+  template <class M = General> [[gnu::always_inline]] PhantomRing& phantom_ring(Node& nd, int i) const {
+    return part<PhantomRing>(nd, layout<M>().ph)[i];
+  }
+  // Phantom ring g (index `ring` = node * vcs_ + local VC): a slot the core sees free at `at`; the
+  // slots free by t.
   void phantom_push(PhantomRing& g, std::size_t ring, Cycle at) {
     std::uint32_t pos = g.head + g.count;
     if (pos >= ph_cap_) pos -= ph_cap_;
