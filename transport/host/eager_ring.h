@@ -70,7 +70,7 @@ class RingWriter {
   /// the ring's end). fill(header) writes len, envelope and body; kind and the sequence word are
   /// stored after it, the sequence word last. False, writing nothing, when there is no room.
   template <class Fill>
-  [[gnu::always_inline]] bool write(std::uint64_t lines, std::uint32_t kind, Fill&& fill) {
+  bool write(std::uint64_t lines, std::uint32_t kind, Fill&& fill) {
     std::uint64_t pos = head_;
     const std::uint64_t off = pos & (lines_ - 1);
     const std::uint64_t pad = off + lines > lines_ ? lines_ - off : 0;
@@ -96,8 +96,9 @@ class RingWriter {
     return true;
   }
 
-  /// (Inline into the transport's send(): a call costs as much as the work for small records.)
-  [[gnu::always_inline]] bool write_eager(const Envelope& env, const void* buf, std::size_t len) {
+  /// (Not forced inline into the transport's send(): that saved 25 instructions per 8-byte send
+  /// but cut the message rate of 128-byte messages from 8.7 to 7.0 million/s on separate cores.)
+  bool write_eager(const Envelope& env, const void* buf, std::size_t len) {
     return write(eager_record_lines(len), kSlotEager, [&](SlotHeader* h) {
       h->len = static_cast<std::uint32_t>(len);
       h->envelope = env;
