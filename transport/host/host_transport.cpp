@@ -274,18 +274,23 @@ OpId HostTransport::fetch(const Arrival& a, void* dst, std::size_t len) {
   return kDone;
 }
 
-void HostTransport::copy_out(int s, std::uint64_t pos, std::uint64_t size, void* dst, std::size_t cap) {
-  Peer& p = peers_[static_cast<std::size_t>(s)];
-  const unsigned char* body = p.ring_in.payload(pos, size);
+namespace {
+// An eager payload out of the ring: the commonest small sizes without a call (two 8-byte
+// copies that may overlap).
+[[gnu::always_inline]] inline void copy_payload(void* dst, const unsigned char* body, std::size_t len) {
   auto* out = static_cast<unsigned char*>(dst);
-  const std::size_t len = cap < size ? cap : size;
   if (len >= 8 && len <= 16) {
-    // The commonest small sizes without a call: two 8-byte copies that may overlap.
     std::memcpy(out, body, 8);
     std::memcpy(out + len - 8, body + len - 8, 8);
   } else if (len) {
     std::memcpy(out, body, len);
   }
+}
+}  // namespace
+
+void HostTransport::copy_out(int s, std::uint64_t pos, std::uint64_t size, void* dst, std::size_t cap) {
+  Peer& p = peers_[static_cast<std::size_t>(s)];
+  copy_payload(dst, p.ring_in.payload(pos, size), cap < size ? cap : size);
   p.ring_in.consume(pos);
   released_ring(s);
 }
@@ -304,15 +309,7 @@ int HostTransport::take_next(int s, const EnvelopeMatch& m, void* dst, std::size
   const Envelope env = h->envelope;
   if ((h->kind_lines & 0xff) != kSlotEager || !m.matches(env)) return -1;
   const std::uint64_t n = h->len;
-  const unsigned char* body = reinterpret_cast<const unsigned char*>(h) + eager_payload_offset(n);
-  auto* out = static_cast<unsigned char*>(dst);
-  const std::size_t len = cap < n ? cap : n;
-  if (len >= 8 && len <= 16) {
-    std::memcpy(out, body, 8);
-    std::memcpy(out + len - 8, body + len - 8, 8);
-  } else if (len) {
-    std::memcpy(out, body, len);
-  }
+  copy_payload(dst, reinterpret_cast<const unsigned char*>(h) + eager_payload_offset(n), cap < n ? cap : n);
   p.ring_in.take_peeked(h);
   released_ring(s);
   *envelope = env;
