@@ -97,9 +97,9 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
         // Output p feeds the neighbour's input (or the ejection buffer).
         OutVc& o = out_vc(nd, i);
         o.credits = !exists ? 0 : p == kLocal ? c.ejection_buffer_flits : mesh_cap;
-        o.rcap = static_cast<std::uint16_t>(o.credits);
-        o.roff = static_cast<std::uint32_t>(ret_total);
-        ret_total += o.rcap;
+        o.back.ring.cap = static_cast<std::uint16_t>(o.credits);
+        o.back.ring.off = static_cast<std::uint32_t>(ret_total);
+        ret_total += o.back.ring.cap;
       }
     }
     for (int v = 0; v < vcs_; ++v) {
@@ -165,6 +165,10 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
                                : &FlitNetwork::run_routers<OneVc<false, true, false>>)
                          : (ic ? &FlitNetwork::run_routers<OneVc<false, false, true>>
                                : &FlitNetwork::run_routers<OneVc<false, false, false>>);
+    // Credits on their way back as bits (OutVc::soon; credit_delay_ < 64 with this wheel), no ring.
+    for (int n = 0; n < nodes; ++n)
+      for (int i = 0; i < ivcs_; ++i) out_vc(block(static_cast<std::uint32_t>(n)), i).back.soon = 0;
+    ret_ = std::vector<Cycle>();
   }
 }
 
@@ -293,10 +297,24 @@ inline void Chip::FlitNetwork::link_wait_begin(Fifo& f, Cycle& since, Cycle t) {
 template <class M>
 inline void Chip::FlitNetwork::credit_return(std::uint32_t up_node, int out_index, Cycle t) {
   OutVc& ov = out_vc<M>(block<M>(up_node), out_index);
+  const Cycle at = t + static_cast<Cycle>(credit_delay_);
   // A router that ran out of credit sleeps until this credit comes back; with
   // credit or earlier returns still pending it wakes (or is awake) anyway.
-  if (ov.credits + ov.rcount == 0) wake<M>(up_node, t + static_cast<Cycle>(credit_delay_));
-  credit_on_way(ov, t + static_cast<Cycle>(credit_delay_));
+  if constexpr (M::fixed) {
+    if (ov.back.soon == 0) {
+      if (ov.credits == 0) wake<M>(up_node, at);
+      ov.next_ret = at;
+      ov.back.soon = 1;
+    } else {
+      // Bits of credits due long ago: taken in, so that the others arrive before `at`.
+      if (at - ov.next_ret >= 64) credit_ready<M>(ov, t);
+      if (ov.back.soon == 0) ov.next_ret = at;
+      ov.back.soon |= std::uint64_t{1} << (at - ov.next_ret);
+    }
+  } else {
+    if (ov.credits + ov.rcount == 0) wake<M>(up_node, at);
+    credit_on_way(ov, at);
+  }
 }
 
 void Chip::FlitNetwork::deliver(std::uint32_t slot, Cycle t) {
@@ -388,8 +406,12 @@ void Chip::FlitNetwork::requests(RouterCycle<M>& r) {
       const int o = f.out;
       OutVc& ov = out_vc<M>(*r.nd, o * S.vcs + ovc_of<M>(f));
       r.demand |= 1u << o;
-      if (credit_ready(ov, t)) r.cand[o] |= static_cast<typename RouterCycle<M>::Mask>(std::uint64_t{1} << i);
-      else r.wake = std::min(r.wake, ov.next_ret);
+      if (credit_ready<M>(ov, t)) {
+        r.cand[o] |= static_cast<typename RouterCycle<M>::Mask>(std::uint64_t{1} << i);
+        r.with |= 1u << o;
+      } else {
+        r.wake = std::min(r.wake, ov.next_ret);
+      }
       continue;
     }
     if (f.want < 0) route_computation<M>(r, i, f);
@@ -421,8 +443,9 @@ void Chip::FlitNetwork::requests(RouterCycle<M>& r) {
     // No VC allocation stage: the head takes its output VC together with the switch.
     r.demand |= 1u << o;
     if (ov.owner < 0) {
-      if (credit_ready(ov, t)) {
+      if (credit_ready<M>(ov, t)) {
         r.cand[o] |= static_cast<typename RouterCycle<M>::Mask>(std::uint64_t{1} << i);
+        r.with |= 1u << o;
       } else {
         r.wake = std::min(r.wake, ov.next_ret);
         // The buffer behind the link still holds the last worm's flits: a
@@ -477,7 +500,7 @@ int Chip::FlitNetwork::choose_vc(const RouterCycle<M>& r, const Fifo& f, int o, 
   for (int v = first; v < first + S.per_class; ++v) {
     OutVc& ov = out_vc<M>(*r.nd, o * S.vcs + v);
     if (ov.owner >= 0) continue;
-    if (S.va_stage || credit_ready(ov, t)) return v;
+    if (S.va_stage || credit_ready<M>(ov, t)) return v;
     if (free_vc < 0) free_vc = v;
   }
   return free_vc >= 0 ? free_vc : first;
@@ -531,8 +554,7 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle<M>& r) {
     // One VC per port: an input VC asks for one output, so a grant never excludes another
     // output's candidate. The demanded outputs without a candidate wait; only those with
     // candidates are served (fewer branches that go either way).
-    unsigned with = 0;
-    for (int o = 0; o < kPorts; ++o) with |= static_cast<unsigned>(r.cand[o] != 0) << o;
+    const unsigned with = r.with;
     for (unsigned b = r.demand & ~with; b; b &= b - 1) {
       const int o = std::countr_zero(b);
       if (r.nd->blocked_since[o] == kNever) r.nd->blocked_since[o] = t;

@@ -8,6 +8,7 @@
 // cycle are processed cannot change any result.
 #pragma once
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -86,19 +87,29 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     U8 conflict = 0;  // the head at the front waits for a link another packet holds
     U8 any_vc = 0;    // the head takes any free VC of its class (want_vc: the first)
   };
-  // Output VC: which input VC owns it, credits, credits still on their way back (a ring in
-  // ret_, the cycle of the first one also here, so that a router that waits for it reads only
-  // this entry), and the source tile of the last worm whose head it carried.
+  // Output VC: which input VC owns it, credits, credits still on their way back (the cycle of
+  // the first one here, so that a router that waits for it reads only this entry), and the
+  // source tile of the last worm whose head it carried.
   struct OutVc {
-    Cycle next_ret = kNever;  // the first credit on its way back arrives (kNever: none, rcount == 0)
+    Cycle next_ret = kNever;  // the first credit on its way back arrives (kNever: none)
     std::int16_t owner = -1;
     TileId last_src = kNoTile;
     std::int32_t credits = 0;
-    std::uint32_t roff = 0;
-    std::uint16_t rcap = 0;
-    std::uint16_t rhead = 0;
-    std::uint16_t rcount = 0;
-    std::uint16_t va_rr = 0;  // round-robin position of VC allocation among input VCs
+    // The credits on their way back. The general shape keeps their cycles in a ring in ret_
+    // (`ring`, and rcount). In the OneVc shape at most one credit a cycle comes back (the
+    // buffer behind the output sends at most one flit a cycle), and once those due are taken
+    // in, the others arrive within credit_delay cycles (< 64: the shape's wheel): one bit per
+    // cycle does, bit k for a credit at next_ret + k (`soon`), and no ring is read or written.
+    struct Ring {
+      std::uint32_t off;
+      std::uint16_t cap, head;
+    };
+    union {
+      Ring ring;
+      std::uint64_t soon;
+    } back{};
+    std::uint16_t rcount = 0;  // (general shape)
+    std::uint16_t va_rr = 0;   // round-robin position of VC allocation among input VCs
   };
   static constexpr int kInj = kPorts;  // the core's port into the router, after the outputs
   // A class's queue of packets at the core.
@@ -222,6 +233,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     Node* nd;                    // its state
     std::size_t base;            // node * VCs per node: its first entry of the per-VC vectors (in_free_, out_free_)
     Mask cand[kPorts] = {};      // per output: input VCs asking for the switch
+    unsigned with = 0;           // outputs with a candidate (cand[o] != 0)
     bool retry = false;          // something may move next cycle without another wake-up
     unsigned demand = 0;         // outputs some flit waits for
     std::uint64_t va_mask = 0;   // output VCs heads ask for in VC allocation (requests in va_req_)
@@ -363,12 +375,13 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     nd.held_outs |= std::uint64_t{1} << o;
     nd.held_on[o] |= std::uint64_t{1} << i;
   }
-  [[gnu::always_inline]] inline bool credit_ready(OutVc& ov, Cycle t);
-  // A credit of output VC ov on its way back, arriving at `at` (after those before it).
+  template <class M = General> [[gnu::always_inline]] inline bool credit_ready(OutVc& ov, Cycle t);
+  // A credit of output VC ov on its way back, arriving at `at` (after those before it; general
+  // shape).
   [[gnu::always_inline]] inline void credit_on_way(OutVc& ov, Cycle at) {
-    std::uint32_t pos = ov.rhead + ov.rcount;
-    if (pos >= ov.rcap) pos -= ov.rcap;
-    ret_[ov.roff + pos] = at;
+    std::uint32_t pos = ov.back.ring.head + ov.rcount;
+    if (pos >= ov.back.ring.cap) pos -= ov.back.ring.cap;
+    ret_[ov.back.ring.off + pos] = at;
     if (ov.rcount++ == 0) ov.next_ret = at;
   }
   [[gnu::always_inline]] inline void push_flit(Fifo& f, Cycle ready, std::uint32_t code);
@@ -499,11 +512,34 @@ inline bool Chip::FlitNetwork::pop_flit(Fifo& f) {
 }
 
 // Takes in the credits that are back by t; true if the output VC has one.
+template <class M>
 inline bool Chip::FlitNetwork::credit_ready(OutVc& ov, Cycle t) {
-  while (ov.next_ret <= t) {
-    ++ov.credits;
-    ov.rhead = static_cast<std::uint16_t>(ov.rhead + 1 == ov.rcap ? 0 : ov.rhead + 1);
-    ov.next_ret = --ov.rcount ? ret_[ov.roff + ov.rhead] : kNever;
+  if constexpr (M::fixed) {
+    if (ov.next_ret <= t) {
+      const Cycle d = t - ov.next_ret;  // bits 0 .. d are back
+      std::uint64_t s = ov.back.soon;
+      if (d >= 63) {
+        ov.credits += std::popcount(s);
+        s = 0;
+      } else {
+        ov.credits += std::popcount(s & ((std::uint64_t{2} << d) - 1));
+        s >>= d + 1;
+      }
+      if (s) {
+        const int z = std::countr_zero(s);
+        ov.next_ret += d + 1 + static_cast<Cycle>(z);
+        ov.back.soon = s >> z;
+      } else {
+        ov.next_ret = kNever;
+        ov.back.soon = 0;
+      }
+    }
+  } else {
+    while (ov.next_ret <= t) {
+      ++ov.credits;
+      ov.back.ring.head = static_cast<std::uint16_t>(ov.back.ring.head + 1 == ov.back.ring.cap ? 0 : ov.back.ring.head + 1);
+      ov.next_ret = --ov.rcount ? ret_[ov.back.ring.off + ov.back.ring.head] : kNever;
+    }
   }
   return ov.credits > 0;
 }

@@ -146,9 +146,9 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
         const OutVc& ov = out(j);
         Cycle back;
         if (need <= ov.rcount) {
-          std::uint32_t pos = ov.rhead + static_cast<std::uint32_t>(need - 1);
-          if (pos >= ov.rcap) pos -= ov.rcap;
-          back = ret_[ov.roff + pos];
+          std::uint32_t pos = ov.back.ring.head + static_cast<std::uint32_t>(need - 1);
+          if (pos >= ov.back.ring.cap) pos -= ov.back.ring.cap;
+          back = ret_[ov.back.ring.off + pos];
         } else {
           const std::size_t q2 = kfirst[static_cast<std::size_t>(j) + 1] +
                                  static_cast<std::size_t>(need - ov.rcount) - 1;
@@ -176,12 +176,12 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     const Cycle after = last_use(i);
     std::size_t left = 0;
     for (std::uint32_t r = 0; r < ov.rcount; ++r) {
-      std::uint32_t pos = ov.rhead + r;
-      if (pos >= ov.rcap) pos -= ov.rcap;
-      left += ret_[ov.roff + pos] > after;
+      std::uint32_t pos = ov.back.ring.head + r;
+      if (pos >= ov.back.ring.cap) pos -= ov.back.ring.cap;
+      left += ret_[ov.back.ring.off + pos] > after;
     }
     for (std::size_t q = kfirst[static_cast<std::size_t>(i)]; q < L; ++q) left += pop_time(i, q) + cd > after;
-    if (left > ov.rcap) return false;
+    if (left > ov.back.ring.cap) return false;
   }
   std::size_t phantoms = 0;
   const Cycle written_by = U ? W(L - 1) : t;
@@ -278,9 +278,9 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     std::vector<Cycle>& keep = xready_;  // reuse as scratch: flit ready times are no longer needed
     keep.clear();
     for (std::uint32_t r = 0; r < ov.rcount; ++r) {
-      std::uint32_t pos = ov.rhead + r;
-      if (pos >= ov.rcap) pos -= ov.rcap;
-      const Cycle back = ret_[ov.roff + pos];
+      std::uint32_t pos = ov.back.ring.head + r;
+      if (pos >= ov.back.ring.cap) pos -= ov.back.ring.cap;
+      const Cycle back = ret_[ov.back.ring.off + pos];
       if (back > after) keep.push_back(back);
       else ++ov.credits;
     }
@@ -289,7 +289,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
       if (back > after) keep.push_back(back);
       else ++ov.credits;
     }
-    ov.rhead = 0;
+    ov.back.ring.head = 0;
     ov.rcount = 0;
     ov.next_ret = kNever;
     for (Cycle back : keep) credit_on_way(ov, back);
