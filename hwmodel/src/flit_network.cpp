@@ -554,12 +554,14 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle<M>& r) {
     // One VC per port: an input VC asks for one output, so a grant never excludes another
     // output's candidate. The demanded outputs without a candidate wait; only those with
     // candidates are served (fewer branches that go either way).
-    const unsigned with = r.with;
-    for (unsigned b = r.demand & ~with; b; b &= b - 1) {
-      const int o = std::countr_zero(b);
-      if (r.nd->blocked_since[o] == kNever) r.nd->blocked_since[o] = t;
+    // (A wait that began stays: an open one is a past cycle, none is kNever. Every output is
+    // written, without a branch that goes either way.)
+    const unsigned waits = r.demand & ~r.with;
+    for (int o = 0; o < kPorts; ++o) {
+      Cycle& since = r.nd->blocked_since[o];
+      since = (waits >> o) & 1u ? std::min(since, t) : since;
     }
-    served = with;
+    served = r.with;
   }
   // Outputs in the order first, first + 1, ... (mod kPorts): the demanded ones, rotated.
   const int first = cycle_mod_ports_;
@@ -578,7 +580,10 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle<M>& r) {
     const std::uint64_t hi = nd.rr[o] >= 64 ? 0 : c & (~std::uint64_t{0} << nd.rr[o]);
     const int i = std::countr_zero(hi ? hi : c);
     nd.rr[o] = static_cast<std::uint16_t>(i + 1);
-    if (nd.blocked_since[o] != kNever) {
+    if constexpr (M::fixed) {
+      nd.blocked[o] += nd.blocked_since[o] != kNever ? t - nd.blocked_since[o] : 0;  // (no branch)
+      nd.blocked_since[o] = kNever;
+    } else if (nd.blocked_since[o] != kNever) {
       nd.blocked[o] += t - nd.blocked_since[o];
       nd.blocked_since[o] = kNever;
     }
