@@ -251,7 +251,7 @@ void Chip::FlitNetwork::run_until(Cycle c) {
       if (d.kind == kWake) schedule(d.id, t);
       else due_.push_back(d);
     }
-    std::vector<std::uint32_t>& bucket = wheel_[t & wheel_mask_];
+    WakeBucket& bucket = wheel_[t & wheel_mask_];
     cycle_mod_ports_ = static_cast<int>(t % kPorts);
     (this->*run_routers_)(bucket, t);
     wheel_count_ -= bucket.size();
@@ -332,7 +332,7 @@ void Chip::FlitNetwork::deliver(std::uint32_t slot, Cycle t) {
 // The routers woken for cycle t, each once (a router may be in its bucket twice). The bucket may
 // grow while it is processed (a credit back in the same cycle), hence the index.
 template <class M>
-void Chip::FlitNetwork::run_routers(std::vector<std::uint32_t>& bucket, Cycle t) {
+void Chip::FlitNetwork::run_routers(WakeBucket& bucket, Cycle t) {
   for (std::size_t k = 0; k < bucket.size(); ++k) {
     const std::uint32_t n = bucket[k];
     Node& nd = block<M>(n);

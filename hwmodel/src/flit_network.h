@@ -8,6 +8,7 @@
 // cycle are processed cannot change any result.
 #pragma once
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -59,6 +60,33 @@ class Pages {
   static constexpr std::size_t kPage = std::size_t{1} << Shift, kMask = kPage - 1;
   std::vector<std::unique_ptr<T[]>> pages_;
   std::size_t size_ = 0;
+};
+
+// A timing wheel slot: the routers woken for its cycle, in the order they were woken. append()
+// writes the entry whether or not it is kept, and keeps it by counting it: waking a router that
+// is already queued (it goes either way) costs no branch.
+class WakeBucket {
+ public:
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  std::uint32_t operator[](std::size_t k) const { return data_[k]; }
+  void clear() { size_ = 0; }
+  void append(std::uint32_t n, bool keep) {
+    if (size_ == cap_) grow();  // (rarely: the bucket keeps its room)
+    data_[size_] = n;
+    size_ += keep;
+  }
+
+ private:
+  void grow() {
+    const std::size_t cap = cap_ ? 2 * cap_ : 64;
+    std::unique_ptr<std::uint32_t[]> d = std::make_unique<std::uint32_t[]>(cap);
+    std::copy(data_.get(), data_.get() + size_, d.get());
+    data_ = std::move(d);
+    cap_ = cap;
+  }
+  std::unique_ptr<std::uint32_t[]> data_;
+  std::size_t size_ = 0, cap_ = 0;
 };
 
 struct Chip::FlitNetwork final : Chip::NetworkModel {
@@ -348,16 +376,16 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     if constexpr (M::fixed) {
       Node& nd = block<M>(n);
       const std::uint64_t b = std::uint64_t{1} << (c & wheel_mask_);
-      if (nd.queued & b) return;
+      const bool fresh = !(nd.queued & b);
       nd.queued |= b;
-      wheel_[c & wheel_mask_].push_back(n);
-      ++wheel_count_;
+      wheel_[c & wheel_mask_].append(n, fresh);
+      wheel_count_ += fresh;
     } else {
       schedule(n, c);
     }
   }
   // The router's cycle and its stages, in pipeline order.
-  template <class M> void run_routers(std::vector<std::uint32_t>& bucket, Cycle t);
+  template <class M> void run_routers(WakeBucket& bucket, Cycle t);
   template <class M> [[gnu::always_inline]] inline void router_cycle(std::uint32_t n, Cycle t);
   template <class M> [[gnu::always_inline]] inline void prefetch_block(std::uint32_t n) const;
   template <class M> [[gnu::always_inline]] inline void requests(RouterCycle<M>& r);
@@ -432,7 +460,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   std::uint64_t live_packets_ = 0;
   std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> pending_;
 
-  std::vector<std::vector<std::uint32_t>> wheel_;
+  std::vector<WakeBucket> wheel_;
   Cycle wheel_mask_ = 0;
   std::uint64_t wheel_count_ = 0;
   bool wheel_bits_ = false;  // the wheel has at most 64 slots: Node::queued is used
@@ -464,7 +492,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   std::vector<NetCounters> counters_;
   std::uint64_t activations_ = 0;
   // run_routers for this chip's shape
-  void (FlitNetwork::*run_routers_)(std::vector<std::uint32_t>&, Cycle) = nullptr;
+  void (FlitNetwork::*run_routers_)(WakeBucket&, Cycle) = nullptr;
 
   friend class Chip;
 };
@@ -479,7 +507,7 @@ inline void Chip::FlitNetwork::schedule(std::uint32_t n, Cycle c) {
     if (nd.last_sched == c) return;  // (a node may then be in a bucket more than once)
     nd.last_sched = c;
   }
-  wheel_[c & wheel_mask_].push_back(n);
+  wheel_[c & wheel_mask_].append(n, true);
   ++wheel_count_;
 }
 
