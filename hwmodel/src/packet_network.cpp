@@ -7,10 +7,6 @@
 
 namespace tilempi::hwmodel {
 
-namespace {
-constexpr std::uint8_t kOppositeDir[kPorts] = {1, 0, 3, 2, 4};  // East, West, North, South, Local
-}  // namespace
-
 Chip::PacketNetwork::PacketNetwork(Chip& chip, const Config& c, const Topology& topo)
     : chip_(chip),
       topo_(topo),
@@ -44,6 +40,14 @@ Chip::PacketNetwork::PacketNetwork(Chip& chip, const Config& c, const Topology& 
     for (int d = 0; d < kMeshDirs; ++d)
       nbr_[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d)] = topo.neighbor(t, static_cast<Dir>(d));
   }
+  if (tiles_ <= 256) {  // 64 KiB at most
+    std::vector<std::uint8_t> table(static_cast<std::size_t>(tiles_) * static_cast<std::size_t>(tiles_));
+    for (TileId a = 0; a < tiles_; ++a)
+      for (TileId b = 0; b < tiles_; ++b)
+        table[static_cast<std::size_t>(a) * static_cast<std::size_t>(tiles_) + static_cast<std::size_t>(b)] =
+            static_cast<std::uint8_t>(route(a, b));
+    route_ = std::move(table);
+  }
 }
 
 PacketId Chip::PacketNetwork::inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at,
@@ -76,6 +80,10 @@ PacketId Chip::PacketNetwork::inject(int network, TileId src, TileId dst, std::u
   ++live_;
   ++counters_[static_cast<std::size_t>(network)].injected;
   return p.id;
+}
+
+void Chip::PacketNetwork::schedule_far(Cycle at, std::uint32_t id, Kind kind) {
+  far_.push(Event{at, seq_++, id, kind});
 }
 
 Cycle Chip::PacketNetwork::scan_earliest() const {
@@ -115,24 +123,39 @@ void Chip::PacketNetwork::run_until(Cycle c) {
     advance(t);
     const std::size_t bi = static_cast<std::size_t>(t & (kWheel - 1));
     std::vector<std::uint32_t>& bucket = wheel_[bi];
+    chip_.now_ = t + 1;  // callbacks of cycle t may inject from t + 1 on
+    cur_ = t;
     // Events of cycle t scheduled while these run are appended and run too.
     for (std::size_t k = 0; k < bucket.size(); ++k) {
       const std::uint32_t e = bucket[k];
       const std::uint32_t id = e >> 3;
-      chip_.now_ = t + 1;  // callbacks of cycle t may inject from t + 1 on
-      cur_ = t;
-      ++activations_;
       switch (static_cast<Kind>(e & 7)) {
         case kWrite: write_head(id, t); break;
         case kArrive: head_arrive(id, t); break;
         case kReady: head_ready(id, t); break;
         case kInjected:
           if (chip_.on_injected_) chip_.on_injected_(event_of(pkts_[id], t));
+          cur_ = t;  // a callback's hold_ejection may have moved it
           break;
-        case kDelivered: deliver(id, t); break;
+        case kDelivered:
+          deliver(id, t);
+          cur_ = t;
+          break;
         case kRelease: release(id, t); break;
+        case kReleaseArrive:
+          ++activations_;  // two events
+          release(stages(id)[pkts_[id].hops - 1].port, t);
+          head_arrive(id, t);
+          break;
+        case kReleaseDeliver:
+          ++activations_;
+          release(stages(id)[pkts_[id].hops].port, t);
+          deliver(id, t);
+          cur_ = t;
+          break;
       }
     }
+    activations_ += bucket.size();
     wheel_count_ -= bucket.size();
     bucket.clear();
     wheel_bits_[bi >> 6] &= ~(std::uint64_t{1} << (bi & 63));
@@ -174,7 +197,7 @@ void Chip::PacketNetwork::start_write(std::size_t n, Cycle t) {
 void Chip::PacketNetwork::head_arrive(std::uint32_t slot, Cycle t) {
   Packet& p = pkts_[slot];
   const std::uint32_t ii = p.next_input;
-  stages(slot)[p.hops] = Stage{0, 0, ii, -1};  // stage p.hops: its port is taken later
+  stages(slot)[p.hops].next = -1;  // stage p.hops: its port is taken later
   p.ready = t;  // arrival; head_ready sets the cycle it is ready to take a port
   Input& in = inputs_[ii];
   const std::int32_t before = in.last;
@@ -221,7 +244,7 @@ void Chip::PacketNetwork::take(std::uint32_t slot, std::uint32_t pi, Dir d, Cycl
   if (d == Dir::Local) {
     // At the destination: every port still claimed is released as the tail passes.
     schedule_releases(slot, p.hops);
-    schedule(s + eject_ + p.flits - 1, slot, kDelivered);
+    schedule_after_release(s + eject_ + p.flits - 1, slot, kDelivered, pi, kReleaseDeliver);
     return;
   }
   // Only other packets claim ports: any wait for a link is a link conflict.
@@ -231,9 +254,9 @@ void Chip::PacketNetwork::take(std::uint32_t slot, std::uint32_t pi, Dir d, Cycl
   // between them fits in their buffers.
   if (p.hops >= p.span) schedule_releases(slot, p.hops - p.span);
   p.at = neighbor(p.at, d);
-  p.next_input = port_index(p.net, p.at, static_cast<Dir>(kOppositeDir[static_cast<std::size_t>(d)]));
+  p.next_input = pi;
   ++p.hops;
-  schedule(s + hop_, slot, kArrive);
+  schedule_after_release(s + hop_, slot, kArrive, pi, kReleaseArrive);
 }
 
 // Schedules the release of the packet's stages released .. upto (inclusive): the tail crosses
@@ -245,6 +268,14 @@ void Chip::PacketNetwork::schedule_releases(std::uint32_t slot, std::uint32_t up
   const Stage* st = stages(slot);
   const std::uint32_t last = p.taken - 1;
   const Cycle body = p.flits - 1;
+  if (upto > last) upto = last;
+  if (p.released > upto) return;
+  if (p.released == last) {
+    // The last stage alone (every short packet, at every hop): no later stage holds its tail.
+    release_stage(p, slot, st, last, st[last].took + body);
+    p.released = last + 1;
+    return;
+  }
   // tails_[j] for j = last down to p.released. Within span stages of the last one every later
   // stage is close enough, and the tail's bound from stage j + 1's is one hop of buffers less:
   // tail_j = max(took_j + body, tail_{j+1} - buffer_). Further back, only the span stages after
@@ -260,29 +291,32 @@ void Chip::PacketNetwork::schedule_releases(std::uint32_t slot, std::uint32_t up
     }
     tails[j] = tail;
   }
-  for (std::uint32_t j = p.released; j <= upto && j <= last; ++j) {
-    const Cycle tail = tails[j];
-    if (j == 0) {
-      p.tail_out = tail;
-      schedule(tail, slot, kInjected);
-      // The core wrote the tail when the buffer had room for it; its next packet follows.
-      const std::size_t n = node(p.net, p.src);
-      const Cycle tail_written = std::max(p.head_in + p.flits - 1, tail + 1 > inj_buffer_ ? tail + 1 - inj_buffer_ : 0);
-      core_free_[n] = tail_written + 1;
-      writing_[n] = -1;
-      if (to_write_[n].head >= 0) start_write(n, std::max(cur_, core_free_[n]));
-    }
-    schedule(tail + 1, st[j].port, kRelease);
-    // The tail has left router j's input: the packet behind it there may start its RC stage.
-    Input& in = inputs_[st[j].input];
-    if (in.last == static_cast<std::int32_t>(slot) && in.last_stage == j) in.last_left = tail;
-    const std::int32_t behind = st[j].next;
-    if (behind >= 0) {
-      const Cycle front = std::max(pkts_[static_cast<std::size_t>(behind)].ready, tail + 1);
-      schedule(std::max(front + head_stages_, cur_), static_cast<std::uint32_t>(behind), kReady);
-    }
+  for (std::uint32_t j = p.released; j <= upto; ++j) release_stage(p, slot, st, j, tails[j]);
+  p.released = upto + 1;
+}
+
+// The tail crosses stage j at cycle `tail`: its port is released the cycle after.
+inline void Chip::PacketNetwork::release_stage(Packet& p, std::uint32_t slot, const Stage* st, std::uint32_t j,
+                                                Cycle tail) {
+  if (j == 0) {
+    p.tail_out = tail;
+    schedule(tail, slot, kInjected);
+    // The core wrote the tail when the buffer had room for it; its next packet follows.
+    const std::size_t n = node(p.net, p.src);
+    const Cycle tail_written = std::max(p.head_in + p.flits - 1, tail + 1 > inj_buffer_ ? tail + 1 - inj_buffer_ : 0);
+    core_free_[n] = tail_written + 1;
+    writing_[n] = -1;
+    if (to_write_[n].head >= 0) start_write(n, std::max(cur_, core_free_[n]));
   }
-  if (upto + 1 > p.released) p.released = upto + 1;
+  schedule(tail + 1, st[j].port, kRelease);
+  // The tail has left router j's input: the packet behind it there may start its RC stage.
+  Input& in = inputs_[input_of(p, st, j)];
+  if (in.last == static_cast<std::int32_t>(slot) && in.last_stage == j) in.last_left = tail;
+  const std::int32_t behind = st[j].next;
+  if (behind >= 0) {
+    const Cycle front = std::max(pkts_[static_cast<std::size_t>(behind)].ready, tail + 1);
+    schedule(std::max(front + head_stages_, cur_), static_cast<std::uint32_t>(behind), kReady);
+  }
 }
 
 // The tail crossed: the port goes to the first head that waits for it.

@@ -40,10 +40,11 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
 
  private:
   // A packet at one router of its path.
+  // (The router input it came in by is named by the port that feeds it, the previous stage's;
+  // see inputs_.)
   struct Stage {
     Cycle took = 0;          // the cycle the head took its port
     std::uint32_t port = 0;  // that port
-    std::uint32_t input = 0; // the router input the packet came in by
     std::int32_t next = -1;  // the packet that came in by the same input after it
   };
   struct Packet {
@@ -73,7 +74,10 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
     std::uint32_t last_stage = 0;
     Cycle last_left = 0;        // when its tail left the router (kNever: not known yet)
   };
-  enum Kind : std::uint8_t { kWrite, kArrive, kReady, kInjected, kDelivered, kRelease };
+  // kReleaseArrive / kReleaseDeliver: a port's release and the event scheduled right after it
+  // for the same cycle (the holder's arrival at the next router, its delivery), in one entry;
+  // they would have run one after the other (see schedule_after_release).
+  enum Kind : std::uint8_t { kWrite, kArrive, kReady, kInjected, kDelivered, kRelease, kReleaseArrive, kReleaseDeliver };
   struct Event {
     Cycle at;
     std::uint64_t seq;
@@ -117,8 +121,21 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   static constexpr Cycle kWheel = 1024;
   void schedule(Cycle at, std::uint32_t id, Kind kind) {
     if (at < first_) first_ = at;
-    if (at < base_ + kWheel) push_near(at, id << 3 | kind);
-    else far_.push(Event{at, seq_++, id, kind});
+    if (at < base_ + kWheel) [[likely]] push_near(at, id << 3 | kind);
+    else schedule_far(at, id, kind);
+  }
+  void schedule_far(Cycle at, std::uint32_t id, Kind kind);
+  // Schedules `kind` (kArrive or kDelivered) of packet `slot` at `at`; when the last entry of that
+  // cycle is the release of port `pi`, the two become one entry `merged`.
+  void schedule_after_release(Cycle at, std::uint32_t slot, Kind kind, std::uint32_t pi, Kind merged) {
+    if (at < base_ + kWheel) {
+      std::vector<std::uint32_t>& bucket = wheel_[static_cast<std::size_t>(at & (kWheel - 1))];
+      if (!bucket.empty() && bucket.back() == (pi << 3 | kRelease)) {
+        bucket.back() = slot << 3 | merged;
+        return;
+      }
+    }
+    schedule(at, slot, kind);
   }
   void push_near(Cycle at, std::uint32_t entry) {
     const std::size_t b = static_cast<std::size_t>(at & (kWheel - 1));
@@ -129,6 +146,8 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   // XY route and neighbour on the mesh (the packet model has no torus), from tables.
   Dir route(TileId at, TileId dst) const {
     const std::size_t a = static_cast<std::size_t>(at), b = static_cast<std::size_t>(dst);
+    // From a table where it is small: the comparisons' branches are a coin toss per hop.
+    if (!route_.empty()) return static_cast<Dir>(route_[a * static_cast<std::size_t>(tiles_) + b]);
     if (x_[b] != x_[a]) return x_[b] > x_[a] ? Dir::East : Dir::West;
     if (y_[b] != y_[a]) return y_[b] > y_[a] ? Dir::South : Dir::North;
     return Dir::Local;
@@ -144,6 +163,7 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   void head_ready(std::uint32_t slot, Cycle t);
   void take(std::uint32_t slot, std::uint32_t port, Dir d, Cycle s);
   void schedule_releases(std::uint32_t slot, std::uint32_t upto);
+  void release_stage(Packet& p, std::uint32_t slot, const Stage* st, std::uint32_t j, Cycle tail);
   void release(std::uint32_t port, Cycle t);
   void deliver(std::uint32_t slot, Cycle t);
   PacketEvent event_of(const Packet& p, Cycle t) const;
@@ -157,8 +177,15 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   std::uint32_t buffer_;             // flits a router holds per input (chain blocking)
   std::vector<std::int32_t> x_, y_;  // per tile
   std::vector<TileId> nbr_;          // [tile * kMeshDirs + dir]
+  std::vector<std::uint8_t> route_;  // [tile * tiles_ + destination]: the XY route's Dir; empty on large meshes
   std::vector<Port> ports_;          // [node * kPorts + dir]
-  std::vector<Input> inputs_;        // [node * kPorts + dir the packets come from]
+  // A router input is named by the port that feeds it: a link's far end by the link's sending
+  // port (node * kPorts + dir), a core's injection port by its node's Local port (an ejection
+  // port feeds no router).
+  std::vector<Input> inputs_;
+  std::uint32_t input_of(const Packet& p, const Stage* st, std::uint32_t j) const {
+    return j == 0 ? port_index(p.net, p.src, Dir::Local) : st[j - 1].port;
+  }
   std::vector<Cycle> core_free_;     // per node: the core writes its next head from then on
   std::vector<std::int64_t> writing_;  // per node: packet whose tail has not left the injection buffer
   // Per node: packets the core has not started, in order, linked through Packet::write_next.
