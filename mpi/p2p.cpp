@@ -98,7 +98,19 @@ struct Engine {
   BsendBuffer bsend;
   int real_time = -1;                                  // wait_may_skip_progress(), once known
   DirectRecv* direct = nullptr;                        // the blocking receive in progress, if direct
+  // Error notices of failed collective calls (coll/call_sequence.cpp): the collective lane's
+  // context and the notice's tag, which names the call. Kept apart from the unexpected queue,
+  // whose every receive would otherwise scan them; the oldest go when there are kKeptNotices (a
+  // notice that arrives after its call has ended here stays until then).
+  struct Notice {
+    std::uint64_t context;
+    int tag;
+  };
+  std::vector<Notice> notices;
+  std::vector<transport::OpId> notice_fetches;  // a notice taken out of the transport, if not at once
 };
+
+constexpr std::size_t kKeptNotices = 64;
 
 // Per rank (see rank_local.h). At namespace scope and constant-initialised, so that engine(),
 // called several times on every message's path, needs no guard of a function-local static.
@@ -270,11 +282,26 @@ TILEMPI_HOT void on_arrival(Engine& e, transport::Transport& tp, const Arrival& 
   on_arrival_slow(e, tp, a);
 }
 
+// A collective call's error notice: kept by the call it names, the transport's copy released.
+[[gnu::noinline]] void keep_notice(Engine& e, transport::Transport& tp, const Arrival& a, std::uint64_t context,
+                                   int tag) {
+  static char sink;
+  const transport::OpId op = tp.fetch(a, &sink, 0);
+  if (op != kDone) e.notice_fetches.push_back(op);
+  if (e.notices.size() >= kKeptNotices) e.notices.erase(e.notices.begin());
+  e.notices.push_back({context, tag});
+}
+
 // The rest of matching: a later posted receive, or the unexpected queue.
 [[gnu::noinline]] void on_arrival_slow(Engine& e, transport::Transport& tp, const Arrival& a) {
   std::uint64_t context = a.envelope.word[0];
   int source = static_cast<int>(static_cast<std::uint32_t>(a.envelope.word[1]));
   int tag = static_cast<int>(static_cast<std::uint32_t>(a.envelope.word[1] >> 32));
+  // (No receive is ever posted for a notice's tag, so it never matched the first posted one.)
+  if ((context & 1) && (tag & (kCollTagsPerCall - 1)) == kCollNoticeTag) [[unlikely]] {
+    keep_notice(e, tp, a, context, tag);
+    return;
+  }
   if (!e.posted.empty()) {
     for (auto it = e.posted.begin() + 1; it != e.posted.end(); ++it) {
       Request* r = e.requests[*it].get();
@@ -1008,16 +1035,101 @@ bool iprobe(int source, int tag, Comm& comm, Lane lane, MPI_Status* status) {
   return false;
 }
 
+namespace {
+
+// Whether the notice of the call running on request r's communicator has arrived.
+bool notice_for(Engine& e, const Request& r) {
+  if (!e.notice_fetches.empty()) {
+    transport::Transport& tp = transport_of_job();
+    std::erase_if(e.notice_fetches, [&](transport::OpId op) { return tp.fetch_done(op); });
+  }
+  const Comm* c = comm_get(r.comm);
+  if (!c) return false;
+  const std::uint64_t context = c->context + 1;
+  const int tag = coll_tag_offset(*c) + kCollNoticeTag;
+  for (const Engine::Notice& n : e.notices)
+    if (n.context == context && n.tag == tag) return true;
+  return false;
+}
+
+}  // namespace
+
+bool coll_notice_take(const Comm& comm) {
+  Engine& e = engine();
+  if (e.notices.empty()) [[likely]]
+    return false;
+  const std::uint64_t context = comm.context + 1;
+  const int tag = coll_tag_offset(comm) + kCollNoticeTag;
+  return std::erase_if(e.notices, [&](const Engine::Notice& n) { return n.context == context && n.tag == tag; }) > 0;
+}
+
+int coll_waitall(int count, MPI_Request* requests, MPI_Status* statuses) {
+  Engine& e = engine();
+  int rc = MPI_SUCCESS;
+  bool told = false;
+  // One wait per request in turn, as waitall's: the same progress passes as before there were
+  // notices, so that no modeled cycle moves. Only a wait that has to wait looks at notices.
+  int i = 0;
+  for (; i < count; ++i) {
+    MPI_Status* st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+    Request* r = request_get(requests[i]);
+    if (!r) {
+      status_set(st, MPI_Status{MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, 0, 0});
+      continue;
+    }
+    // Only a receive heeds a notice: a send is taken by its receiver or by the drain of a member
+    // that failed the call (so a rank that only sends to a failed one completes, as before).
+    progress_until([&] {
+      if (r->done) return true;
+      if (e.notices.empty()) [[likely]]
+        return false;
+      return told = r->kind == Request::Kind::Recv && notice_for(e, *r);
+    });
+    if (told) break;
+    status_set(st, r->status);
+    if (rc == MPI_SUCCESS) rc = r->error;
+    request_finish(&requests[i]);
+  }
+  if (!told) return rc;
+  // Another member failed the call: what was to come from it (directly or not) will not. The
+  // receives not yet matched are taken back, and what the others still send this rank for the
+  // call is drained from now on; a matched receive is under way, and a send is taken by its
+  // receiver or, when that member fails the call too, by its drain: both finish.
+  const MPI_Comm handle = request_get(requests[i])->comm;
+  for (int k = i; k < count; ++k) {
+    const Request* r = request_get(requests[k]);
+    if (r && !r->done && r->kind == Request::Kind::Recv) request_cancel(requests[k]);
+  }
+  if (Comm* c = comm_get(handle)) coll_drain_call(*c);
+  int first = i;
+  progress_until([&] {
+    for (; first < count; ++first) {
+      const Request* r = request_get(requests[first]);
+      if (r && !r->done) return false;
+    }
+    return true;
+  });
+  for (int k = i; k < count; ++k) {
+    if (statuses != MPI_STATUSES_IGNORE) {
+      const Request* r = request_get(requests[k]);
+      statuses[k] = r ? r->status : MPI_Status{MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, 0, 0};
+      statuses[k].MPI_ERROR = MPI_ERR_OTHER;
+    }
+    request_finish(&requests[k]);
+  }
+  return MPI_ERR_OTHER;
+}
+
 int coll_send(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm) {
   MPI_Request r;
   int rc = isend(buf, count, type, dest, tag, comm, Lane::Coll, false, &r);
-  return rc == MPI_SUCCESS ? wait(&r, MPI_STATUS_IGNORE) : rc;
+  return rc == MPI_SUCCESS ? coll_waitall(1, &r, MPI_STATUSES_IGNORE) : rc;
 }
 
 int coll_recv(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm) {
   MPI_Request r;
   int rc = irecv(buf, count, type, source, tag, comm, Lane::Coll, &r);
-  return rc == MPI_SUCCESS ? wait(&r, MPI_STATUS_IGNORE) : rc;
+  return rc == MPI_SUCCESS ? coll_waitall(1, &r, MPI_STATUSES_IGNORE) : rc;
 }
 
 int coll_sendrecv(const void* sbuf, std::size_t scount, MPI_Datatype stype, int dest, void* rbuf, std::size_t rcount,
@@ -1026,7 +1138,7 @@ int coll_sendrecv(const void* sbuf, std::size_t scount, MPI_Datatype stype, int 
   int rc = irecv(rbuf, rcount, rtype, source, tag, comm, Lane::Coll, &r[0]);
   if (rc == MPI_SUCCESS) rc = isend(sbuf, scount, stype, dest, tag, comm, Lane::Coll, false, &r[1]);
   if (rc != MPI_SUCCESS) return rc;
-  return waitall(2, r, MPI_STATUSES_IGNORE);
+  return coll_waitall(2, r, MPI_STATUSES_IGNORE);
 }
 
 }  // namespace tilempi::mpi

@@ -91,7 +91,14 @@ void progress();
 /// A one-line list of this rank's posted receives and unfinished sends (for deadlock reports).
 std::string describe_pending();
 
-// Shorthands for collective algorithms (Lane::Coll, blocking).
+/// Wait for requests of one collective call (on the collective lane of one communicator), as
+/// waitall does, unless the call fails at another member first: when that member's error notice
+/// arrives (coll/call_sequence.cpp), the receives not yet matched are cancelled, the rest (sends,
+/// receives under way) are waited for, every request is freed and MPI_ERR_OTHER is returned.
+/// Otherwise the first request's error; statuses may be MPI_STATUSES_IGNORE.
+int coll_waitall(int count, MPI_Request* requests, MPI_Status* statuses);
+
+// Shorthands for collective algorithms (Lane::Coll, blocking; their waits are coll_waitall's).
 int coll_send(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm);
 int coll_recv(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm);
 int coll_sendrecv(const void* sbuf, std::size_t scount, MPI_Datatype stype, int dest, void* rbuf, std::size_t rcount,

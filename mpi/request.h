@@ -116,6 +116,19 @@ bool nbc_running();
 void nbc_yield();
 /// Added to the collective lane's tags by the running non-blocking collective (0 outside one).
 int nbc_tag_offset();
+/// Tags in one collective call's range on the collective lane (coll/coll.h), and the last of them:
+/// the tag of the error notice that a member whose call failed sends the call's other members
+/// (coll/call_sequence.cpp). The progress engine keeps notices apart from the messages it
+/// matches: they end the call's waits (coll_waitall) and never enter a queue.
+constexpr int kCollTagsPerCall = 256;
+constexpr int kCollNoticeTag = kCollTagsPerCall - 1;
+/// Whether a notice for comm's running collective call has arrived at this rank; forget it (the
+/// call has ended here).
+bool coll_notice_take(const Comm& comm);
+/// Drain the collective call running on comm at this rank from now on (coll/call_sequence.cpp):
+/// a wait that a notice ended does so before it waits for its own sends, whose receivers may be
+/// in the same position (each waiting for its sends to the other would wait for ever).
+void coll_drain_call(Comm& comm);
 /// Added to the collective lane's tags on comm: the running non-blocking collective's range, else
 /// the range of the blocking collective running on comm (coll/call_sequence.cpp), else 0.
 int coll_tag_offset(const Comm& comm);

@@ -111,7 +111,12 @@ bool same_size(const Comm& c, std::size_t sbytes, std::size_t rbytes, const char
 
 int finish(Comm& c, int rc, const char* fn) {
   if (rc == MPI_SUCCESS) return rc;
-  return raise(c.handle, rc, fn, "communication failed inside the collective");
+  std::string why = coll::take_failure_note();
+  if (why.empty())
+    why = rc == MPI_ERR_OTHER ? "the call failed at another member of the communicator, which told this rank so; "
+                                "this rank's part of it was abandoned"
+                              : "communication failed inside the collective";
+  return raise(c.handle, rc, fn, why);
 }
 
 /// The algorithm that runs for this call (coll::choose: the user's choice or the default, then

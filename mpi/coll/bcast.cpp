@@ -1,4 +1,8 @@
 // Classic broadcasts: linear, binomial, scatter + ring allgather (van de Geijn).
+// A rank whose count and datatype give another size than the root's (an erroneous program)
+// receives what the root sent and fails the call with the class of the difference (SizedCall,
+// coll.h). In linear and binomial what it forwards is what it received, so that its subtree
+// gets the root's message; scatter_allgather stops there and tells the others.
 #include <algorithm>
 
 #include "coll/coll.h"
@@ -6,7 +10,11 @@
 namespace tilempi::mpi::coll {
 
 int bcast_linear(void* buf, std::size_t bytes, int root, Comm& c, int) {
-  if (c.rank != root) return recv_bytes(buf, bytes, root, kTagBcast, c);
+  if (c.rank != root) {
+    SizedCall call(c);
+    if (int rc = call.recv(buf, bytes, root, kTagBcast)) return rc;
+    return call.result();
+  }
   std::vector<MPI_Request> reqs;
   for (int i = 0; i < c.size; ++i) {
     if (i == root) continue;
@@ -18,10 +26,11 @@ int bcast_linear(void* buf, std::size_t bytes, int root, Comm& c, int) {
 
 int bcast_binomial(void* buf, std::size_t bytes, int root, Comm& c, int) {
   const int n = c.size, rel = (c.rank - root + n) % n;
+  SizedCall call(c);
   int mask = 1;
   while (mask < n) {
     if (rel & mask) {
-      if (int rc = recv_bytes(buf, bytes, (rel - mask + root) % n, kTagBcast, c)) return rc;
+      if (int rc = call.recv(buf, bytes, (rel - mask + root) % n, kTagBcast, &bytes)) return rc;
       break;
     }
     mask <<= 1;
@@ -29,7 +38,7 @@ int bcast_binomial(void* buf, std::size_t bytes, int root, Comm& c, int) {
   for (mask >>= 1; mask > 0; mask >>= 1)
     if (rel + mask < n)
       if (int rc = send_bytes(buf, bytes, (rel + mask + root) % n, kTagBcast, c)) return rc;
-  return MPI_SUCCESS;
+  return call.result();
 }
 
 int bcast_scatter_allgather(void* buf, std::size_t bytes, int root, Comm& c, int) {
@@ -38,12 +47,16 @@ int bcast_scatter_allgather(void* buf, std::size_t bytes, int root, Comm& c, int
   // Bytes of pieces [a, b) (relative ranks): clipped to the message.
   auto off = [&](int k) { return std::min(bytes, static_cast<std::size_t>(k) * piece); };
   auto abs = [&](int k) { return (k + root) % n; };
+  // The pieces follow this rank's size: with another size than the root's, the pieces it would
+  // forward are cut and placed otherwise, and one of the root's size can be wrong (a last piece
+  // of the same length from another place): the first mismatch stops it and the others are told.
+  SizedCall call(c, SizedCall::Mode::Stop);
   // Binomial scatter: relative rank k ends up holding piece k.
   int mask = 1;
   while (mask < n) {
     if (rel & mask) {
       const int hi = std::min(rel + mask, n);
-      if (int rc = recv_bytes(at(buf, off(rel)), off(hi) - off(rel), abs(rel - mask), kTagBcast, c)) return rc;
+      if (int rc = call.recv(at(buf, off(rel)), off(hi) - off(rel), abs(rel - mask), kTagBcast)) return rc;
       break;
     }
     mask <<= 1;
@@ -57,11 +70,11 @@ int bcast_scatter_allgather(void* buf, std::size_t bytes, int root, Comm& c, int
   const int right = abs((rel + 1) % n), left = abs((rel - 1 + n) % n);
   for (int s = 0; s < n - 1; ++s) {
     const int sp = (rel - s + n) % n, rp = (rel - s - 1 + n) % n;
-    if (int rc = sendrecv_bytes(at(buf, off(sp)), off(sp + 1) - off(sp), right, at(buf, off(rp)), off(rp + 1) - off(rp),
-                                left, kTagBcast, c))
+    if (int rc = call.sendrecv(at(buf, off(sp)), off(sp + 1) - off(sp), right, at(buf, off(rp)), off(rp + 1) - off(rp),
+                               left, kTagBcast))
       return rc;
   }
-  return MPI_SUCCESS;
+  return call.result();
 }
 
 // ---- registry entries (registry.cpp lists them) ----------------------------------------------

@@ -29,12 +29,27 @@
 //   MPI_Finalize, or after kDrainCalls more calls on the communicator (long before the tag
 //   ranges come round again).
 //
-// What the sequence cannot do: a member that takes no part in the communication at all makes the
-// others wait. A rank whose call fails before it sends what a partner waits for (a root of
-// MPI_Scatter with a bad send count, a leaf of MPI_Reduce with a bad count) leaves that partner
-// waiting: the sim reports the deadlock with each rank's pending operations, the host's launcher
-// its --timeout. docs/COVERAGE.md, "Errors in collectives".
+// - The notice. A rank whose call fails before it has done its part (its own arguments are wrong,
+//   so it sends nothing: a root of MPI_Bcast or MPI_Scatter, a contributor of MPI_Reduce or
+//   MPI_Alltoallv, an inner rank of a tree) would leave the members that wait for its messages,
+//   directly or through others, waiting for ever. So it also sends every other member an error
+//   notice: a zero-byte message on the last tag of the call's range. The progress engine keeps
+//   notices apart (p2p.cpp), and every wait of a collective's code (coll_waitall) ends when the
+//   notice of its call is there: its receives not yet matched are taken back, and it returns
+//   MPI_ERR_OTHER, so that the call fails there too and that rank drains the call as well. A
+//   member whose part of the call was done before the notice came returns what it got (success
+//   with complete data, or its own error); one that needed what the failed rank was to send can
+//   only end by the notice. The notice costs nothing while nothing fails: no message, and a wait
+//   looks at the (empty) list of notices only when it has to wait. A rank that failed because it
+//   was told, or that did its part and only found a size mismatch (SizedCall), tells nobody.
+//
+// What this cannot end: the waits inside a transport's own collective operation (the static
+// network's broadcast, the adapter's offloaded transfers) and a wait of the local part of an
+// intercommunicator collective for a member of the other group (the notice goes to the remote
+// group on the intercommunicator). docs/COVERAGE.md, "Errors in collectives".
 #include <algorithm>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "coll/coll.h"
@@ -66,8 +81,16 @@ struct Drain {
   std::vector<MPI_Request> receives;
 };
 
+/// A call that failed here after this rank did its part (part_done_with_error).
+struct PartDone {
+  std::uint64_t context;
+  int tag_offset;
+};
+
 struct DrainState {
   std::vector<Drain> drains;
+  std::vector<PartDone> parts_done;  ///< calls running now whose failure here needs no notice
+  std::string failure_note;          ///< note_failure()
   unsigned char sink = 0;  ///< where the zero-byte receives point (never written)
 };
 
@@ -115,24 +138,66 @@ CallSequence::~CallSequence() {
   if (comm_) state(*comm_).call_tag_offset = saved_;
 }
 
-void CallSequence::failed() {
-  Comm* c = comm_get(handle_);
-  if (!c) return;
+void part_done_with_error(Comm& comm) {
+  drain_state().parts_done.push_back({comm.context, coll_tag_offset(comm)});
+}
+
+void note_failure(std::string why) { drain_state().failure_note = std::move(why); }
+
+std::string take_failure_note() { return std::exchange(drain_state().failure_note, std::string()); }
+
+namespace {
+
+/// Tell the call's other members that it failed here: a notice to each (on an
+/// intercommunicator, to the remote group, which the call's transfers reach). Nobody waits for
+/// these sends: each frees itself when the transport is done with it.
+void send_notices(Comm& c) {
+  const int n = c.inter ? c.peer_size() : c.size;
+  for (int dest = 0; dest < n; ++dest) {
+    if (!c.inter && dest == c.rank) continue;
+    MPI_Request r = MPI_REQUEST_NULL;
+    isend(&drain_state().sink, 0, MPI_BYTE, dest, kCollNoticeTag, c, Lane::Coll, false, &r);
+    if (Request* q = request_get(r); q && !q->done) q->freed = true;
+    else request_release(r);
+  }
+}
+
+/// Drain the call running on c at this rank (once: a wait that was told has started it already).
+void start_drain(Comm& c) {
   DrainState& s = drain_state();
+  const int base = coll_tag_offset(c);
+  for (const Drain& d : s.drains)
+    if (d.context == c.context && d.tags.front() == base + kTagBarrier) return;
   if (s.drains.size() >= kMaxDrains) {
     end(s.drains.front());
     s.drains.erase(s.drains.begin());
   }
   Drain d;
-  d.handle = handle_;
-  d.context = c->context;
-  d.calls_then = calls_so_far(state(*c));
-  const int base = coll_tag_offset(*c);
+  d.handle = c.handle;
+  d.context = c.context;
+  d.calls_then = calls_so_far(state(c));
   for (int t = kTagBarrier; t <= kTagLast; ++t) {
     d.tags.push_back(base + t);
-    d.receives.push_back(post(*c, base + t));
+    d.receives.push_back(post(c, base + t));
   }
   s.drains.push_back(std::move(d));
+}
+
+}  // namespace
+
+void CallSequence::failed() {
+  Comm* c = comm_get(handle_);
+  if (!c) return;
+  DrainState& s = drain_state();
+  // Whether the others know already, or need not know: told by a notice, or this rank's part done.
+  const bool told = coll_notice_take(*c);
+  const std::uint64_t context = c->context;
+  const int offset = coll_tag_offset(*c);
+  const bool part_done = std::erase_if(s.parts_done, [&](const PartDone& p) {
+                           return p.context == context && p.tag_offset == offset;
+                         }) > 0;
+  if (!told && !part_done) send_notices(*c);
+  start_drain(*c);
 }
 
 void drain_progress() {
@@ -164,6 +229,8 @@ void drains_clear() {
 }
 
 }  // namespace coll
+
+void coll_drain_call(Comm& comm) { coll::start_drain(comm); }
 
 int coll_tag_offset(const Comm& comm) {
   if (int nbc = nbc_tag_offset()) return nbc;

@@ -20,6 +20,7 @@
 #include "coll/op.h"
 #include "coll/schedule/schedule.h"
 #include "comm.h"
+#include "request.h"
 #include "mpi.h"
 #include "tilempi/transport/transport.h"
 
@@ -230,9 +231,9 @@ enum Tag : int {
   kTagAllgather, kTagReduceScatter, kTagScan, kTagRounds, kTagRoundBarrier, kTagAlltoallw,
   kTagLast = kTagAlltoallw
 };
-/// Tags of one collective call's range.
-constexpr int kTagsPerCall = 256;
-static_assert(kTagLast < kTagsPerCall, "the collective lane's fixed tags must stay below a range");
+/// Tags of one collective call's range; its last is the error notice's (kCollNoticeTag).
+constexpr int kTagsPerCall = kCollTagsPerCall;
+static_assert(kTagLast < kCollNoticeTag, "the collective lane's fixed tags must stay below the notice's");
 /// Ranges of the non-blocking calls (1 .. kNonblockingRanges); the blocking calls' follow.
 constexpr std::uint32_t kNonblockingRanges = 1u << 22;
 
@@ -248,7 +249,9 @@ class CallSequence {
   CallSequence(const CallSequence&) = delete;
   CallSequence& operator=(const CallSequence&) = delete;
   /// The call fails at this rank: what the other members still send this rank for it is taken
-  /// and dropped (the drain), so that nothing of it waits in a queue or keeps its sender waiting.
+  /// and dropped (the drain), so that nothing of it waits in a queue or keeps its sender waiting;
+  /// and unless they know already, the other members are told (the error notice), so that none
+  /// waits for ever for what this rank was to send.
   void failed();
 
  private:
@@ -256,6 +259,15 @@ class CallSequence {
   Comm* comm_ = nullptr;  ///< set when this object gave the communicator its range
   int saved_ = 0;
 };
+/// The running call fails at this rank after this rank has done its part of it (it received a
+/// message of another size than its arguments give, and went on): its failure leaves nobody
+/// waiting, so failed() tells nobody.
+void part_done_with_error(Comm& comm);
+/// Why the running call failed at this rank, for its error message (finish() in api_coll.cpp
+/// takes it).
+void note_failure(std::string why);
+std::string take_failure_note();
+
 /// Renew the drains' receives that have taken a message; end drains of freed communicators and
 /// old ones. Run by nbc_progress() on every progress pass (one test when nothing failed).
 void drain_progress();
@@ -268,6 +280,38 @@ int sendrecv_bytes(const void* sbuf, std::size_t sn, int dest, void* rbuf, std::
 int isend_bytes(const void* buf, std::size_t n, int dest, int tag, Comm& comm, MPI_Request* req);
 int irecv_bytes(void* buf, std::size_t n, int src, int tag, Comm& comm, MPI_Request* req);
 int waitall(std::vector<MPI_Request>& reqs);
+
+/// The receives of an algorithm whose message sizes the call's arguments fix at every member (a
+/// broadcast's, a scatter's). MPI requires the members' type signatures to match; when they
+/// do not, a message's size differs from the receive's. The receive then takes what came (a
+/// longer message truncated) and the difference is recorded: MPI_ERR_TRUNCATE for a longer
+/// message, as point-to-point reports it; MPI_ERR_OTHER for a shorter one, which leaves part of
+/// the buffer unwritten (MPICH's class for a collective size mismatch). What then depends on the
+/// algorithm (the mode):
+/// - Forward: what this rank forwards is what it received, so its partners get what they would
+///   have got. It goes on, so that no partner waits for a message it skipped, and result() fails
+///   the call here alone (part_done_with_error: nobody is told).
+/// - Stop: what this rank would forward is cut or placed by its own size (pieces of the message),
+///   and a partner could not always tell from the size: the first mismatch ends the algorithm
+///   here with its class, and failed() tells the others (the error notice), whose waits for what
+///   this rank no longer sends end.
+/// Other failures (a notice: coll_waitall) end the algorithm at once.
+class SizedCall {
+ public:
+  enum class Mode { Forward, Stop };
+  explicit SizedCall(Comm& c, Mode mode = Mode::Forward) : comm_(c), mode_(mode) {}
+  /// *got (if not null): the bytes taken, at most n.
+  int recv(void* buf, std::size_t n, int src, int tag, std::size_t* got = nullptr);
+  int sendrecv(const void* sbuf, std::size_t sn, int dest, void* rbuf, std::size_t rn, int src, int tag);
+  int result();
+
+ private:
+  /// The receive's outcome: MPI_SUCCESS to go on, else the class that ends the algorithm.
+  int after(int rc, const MPI_Status& st, std::size_t n, std::size_t* got);
+  Comm& comm_;
+  Mode mode_;
+  int mismatch_ = MPI_SUCCESS;
+};
 
 /// A scratch buffer of bytes.
 using Bytes = std::vector<unsigned char>;

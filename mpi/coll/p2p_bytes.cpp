@@ -3,6 +3,8 @@
 #include "coll/coll.h"
 #include "p2p.h"
 
+#include <string>
+
 namespace tilempi::mpi::coll {
 
 int send_bytes(const void* buf, std::size_t n, int dest, int tag, Comm& comm) {
@@ -22,9 +24,55 @@ int irecv_bytes(void* buf, std::size_t n, int src, int tag, Comm& comm, MPI_Requ
 }
 int waitall(std::vector<MPI_Request>& reqs) {
   if (reqs.empty()) return MPI_SUCCESS;
-  int rc = mpi::waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
+  int rc = coll_waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE);
   reqs.clear();
   return rc;
 }
 
+namespace {
+
+/// The bytes a receive of capacity n took (all n when the message was longer), and the class of
+/// its size's mismatch: MPI_ERR_TRUNCATE when the message was longer, MPI_ERR_OTHER when shorter.
+std::size_t taken(const MPI_Status& st, std::size_t n, int* mismatch) {
+  const std::size_t got = status_bytes(st);
+  const int e = st.MPI_ERROR == MPI_ERR_TRUNCATE ? MPI_ERR_TRUNCATE : got < n ? MPI_ERR_OTHER : MPI_SUCCESS;
+  if (e != MPI_SUCCESS && *mismatch == MPI_SUCCESS) {
+    *mismatch = e;
+    note_failure(e == MPI_ERR_TRUNCATE
+                     ? "a message of this call is longer than this rank's count and datatype say (" + std::to_string(n) +
+                           " bytes): the members' counts and datatypes differ"
+                     : "a message of this call is " + std::to_string(got) + " bytes where this rank's count and datatype say " +
+                           std::to_string(n) + ": the members' counts and datatypes differ");
+  }
+  return got;
+}
+
+}  // namespace
+
+int SizedCall::after(int rc, const MPI_Status& st, std::size_t n, std::size_t* got) {
+  if (rc != MPI_SUCCESS && rc != MPI_ERR_TRUNCATE) return rc;
+  const std::size_t g = taken(st, n, &mismatch_);
+  if (got) *got = g;
+  return mode_ == Mode::Stop ? mismatch_ : MPI_SUCCESS;
+}
+
+int SizedCall::recv(void* buf, std::size_t n, int src, int tag, std::size_t* got) {
+  MPI_Request r;
+  MPI_Status st;
+  if (int rc = irecv_bytes(buf, n, src, tag, comm_, &r)) return rc;
+  return after(coll_waitall(1, &r, &st), st, n, got);
+}
+
+int SizedCall::sendrecv(const void* sbuf, std::size_t sn, int dest, void* rbuf, std::size_t rn, int src, int tag) {
+  MPI_Request r[2];
+  MPI_Status st[2];
+  if (int rc = irecv_bytes(rbuf, rn, src, tag, comm_, &r[0])) return rc;
+  if (int rc = isend_bytes(sbuf, sn, dest, tag, comm_, &r[1])) return rc;
+  return after(coll_waitall(2, r, st), st[0], rn, nullptr);
+}
+
+int SizedCall::result() {
+  if (mismatch_ != MPI_SUCCESS) part_done_with_error(comm_);
+  return mismatch_;
+}
 }  // namespace tilempi::mpi::coll

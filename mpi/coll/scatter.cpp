@@ -6,8 +6,17 @@
 
 namespace tilempi::mpi::coll {
 
+namespace {
+/// A non-root's block: a size other than the root's block fails the call here (SizedCall, coll.h).
+int recv_block(void* rbuf, std::size_t block, int root, Comm& c) {
+  SizedCall call(c);
+  if (int rc = call.recv(rbuf, block, root, kTagScatter)) return rc;
+  return call.result();
+}
+}  // namespace
+
 int scatter_linear(const void* sbuf, void* rbuf, std::size_t block, int root, Comm& c, int) {
-  if (c.rank != root) return recv_bytes(rbuf, block, root, kTagScatter, c);
+  if (c.rank != root) return recv_block(rbuf, block, root, c);
   std::vector<MPI_Request> reqs;
   for (int i = 0; i < c.size; ++i) {
     if (i == root) continue;
@@ -20,6 +29,9 @@ int scatter_linear(const void* sbuf, void* rbuf, std::size_t block, int root, Co
 
 int scatter_binomial(const void* sbuf, void* rbuf, std::size_t block, int root, Comm& c, int) {
   const int n = c.size, rel = (c.rank - root + n) % n;
+  // Blocks of this rank's size: with another size than the root's, the blocks it would forward
+  // are cut otherwise: the first mismatch stops it and the others are told.
+  SizedCall call(c, SizedCall::Mode::Stop);
   Bytes tmp;
   int mask = 1;
   if (rel == 0) {
@@ -30,7 +42,7 @@ int scatter_binomial(const void* sbuf, void* rbuf, std::size_t block, int root, 
     while (!(rel & mask)) mask <<= 1;
     const int cnt = std::min(mask, n - rel);
     tmp.resize(uz(cnt) * block);
-    if (int rc = recv_bytes(tmp.data(), tmp.size(), (rel - mask + root) % n, kTagScatter, c)) return rc;
+    if (int rc = call.recv(tmp.data(), tmp.size(), (rel - mask + root) % n, kTagScatter)) return rc;
   }
   for (mask >>= 1; mask > 0; mask >>= 1)
     if (rel + mask < n) {
@@ -39,12 +51,12 @@ int scatter_binomial(const void* sbuf, void* rbuf, std::size_t block, int root, 
     }
   // At the root the block comes from sbuf itself (with MPI_IN_PLACE rbuf is that very slot).
   move(rbuf, rel == 0 ? at(sbuf, uz(root) * block) : tmp.data(), block);
-  return MPI_SUCCESS;
+  return call.result();
 }
 
 int scatterv_linear(const void* sbuf, const std::size_t* counts, const std::size_t* displs, void* rbuf, std::size_t rbytes,
                     int root, Comm& c, int) {
-  if (c.rank != root) return recv_bytes(rbuf, rbytes, root, kTagScatter, c);
+  if (c.rank != root) return recv_block(rbuf, rbytes, root, c);
   std::vector<MPI_Request> reqs;
   for (int i = 0; i < c.size; ++i) {
     if (i == root) continue;

@@ -115,15 +115,18 @@ int bcast_static_route(void* buf, std::size_t bytes, int root, Comm& c, int) {
       return MPI_SUCCESS;
     }
   }
-  // The same tree over point-to-point: receive from the parent, forward to the children.
+  // The same tree over point-to-point: receive from the parent, forward to the children (what
+  // came: a rank whose size differs from the root's fails alone, bcast.cpp).
+  SizedCall call(c);
   const int parent = t.parent[static_cast<std::size_t>(c.rank)];
   if (parent >= 0)
-    if (int rc = recv_bytes(buf, bytes, parent, kTagBcast, c)) return rc;
+    if (int rc = call.recv(buf, bytes, parent, kTagBcast, &bytes)) return rc;
   const auto& kids = t.children[static_cast<std::size_t>(c.rank)];
   std::vector<MPI_Request> reqs(kids.size());
   for (std::size_t i = 0; i < kids.size(); ++i)
     if (int rc = isend_bytes(buf, bytes, kids[i], kTagBcast, c, &reqs[i])) return rc;
-  return waitall(reqs);
+  if (int rc = waitall(reqs)) return rc;
+  return call.result();
 }
 
 // ---- registry entries (registry.cpp lists them) ----------------------------------------------
