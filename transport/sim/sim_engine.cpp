@@ -56,6 +56,7 @@ Engine::Engine(Segment seg, int nranks, const hw::Config& config, const std::str
   lookahead_ = std::max<std::uint64_t>(1, adapter_->lookahead());
   wake_cycles_ = adapter_->wake_cycles();
   ranks_.resize(static_cast<std::size_t>(n_));
+  if (n_ <= kDensePairRanks) dense_pairs_.resize(static_cast<std::size_t>(n_) * static_cast<std::size_t>(n_));
   tracing_ = !opt_.trace_path.empty();
   chip_->on_delivered([this](const hw::PacketEvent& e) { on_delivered(e); });
   chip_->on_injected([this](const hw::PacketEvent& e) { adapter_->injected(e); });
@@ -67,7 +68,7 @@ Engine::Engine(Segment seg, int nranks, const hw::Config& config, const std::str
     q.time = o.at;
     q.a = static_cast<std::uint64_t>(o.rank);
     q.b = static_cast<std::uint64_t>(o.tile);
-    queue_.push(Queued{o.at, -1, seq++, q});
+    enqueue(o.at, -1, seq++, q);
   }
 }
 
@@ -261,14 +262,25 @@ void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
       if (!sink_) shared(c->state).store(kFinished, std::memory_order_seq_cst);
       return;
     default:
-      queue_.push(Queued{q.time + lookahead_, r, seq, q});
+      enqueue(q.time + lookahead_, r, seq, q);
       return;
   }
 }
 
-void Engine::apply(const Queued& qq, std::uint64_t now) {
-  const Request& q = qq.req;
-  const int r = qq.rank;
+void Engine::enqueue(std::uint64_t eff, int rank, std::uint64_t seq, const Request& q) {
+  std::uint32_t slot;
+  if (free_queued_.empty()) {
+    slot = static_cast<std::uint32_t>(queued_reqs_.size());
+    queued_reqs_.push_back(q);
+  } else {
+    slot = free_queued_.back();
+    free_queued_.pop_back();
+    queued_reqs_[slot] = q;
+  }
+  queue_.push(Queued{eff, rank, slot, seq});
+}
+
+void Engine::apply(int r, const Request& q, std::uint64_t now) {
   if (q.kind == kReqMigrate) return apply_migrate(r, q, now, r < 0);  // r < 0: a --migrate order
   RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
   switch (q.kind) {
@@ -285,7 +297,7 @@ void Engine::apply(const Queued& qq, std::uint64_t now) {
       m.sent = q.op == 0;
       m.env = q.env;
       m.start = q.time;
-      m.pair_seq = pairs_[static_cast<std::uint64_t>(r) * static_cast<std::uint64_t>(n_) + q.a].sent++;
+      m.pair_seq = pair_order(r, m.dst).sent++;
       ++messages_;
       ++ri.sends;
       ri.bytes_sent += q.b;
@@ -778,10 +790,12 @@ void Engine::arrived(ad::MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
 }
 
 void Engine::publish_arrival(const Msg& m, const Event& e0) {
-  PairOrder& po = pairs_[static_cast<std::uint64_t>(m.src) * static_cast<std::uint64_t>(n_) + static_cast<std::uint64_t>(m.dst)];
+  PairOrder& po = pair_order(m.src, m.dst);
+  const std::uint64_t key = static_cast<std::uint64_t>(m.src) * static_cast<std::uint64_t>(n_) + static_cast<std::uint64_t>(m.dst);
   if (m.pair_seq < po.published) return publish(m.dst, e0);  // told again (an adapter's later notice)
   if (m.pair_seq > po.published) {
-    po.held[m.pair_seq] = e0;  // an earlier message between the two is still on its way
+    // An earlier message between the two is still on its way.
+    if (held_.insert_or_assign({key, m.pair_seq}, e0).second) ++po.held;
     return;
   }
   Event e = e0;
@@ -790,10 +804,12 @@ void Engine::publish_arrival(const Msg& m, const Event& e0) {
     po.last_time = e.time;
     ++po.published;
     publish(m.dst, e);
-    auto next = po.held.find(po.published);
-    if (next == po.held.end()) break;
+    if (po.held == 0) break;
+    auto next = held_.find({key, po.published});
+    if (next == held_.end()) break;
     e = next->second;
-    po.held.erase(next);
+    held_.erase(next);
+    --po.held;
   }
 }
 
@@ -896,9 +912,11 @@ bool Engine::advance_to(std::uint64_t bound) {
     processing_ = next;
     if (pending_switches_) apply_switches(next);
     while (!queue_.empty() && queue_.top().eff == next) {
-      Queued q = queue_.top();
+      const Queued k = queue_.top();
       queue_.pop();
-      apply(q, next);
+      const Request q = queued_reqs_[k.slot];  // (apply may queue more and move the slots)
+      free_queued_.push_back(k.slot);
+      apply(k.rank, q, next);
     }
     if (chip_->next_event_cycle() == next) chip_->run_until(next);
     while (!timers_.empty() && std::get<0>(timers_.top()) <= next) {
@@ -1112,11 +1130,13 @@ std::string Engine::finish() {
   if (failure_.empty()) {
     std::uint64_t end = 0;
     for (const RankInfo& ri : ranks_) end = std::max(end, ri.end);
-    for (auto q = queue_; !q.empty(); q.pop())
-      if (q.top().req.kind == kReqMigrate && q.top().rank < 0)
+    for (auto q = queue_; !q.empty(); q.pop()) {
+      const Request& req = queued_reqs_[q.top().slot];
+      if (req.kind == kReqMigrate && q.top().rank < 0)
         std::fprintf(stderr, "tilempirun: sim: --migrate %llu:%llu@%llu did not happen: the job ended at cycle %llu\n",
-                     static_cast<unsigned long long>(q.top().req.a), static_cast<unsigned long long>(q.top().req.b),
-                     static_cast<unsigned long long>(q.top().req.time), static_cast<unsigned long long>(end));
+                     static_cast<unsigned long long>(req.a), static_cast<unsigned long long>(req.b),
+                     static_cast<unsigned long long>(req.time), static_cast<unsigned long long>(end));
+    }
   }
   return failure_;
 }

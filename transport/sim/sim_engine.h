@@ -109,11 +109,14 @@ class Engine final : public hwmodel::adapter::Listener {
   void migration_switch(hwmodel::adapter::MsgId id, hwmodel::Cycle stop, hwmodel::Cycle resume) override;
 
  private:
+  /// A request waiting for its cycle: the heap holds this key, the request itself stays in a
+  /// slot of queued_reqs_ (a Request is two cache lines, which the heap would move at every
+  /// sift).
   struct Queued {
     std::uint64_t eff;
     int rank;
+    std::uint32_t slot;  ///< in queued_reqs_
     std::uint64_t seq;
-    Request req;
     bool operator>(const Queued& o) const {
       if (eff != o.eff) return eff > o.eff;
       if (rank != o.rank) return rank > o.rank;
@@ -191,7 +194,7 @@ class Engine final : public hwmodel::adapter::Listener {
   bool drain_requests();
   void take_request(int r, const Request& q, std::uint64_t seq);
   void check_request(int r, const Request& q) const;
-  void apply(const Queued& q, std::uint64_t now);
+  void apply(int r, const Request& q, std::uint64_t now);
   void apply_static(Static& s, std::uint64_t now);
   void release_static(int root, std::uint64_t root_off, std::uint64_t time);
   void apply_offload(int r, const Request& q, std::uint64_t now);
@@ -230,6 +233,9 @@ class Engine final : public hwmodel::adapter::Listener {
 
   std::vector<RankInfo> ranks_;
   std::priority_queue<Queued, std::vector<Queued>, std::greater<Queued>> queue_;
+  std::vector<Request> queued_reqs_;           ///< the queued requests (Queued::slot)
+  std::vector<std::uint32_t> free_queued_;     ///< free slots of queued_reqs_
+  void enqueue(std::uint64_t eff, int rank, std::uint64_t seq, const Request& q);
   /// (cycle, rank, block number): wake the rank then if it is still in that same block.
   using Timer = std::tuple<std::uint64_t, int, std::uint64_t>;
   std::priority_queue<Timer, std::vector<Timer>, std::greater<Timer>> timers_;
@@ -266,9 +272,19 @@ class Engine final : public hwmodel::adapter::Listener {
   /// may finish a later message first; MPI's non-overtaking rule rests on this order).
   struct PairOrder {
     std::uint64_t sent = 0, published = 0, last_time = 0;
-    std::map<std::uint64_t, Event> held;
+    std::uint64_t held = 0;  ///< arrivals in held_ for this pair
   };
-  std::unordered_map<std::uint64_t, PairOrder> pairs_;
+  /// Every pair's entry in one array up to kDensePairRanks ranks (25 MB at 1024: every message
+  /// asks for its pair twice, and a hash lookup was 2 % of an alltoall's job); a hash map above.
+  static constexpr int kDensePairRanks = 1024;
+  std::vector<PairOrder> dense_pairs_;
+  std::unordered_map<std::uint64_t, PairOrder> sparse_pairs_;
+  PairOrder& pair_order(int src, int dst) {
+    const std::uint64_t key = static_cast<std::uint64_t>(src) * static_cast<std::uint64_t>(n_) + static_cast<std::uint64_t>(dst);
+    return dense_pairs_.empty() ? sparse_pairs_[key] : dense_pairs_[key];
+  }
+  /// Arrivals held back, by (src * n + dst, the pair's message number).
+  std::map<std::pair<std::uint64_t, std::uint64_t>, Event> held_;
   /// Adapter id of an offload's part (rank) or group (-1) -> (offload key, rank).
   std::unordered_map<hwmodel::adapter::MsgId, std::pair<std::uint64_t, int>> offload_ids_;
   std::uint64_t offload_seq_ = 0;
