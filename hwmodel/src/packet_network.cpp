@@ -217,7 +217,7 @@ void Chip::PacketNetwork::head_arrive(std::uint32_t slot, Cycle t) {
 
 // The head is at the input of router p.at from cycle t: it takes the port of its route when
 // that port is free and nobody queues for it before, else it joins the queue.
-void Chip::PacketNetwork::head_ready(std::uint32_t slot, Cycle t) {
+[[gnu::always_inline]] inline void Chip::PacketNetwork::head_ready(std::uint32_t slot, Cycle t) {
   Packet& p = pkts_[slot];
   const Dir d = route(p.at, p.dst);
   const std::uint32_t pi = port_index(p.net, p.at, d);
@@ -231,7 +231,7 @@ void Chip::PacketNetwork::head_ready(std::uint32_t slot, Cycle t) {
 }
 
 // The head takes port `pi` at cycle s >= the cycle it was ready there.
-void Chip::PacketNetwork::take(std::uint32_t slot, std::uint32_t pi, Dir d, Cycle s) {
+[[gnu::always_inline]] inline void Chip::PacketNetwork::take(std::uint32_t slot, std::uint32_t pi, Dir d, Cycle s) {
   Packet& p = pkts_[slot];
   Port& out = ports_[pi];
   const Cycle waited = s - p.ready;
@@ -296,7 +296,7 @@ void Chip::PacketNetwork::schedule_releases(std::uint32_t slot, std::uint32_t up
 }
 
 // The tail crosses stage j at cycle `tail`: its port is released the cycle after.
-inline void Chip::PacketNetwork::release_stage(Packet& p, std::uint32_t slot, const Stage* st, std::uint32_t j,
+[[gnu::always_inline]] inline void Chip::PacketNetwork::release_stage(Packet& p, std::uint32_t slot, const Stage* st, std::uint32_t j,
                                                 Cycle tail) {
   if (j == 0) {
     p.tail_out = tail;
