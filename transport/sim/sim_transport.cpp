@@ -624,10 +624,50 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     std::uint64_t bytes, off;
     bool rdv;
   };
-  struct Pending {
-    std::uint64_t time, seq;
-    Event ev;
-    bool operator>(const Pending& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+  /// The events the rank holds, in (cycle, sequence) order: a heap of small keys, the events in
+  /// slots beside it (an Event is two cache lines, which a heap of events moved at every sift).
+  class EventQueue {
+   public:
+    bool empty() const { return keys_.empty(); }
+    std::uint64_t top_time() const { return keys_.front().time; }
+    void push(std::uint64_t time, std::uint64_t seq, const Event& e) {
+      std::uint32_t slot;
+      if (free_.empty()) {
+        slot = static_cast<std::uint32_t>(events_.size());
+        events_.push_back(e);
+      } else {
+        slot = free_.back();
+        free_.pop_back();
+        events_[slot] = e;
+      }
+      keys_.push_back(Key{time, seq, slot, e.kind});
+      std::push_heap(keys_.begin(), keys_.end(), std::greater<>());
+    }
+    Event pop() {
+      std::pop_heap(keys_.begin(), keys_.end(), std::greater<>());
+      const std::uint32_t slot = keys_.back().slot;
+      keys_.pop_back();
+      free_.push_back(slot);
+      return events_[slot];
+    }
+    /// The earliest cycle of an event other than a release (of any event with `releases`);
+    /// kNever if none.
+    std::uint64_t first_time(bool releases) const {
+      std::uint64_t t = kNever;
+      for (const Key& k : keys_)
+        if (releases || k.kind != kEvRelease) t = std::min(t, k.time);
+      return t;
+    }
+
+   private:
+    struct Key {
+      std::uint64_t time, seq;
+      std::uint32_t slot, kind;
+      bool operator>(const Key& o) const { return time != o.time ? time > o.time : seq > o.seq; }
+    };
+    std::vector<Key> keys_;
+    std::vector<Event> events_;
+    std::vector<std::uint32_t> free_;
   };
   struct Chunk {
     std::uint64_t pos, len;
@@ -740,7 +780,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     if (!events_waiting()) return;
     incoming_events_.clear();
     link_->take_events(incoming_events_);
-    for (const Event& e : incoming_events_) heap_.push(Pending{e.time, seen_++, e});
+    for (const Event& e : incoming_events_) heap_.push(e.time, seen_++, e);
   }
 
   /// Applies every event whose cycle the clock has reached and the rank has synchronized to.
@@ -748,9 +788,8 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   /// depends on the host's timing (ranks as processes), and what the rank sees and does must not.
   void advance() {
     if (events_waiting()) drain();
-    while (!heap_.empty() && heap_.top().time <= clock_ && heap_.top().time <= known_) {
-      const Event e = heap_.top().ev;
-      heap_.pop();
+    while (!heap_.empty() && heap_.top_time() <= clock_ && heap_.top_time() <= known_) {
+      const Event e = heap_.pop();
       clock_ += e.core_cycles;
       apply(e);
     }
@@ -779,7 +818,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
           l.kind = kEvLocalDone;
           l.time = at;
           l.op = e.op;
-          heap_.push(Pending{at, kLocalSeq + local_seq_++, l});
+          heap_.push(at, kLocalSeq + local_seq_++, l);
         }
         break;
       }
@@ -838,7 +877,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   bool events_waiting() const { return !inbox_ || !inbox_->empty(); }
   /// advance() would apply nothing: no event taken or waiting is due.
   bool nothing_due() const {
-    return !events_waiting() && (heap_.empty() || heap_.top().time > std::min(clock_, known_));
+    return !events_waiting() && (heap_.empty() || heap_.top_time() > std::min(clock_, known_));
   }
 
   /// op_done's short path would answer false for every pending operation: none is done, and
@@ -900,10 +939,9 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
         known_ = clock_;
         continue;
       }
-      if (known_ >= clock_ && !heap_.empty() && heap_.top().time <= p) {
+      if (known_ >= clock_ && !heap_.empty() && heap_.top_time() <= p) {
         // Every event up to that cycle is known (and none up to the clock is left): jump there.
-        const Event e = heap_.top().ev;
-        heap_.pop();
+        const Event e = heap_.pop();
         if (e.time > clock_) waited_ += e.time - clock_;
         known_ = std::max(known_, e.time);
         clock_ = std::max(clock_, e.time) + e.core_cycles;
@@ -928,16 +966,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     q.c = waiting_for_.empty() ? 0 : 1;
     // The earliest event held but not yet final (beyond the horizon seen): wake us then.
     // Releases count only when we wait for arena space.
-    {
-      auto copy = heap_;
-      while (!copy.empty()) {
-        if (copy.top().ev.kind != kEvRelease || q.c) {
-          q.b = copy.top().time;
-          break;
-        }
-        copy.pop();
-      }
-    }
+    q.b = heap_.first_time(q.c != 0);
     publish_clock();
     const std::uint64_t wake = link_->block(q);
     if (wake > clock_) {
@@ -1045,7 +1074,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   bool changed_ = false;
   bool finished_ = false;
   int lazy_ = 0;  ///< inside a blocking wait of the layer above: "nothing yet" is provisional
-  std::priority_queue<Pending, std::vector<Pending>, std::greater<Pending>> heap_;
+  EventQueue heap_;
   std::deque<Event> ready_;
   OpTable ops_;
   std::unordered_map<std::uint64_t, Incoming> incoming_;
