@@ -29,6 +29,7 @@ Chip::PacketNetwork::PacketNetwork(Chip& chip, const Config& c, const Topology& 
       inj_(static_cast<std::size_t>(nets_ * tiles_)),
       counters_(static_cast<std::size_t>(nets_)) {
   max_stages_ = static_cast<std::size_t>(topo.width() + topo.height() - 1);
+  stage_shift_ = static_cast<unsigned>(std::bit_width(max_stages_ - 1));
   tails_.resize(max_stages_);
   // Config::validate refuses a torus with this model: the tables below are the mesh's.
   x_.resize(static_cast<std::size_t>(tiles_));
@@ -58,7 +59,7 @@ PacketId Chip::PacketNetwork::inject(int network, TileId src, TileId dst, std::u
   if (free_slots_.empty()) {
     slot = static_cast<std::uint32_t>(pkts_.size());
     pkts_.emplace_back();
-    stages_.resize(pkts_.size() * max_stages_);
+    stages_.resize(pkts_.size() << stage_shift_);
   } else {
     slot = free_slots_.back();
     free_slots_.pop_back();
@@ -77,6 +78,7 @@ PacketId Chip::PacketNetwork::inject(int network, TileId src, TileId dst, std::u
   // Packets of one source leave in order of `at`, then of inject() calls: events of one cycle
   // run in the order they were scheduled.
   schedule(at, slot, kWrite);
+  if (at < first_) first_ = at;
   ++live_;
   ++counters_[static_cast<std::size_t>(network)].injected;
   return p.id;
@@ -238,7 +240,7 @@ void Chip::PacketNetwork::head_arrive(std::uint32_t slot, Cycle t) {
   out.holder = slot;
   out.blocked += waited;
   out.flits += p.flits;
-  Stage& st = stages(slot)[p.taken++];
+  Stage& st = stages(slot)[p.hops];
   st.took = s;
   st.port = pi;
   if (d == Dir::Local) {
@@ -249,7 +251,6 @@ void Chip::PacketNetwork::head_arrive(std::uint32_t slot, Cycle t) {
   }
   // Only other packets claim ports: any wait for a link is a link conflict.
   p.link_wait += waited;
-  counters_[p.net].flit_hops += p.flits;
   // A link `span` stages back is released now that this stage's cycle is known: the body
   // between them fits in their buffers.
   if (p.hops >= p.span) schedule_releases(slot, p.hops - p.span);
@@ -266,7 +267,7 @@ void Chip::PacketNetwork::head_arrive(std::uint32_t slot, Cycle t) {
 void Chip::PacketNetwork::schedule_releases(std::uint32_t slot, std::uint32_t upto) {
   Packet& p = pkts_[slot];
   const Stage* st = stages(slot);
-  const std::uint32_t last = p.taken - 1;
+  const std::uint32_t last = p.hops;  // the stage whose port was just taken
   const Cycle body = p.flits - 1;
   if (upto > last) upto = last;
   if (p.released > upto) return;
@@ -319,12 +320,9 @@ void Chip::PacketNetwork::schedule_releases(std::uint32_t slot, std::uint32_t up
   }
 }
 
-// The tail crossed: the port goes to the first head that waits for it.
-void Chip::PacketNetwork::release(std::uint32_t pi, Cycle t) {
+// Released port pi goes to the first head that waits for it.
+void Chip::PacketNetwork::hand_over(std::uint32_t pi, Cycle t) {
   Port& out = ports_[pi];
-  out.holder = -1;
-  out.free = t;
-  if (out.held || out.nobody_waits()) return;
   const std::uint32_t next = first_waiting(out);
   take(next, pi, static_cast<Dir>(pi % kPorts), std::max(t, pkts_[next].ready));
 }
@@ -340,6 +338,7 @@ void Chip::PacketNetwork::hold_ejection(int network, TileId tile, bool hold) {
   // The core reads again from now on: the first head that waits takes the port.
   const std::uint32_t next = first_waiting(ej);
   take(next, pi, Dir::Local, std::max({pkts_[next].ready, ej.free, chip_.now_}));
+  first_ = std::min(first_, scan_earliest());  // the events that take scheduled
 }
 
 PacketEvent Chip::PacketNetwork::event_of(const Packet& p, Cycle t) const {
@@ -376,7 +375,12 @@ void Chip::PacketNetwork::fill_stats(Stats& s) const {
       ns.ejection[static_cast<std::size_t>(t)] = LinkStats{e.flits, e.flits, e.blocked};
       ns.injection[static_cast<std::size_t>(t)] = inj_[n];
     }
-    copy_counters(counters_[static_cast<std::size_t>(net)], ns);
+    // Flit hops: the flits the links' sending ports passed on (reset with them).
+    NetCounters nc = counters_[static_cast<std::size_t>(net)];
+    nc.flit_hops = 0;
+    for (TileId t = 0; t < tiles_; ++t)
+      for (int d = 0; d < kMeshDirs; ++d) nc.flit_hops += ports_[node(net, t) * kPorts + static_cast<std::size_t>(d)].flits;
+    copy_counters(nc, ns);
   }
   s.packets = log_;
 }

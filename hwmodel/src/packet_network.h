@@ -55,9 +55,9 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
     std::uint32_t flits = 0;
     std::uint32_t span = 0;      // (flits - 1) / buffer_: routers' buffers the body fills behind a held head
     std::uint32_t next_input = 0;  // the router input the head comes in by next (set when it takes a port)
-    std::uint32_t hops = 0;      // links crossed so far (= the stage the head is at)
+    std::uint32_t hops = 0;      // links crossed so far (= the stage the head is at; its port is taken
+                                 // when it takes the next link, or the ejection port, which stays stage hops)
     std::uint32_t released = 0;  // stages whose release cycle is scheduled
-    std::uint32_t taken = 0;     // stages whose port the head has taken
     std::int32_t wait_next = -1; // the head after this one in the queue of the port it waits for
     std::int32_t write_next = -1;  // the packet after this one in its core's queue
     std::uint8_t net = 0;
@@ -65,7 +65,7 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   // The stages of the packet in `slot`, per router on its path: a fixed block of stages_ (an XY
   // path crosses at most width + height - 1 routers), found from the slot without reading the
   // packet.
-  Stage* stages(std::uint32_t slot) { return stages_.data() + static_cast<std::size_t>(slot) * max_stages_; }
+  Stage* stages(std::uint32_t slot) { return stages_.data() + (static_cast<std::size_t>(slot) << stage_shift_); }
   // A router input (a link's far end, or the core's injection port): its packets leave it in
   // the order they came; a head can start its RC and VA stages only once the packet before it
   // has left (head-of-line blocking, the flit model's input FIFO).
@@ -119,8 +119,9 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   // A calendar entry is 4 bytes, id << 3 | kind: its bucket is its cycle and its place in the
   // bucket its order, so neither is stored.
   static constexpr Cycle kWheel = 1024;
+  // (first_ is not lowered here: inside run_until nothing is scheduled before the cycle running;
+  // inject and hold_ejection, which schedule from outside, lower it themselves.)
   void schedule(Cycle at, std::uint32_t id, Kind kind) {
-    if (at < first_) first_ = at;
     if (at < base_ + kWheel) [[likely]] push_near(at, id << 3 | kind);
     else schedule_far(at, id, kind);
   }
@@ -164,7 +165,14 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   void take(std::uint32_t slot, std::uint32_t port, Dir d, Cycle s);
   void schedule_releases(std::uint32_t slot, std::uint32_t upto);
   void release_stage(Packet& p, std::uint32_t slot, const Stage* st, std::uint32_t j, Cycle tail);
-  void release(std::uint32_t port, Cycle t);
+  // The tail crossed port `pi`: the port goes to the first head that waits for it, if any.
+  void release(std::uint32_t pi, Cycle t) {
+    Port& out = ports_[pi];
+    out.holder = -1;
+    out.free = t;
+    if (!out.held && !out.nobody_waits()) hand_over(pi, t);
+  }
+  void hand_over(std::uint32_t pi, Cycle t);
   void deliver(std::uint32_t slot, Cycle t);
   PacketEvent event_of(const Packet& p, Cycle t) const;
 
@@ -197,8 +205,9 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   Cycle cur_ = 0;                    // the cycle being processed
   std::vector<LinkStats> inj_;       // per node
   std::vector<Packet> pkts_;
-  std::vector<Stage> stages_;  // [slot * max_stages_ + stage]
+  std::vector<Stage> stages_;  // [slot << stage_shift_ | stage]
   std::size_t max_stages_ = 0;
+  unsigned stage_shift_ = 0;   // a slot's block of stages: max_stages_ rounded up to a power of two
   std::vector<Cycle> tails_;   // schedule_releases: the cycle the tail crosses each stage
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::vector<std::uint32_t>> wheel_ = std::vector<std::vector<std::uint32_t>>(kWheel);
