@@ -89,8 +89,7 @@ void Chip::PacketNetwork::schedule_far(Cycle at, std::uint32_t id, Kind kind) {
 }
 
 Cycle Chip::PacketNetwork::scan_earliest() const {
-  if (wheel_count_ == 0) return far_.empty() ? kNever : far_.top().at;
-  // First non-empty bucket at or after base_, around the calendar.
+  // First non-empty bucket at or after base_, around the calendar; else the heap's first.
   const std::size_t start = static_cast<std::size_t>(base_ & (kWheel - 1));
   constexpr std::size_t words = kWheel / 64;
   for (std::size_t k = 0; k <= words; ++k) {
@@ -102,7 +101,7 @@ Cycle Chip::PacketNetwork::scan_earliest() const {
     const std::size_t b = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
     return base_ + static_cast<Cycle>((b + kWheel - start) & (kWheel - 1));
   }
-  return kNever;  // not reached: wheel_count_ > 0
+  return far_.empty() ? kNever : far_.top().at;
 }
 
 void Chip::PacketNetwork::advance(Cycle t) {
@@ -158,7 +157,6 @@ void Chip::PacketNetwork::run_until(Cycle c) {
       }
     }
     activations_ += bucket.size();
-    wheel_count_ -= bucket.size();
     bucket.clear();
     wheel_bits_[bi >> 6] &= ~(std::uint64_t{1} << (bi & 63));
     first_ = scan_earliest();
@@ -243,9 +241,15 @@ void Chip::PacketNetwork::head_arrive(std::uint32_t slot, Cycle t) {
   Stage& st = stages(slot)[p.hops];
   st.took = s;
   st.port = pi;
+  if (p.span == 0) {
+    // A packet that fits in one router's buffers (every short one): only the stage just taken
+    // was still claimed, and its tail follows the head at once.
+    release_stage(p, slot, stages(slot), p.hops, s + p.flits - 1);
+    p.released = p.hops + 1;
+  }
   if (d == Dir::Local) {
     // At the destination: every port still claimed is released as the tail passes.
-    schedule_releases(slot, p.hops);
+    if (p.span != 0) schedule_releases(slot, p.hops);
     schedule_after_release(s + eject_ + p.flits - 1, slot, kDelivered, pi, kReleaseDeliver);
     return;
   }
@@ -253,7 +257,7 @@ void Chip::PacketNetwork::head_arrive(std::uint32_t slot, Cycle t) {
   p.link_wait += waited;
   // A link `span` stages back is released now that this stage's cycle is known: the body
   // between them fits in their buffers.
-  if (p.hops >= p.span) schedule_releases(slot, p.hops - p.span);
+  if (p.span != 0 && p.hops >= p.span) schedule_releases(slot, p.hops - p.span);
   p.at = neighbor(p.at, d);
   p.next_input = pi;
   ++p.hops;

@@ -142,7 +142,6 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
     const std::size_t b = static_cast<std::size_t>(at & (kWheel - 1));
     wheel_[b].push_back(entry);
     wheel_bits_[b >> 6] |= std::uint64_t{1} << (b & 63);
-    ++wheel_count_;
   }
   // XY route and neighbour on the mesh (the packet model has no torus), from tables.
   Dir route(TileId at, TileId dst) const {
@@ -212,7 +211,6 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   std::vector<std::uint32_t> free_slots_;
   std::vector<std::vector<std::uint32_t>> wheel_ = std::vector<std::vector<std::uint32_t>>(kWheel);
   std::uint64_t wheel_bits_[kWheel / 64] = {};
-  std::size_t wheel_count_ = 0;
   Cycle base_ = 0;  // the calendar holds the events of cycles [base_, base_ + kWheel)
   // The first cycle with an event (kNever: none): lowered by schedule, found again by
   // scan_earliest once a cycle's events have run, so the engine's frequent questions cost nothing.
