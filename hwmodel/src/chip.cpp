@@ -26,6 +26,12 @@ std::unique_ptr<Chip::NetworkModel> Chip::make_network(Chip& chip, const Config&
 Chip::Chip(const Config& config)
     : config_(validated(config)),
       topo_(config.width, config.height, config.torus),
+      ideal_(config_.network_model == "ideal"),
+      // injection, the source router's stages, the header and body behind the head, ejection
+      zero_load_fixed_(static_cast<Cycle>(config_.injection_latency) +
+                       static_cast<Cycle>(config_.head_stages() + config_.router_delay) +
+                       static_cast<Cycle>(config_.header_flits) - 1 + static_cast<Cycle>(config_.ejection_latency)),
+      zero_load_per_hop_(static_cast<Cycle>(config_.head_stages() + config_.router_delay + config_.link_latency)),
       network_(make_network(*this, config_, topo_)),
       static_(this) {}
 
@@ -54,13 +60,10 @@ std::uint64_t Chip::packets_in_flight() const { return network_->in_flight(); }
 
 void Chip::hold_ejection(int network, TileId tile, bool hold) { network_->hold_ejection(network, tile, hold); }
 
+// inj + (h + 1) x (head stages + router) + h x link + (flits - 1) + ejection, for h hops.
 Cycle Chip::zero_load_latency(TileId src, TileId dst, std::uint32_t payload_flits) const {
-  const Config& c = config_;
-  if (c.network_model == "ideal") return static_cast<Cycle>(c.header_flits) + payload_flits - 1;
-  Cycle h = static_cast<Cycle>(topo_.hops(src, dst));
-  Cycle flits = static_cast<Cycle>(c.header_flits) + payload_flits;
-  return static_cast<Cycle>(c.injection_latency) + (h + 1) * static_cast<Cycle>(c.head_stages() + c.router_delay) +
-         h * static_cast<Cycle>(c.link_latency) + (flits - 1) + static_cast<Cycle>(c.ejection_latency);
+  if (ideal_) return static_cast<Cycle>(config_.header_flits) + payload_flits - 1;
+  return zero_load_fixed_ + static_cast<Cycle>(topo_.hops(src, dst)) * zero_load_per_hop_ + payload_flits;
 }
 
 Stats Chip::stats() const {

@@ -156,6 +156,10 @@ class Chip {
   static std::unique_ptr<NetworkModel> make_network(Chip& chip, const Config& c, const Topology& topo);
   Config config_;
   Topology topo_;
+  // zero_load_latency's terms, from the config once (it is asked for every delivered packet):
+  // the ideal network's, or a fixed part and a part per hop.
+  bool ideal_;
+  Cycle zero_load_fixed_, zero_load_per_hop_;
   Cycle now_ = 0;
   PacketCallback on_injected_;
   PacketCallback on_delivered_;
