@@ -43,7 +43,8 @@ struct CollState {
   std::map<int, coll::schedule::Tree> reduce_trees;  ///< two-level reduce trees by root
   bool rounds_ready = false;
   std::vector<int> round_partner;  ///< mesh_rounds: this rank's partner in each round, -1 if idle
-  std::uint64_t static_seq = 0;    ///< broadcasts issued on the static network
+  std::uint32_t static_call = 0;   ///< the call (its tag range) whose static transfers static_seq counts
+  std::uint32_t static_seq = 0;    ///< static-network or offloaded transfers of that call so far
   /// What ran last per collective (TILEMPIX_Coll_selected): with op- and count-dependent
   /// restrictions the algorithm can differ from call to call.
   std::vector<std::pair<const coll::Algorithm*, int>> ran;
@@ -303,6 +304,8 @@ class SizedCall {
   /// *got (if not null): the bytes taken, at most n.
   int recv(void* buf, std::size_t n, int src, int tag, std::size_t* got = nullptr);
   int sendrecv(const void* sbuf, std::size_t sn, int dest, void* rbuf, std::size_t rn, int src, int tag);
+  /// A transfer that the transport made (not a receive) brought `sent` bytes where n were expected.
+  void mismatch(std::size_t sent, std::size_t n);
   int result();
 
  private:

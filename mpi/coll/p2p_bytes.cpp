@@ -71,6 +71,13 @@ int SizedCall::sendrecv(const void* sbuf, std::size_t sn, int dest, void* rbuf, 
   return after(coll_waitall(2, r, st), st[0], rn, nullptr);
 }
 
+void SizedCall::mismatch(std::size_t sent, std::size_t n) {
+  MPI_Status st{};
+  st.MPI_ERROR = sent > n ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+  status_set_bytes(st, sent > n ? n : sent);
+  taken(st, n, &mismatch_);
+}
+
 int SizedCall::result() {
   if (mismatch_ != MPI_SUCCESS) part_done_with_error(comm_);
   return mismatch_;

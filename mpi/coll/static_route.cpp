@@ -89,11 +89,21 @@ std::vector<transport::StaticRouteHop> static_routes(Comm& c, const sch::Tree& t
 }  // namespace
 
 /// A static-network broadcast's id on this communicator: the groups of one MPI_Comm_split may
-/// share a context, so the root's world rank (unique among concurrent groups) is in it too.
+/// share a context, so the root's world rank (unique among concurrent groups) is in it too. The
+/// rest is the call's number (its tag range, the same at every member, counted before any
+/// argument is checked) and the transfer's place in the call. With a count of the transfers
+/// instead, a call that failed at its root before the transfer would shift the root's later ids
+/// against the others': its next broadcast would pair with the failed one (wrong data), and
+/// every later one would wait.
 std::uint64_t static_id(Comm& c, int world_root) {
   CollState& st = state(c);
+  const std::uint32_t call = static_cast<std::uint32_t>(coll_tag_offset(c)) / kTagsPerCall;
+  if (call != st.static_call) {
+    st.static_call = call;
+    st.static_seq = 0;
+  }
   return ((c.context & 0xffffffull) << 40) | ((static_cast<std::uint64_t>(world_root) & 0xffffull) << 24) |
-         (st.static_seq++ & 0xffffffull);
+         ((static_cast<std::uint64_t>(call) & 0xfffull) << 12) | (st.static_seq++ & 0xfffull);
 }
 
 /// The static routes of the broadcast tree rooted at root, computed once per communicator: a
@@ -111,8 +121,11 @@ int bcast_static_route(void* buf, std::size_t bytes, int root, Comm& c, int) {
     const auto& routes = cached_static_routes(c, root);
     if (!routes.empty()) {
       const int world_root = c.world[static_cast<std::size_t>(root)];
-      sn->bcast(static_id(c, world_root), routes, world_root, buf, bytes);
-      return MPI_SUCCESS;
+      const std::size_t sent = sn->bcast(static_id(c, world_root), routes, world_root, buf, bytes);
+      // A size other than the root's: this rank fails alone (the network delivered to everyone).
+      SizedCall call(c);
+      if (sent != bytes) call.mismatch(sent, bytes);
+      return call.result();
     }
   }
   // The same tree over point-to-point: receive from the parent, forward to the children (what

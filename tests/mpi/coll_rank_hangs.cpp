@@ -176,7 +176,11 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  if (size_ > 2) {
+  if (size_ > 2 && argc > 1 && std::string(argv[1]) == "static_network") {
+    // bcast static_route on the sim's static network: a root that fails before the transfer
+    // leaves the others inside the transport (docs/COVERAGE.md), so only the sizes here.
+    bcast_size_mismatch("static_route");
+  } else if (size_ > 2) {
     for (const char* alg : {"linear", "binomial", "scatter_allgather", "static_route"}) {
       bcast_size_mismatch(alg);
       bcast_bad_root(alg);

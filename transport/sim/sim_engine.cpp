@@ -345,8 +345,8 @@ void Engine::apply(int r, const Request& q, std::uint64_t now) {
         s.root = r;
         s.root_off = q.c;
         s.root_time = q.time;
+        s.bytes = q.b;  // the root's length is what travels (a receiver's may differ: an MPI error)
       }
-      s.bytes = q.b;
       s.parts.emplace_back(r, q);
       if (static_cast<int>(s.parts.size()) == s.expected && s.root >= 0) {
         apply_static(s, now);
@@ -636,6 +636,7 @@ void Engine::apply_static(Static& s, std::uint64_t now) {
     e.time = t;
     e.op = q.op;
     e.a = static_cast<std::uint64_t>(s.root);
+    e.b = s.bytes;
     e.c = s.root_off;
     publish(rank, e);
     if (tracing_) spans_.push_back(Span{rank, "static_bcast", q.time, t});

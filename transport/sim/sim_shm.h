@@ -77,7 +77,7 @@ enum EvtKind : std::uint32_t {
   kEvSendDone,     ///< op
   kEvDataDone,     ///< op (a rendezvous fetch)
   kEvRelease,      ///< a = arena offset: the payload was copied out
-  kEvStatic,       ///< op: the static broadcast completed here; a = root, c = arena offset of the root
+  kEvStatic,       ///< op: the static broadcast completed here; a = root, b = the root's bytes, c = arena offset of the root
   kEvWake,         ///< no content: the engine woke a blocked rank at `time`
   kEvOffload,      ///< op: this rank's part of a collective offload is complete; a = root, c = the root's arena offset
   kEvOffloadPart,  ///< op: (at a gather or reduce root, before kEvOffload) a = a sender, c = its arena offset

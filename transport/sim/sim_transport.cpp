@@ -357,8 +357,8 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
 
   // ------------------------------------------------------------ static network
 
-  void bcast(std::uint64_t id, std::span<const StaticRouteHop> routes, int root, void* buf,
-             std::size_t len) override {
+  std::size_t bcast(std::uint64_t id, std::span<const StaticRouteHop> routes, int root, void* buf,
+                    std::size_t len) override {
     Call call(*this);
     std::vector<int> parts;
     for (const StaticRouteHop& h : routes)
@@ -398,7 +398,9 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
       changed_ = false;
       jump_or_block();
     }
+    const std::size_t sent = rank_ == root ? len : static_cast<std::size_t>(mine.sent);
     ops_.erase(op);
+    return sent;
   }
 
   // ------------------------------------------------------------ collective offload
@@ -444,6 +446,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     std::uint64_t len = 0;
     OffloadCall* offload = nullptr;
     std::uint64_t status = 0;  // a migration request's answer (MigrateStatus)
+    std::uint64_t sent = 0;    // a static broadcast's length at its root
   };
 
   std::size_t index_of(std::span<const int> members, int r) const {
@@ -849,11 +852,12 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
         Op& o = *found;
         const int root = static_cast<int>(e.a);
         if (root != rank_) {
-          if (o.len) {
+          o.sent = e.b;
+          if (const std::uint64_t len = std::min(o.len, e.b)) {  // (the root's data, never beyond it)
             const unsigned char* base = link_->arena(root) + e.c;
             std::uint64_t count = 0;
             std::memcpy(&count, base, 8);
-            std::memcpy(o.dst, base + 8 + count * sizeof(StaticRouteHop), o.len);
+            std::memcpy(o.dst, base + 8 + count * sizeof(StaticRouteHop), len);
           }
           // The root's arena space may be reused from now on.
           Request q{};

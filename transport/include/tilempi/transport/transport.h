@@ -240,9 +240,11 @@ class StaticNetwork {
   virtual ~StaticNetwork() = default;
   /// Broadcast along a static route tree. Every rank named as delivering to kPortLocal, and the
   /// root, calls this with the same id, routes and root; the root passes its data in buf, the
-  /// others receive into buf. Each rank pays the set-up of its own switch.
-  virtual void bcast(std::uint64_t id, std::span<const StaticRouteHop> routes, int root, void* buf,
-                     std::size_t len) = 0;
+  /// others receive into buf. Each rank pays the set-up of its own switch. Returns the root's
+  /// len: a receiver whose len differs gets min(its len, the root's) bytes, and its caller can
+  /// tell (the root's length sets the transfer's words).
+  virtual std::size_t bcast(std::uint64_t id, std::span<const StaticRouteHop> routes, int root, void* buf,
+                            std::size_t len) = 0;
 };
 
 /// Reduction ops of an adapter's data path: MPI's without multiplication ([Wallentowitz 2018]
