@@ -304,6 +304,8 @@ class SizedCall {
   /// *got (if not null): the bytes taken, at most n.
   int recv(void* buf, std::size_t n, int src, int tag, std::size_t* got = nullptr);
   int sendrecv(const void* sbuf, std::size_t sn, int dest, void* rbuf, std::size_t rn, int src, int tag);
+  /// Wait for receives posted with irecv_bytes, of sizes[i] bytes each (sizes parallel to reqs).
+  int waitall(std::vector<MPI_Request>& reqs, const std::vector<std::size_t>& sizes);
   /// A transfer that the transport made (not a receive) brought `sent` bytes where n were expected.
   void mismatch(std::size_t sent, std::size_t n);
   int result();

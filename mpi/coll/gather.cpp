@@ -1,4 +1,7 @@
-// Gather and gatherv: linear, binomial tree.
+// Gather and gatherv: linear, binomial tree. A contribution of another size than the root's
+// block (or its count for that rank) fails the call where it arrives (SizedCall, coll.h): at the
+// root of linear, alone; at an inner rank of binomial, which would forward blocks cut by its
+// own size, by stopping there and telling the others.
 #include <algorithm>
 #include <cstring>
 
@@ -15,7 +18,9 @@ int gather_linear(const void* sbuf, void* rbuf, std::size_t block, int root, Com
     reqs.emplace_back();
     if (int rc = irecv_bytes(at(rbuf, uz(i) * block), block, i, kTagGather, c, &reqs.back())) return rc;
   }
-  return waitall(reqs);
+  SizedCall call(c);
+  if (int rc = call.waitall(reqs, std::vector<std::size_t>(reqs.size(), block))) return rc;
+  return call.result();
 }
 
 int gather_binomial(const void* sbuf, void* rbuf, std::size_t block, int root, Comm& c, int) {
@@ -29,11 +34,12 @@ int gather_binomial(const void* sbuf, void* rbuf, std::size_t block, int root, C
     }
   Bytes tmp(uz(span) * block);
   std::memcpy(tmp.data(), sbuf, block);
+  SizedCall call(c, SizedCall::Mode::Stop);
   for (int mask = 1; mask < n; mask <<= 1) {
     if (rel & mask) return send_bytes(tmp.data(), tmp.size(), (rel - mask + root) % n, kTagGather, c);
     if (rel + mask < n) {
       const int cnt = std::min(mask, n - rel - mask);
-      if (int rc = recv_bytes(tmp.data() + uz(mask) * block, uz(cnt) * block, (rel + mask + root) % n, kTagGather, c)) return rc;
+      if (int rc = call.recv(tmp.data() + uz(mask) * block, uz(cnt) * block, (rel + mask + root) % n, kTagGather)) return rc;
     }
   }
   for (int k = 0; k < n; ++k) std::memcpy(at(rbuf, uz((k + root) % n) * block), tmp.data() + uz(k) * block, block);
@@ -45,12 +51,16 @@ int gatherv_linear(const void* sbuf, std::size_t sbytes, void* rbuf, const std::
   if (c.rank != root) return send_bytes(sbuf, sbytes, root, kTagGather, c);
   move(at(rbuf, displs[root]), sbuf, counts[root]);
   std::vector<MPI_Request> reqs;
+  std::vector<std::size_t> sizes;
   for (int i = 0; i < c.size; ++i) {
     if (i == root) continue;
     reqs.emplace_back();
+    sizes.push_back(counts[i]);
     if (int rc = irecv_bytes(at(rbuf, displs[i]), counts[i], i, kTagGather, c, &reqs.back())) return rc;
   }
-  return waitall(reqs);
+  SizedCall call(c);
+  if (int rc = call.waitall(reqs, sizes)) return rc;
+  return call.result();
 }
 
 // ---- registry entries (registry.cpp lists them) ----------------------------------------------

@@ -38,7 +38,10 @@ int reduce_mesh_tree(const void* sbuf, void* rbuf, std::size_t n, const Reducer&
     std::vector<MPI_Request> reqs(kids.size());
     for (std::size_t i = 0; i < kids.size(); ++i)
       if (int rc = irecv_bytes(in.data() + i * bytes, bytes, kids[i], kTagReduce, c, &reqs[i])) return rc;
-    if (int rc = waitall(reqs)) return rc;
+    // An operand of another length (the members' counts differ) stops the tree here, and the
+    // others are told (SizedCall, coll.h): what this rank would pass on could not be right.
+    SizedCall call(c, SizedCall::Mode::Stop);
+    if (int rc = call.waitall(reqs, std::vector<std::size_t>(kids.size(), bytes))) return rc;
     // Children in the tree's fixed order (column first, nearest first): deterministic bits.
     for (std::size_t i = 0; i < kids.size(); ++i) red.apply(in.data() + i * bytes, acc, n);
   }

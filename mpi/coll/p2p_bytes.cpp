@@ -71,6 +71,16 @@ int SizedCall::sendrecv(const void* sbuf, std::size_t sn, int dest, void* rbuf, 
   return after(coll_waitall(2, r, st), st[0], rn, nullptr);
 }
 
+int SizedCall::waitall(std::vector<MPI_Request>& reqs, const std::vector<std::size_t>& sizes) {
+  if (reqs.empty()) return MPI_SUCCESS;
+  std::vector<MPI_Status> st(reqs.size());
+  const int rc = coll_waitall(static_cast<int>(reqs.size()), reqs.data(), st.data());
+  reqs.clear();
+  if (rc != MPI_SUCCESS && rc != MPI_ERR_TRUNCATE) return rc;
+  for (std::size_t i = 0; i < st.size(); ++i) taken(st[i], sizes[i], &mismatch_);
+  return mode_ == Mode::Stop ? mismatch_ : MPI_SUCCESS;
+}
+
 void SizedCall::mismatch(std::size_t sent, std::size_t n) {
   MPI_Status st{};
   st.MPI_ERROR = sent > n ? MPI_ERR_TRUNCATE : MPI_SUCCESS;

@@ -1,5 +1,8 @@
 // Classic reduce: linear, binomial. Both combine in rank order (the lower ranks' operand first),
-// so non-commutative ops are right, and the result is computed on one rank only.
+// so non-commutative ops are right, and the result is computed on one rank only. An operand of
+// another size than this rank's count gives (SizedCall, coll.h) fails the call where it arrives:
+// at the root of linear, alone; at a rank of binomial, which would pass on a partial result of
+// the wrong length, by stopping there and telling the others.
 #include <algorithm>
 #include <cstring>
 
@@ -29,7 +32,9 @@ int reduce_linear(const void* sbuf, void* rbuf, std::size_t n, const Reducer& re
     if (int rc = irecv_bytes(all.data() + bytes * static_cast<std::size_t>(i), bytes, i, kTagReduce, c, &reqs.back())) return rc;
   }
   std::memcpy(all.data() + bytes * static_cast<std::size_t>(root), sbuf, bytes);
-  if (int rc = waitall(reqs)) return rc;
+  SizedCall call(c);
+  if (int rc = call.waitall(reqs, std::vector<std::size_t>(reqs.size(), bytes))) return rc;
+  if (int rc = call.result()) return rc;
   // a_0 op (a_1 op (... op a_{n-1})): fold from the highest rank down.
   std::memcpy(rbuf, all.data() + bytes * static_cast<std::size_t>(size - 1), bytes);
   for (int i = size - 2; i >= 0; --i) red.apply(all.data() + bytes * static_cast<std::size_t>(i), rbuf, n);
@@ -44,13 +49,14 @@ int reduce_binomial(const void* sbuf, void* rbuf, std::size_t n, const Reducer& 
   const int top = red.commutative() ? root : 0;
   const int rel = (c.rank - top + size) % size;
   Bytes acc = copy_of(sbuf, bytes), tmp(bytes);
+  SizedCall call(c, SizedCall::Mode::Stop);
   for (int mask = 1; mask < size; mask <<= 1) {
     if (rel & mask) {
       if (int rc = send_bytes(acc.data(), bytes, (rel - mask + top) % size, kTagReduce, c)) return rc;
       break;
     }
     if (rel + mask < size) {
-      if (int rc = recv_bytes(tmp.data(), bytes, (rel + mask + top) % size, kTagReduce, c)) return rc;
+      if (int rc = call.recv(tmp.data(), bytes, (rel + mask + top) % size, kTagReduce)) return rc;
       red.apply_into_lo(acc.data(), tmp.data(), n);
     }
   }
@@ -61,7 +67,7 @@ int reduce_binomial(const void* sbuf, void* rbuf, std::size_t n, const Reducer& 
     }
     return send_bytes(acc.data(), bytes, root, kTagReduce, c);
   }
-  if (c.rank == root) return recv_bytes(rbuf, bytes, top, kTagReduce, c);
+  if (c.rank == root) return call.recv(rbuf, bytes, top, kTagReduce);
   return MPI_SUCCESS;
 }
 

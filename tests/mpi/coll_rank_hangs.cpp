@@ -114,6 +114,28 @@ void scatter_bad_root(const std::string& alg) {
               __LINE__);
 }
 
+/// A contributor sends less than the root's block (it used to leave part of the root's buffer
+/// unwritten, with success); then a good gather.
+void gather_size_mismatch(const std::string& alg) {
+  select("gather=" + alg + ",gatherv=linear");
+  const int root = 0, bad = 2 % size_;
+  std::vector<int> all(static_cast<std::size_t>(size_) * 2, -1);
+  int mine[2] = {10 * rank_, 10 * rank_ + 1};
+  int rc = MPI_Gather(mine, rank_ == bad ? 1 : 2, MPI_INT, all.data(), 2, MPI_INT, root, MPI_COMM_WORLD);
+  if (rank_ == root)
+    conformance::expect_class(rc, MPI_ERR_OTHER, ("MPI_Gather " + alg + " where one rank sends less").c_str(), __LINE__);
+  std::vector<int> counts(static_cast<std::size_t>(size_), 2), displs(static_cast<std::size_t>(size_));
+  for (int i = 0; i < size_; ++i) displs[static_cast<std::size_t>(i)] = 2 * i;
+  rc = MPI_Gatherv(mine, rank_ == bad ? 1 : 2, MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, root, MPI_COMM_WORLD);
+  if (rank_ == root) conformance::expect_class(rc, MPI_ERR_OTHER, "MPI_Gatherv where one rank sends less", __LINE__);
+  all.assign(all.size(), -1);
+  EXPECT_CLASS(MPI_Gather(mine, 2, MPI_INT, all.data(), 2, MPI_INT, root, MPI_COMM_WORLD), MPI_SUCCESS);
+  bool ok = true;
+  if (rank_ == root)
+    for (int i = 0; i < 2 * size_; ++i) ok = ok && all[static_cast<std::size_t>(i)] == 10 * (i / 2) + i % 2;
+  expect_data(ok, "MPI_Gather " + alg + " after the failed one", __LINE__);
+}
+
 /// A contributor's count is wrong: the members that need its contribution are told.
 void reduce_bad_contributor(const std::string& alg) {
   select("reduce=" + alg);
@@ -123,6 +145,11 @@ void reduce_bad_contributor(const std::string& alg) {
   const std::string what = "MPI_Reduce " + alg + " with a negative count at one rank";
   if (rank_ == bad) conformance::expect_class(rc, MPI_ERR_COUNT, what.c_str(), __LINE__);
   else if (rank_ == root) conformance::expect_class(rc, MPI_ERR_OTHER, what.c_str(), __LINE__);
+  // A contributor's count smaller than the others': the root never returns success.
+  const int rc2 = MPI_Reduce(mine, sum, rank_ == bad ? 1 : 2, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+  if (rank_ == root)
+    conformance::expect_class(rc2, MPI_ERR_OTHER, ("MPI_Reduce " + alg + " where one rank's count is smaller").c_str(),
+                              __LINE__);
   EXPECT_CLASS(MPI_Reduce(mine, sum, 2, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD), MPI_SUCCESS);
   const int total = size_ * (size_ + 1) / 2;
   expect_data(rank_ != root || (sum[0] == total && sum[1] == 2 * total), "MPI_Reduce " + alg + " after the failed one",
@@ -186,6 +213,7 @@ int main(int argc, char** argv) {
       bcast_bad_root(alg);
     }
     for (const char* alg : {"linear", "binomial"}) scatter_bad_root(alg);
+    for (const char* alg : {"linear", "binomial"}) gather_size_mismatch(alg);
     for (const char* alg : {"linear", "binomial", "mesh_tree"}) reduce_bad_contributor(alg);
     for (const char* alg : {"linear", "pairwise", "scattered", "mesh_rounds"}) alltoallv_bad_contributor(alg);
     for (const char* alg : {"nonoverlapping", "ring"}) reduce_scatter_bad_contributor(alg);
