@@ -89,6 +89,32 @@ void bcast_bad_root(const std::string& alg) {
   bcast_is_right(root, 4, 300, alg, __LINE__);
 }
 
+/// The non-blocking form: the root's MPI_Ibcast fails at once; the others' requests end with
+/// MPI_ERR_OTHER (the call's code runs as a coroutine; its waits heed the notice too).
+void ibcast_bad_root() {
+  select("bcast=binomial");
+  const int root = 0;
+  std::vector<int> v(4, -1);
+  MPI_Request r = MPI_REQUEST_NULL;
+  // (A member told before its call's first wait fails in MPI_Ibcast itself, with no request.)
+  const int start = cls(MPI_Ibcast(rank_ == root ? nullptr : v.data(), 4, MPI_INT, root, MPI_COMM_WORLD, &r));
+  const int end = cls(MPI_Wait(&r, MPI_STATUS_IGNORE));
+  if (rank_ == root) {
+    conformance::expect_class(start, MPI_ERR_BUFFER, "MPI_Ibcast whose root's buffer is NULL", __LINE__);
+  } else {
+    conformance::expect_class(start == MPI_SUCCESS ? end : start, MPI_ERR_OTHER, "MPI_Ibcast or MPI_Wait where the root's buffer is NULL",
+                              __LINE__);
+    conformance::expect_class(start == MPI_SUCCESS ? start : end, MPI_SUCCESS, "the other of MPI_Ibcast and MPI_Wait", __LINE__);
+  }
+  if (rank_ == root)
+    for (int i = 0; i < 4; ++i) v[static_cast<std::size_t>(i)] = 500 + i;
+  EXPECT_CLASS(MPI_Ibcast(v.data(), 4, MPI_INT, root, MPI_COMM_WORLD, &r), MPI_SUCCESS);
+  EXPECT_CLASS(MPI_Wait(&r, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  bool ok = true;
+  for (int i = 0; i < 4; ++i) ok = ok && v[static_cast<std::size_t>(i)] == 500 + i;
+  expect_data(ok, "MPI_Ibcast after the failed one", __LINE__);
+}
+
 void scatter_bad_root(const std::string& alg) {
   select("scatter=" + alg + ",scatterv=linear");
   const int root = size_ - 1;
@@ -212,6 +238,7 @@ int main(int argc, char** argv) {
       bcast_size_mismatch(alg);
       bcast_bad_root(alg);
     }
+    ibcast_bad_root();
     for (const char* alg : {"linear", "binomial"}) scatter_bad_root(alg);
     for (const char* alg : {"linear", "binomial"}) gather_size_mismatch(alg);
     for (const char* alg : {"linear", "binomial", "mesh_tree"}) reduce_bad_contributor(alg);
