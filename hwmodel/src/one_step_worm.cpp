@@ -117,6 +117,76 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     }
   }
   const std::size_t free0 = U ? fifo(0).cap - fifo(0).count - pending.size() : 0;
+  // Steady state. The recurrence below is a chain of dependent loads per flit and stage; a long
+  // worm soon streams, each flit one cycle after the one before at every stage. From a row q of
+  // flits still to be written, suppose every later row is row q plus its distance: that is the
+  // recurrence's answer exactly when, in every later row, that value is at least each other term
+  // of its maximum (the arrival from the stage before, the credit, the injection slot, the
+  // core's read). The terms from rows after q are row q's plus the same distance, so each is one
+  // comparison; those from rows up to q (a credit or slot of a flit before q, of earlier
+  // traffic) are compared one by one. When they all hold, the later rows are filled in, and no
+  // later flit waited (its blocked cycles add nothing).
+  auto streams_from = [&](std::size_t q) -> bool {
+    const Cycle wq = W(q), cq = C(q);
+    if (cq < S(h, q) + static_cast<Cycle>(eject_delay_)) return false;
+    if (S(0, q) < wq + static_cast<Cycle>(inj_latency_)) return false;
+    for (int j = 1; j <= h; ++j)
+      if (S(j, q) < S(j - 1, q) + static_cast<Cycle>(hop_)) return false;
+    // The core's writes: the slot of the injection buffer each later flit takes.
+    const std::size_t lag_w = kw + free0 + pending.size() - kfirst[0];  // (a row reads row r - lag_w)
+    for (std::size_t r = q + 1; r < L; ++r) {
+      if (r - kw < free0) continue;
+      const std::size_t idx = r - kw - free0;
+      const Cycle at = wq + static_cast<Cycle>(r - q);
+      if (idx < pending.size()) {
+        if (at < pending[idx]) return false;
+        continue;
+      }
+      if (lag_w == 0) return false;  // (not a row before r)
+      if (r - lag_w > q) {  // this and every later row read rows after q
+        // wq + (r - q) >= S(0, q) + (r - lag_w - q) + icd, the same for every later row
+        if (wq + static_cast<Cycle>(lag_w) < S(0, q) + icd) return false;
+        break;
+      }
+      if (at < S(0, r - lag_w) + icd) return false;
+    }
+    // The credits: each later send at stage j needs the slot freed behind it.
+    for (int j = 0; j <= h; ++j) {
+      const std::size_t first = kfirst[static_cast<std::size_t>(j)];
+      const OutVc& ov = out(j);
+      const std::int64_t c0 = credits0[static_cast<std::size_t>(j)];
+      const Cycle sq = S(j, q);
+      for (std::size_t r = q + 1; r < L; ++r) {
+        const std::int64_t need = static_cast<std::int64_t>(r - first) + 1 - c0;
+        if (need <= 0) {  // (need grows by one a row)
+          r += static_cast<std::size_t>(-need);
+          continue;
+        }
+        const Cycle at = sq + static_cast<Cycle>(r - q);
+        if (need <= ov.rcount) {
+          std::uint32_t pos = ov.back.ring.head + static_cast<std::uint32_t>(need - 1);
+          if (pos >= ov.back.ring.cap) pos -= ov.back.ring.cap;
+          if (at < ret_[ov.back.ring.off + pos]) return false;
+          continue;
+        }
+        const std::size_t q2 = kfirst[static_cast<std::size_t>(j) + 1] + static_cast<std::size_t>(need - ov.rcount) - 1;
+        if (q2 >= r) return false;  // (the recurrence gives up there)
+        if (q2 > q) {  // this and every later row read rows after q
+          // sq + (r - q) >= pop(j + 1, q) + (q2 - q) + cd, the same for every later row
+          if (sq + static_cast<Cycle>(r - q2) < pop_time(j + 1, q) + cd) return false;
+          break;
+        }
+        if (at < pop_time(j + 1, q2) + cd) return false;
+      }
+    }
+    for (std::size_t r = q + 1; r < L; ++r) {
+      const Cycle d = static_cast<Cycle>(r - q);
+      W(r) = wq + d;
+      C(r) = cq + d;
+      for (int j = 0; j <= h; ++j) S(j, r) = S(j, q) + d;
+    }
+    return true;
+  };
   for (std::size_t q = 1; q < L; ++q) {
     if (q >= kw) {
       Cycle w = t + 1;
@@ -165,6 +235,13 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
       Cycle c = std::max(t + 1, arrive);
       if (q > 1) c = std::max(c, C(q - 1) + 1);
       C(q) = c;
+    }
+    // Worth a look once this row is the one before plus one everywhere (from row kw on every
+    // stage is computed: m is 0 while flits are still to be written).
+    if (q > kw && q + 1 < L && W(q) == W(q - 1) + 1 && C(q) == C(q - 1) + 1) {
+      bool step = true;
+      for (int j = 0; step && j <= h; ++j) step = S(j, q) == S(j, q - 1) + 1;
+      if (step && streams_from(q)) break;
     }
   }
   // Credit returns still outstanding afterwards, per output feeding buffer i:
