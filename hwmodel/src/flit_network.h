@@ -487,6 +487,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   std::vector<std::int32_t> xcredits_;
   std::vector<std::uint64_t> xblocked_;
   std::vector<Cycle> xpending_;
+  std::vector<std::uint32_t> xin_buffer_;
   std::vector<Deferred> due_;
 
   std::vector<NetCounters> counters_;

@@ -179,11 +179,14 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
         if (at < pop_time(j + 1, q2) + cd) return false;
       }
     }
+    // (Stage by stage: each stage's row is contiguous.)
+    for (int j = 0; j <= h; ++j) {
+      Cycle* row = &S(j, 0);
+      for (std::size_t r = q + 1; r < L; ++r) row[r] = row[q] + static_cast<Cycle>(r - q);
+    }
     for (std::size_t r = q + 1; r < L; ++r) {
-      const Cycle d = static_cast<Cycle>(r - q);
-      W(r) = wq + d;
-      C(r) = cq + d;
-      for (int j = 0; j <= h; ++j) S(j, r) = S(j, q) + d;
+      W(r) = wq + static_cast<Cycle>(r - q);
+      C(r) = cq + static_cast<Cycle>(r - q);
     }
     return true;
   };
@@ -248,6 +251,13 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
   // for an output the worm keeps, only those after its last send (the others
   // are back by the time anyone else may use it).
   auto last_use = [&](int i) -> Cycle { return i - 1 >= m ? S(i - 1, L - 1) : t; };
+  // The first flit from `from` on whose slot in buffer i is free after `bound` (the cycles a
+  // buffer's flits leave it rise from flit to flit: a binary search).
+  auto first_back_after = [&](int i, std::size_t from, Cycle bound) -> std::size_t {
+    const Cycle* row = i <= h ? &S(i, 0) : &C(0);
+    return static_cast<std::size_t>(
+        std::partition_point(row + from, row + L, [&](Cycle pop) { return pop + cd <= bound; }) - row);
+  };
   for (int i = std::max(m, 1); i <= h + 1; ++i) {
     const OutVc& ov = out(i - 1);
     const Cycle after = last_use(i);
@@ -257,7 +267,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
       if (pos >= ov.back.ring.cap) pos -= ov.back.ring.cap;
       left += ret_[ov.back.ring.off + pos] > after;
     }
-    for (std::size_t q = kfirst[static_cast<std::size_t>(i)]; q < L; ++q) left += pop_time(i, q) + cd > after;
+    left += L - first_back_after(i, kfirst[static_cast<std::size_t>(i)], after);
     if (left > ov.back.ring.cap) return false;
   }
   std::size_t phantoms = 0;
@@ -267,10 +277,13 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
   if (phantoms + pending.size() > ph_cap_) return false;
 
   // --- Commit.
+  // Flits in each buffer (xloc_: -1 not written, else the buffer).
+  std::vector<std::uint32_t>& in_buffer = xin_buffer_;
+  in_buffer.assign(static_cast<std::size_t>(h) + 3, 0);
+  for (std::size_t q = 1; q < L; ++q) ++in_buffer[static_cast<std::size_t>(xloc_[q] + 1)];
   for (int i = m; i <= h + 1; ++i) {
     Fifo& f = fifo(i);
-    std::uint32_t n_here = 0;
-    for (std::size_t q = 1; q < L; ++q) n_here += xloc_[q] == i;
+    const std::uint32_t n_here = in_buffer[static_cast<std::size_t>(i + 1)];
     f.head = static_cast<std::uint16_t>((f.head + n_here) % f.cap);
     f.count = static_cast<std::uint16_t>(f.count - n_here);
     if (f.count > 0) {
@@ -361,11 +374,9 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
       if (back > after) keep.push_back(back);
       else ++ov.credits;
     }
-    for (std::size_t q = first; q < L; ++q) {
-      const Cycle back = pop_time(i, q) + cd;
-      if (back > after) keep.push_back(back);
-      else ++ov.credits;
-    }
+    const std::size_t late = first_back_after(i, first, after);
+    ov.credits += static_cast<std::int32_t>(late - first);
+    for (std::size_t q = late; q < L; ++q) keep.push_back(pop_time(i, q) + cd);
     ov.back.ring.head = 0;
     ov.rcount = 0;
     ov.next_ret = kNever;
