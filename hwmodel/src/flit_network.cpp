@@ -148,28 +148,33 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
     const std::size_t rings = static_cast<std::size_t>(nodes) * static_cast<std::size_t>(vcs_);
     phantom_.assign(rings * ph_cap_, 0);
   }
-  // The common shape (one VC per port on a mesh, no one-step worms, a wheel of at most 64 slots)
-  // runs a router cycle compiled for it, with the pipeline's options as constants; any other chip
-  // runs the general one.
+  // The common shape (one VC per port on a mesh, a wheel of at most 64 slots) runs a router cycle
+  // compiled for it, with the pipeline's options as constants; any other chip runs the general
+  // one.
   run_routers_ = &FlitNetwork::run_routers<General>;
-  if (vcs_ == 1 && !torus_ && !fast_ && wheel_bits_) {
+  if (vcs_ == 1 && !torus_ && wheel_bits_) {
     static_assert(layout_for(kPorts, 1, 1).stride % alignof(Node) == 0);  // (the OneVc shape's block: vcs_ == 1)
     const bool ic = inj_credit_delay_ > 0;
-    if (head_stages_)
-      run_routers_ = va_stage_ ? (ic ? &FlitNetwork::run_routers<OneVc<true, true, true>>
-                               : &FlitNetwork::run_routers<OneVc<true, true, false>>)
-                         : (ic ? &FlitNetwork::run_routers<OneVc<true, false, true>>
-                               : &FlitNetwork::run_routers<OneVc<true, false, false>>);
-    else
-      run_routers_ = va_stage_ ? (ic ? &FlitNetwork::run_routers<OneVc<false, true, true>>
-                               : &FlitNetwork::run_routers<OneVc<false, true, false>>)
-                         : (ic ? &FlitNetwork::run_routers<OneVc<false, false, true>>
-                               : &FlitNetwork::run_routers<OneVc<false, false, false>>);
-    // Credits on their way back as bits (OutVc::soon; credit_delay_ < 64 with this wheel), no ring.
-    for (int n = 0; n < nodes; ++n)
-      for (int i = 0; i < ivcs_; ++i) out_vc(block(static_cast<std::uint32_t>(n)), i).back.soon = 0;
-    ret_ = std::vector<Cycle>();
+    if (head_stages_) {
+      if (va_stage_) ic ? choose_one_vc<true, true, true>() : choose_one_vc<true, true, false>();
+      else ic ? choose_one_vc<true, false, true>() : choose_one_vc<true, false, false>();
+    } else {
+      if (va_stage_) ic ? choose_one_vc<false, true, true>() : choose_one_vc<false, true, false>();
+      else ic ? choose_one_vc<false, false, true>() : choose_one_vc<false, false, false>();
+    }
+    if (!fast_) {
+      // Credits on their way back as bits (OutVc::soon; credit_delay_ < 64 with this wheel), no ring.
+      for (int n = 0; n < nodes; ++n)
+        for (int i = 0; i < ivcs_; ++i) out_vc(block(static_cast<std::uint32_t>(n)), i).back.soon = 0;
+      ret_ = std::vector<Cycle>();
+    }
   }
+}
+
+template <bool HeadStages, bool VaStage, bool InjCredit>
+void Chip::FlitNetwork::choose_one_vc() {
+  run_routers_ = fast_ ? &FlitNetwork::run_routers<OneVc<HeadStages, VaStage, InjCredit, true>>
+                       : &FlitNetwork::run_routers<OneVc<HeadStages, VaStage, InjCredit, false>>;
 }
 
 void Chip::FlitNetwork::defer(Cycle at, std::uint32_t id, std::uint8_t kind) { deferred_.push(Deferred{at, seq_++, id, kind}); }
@@ -300,7 +305,7 @@ inline void Chip::FlitNetwork::credit_return(std::uint32_t up_node, int out_inde
   const Cycle at = t + static_cast<Cycle>(credit_delay_);
   // A router that ran out of credit sleeps until this credit comes back; with
   // credit or earlier returns still pending it wakes (or is awake) anyway.
-  if constexpr (M::fixed) {
+  if constexpr (M::credit_bits) {
     if (ov.back.soon == 0) {
       if (ov.credits == 0) wake<M>(up_node, at);
       ov.next_ret = at;

@@ -271,7 +271,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
 
   // The router's shape: what the stages branch on. The router cycle is compiled once for any
   // chip (General: the network's fields) and once per pipeline for the common shape, one VC per
-  // port on a mesh without one-step worms (OneVc: constants, so the branches and index
+  // port on a mesh, with or without one-step worms (OneVc: constants, so the branches and index
   // arithmetic of the other shapes drop out). Both compute the same cycles.
   struct Shape {
     bool head_stages, va_stage, fast, torus, phantom, inj_credit;
@@ -279,12 +279,18 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   };
   struct General {
     static constexpr bool fixed = false;
+    static constexpr bool credit_bits = false;
   };
-  template <bool HeadStages, bool VaStage, bool InjCredit>
+  template <bool HeadStages, bool VaStage, bool InjCredit, bool Fast>
   struct OneVc {
     static constexpr bool fixed = true;
-    static constexpr Shape shape{HeadStages, VaStage, false, false, InjCredit, InjCredit, 1, kPorts, 1, 1};
+    // (One-step worms return a worm's credits at once, over more cycles than 64 bits span: they
+    // keep the ring.)
+    static constexpr bool credit_bits = !Fast;
+    static constexpr Shape shape{HeadStages, VaStage, Fast, false, InjCredit || Fast, InjCredit, 1, kPorts, 1, 1};
   };
+  template <bool HeadStages, bool VaStage, bool InjCredit>
+  void choose_one_vc();  // sets run_routers_ to the OneVc shape of this chip's options
   template <class M>
   Shape shape() const {
     if constexpr (M::fixed) return M::shape;
@@ -543,7 +549,7 @@ inline bool Chip::FlitNetwork::pop_flit(Fifo& f) {
 // Takes in the credits that are back by t; true if the output VC has one.
 template <class M>
 inline bool Chip::FlitNetwork::credit_ready(OutVc& ov, Cycle t) {
-  if constexpr (M::fixed) {
+  if constexpr (M::credit_bits) {
     if (ov.next_ret <= t) {
       const Cycle d = t - ov.next_ret;  // bits 0 .. d are back
       std::uint64_t s = ov.back.soon;

@@ -338,6 +338,13 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     out_free_[out_index(j)] = S(j, L - 1) + 1;
     Node& ndj = block(node_at(j));
     const int po = xout_[static_cast<std::size_t>(j)];
+    // Heads the OneVc router set aside because this worm owned the output look again (they now
+    // see its reservation, as in the general router; the router is woken when it ends, below).
+    if (std::uint64_t& w = ndj.held_on[po]) {
+      ndj.held_in &= ~w;
+      ndj.held_outs &= ~(std::uint64_t{1} << po);
+      w = 0;
+    }
     ndj.flits[po] += sends;
     std::uint64_t b = blocked[static_cast<std::size_t>(j)];
     if (ndj.blocked_since[po] != kNever) {
