@@ -25,7 +25,7 @@ struct Chunks {
 }  // namespace
 
 int allreduce_linear(const void* sbuf, void* rbuf, std::size_t n, const Reducer& red, Comm& c, int) {
-  if (int rc = reduce_linear(sbuf, rbuf, n, red, 0, c, 0)) return rc;
+  if (int rc = reduce_linear(sbuf, rbuf, n, red, 0, c, 0)) return stage_failed(c, rc);
   return bcast_linear(rbuf, n * red.elem_size(), 0, c, 0);
 }
 

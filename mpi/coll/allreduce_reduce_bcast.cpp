@@ -11,7 +11,7 @@ namespace {
 
 int allreduce_reduce_bcast(const void* sbuf, void* rbuf, std::size_t n, const Reducer& red, Comm& c, int) {
   // reduce_binomial keeps rank order for non-commutative ops (it then combines into rank 0).
-  if (int rc = reduce_binomial(sbuf, rbuf, n, red, 0, c, 0)) return rc;
+  if (int rc = reduce_binomial(sbuf, rbuf, n, red, 0, c, 0)) return stage_failed(c, rc);
   return bcast_binomial(rbuf, n * red.elem_size(), 0, c, 0);
 }
 

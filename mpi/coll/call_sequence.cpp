@@ -142,6 +142,14 @@ void part_done_with_error(Comm& comm) {
   drain_state().parts_done.push_back({comm.context, coll_tag_offset(comm)});
 }
 
+int stage_failed(Comm& comm, int rc) {
+  const std::uint64_t context = comm.context;
+  const int offset = coll_tag_offset(comm);
+  std::erase_if(drain_state().parts_done,
+                [&](const PartDone& p) { return p.context == context && p.tag_offset == offset; });
+  return rc;
+}
+
 void note_failure(std::string why) { drain_state().failure_note = std::move(why); }
 
 std::string take_failure_note() { return std::exchange(drain_state().failure_note, std::string()); }

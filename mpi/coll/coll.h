@@ -264,6 +264,9 @@ class CallSequence {
 /// message of another size than its arguments give, and went on): its failure leaves nobody
 /// waiting, so failed() tells nobody.
 void part_done_with_error(Comm& comm);
+/// The first stage of an algorithm made of several (allreduce = reduce + bcast) failed here: the
+/// later stages do not run, so this rank's part is not done whatever the stage said; returns rc.
+int stage_failed(Comm& comm, int rc);
 /// Why the running call failed at this rank, for its error message (finish() in api_coll.cpp
 /// takes it).
 void note_failure(std::string why);

@@ -51,7 +51,7 @@ int reduce_mesh_tree(const void* sbuf, void* rbuf, std::size_t n, const Reducer&
 }
 
 int allreduce_mesh_reduce_bcast(const void* sbuf, void* rbuf, std::size_t n, const Reducer& red, Comm& c, int) {
-  if (int rc = reduce_mesh_tree(sbuf, rbuf, n, red, 0, c, 0)) return rc;
+  if (int rc = reduce_mesh_tree(sbuf, rbuf, n, red, 0, c, 0)) return stage_failed(c, rc);
   return bcast_static_route(rbuf, n * red.elem_size(), 0, c, 0);
 }
 

@@ -28,7 +28,7 @@ int reduce_scatter_nonoverlapping(const void* sbuf, void* rbuf, const std::size_
     total += counts[i];
   }
   Bytes all(c.rank == 0 ? total * es : 0);
-  if (int rc = reduce_binomial(sbuf, all.data(), total, red, 0, c, 0)) return rc;
+  if (int rc = reduce_binomial(sbuf, all.data(), total, red, 0, c, 0)) return stage_failed(c, rc);
   return scatterv_linear(all.data(), bcounts.data(), displs.data(), rbuf, counts[c.rank] * es, 0, c, 0);
 }
 

@@ -162,6 +162,42 @@ void gather_size_mismatch(const std::string& alg) {
   expect_data(ok, "MPI_Gather " + alg + " after the failed one", __LINE__);
 }
 
+/// One rank's count is smaller than the others' in the all-to-all collectives: that rank never
+/// returns success, the others only with the right data, and a good call after it is right.
+void all_size_mismatch(const std::string& coll, const std::string& alg) {
+  select(coll + "=" + alg);
+  const int bad = 3 % size_;
+  const int n = rank_ == bad ? 7 : 10, full = 10;
+  const std::string what = coll + " " + alg + " where one rank's count is smaller";
+  for (int round = 0; round < 2; ++round) {
+    const int count = round == 0 ? n : full;
+    std::vector<int> in(static_cast<std::size_t>(full * size_)), out(static_cast<std::size_t>(full * size_), -1);
+    for (std::size_t i = 0; i < in.size(); ++i) in[i] = rank_ * 100 + static_cast<int>(i);
+    int rc = MPI_SUCCESS;
+    bool ok = true;
+    if (coll == "allreduce") {
+      rc = MPI_Allreduce(in.data(), out.data(), count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+      for (int i = 0; i < full; ++i) ok = ok && out[static_cast<std::size_t>(i)] == 100 * size_ * (size_ - 1) / 2 + size_ * i;
+    } else if (coll == "allgather") {
+      rc = MPI_Allgather(in.data(), count, MPI_INT, out.data(), count, MPI_INT, MPI_COMM_WORLD);
+      for (int r = 0; r < size_; ++r)
+        for (int i = 0; i < full; ++i) ok = ok && out[static_cast<std::size_t>(r * full + i)] == r * 100 + i;
+    } else {
+      rc = MPI_Alltoall(in.data(), count, MPI_INT, out.data(), count, MPI_INT, MPI_COMM_WORLD);
+      for (int r = 0; r < size_; ++r)
+        for (int i = 0; i < count; ++i) ok = ok && out[static_cast<std::size_t>(r * count + i)] == r * 100 + rank_ * count + i;
+    }
+    if (round == 1) {
+      EXPECT_CLASS(rc, MPI_SUCCESS);
+      expect_data(ok, coll + " " + alg + " after the failed one", __LINE__);
+    } else if (rank_ == bad) {
+      expect_data(cls(rc) != MPI_SUCCESS, what + ": the rank with the smaller count returned success", __LINE__);
+    } else {
+      success_means_data(rc, ok, what, __LINE__);
+    }
+  }
+}
+
 /// A contributor's count is wrong: the members that need its contribution are told.
 void reduce_bad_contributor(const std::string& alg) {
   select("reduce=" + alg);
@@ -239,6 +275,11 @@ int main(int argc, char** argv) {
       bcast_bad_root(alg);
     }
     ibcast_bad_root();
+    for (const char* alg : {"linear", "recursive_doubling", "ring", "rabenseifner", "reduce_bcast", "mesh_reduce_bcast"})
+      all_size_mismatch("allreduce", alg);
+    for (const char* alg : {"linear", "ring", "recursive_doubling", "bruck"}) all_size_mismatch("allgather", alg);
+    for (const char* alg : {"linear", "pairwise", "bruck", "xor_direct", "scattered", "operampi", "mesh_rounds"})
+      all_size_mismatch("alltoall", alg);
     for (const char* alg : {"linear", "binomial"}) scatter_bad_root(alg);
     for (const char* alg : {"linear", "binomial"}) gather_size_mismatch(alg);
     for (const char* alg : {"linear", "binomial", "mesh_tree"}) reduce_bad_contributor(alg);
