@@ -123,6 +123,18 @@ const void* at_elem(const void* buf, std::size_t index, const Datatype& t) {
   return static_cast<const unsigned char*>(buf) + static_cast<std::ptrdiff_t>(index) * t.extent;
 }
 
+/// A local stage (a call on the local intracommunicator, which every member of the group makes):
+/// run it if the call has not failed at this rank; else take part as a failed member (counted on
+/// the local communicator as the others count the stage, and they are told: call_sequence.cpp),
+/// so that no member of this group waits in the stage for this rank. Returns the call's outcome.
+template <class F>
+int local_stage(int rc, Comm& c, F&& run) {
+  if (rc == MPI_SUCCESS) return run();
+  CallSequence stage(c.local);
+  stage.failed();
+  return rc;
+}
+
 /// Each group's data reduced to its leader (local rank 0): into scratch there.
 int reduce_to_leader(Comm& c, const void* sendbuf, Scratch& s, int count, MPI_Datatype type, MPI_Op op) {
   return MPI_Reduce(sendbuf, c.rank == 0 ? s.data() : nullptr, count, type, op, 0, c.local);
@@ -148,18 +160,23 @@ int inter_barrier(const char* fn, Comm& c) {
     x.send(&none, 0, MPI_BYTE, 0);
     rc = x.wait();
   }
-  if (rc == MPI_SUCCESS) rc = MPI_Barrier(c.local);
+  rc = local_stage(rc, c, [&] { return MPI_Barrier(c.local); });
   return finish(c, rc, fn);
 }
 
 int inter_bcast(const char* fn, void* buf, int count, MPI_Datatype type, int root, Comm& c) {
   int rc = MPI_SUCCESS;
   Role role;
-  if (!root_arg(c, root, &role, fn, &rc) || !typed(c, buf, count, type, fn, &rc)) return rc;
+  if (!root_arg(c, root, &role, fn, &rc)) return rc;
+  if (!typed(c, buf, count, type, fn, &rc)) {
+    // The receiving group's broadcast from its leader waits for no one else if this rank skips it.
+    if (role == Role::Remote) local_stage(rc, c, [] { return MPI_SUCCESS; });
+    return rc;
+  }
   if (role == Role::Idle) return MPI_SUCCESS;
   if (role == Role::Root) return finish(c, coll_send(buf, uz(count), type, 0, kTagBcast, c), fn);
   if (c.rank == 0) rc = coll_recv(buf, uz(count), type, root, kTagBcast, c);
-  if (rc == MPI_SUCCESS) rc = MPI_Bcast(buf, count, type, 0, c.local);
+  rc = local_stage(rc, c, [&] { return MPI_Bcast(buf, count, type, 0, c.local); });
   return finish(c, rc, fn);
 }
 
@@ -170,9 +187,12 @@ int inter_reduce(const char* fn, const void* sendbuf, void* recvbuf, int count, 
   if (!root_arg(c, root, &role, fn, &rc)) return rc;
   if (role == Role::Idle) return MPI_SUCCESS;
   const Datatype* t = typed(c, role == Role::Root ? recvbuf : sendbuf, count, type, fn, &rc);
-  if (!t) return rc;
   std::string why;
-  if (int e = op_check(op, type, &why)) return raise(c.handle, e, fn, why);
+  if (int e = t ? op_check(op, type, &why) : MPI_SUCCESS) rc = raise(c.handle, e, fn, why);
+  if (rc != MPI_SUCCESS) {
+    if (role == Role::Remote) local_stage(rc, c, [] { return MPI_SUCCESS; });  // the reduction to the leader
+    return rc;
+  }
   if (role == Role::Root) return finish(c, coll_recv(recvbuf, uz(count), type, 0, kTagReduce, c), fn);
   Scratch s(uz(count), *t);
   rc = reduce_to_leader(c, sendbuf, s, count, type, op);
@@ -183,38 +203,49 @@ int inter_reduce(const char* fn, const void* sendbuf, void* recvbuf, int count, 
 int inter_allreduce(const char* fn, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, Comm& c) {
   int rc = MPI_SUCCESS;
   const Datatype* t = typed(c, sendbuf, count, type, fn, &rc);
-  if (!t || !typed(c, recvbuf, count, type, fn, &rc)) return rc;
   std::string why;
-  if (int e = op_check(op, type, &why)) return raise(c.handle, e, fn, why);
+  if (t && typed(c, recvbuf, count, type, fn, &rc))
+    if (int e = op_check(op, type, &why)) rc = raise(c.handle, e, fn, why);
+  if (rc != MPI_SUCCESS) {  // (both local stages: the reduction to the leader and its broadcast)
+    local_stage(rc, c, [] { return MPI_SUCCESS; });
+    local_stage(rc, c, [] { return MPI_SUCCESS; });
+    return rc;
+  }
   Scratch s(uz(count), *t);
   rc = reduce_to_leader(c, sendbuf, s, count, type, op);
   if (rc == MPI_SUCCESS) rc = leaders_swap(c, s.data(), recvbuf, count, type, kTagAllreduce);
-  if (rc == MPI_SUCCESS) rc = MPI_Bcast(recvbuf, count, type, 0, c.local);
+  rc = local_stage(rc, c, [&] { return MPI_Bcast(recvbuf, count, type, 0, c.local); });
   return finish(c, rc, fn);
 }
 
 int inter_reduce_scatter(const char* fn, const void* sendbuf, void* recvbuf, const int* recvcounts, MPI_Datatype type,
                          MPI_Op op, Comm& c) {
   int rc = MPI_SUCCESS;
-  if (!recvcounts) return raise(c.handle, MPI_ERR_ARG, fn, "recvcounts is NULL");
   std::vector<int> displs(uz(c.size), 0);
   int total = 0;
-  for (int i = 0; i < c.size; ++i) {
+  const Datatype* t = nullptr;
+  std::string why;
+  if (!recvcounts) rc = raise(c.handle, MPI_ERR_ARG, fn, "recvcounts is NULL");
+  for (int i = 0; rc == MPI_SUCCESS && i < c.size; ++i) {
     if (recvcounts[i] < 0)
-      return raise(c.handle, MPI_ERR_COUNT, fn, "recvcounts[" + std::to_string(i) + "] = " + std::to_string(recvcounts[i]) + " is negative");
+      rc = raise(c.handle, MPI_ERR_COUNT, fn, "recvcounts[" + std::to_string(i) + "] = " + std::to_string(recvcounts[i]) + " is negative");
     displs[uz(i)] = total;
     total += recvcounts[i];
   }
-  const Datatype* t = typed(c, sendbuf, total, type, fn, &rc);
-  if (!t || !typed(c, recvbuf, recvcounts[c.rank], type, fn, &rc)) return rc;
-  std::string why;
-  if (int e = op_check(op, type, &why)) return raise(c.handle, e, fn, why);
+  if (rc == MPI_SUCCESS && (t = typed(c, sendbuf, total, type, fn, &rc)) && typed(c, recvbuf, recvcounts[c.rank], type, fn, &rc))
+    if (int e = op_check(op, type, &why)) rc = raise(c.handle, e, fn, why);
+  if (rc != MPI_SUCCESS) {  // (both local stages: the reduction to the leader and its scatter)
+    local_stage(rc, c, [] { return MPI_SUCCESS; });
+    local_stage(rc, c, [] { return MPI_SUCCESS; });
+    return rc;
+  }
   // This group's reduction goes to the other group; the other group's is scattered here.
   Scratch mine(uz(total), *t), theirs(uz(total), *t);
   rc = reduce_to_leader(c, sendbuf, mine, total, type, op);
   if (rc == MPI_SUCCESS) rc = leaders_swap(c, mine.data(), theirs.data(), total, type, kTagReduceScatter);
-  if (rc == MPI_SUCCESS)
-    rc = MPI_Scatterv(theirs.data(), recvcounts, displs.data(), type, recvbuf, recvcounts[c.rank], type, 0, c.local);
+  rc = local_stage(rc, c, [&] {
+    return MPI_Scatterv(theirs.data(), recvcounts, displs.data(), type, recvbuf, recvcounts[c.rank], type, 0, c.local);
+  });
   return finish(c, rc, fn);
 }
 

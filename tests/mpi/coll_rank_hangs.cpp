@@ -258,6 +258,37 @@ void reduce_scatter_bad_contributor(const std::string& alg) {
   expect_data(got == size_ * (size_ - 1) / 2 + size_ * rank_, "MPI_Reduce_scatter " + alg + " after the failed one", __LINE__);
 }
 
+/// Intercommunicator collectives: the inter-group leg and the local stages (a broadcast from the
+/// leader, a reduction to it) are both told. A root (MPI_ROOT) with a NULL buffer in MPI_Bcast,
+/// and a negative count at one rank of MPI_Allreduce.
+void intercomm_bad_member() {
+  const int low = rank_ < size_ / 2 ? 1 : 0;
+  MPI_Comm half, inter;
+  MPI_Comm_split(MPI_COMM_WORLD, low, rank_, &half);
+  MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, low ? size_ / 2 : 0, 9, &inter);
+  int local = 0;
+  MPI_Comm_rank(half, &local);
+  const int root = low ? (local == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+  int v[3] = {-1, -1, -1};
+  int rc = MPI_Bcast(root == MPI_ROOT ? nullptr : v, 3, MPI_INT, root, inter);
+  if (root == MPI_ROOT) conformance::expect_class(rc, MPI_ERR_BUFFER, "intercommunicator MPI_Bcast, root's buffer NULL", __LINE__);
+  else if (!low) conformance::expect_class(rc, MPI_ERR_OTHER, "intercommunicator MPI_Bcast whose root's buffer is NULL", __LINE__);
+  if (root == MPI_ROOT) v[0] = 7, v[1] = 8, v[2] = 9;
+  EXPECT_CLASS(MPI_Bcast(v, 3, MPI_INT, root, inter), MPI_SUCCESS);
+  expect_data(low || (v[0] == 7 && v[1] == 8 && v[2] == 9), "intercommunicator MPI_Bcast after the failed one", __LINE__);
+  const int bad = size_ - 1;  // (in the high group)
+  int mine = rank_ + 1, sum = -1;
+  rc = MPI_Allreduce(&mine, &sum, rank_ == bad ? -1 : 1, MPI_INT, MPI_SUM, inter);
+  if (rank_ == bad) conformance::expect_class(rc, MPI_ERR_COUNT, "intercommunicator MPI_Allreduce, negative count", __LINE__);
+  else success_means_data(rc, sum == (low ? (size_ / 2 + 1 + size_) * (size_ - size_ / 2) / 2 : (size_ / 2) * (size_ / 2 + 1) / 2),
+                          "intercommunicator MPI_Allreduce with a negative count at one rank", __LINE__);
+  EXPECT_CLASS(MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, inter), MPI_SUCCESS);
+  const int lows = size_ / 2, want = low ? (lows + 1 + size_) * (size_ - lows) / 2 : lows * (lows + 1) / 2;
+  expect_data(sum == want, "intercommunicator MPI_Allreduce after the failed one", __LINE__);
+  MPI_Comm_free(&inter);
+  MPI_Comm_free(&half);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -285,6 +316,8 @@ int main(int argc, char** argv) {
     for (const char* alg : {"linear", "binomial", "mesh_tree"}) reduce_bad_contributor(alg);
     for (const char* alg : {"linear", "pairwise", "scattered", "mesh_rounds"}) alltoallv_bad_contributor(alg);
     for (const char* alg : {"nonoverlapping", "ring"}) reduce_scatter_bad_contributor(alg);
+    select("");
+    intercomm_bad_member();
   }
   EXPECT_USABLE();
   return conformance::finish("coll_rank_hangs");
