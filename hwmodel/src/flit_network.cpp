@@ -216,7 +216,7 @@ PacketId Chip::FlitNetwork::inject(int network, TileId src, TileId dst, std::uin
 
 Cycle Chip::FlitNetwork::next_event_cycle(Cycle from) const {
   Cycle best = pending_.empty() ? kNever : pending_.top().at;
-  if (!deferred_.empty()) best = std::min(best, deferred_.top().at);
+  best = std::min(best, deferred_.first());
   if (wheel_count_ > 0) {
     for (Cycle c = from; c < from + wheel_.size() && c < best; ++c)
       if (!wheel_[c & wheel_mask_].empty()) return c;
@@ -250,11 +250,13 @@ void Chip::FlitNetwork::run_until(Cycle c) {
       schedule(n, t);
     }
     due_.clear();
-    while (!deferred_.empty() && deferred_.top().at == t) {
-      const Deferred d = deferred_.top();
-      deferred_.pop();
-      if (d.kind == kWake) schedule(d.id, t);
-      else due_.push_back(d);
+    deferred_.advance(t);
+    if (deferred_.first() == t) {
+      for (const Deferred& d : deferred_.at(t)) {
+        if (d.kind == kWake) schedule(d.id, t);
+        else due_.push_back(d);
+      }
+      deferred_.take(t);
     }
     WakeBucket& bucket = wheel_[t & wheel_mask_];
     cycle_mod_ports_ = static_cast<int>(t % kPorts);

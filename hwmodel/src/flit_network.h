@@ -62,6 +62,70 @@ class Pages {
   std::size_t size_ = 0;
 };
 
+// Actions by cycle: a calendar of the next kSpan cycles (a list per cycle, in the order they
+// were pushed) and, further ahead, a heap whose entries move into the calendar as its window
+// reaches them, before anything else is pushed for their cycle. Either way the actions of one
+// cycle come in the order they were pushed: the order of one heap by (cycle, sequence), with
+// O(1) pushes and takes. T: `at` (its cycle), and operator> by (at, sequence) for the heap.
+template <class T>
+class CycleCalendar {
+ public:
+  static constexpr Cycle kSpan = 1024;
+  bool empty() const { return count_ == 0 && far_.empty(); }
+  Cycle first() const { return first_; }  // the earliest cycle with an action (kNever: none)
+  // e.at >= the window's start
+  void push(const T& e) {
+    if (e.at < base_ + kSpan) push_near(e);
+    else far_.push(e);
+    if (e.at < first_) first_ = e.at;
+  }
+  // The window starts at t (no action is left before t): the far ones it now reaches move in.
+  void advance(Cycle t) {
+    base_ = t;
+    while (!far_.empty() && far_.top().at < base_ + kSpan) {
+      push_near(far_.top());
+      far_.pop();
+    }
+  }
+  // Cycle t's actions (t: the window's start), then take(t) drops them.
+  const std::vector<T>& at(Cycle t) const { return near_[static_cast<std::size_t>(t & (kSpan - 1))]; }
+  void take(Cycle t) {
+    const std::size_t b = static_cast<std::size_t>(t & (kSpan - 1));
+    count_ -= near_[b].size();
+    near_[b].clear();
+    bits_[b >> 6] &= ~(std::uint64_t{1} << (b & 63));
+    if (first_ == t) first_ = scan();
+  }
+
+ private:
+  void push_near(const T& e) {
+    const std::size_t b = static_cast<std::size_t>(e.at & (kSpan - 1));
+    near_[b].push_back(e);
+    bits_[b >> 6] |= std::uint64_t{1} << (b & 63);
+    ++count_;
+  }
+  Cycle scan() const {  // the first cycle with an action, from the window's start
+    if (count_ == 0) return far_.empty() ? kNever : far_.top().at;
+    const std::size_t start = static_cast<std::size_t>(base_ & (kSpan - 1));
+    constexpr std::size_t words = kSpan / 64;
+    for (std::size_t k = 0; k <= words; ++k) {
+      const std::size_t w = ((start >> 6) + k) % words;
+      std::uint64_t bits = bits_[w];
+      if (k == 0) bits &= ~std::uint64_t{0} << (start & 63);  // this word: from start on
+      else if (k == words) bits &= (start & 63) ? ~(~std::uint64_t{0} << (start & 63)) : 0;  // wrapped
+      if (!bits) continue;
+      const std::size_t b = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+      return base_ + static_cast<Cycle>((b + kSpan - start) & (kSpan - 1));
+    }
+    return kNever;  // (not reached: count_ > 0)
+  }
+  std::vector<std::vector<T>> near_ = std::vector<std::vector<T>>(kSpan);
+  std::uint64_t bits_[kSpan / 64] = {};
+  std::size_t count_ = 0;
+  Cycle base_ = 0, first_ = kNever;
+  std::priority_queue<T, std::vector<T>, std::greater<T>> far_;
+};
+
 // A timing wheel slot: the routers woken for its cycle, in the order they were woken. append()
 // writes the entry whether or not it is kept, and keeps it by counting it: waking a router that
 // is already queued (it goes either way) costs no branch.
@@ -482,7 +546,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   // (0: no rings).
   std::vector<Cycle> phantom_;
   std::uint32_t ph_cap_ = 0;
-  std::priority_queue<Deferred, std::vector<Deferred>, std::greater<Deferred>> deferred_;
+  CycleCalendar<Deferred> deferred_;
   std::vector<std::uint32_t> one_step_todo_;  // packets whose head was read this cycle
   std::vector<Cycle> xs_;                    // scratch: send times per stage and flit
   std::vector<std::int32_t> xloc_;           // scratch: where each flit is
