@@ -20,16 +20,21 @@ transport::CollectiveOffload& offload() { return *collective_offload_now(); }
 
 int world_root(Comm& c, int root) { return c.world[static_cast<std::size_t>(root)]; }
 
+/// The root's length where this rank's differs: this rank fails alone (SizedCall, coll.h).
+int root_length(Comm& c, std::size_t sent, std::size_t bytes) {
+  SizedCall call(c);
+  if (sent != bytes) call.mismatch(sent, bytes);
+  return call.result();
+}
+
 int bcast_namp_multicast(void* buf, std::size_t bytes, int root, Comm& c, int) {
   const int wr = world_root(c, root);
-  offload().multicast(static_id(c, wr), c.world, wr, buf, bytes);
-  return MPI_SUCCESS;
+  return root_length(c, offload().multicast(static_id(c, wr), c.world, wr, buf, bytes), bytes);
 }
 
 int scatter_namp(const void* sbuf, void* rbuf, std::size_t block, int root, Comm& c, int) {
   const int wr = world_root(c, root);
-  offload().scatter(static_id(c, wr), c.world, wr, sbuf, rbuf, block);
-  return MPI_SUCCESS;
+  return root_length(c, offload().scatter(static_id(c, wr), c.world, wr, sbuf, rbuf, block), block);
 }
 
 int gather_namp(const void* sbuf, void* rbuf, std::size_t block, int root, Comm& c, int) {

@@ -78,6 +78,24 @@ void bcast_size_mismatch(const std::string& alg) {
   }
 }
 
+/// A leaf whose count is larger or smaller than the root's in MPI_Scatter; then a good scatter.
+void scatter_leaf_mismatch(const std::string& alg) {
+  select("scatter=" + alg);
+  const int root = 0, bad = 2 % size_;
+  std::vector<int> blocks(static_cast<std::size_t>(size_) * 3);
+  for (std::size_t i = 0; i < blocks.size(); ++i) blocks[i] = 900 + static_cast<int>(i);
+  for (int delta : {+1, -1}) {
+    int got[3] = {-1, -1, -1};
+    const int rc = MPI_Scatter(blocks.data(), 2, MPI_INT, got, rank_ == bad ? 2 + delta : 2, MPI_INT, root, MPI_COMM_WORLD);
+    const std::string what = "MPI_Scatter " + alg + " whose leaf's count differs from the root's";
+    if (rank_ == bad) conformance::expect_class(rc, delta > 0 ? MPI_ERR_OTHER : MPI_ERR_TRUNCATE, what.c_str(), __LINE__);
+    else if (rank_ != root) success_means_data(rc, got[0] == 900 + 2 * rank_ && got[1] == 901 + 2 * rank_, what, __LINE__);
+  }
+  int got[2] = {-1, -1};
+  EXPECT_CLASS(MPI_Scatter(blocks.data(), 2, MPI_INT, got, 2, MPI_INT, root, MPI_COMM_WORLD), MPI_SUCCESS);
+  expect_data(got[0] == 900 + 2 * rank_ && got[1] == 901 + 2 * rank_, "MPI_Scatter " + alg + " after the failed one", __LINE__);
+}
+
 /// The root's own arguments are wrong: it sends nothing; the others are told.
 void bcast_bad_root(const std::string& alg) {
   select("bcast=" + alg);
@@ -300,6 +318,11 @@ int main(int argc, char** argv) {
     // bcast static_route on the sim's static network: a root that fails before the transfer
     // leaves the others inside the transport (docs/COVERAGE.md), so only the sizes here.
     bcast_size_mismatch("static_route");
+  } else if (size_ > 2 && argc > 1 && std::string(argv[1]) == "offload") {
+    // The adapter's multicast and scatter (sim, --adapter namp): sizes only, as on the static
+    // network (a root that fails before the transfer leaves the others inside the transport).
+    bcast_size_mismatch("namp_multicast");
+    scatter_leaf_mismatch("namp_scatter");
   } else if (size_ > 2) {
     for (const char* alg : {"linear", "binomial", "scatter_allgather", "static_route"}) {
       bcast_size_mismatch(alg);

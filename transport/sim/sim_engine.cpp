@@ -478,6 +478,7 @@ void Engine::apply_offload(int r, const Request& q, std::uint64_t now) {
   const bool spread = kind == ad::CollKind::Multicast || kind == ad::CollKind::Scatter;
   const hw::TileId root_tile = tiles_[static_cast<std::size_t>(o.root)];
   if (spread && r == o.root) {
+    o.bytes = q.b;  // the root's length is what travels (a member's may differ: an MPI error)
     // The member list sits in the root's arena ahead of the data: [count][ranks...][data].
     o.root_off = q.c;
     const unsigned char* base = arena_of(r) + q.c;
@@ -573,6 +574,7 @@ void Engine::publish_offload(std::uint64_t key, Offload& o, int r, std::uint64_t
   e.time = at;
   e.op = p.q.op;
   e.a = static_cast<std::uint64_t>(o.root);
+  e.b = o.bytes;
   e.c = o.root_off;
   publish(r, e);
   if (spread && r != o.root) {

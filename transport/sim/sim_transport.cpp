@@ -409,12 +409,12 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
 
   // ------------------------------------------------------------ collective offload
 
-  void multicast(std::uint64_t id, std::span<const int> members, int root, void* buf, std::size_t len) override {
-    offload(OffloadCall{hw::adapter::CollKind::Multicast, members, root, buf, buf, len}, id);
+  std::size_t multicast(std::uint64_t id, std::span<const int> members, int root, void* buf, std::size_t len) override {
+    return offload(OffloadCall{hw::adapter::CollKind::Multicast, members, root, buf, buf, len}, id);
   }
-  void scatter(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
-               std::size_t block) override {
-    offload(OffloadCall{hw::adapter::CollKind::Scatter, members, root, sbuf, rbuf, block}, id);
+  std::size_t scatter(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
+                      std::size_t block) override {
+    return offload(OffloadCall{hw::adapter::CollKind::Scatter, members, root, sbuf, rbuf, block}, id);
   }
   void gather(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
               std::size_t block) override {
@@ -440,6 +440,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     HwOp op = HwOp::Sum;
     HwElem elem = HwElem::I32;
     std::vector<std::pair<int, std::uint64_t>> parts{};  ///< at a gather/reduce root: (sender, arena offset)
+    std::size_t sent = 0;  ///< at a multicast or scatter destination: the root's length
   };
   struct Op {
     bool done = false;  // written only by OpTable::set_done (which keeps its state byte)
@@ -459,7 +460,8 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   /// Bytes ahead of the data in a spreading root's arena chunk: [count][ranks, padded to 8].
   static std::uint64_t list_bytes(std::size_t n) { return 8 + (n * 4 + 7) / 8 * 8; }
 
-  void offload(OffloadCall c, std::uint64_t id) {
+  /// Returns the root's length at a multicast or scatter destination, else this rank's.
+  std::size_t offload(OffloadCall c, std::uint64_t id) {
     using K = hw::adapter::CollKind;
     Call call(*this);
     const bool spread = c.kind == K::Multicast || c.kind == K::Scatter;
@@ -470,7 +472,8 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     if (root && c.kind == K::Scatter && c.rbuf) std::memmove(c.rbuf, static_cast<const unsigned char*>(c.sbuf) + me * c.bytes, c.bytes);
     if (root && c.kind == K::Gather && c.sbuf) std::memmove(static_cast<unsigned char*>(c.rbuf) + me * c.bytes, c.sbuf, c.bytes);
     if (root && c.kind == K::Reduce && c.bytes) std::memmove(c.rbuf, c.sbuf, c.bytes);
-    if (n <= 1) return;
+    c.sent = c.bytes;
+    if (n <= 1) return c.bytes;
     std::uint64_t off = 0;
     if (spread && root) {
       const std::uint64_t data = c.kind == K::Scatter ? c.bytes * n : c.bytes;
@@ -509,6 +512,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
       jump_or_block();
     }
     ops_.erase(op);
+    return c.sent;
   }
 
   /// This rank's part is complete: take the data as the adapter left it.
@@ -516,9 +520,11 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     using K = hw::adapter::CollKind;
     const std::size_t n = c.members.size();
     if ((c.kind == K::Multicast || c.kind == K::Scatter) && rank_ != c.root) {
+      // The root's length places and bounds the data (a member's own may differ: an MPI error).
+      c.sent = e.b;
       const unsigned char* data = link_->arena(c.root) + e.c + list_bytes(n);
-      if (c.kind == K::Scatter) data += index_of(c.members, rank_) * c.bytes;
-      if (c.bytes) std::memcpy(c.rbuf, data, c.bytes);
+      if (c.kind == K::Scatter) data += index_of(c.members, rank_) * e.b;
+      if (const std::size_t len = std::min<std::size_t>(c.bytes, e.b)) std::memcpy(c.rbuf, data, len);
     } else if (c.kind == K::Gather && rank_ == c.root) {
       for (auto [s, off] : c.parts)
         if (c.bytes) std::memcpy(static_cast<unsigned char*>(c.rbuf) + index_of(c.members, s) * c.bytes, link_->arena(s) + off, c.bytes);

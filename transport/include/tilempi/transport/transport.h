@@ -260,14 +260,17 @@ void hw_reduce(HwOp op, HwElem elem, const void* in, void* inout, std::size_t by
 /// Every member calls the same operation with the same id, member list (world ranks, the root
 /// among them) and root; the call returns when this rank's part is complete. Blocks are `block`
 /// bytes; member i's block is the i-th of the root's buffer (scatter) or of its result (gather).
+/// multicast and scatter return the root's length (len, block): a member whose length differs
+/// gets at most the root's, and its caller can tell. gather and reduce return their own length
+/// (each member's is not compared).
 class CollectiveOffload {
  public:
   virtual ~CollectiveOffload() = default;
   /// The root's buf goes to every member's buf: one setup, the destinations progressed concurrently.
-  virtual void multicast(std::uint64_t id, std::span<const int> members, int root, void* buf, std::size_t len) = 0;
+  virtual std::size_t multicast(std::uint64_t id, std::span<const int> members, int root, void* buf, std::size_t len) = 0;
   /// The root's sbuf, member i's block to member i's rbuf (a strided DMA read per destination).
-  virtual void scatter(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
-                       std::size_t block) = 0;
+  virtual std::size_t scatter(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
+                              std::size_t block) = 0;
   /// Every member's sbuf to block i of the root's rbuf: one endpoint, complete when every slot is.
   virtual void gather(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
                       std::size_t block) = 0;
