@@ -126,6 +126,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
   // comparison; those from rows up to q (a credit or slot of a flit before q, of earlier
   // traffic) are compared one by one. When they all hold, the later rows are filled in, and no
   // later flit waited (its blocked cycles add nothing).
+  std::size_t steady = L;  // rows after this one are this one plus their distance
   auto streams_from = [&](std::size_t q) -> bool {
     const Cycle wq = W(q), cq = C(q);
     if (cq < S(h, q) + static_cast<Cycle>(eject_delay_)) return false;
@@ -179,15 +180,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
         if (at < pop_time(j + 1, q2) + cd) return false;
       }
     }
-    // (Stage by stage: each stage's row is contiguous.)
-    for (int j = 0; j <= h; ++j) {
-      Cycle* row = &S(j, 0);
-      for (std::size_t r = q + 1; r < L; ++r) row[r] = row[q] + static_cast<Cycle>(r - q);
-    }
-    for (std::size_t r = q + 1; r < L; ++r) {
-      W(r) = wq + static_cast<Cycle>(r - q);
-      C(r) = cq + static_cast<Cycle>(r - q);
-    }
+    steady = q;  // (the later rows are not written out: see Sx below)
     return true;
   };
   for (std::size_t q = 1; q < L; ++q) {
@@ -247,17 +240,34 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
       if (step && streams_from(q)) break;
     }
   }
+  // The rows, the steady ones computed from the last one written.
+  auto Sx = [&](int j, std::size_t q) -> Cycle { return q <= steady ? S(j, q) : S(j, steady) + static_cast<Cycle>(q - steady); };
+  auto Cx = [&](std::size_t q) -> Cycle { return q <= steady ? C(q) : C(steady) + static_cast<Cycle>(q - steady); };
+  auto Wx = [&](std::size_t q) -> Cycle { return q <= steady ? W(q) : W(steady) + static_cast<Cycle>(q - steady); };
+  auto popx = [&](int i, std::size_t q) { return i <= h ? Sx(i, q) : Cx(q); };
   // Credit returns still outstanding afterwards, per output feeding buffer i:
   // for an output the worm keeps, only those after its last send (the others
   // are back by the time anyone else may use it).
-  auto last_use = [&](int i) -> Cycle { return i - 1 >= m ? S(i - 1, L - 1) : t; };
-  // The first flit from `from` on whose slot in buffer i is free after `bound` (the cycles a
-  // buffer's flits leave it rise from flit to flit: a binary search).
-  auto first_back_after = [&](int i, std::size_t from, Cycle bound) -> std::size_t {
+  auto last_use = [&](int i) -> Cycle { return i - 1 >= m ? Sx(i - 1, L - 1) : t; };
+  // The first flit from `from` on whose cycle in row i (a stage's sends, or the core's reads
+  // past the last stage) plus `delay` is after `bound`: the cycles rise from flit to flit (a
+  // binary search over the rows written, then the steady rows' arithmetic).
+  auto first_after = [&](int i, std::size_t from, Cycle delay, Cycle bound) -> std::size_t {
     const Cycle* row = i <= h ? &S(i, 0) : &C(0);
-    return static_cast<std::size_t>(
-        std::partition_point(row + from, row + L, [&](Cycle pop) { return pop + cd <= bound; }) - row);
+    const std::size_t written = std::min(L, steady + 1);
+    if (from < written) {
+      const std::size_t q = static_cast<std::size_t>(
+          std::partition_point(row + from, row + written, [&](Cycle c) { return c + delay <= bound; }) - row);
+      if (q < written) return q;
+      from = written;
+    }
+    if (from >= L) return L;
+    // Row steady + d is row[steady] + d: the first d with row[steady] + d + delay > bound.
+    const Cycle base = row[steady] + delay;
+    if (base > bound) return from;
+    return std::min(L, std::max(steady + static_cast<std::size_t>(bound - base) + 1, from));
   };
+  auto first_back_after = [&](int i, std::size_t from, Cycle bound) { return first_after(i, from, cd, bound); };
   for (int i = std::max(m, 1); i <= h + 1; ++i) {
     const OutVc& ov = out(i - 1);
     const Cycle after = last_use(i);
@@ -271,16 +281,16 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     if (left > ov.back.ring.cap) return false;
   }
   std::size_t phantoms = 0;
-  const Cycle written_by = U ? W(L - 1) : t;
-  if (m == 0)
-    for (std::size_t q = kfirst[0]; q < L; ++q) phantoms += S(0, q) + icd > written_by;
+  const Cycle written_by = U ? Wx(L - 1) : t;
+  if (m == 0) phantoms = L - first_after(0, kfirst[0], icd, written_by);
   if (phantoms + pending.size() > ph_cap_) return false;
 
   // --- Commit.
   // Flits in each buffer (xloc_: -1 not written, else the buffer).
   std::vector<std::uint32_t>& in_buffer = xin_buffer_;
   in_buffer.assign(static_cast<std::size_t>(h) + 3, 0);
-  for (std::size_t q = 1; q < L; ++q) ++in_buffer[static_cast<std::size_t>(xloc_[q] + 1)];
+  for (std::size_t q = 1; q < kw; ++q) ++in_buffer[static_cast<std::size_t>(xloc_[q] + 1)];
+  in_buffer[0] += static_cast<std::uint32_t>(L - std::max<std::size_t>(kw, 1));  // (not written yet)
   for (int i = m; i <= h + 1; ++i) {
     Fifo& f = fifo(i);
     const std::uint32_t n_here = in_buffer[static_cast<std::size_t>(i + 1)];
@@ -290,7 +300,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
       f.front_ready = flits_[f.off + f.head].ready;
       f.front_code = flits_[f.off + f.head].code;
     }
-    const Cycle free_at = (i <= h ? S(i, L - 1) : C(L - 1)) + 1;
+    const Cycle free_at = (i <= h ? Sx(i, L - 1) : Cx(L - 1)) + 1;
     if (i <= h) {
       f.out = f.ovc = f.want = f.want_vc = -1;
       in_free_[fifo_index(i)] = free_at;
@@ -307,8 +317,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
   if (m == 0) {
     PhantomRing& g = phantom_ring(block(n0), 0);
     phantom_free(g, n0, t);
-    for (std::size_t q = kfirst[0]; q < L; ++q)
-      if (S(0, q) + icd > written_by) phantom_push(g, n0, S(0, q) + icd);
+    for (std::size_t q = first_after(0, kfirst[0], icd, written_by); q < L; ++q) phantom_push(g, n0, Sx(0, q) + icd);
     // A core waiting for room in its injection buffer wakes as slots free.
     if (g.count) schedule_any(n0, t, g.next);
   }
@@ -318,16 +327,16 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     if (s.qhead < 0) s.qtail = -1;
     --block(n0).src_pending;
     p.written = p.flits;
-    src_free_[n0] = W(L - 1) + 1;
+    src_free_[n0] = Wx(L - 1) + 1;
     Node& nd0 = block(n0);
     nd0.flits[kInj] += U;
     if (nd0.blocked_since[kInj] != kNever) {
-      nd0.blocked[kInj] += W(kw) - nd0.blocked_since[kInj];
+      nd0.blocked[kInj] += Wx(kw) - nd0.blocked_since[kInj];
       nd0.blocked_since[kInj] = kNever;
-      inj_blocked -= W(kw) - (t + 1);
+      inj_blocked -= Wx(kw) - (t + 1);
     }
     nd0.blocked[kInj] += inj_blocked;
-    schedule_any(n0, t, W(L - 1) + 1);
+    schedule_any(n0, t, Wx(L - 1) + 1);
   }
   for (int j = m; j <= h; ++j) {
     const std::size_t first = kfirst[static_cast<std::size_t>(j)];
@@ -335,7 +344,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     OutVc& ov = out(j);
     ov.owner = -1;
     ov.credits -= static_cast<std::int32_t>(sends);
-    out_free_[out_index(j)] = S(j, L - 1) + 1;
+    out_free_[out_index(j)] = Sx(j, L - 1) + 1;
     Node& ndj = block(node_at(j));
     const int po = xout_[static_cast<std::size_t>(j)];
     // Heads the OneVc router set aside because this worm owned the output look again (they now
@@ -349,16 +358,16 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     std::uint64_t b = blocked[static_cast<std::size_t>(j)];
     if (ndj.blocked_since[po] != kNever) {
       // The open wait ends with the first send (its own stall is inside).
-      const Cycle first_send = S(j, first);
+      const Cycle first_send = Sx(j, first);
       const Cycle own_ready = std::max(t + 1, xloc_[first] == j ? xready_[first]
-                                              : j == 0 ? W(first) + static_cast<Cycle>(inj_latency_)
-                                                       : S(j - 1, first) + static_cast<Cycle>(hop_));
+                                              : j == 0 ? Wx(first) + static_cast<Cycle>(inj_latency_)
+                                                       : Sx(j - 1, first) + static_cast<Cycle>(hop_));
       b -= first_send - own_ready;
       b += first_send - ndj.blocked_since[po];
       ndj.blocked_since[po] = kNever;
     }
     ndj.blocked[po] += b;
-    schedule_any(node_at(j), t, S(j, L - 1) + 1);
+    schedule_any(node_at(j), t, Sx(j, L - 1) + 1);
   }
   for (int i = std::max(m, 1); i <= h + 1; ++i) {
     OutVc& ov = out(i - 1);
@@ -366,8 +375,8 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     if (first >= L) continue;
     if (i - 1 < m) {
       // An output the worm already left: its credits come back one by one.
-      if (ov.credits + ov.rcount == 0) schedule_any(node_at(i - 1), t, pop_time(i, first) + cd);
-      for (std::size_t q = first; q < L; ++q) credit_on_way(ov, pop_time(i, q) + cd);
+      if (ov.credits + ov.rcount == 0) schedule_any(node_at(i - 1), t, popx(i, first) + cd);
+      for (std::size_t q = first; q < L; ++q) credit_on_way(ov, popx(i, q) + cd);
       continue;
     }
     // An output the worm keeps until last_use: returns up to then count now.
@@ -383,18 +392,18 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     }
     const std::size_t late = first_back_after(i, first, after);
     ov.credits += static_cast<std::int32_t>(late - first);
-    for (std::size_t q = late; q < L; ++q) keep.push_back(pop_time(i, q) + cd);
+    for (std::size_t q = late; q < L; ++q) keep.push_back(popx(i, q) + cd);
     ov.back.ring.head = 0;
     ov.rcount = 0;
     ov.next_ret = kNever;
     for (Cycle back : keep) credit_on_way(ov, back);
   }
-  schedule_any(node_at(h), t, C(L - 1) + 1);
+  schedule_any(node_at(h), t, Cx(L - 1) + 1);
   if (m == 0) {
-    p.tail_out = S(0, L - 1);
-    defer(S(0, L - 1), slot, kInjected);
+    p.tail_out = Sx(0, L - 1);
+    defer(Sx(0, L - 1), slot, kInjected);
   }
-  defer(C(L - 1), slot, kDelivered);
+  defer(Cx(L - 1), slot, kDelivered);
   return true;
 }
 
