@@ -76,7 +76,13 @@ bool arrays(Comm& c, const int* counts, const int* displs, int n, const char* fn
 }
 
 int finish(Comm& c, int rc, const char* fn) {
-  return rc == MPI_SUCCESS ? rc : raise(c.handle, rc, fn, "communication failed inside the intercommunicator collective");
+  if (rc == MPI_SUCCESS) return rc;
+  std::string why = take_failure_note();  // (a size that differs: coll.h, SizedCall)
+  if (why.empty())
+    why = rc == MPI_ERR_OTHER ? "the call failed at another member, which told this rank so; this rank's part of it "
+                                "was abandoned"
+                              : "communication failed inside the intercommunicator collective";
+  return raise(c.handle, rc, fn, why);
 }
 
 /// Scratch room for count elements of t: data() is the buffer to pass (its true lower bound
