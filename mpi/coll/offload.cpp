@@ -20,7 +20,8 @@ transport::CollectiveOffload& offload() { return *collective_offload_now(); }
 
 int world_root(Comm& c, int root) { return c.world[static_cast<std::size_t>(root)]; }
 
-/// The root's length where this rank's differs: this rank fails alone (SizedCall, coll.h).
+/// The root's length (or at a gather or reduce root, a member's) where this rank's differs: this
+/// rank fails alone (SizedCall, coll.h).
 int root_length(Comm& c, std::size_t sent, std::size_t bytes) {
   SizedCall call(c);
   if (sent != bytes) call.mismatch(sent, bytes);
@@ -39,8 +40,7 @@ int scatter_namp(const void* sbuf, void* rbuf, std::size_t block, int root, Comm
 
 int gather_namp(const void* sbuf, void* rbuf, std::size_t block, int root, Comm& c, int) {
   const int wr = world_root(c, root);
-  offload().gather(static_id(c, wr), c.world, wr, sbuf, rbuf, block);
-  return MPI_SUCCESS;
+  return root_length(c, offload().gather(static_id(c, wr), c.world, wr, sbuf, rbuf, block), block);
 }
 
 int reduce_namp(const void* sbuf, void* rbuf, std::size_t n, const Reducer& red, int root, Comm& c, int) {
@@ -48,13 +48,18 @@ int reduce_namp(const void* sbuf, void* rbuf, std::size_t n, const Reducer& red,
   transport::HwElem elem{};
   hw_reduction_of(red, &op, &elem);  // the restriction checked that it exists
   const int wr = world_root(c, root);
-  offload().reduce(static_id(c, wr), c.world, wr, sbuf, rbuf, n * red.elem_size(), op, elem);
-  return MPI_SUCCESS;
+  const std::size_t bytes = n * red.elem_size();
+  return root_length(c, offload().reduce(static_id(c, wr), c.world, wr, sbuf, rbuf, bytes, op, elem), bytes);
 }
 
 int allreduce_namp(const void* sbuf, void* rbuf, std::size_t n, const Reducer& red, Comm& c, int) {
-  if (int rc = reduce_namp(sbuf, rbuf, n, red, 0, c, 0)) return rc;
-  return bcast_namp_multicast(rbuf, n * red.elem_size(), 0, c, 0);
+  // The multicast runs whatever the reduction gave: the others wait for it inside the adapter,
+  // where no notice reaches them. After a reduction that failed at the root (a member's length
+  // differs) the root sends nothing, and every member sees a length other than its own and fails.
+  const std::size_t bytes = n * red.elem_size();
+  const int rc = reduce_namp(sbuf, rbuf, n, red, 0, c, 0);
+  const int brc = bcast_namp_multicast(rbuf, rc == MPI_SUCCESS ? bytes : 0, 0, c, 0);
+  return rc != MPI_SUCCESS ? rc : brc;
 }
 
 }  // namespace

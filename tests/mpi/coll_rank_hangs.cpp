@@ -216,6 +216,20 @@ void all_size_mismatch(const std::string& coll, const std::string& alg) {
   }
 }
 
+/// A contributor's count is smaller than the others': the root never returns success.
+void reduce_size_mismatch(const std::string& alg) {
+  select("reduce=" + alg);
+  const int root = 0, bad = size_ - 1;
+  int mine[2] = {rank_ + 1, 2 * (rank_ + 1)}, sum[2] = {-1, -1};
+  const int rc = MPI_Reduce(mine, sum, rank_ == bad ? 1 : 2, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+  if (rank_ == root)
+    conformance::expect_class(rc, MPI_ERR_OTHER, ("MPI_Reduce " + alg + " where one rank's count is smaller").c_str(), __LINE__);
+  EXPECT_CLASS(MPI_Reduce(mine, sum, 2, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD), MPI_SUCCESS);
+  const int total = size_ * (size_ + 1) / 2;
+  expect_data(rank_ != root || (sum[0] == total && sum[1] == 2 * total), "MPI_Reduce " + alg + " after the failed one",
+              __LINE__);
+}
+
 /// A contributor's count is wrong: the members that need its contribution are told.
 void reduce_bad_contributor(const std::string& alg) {
   select("reduce=" + alg);
@@ -323,6 +337,9 @@ int main(int argc, char** argv) {
     // network (a root that fails before the transfer leaves the others inside the transport).
     bcast_size_mismatch("namp_multicast");
     scatter_leaf_mismatch("namp_scatter");
+    gather_size_mismatch("namp_gather");
+    reduce_size_mismatch("namp_reduce");
+    all_size_mismatch("allreduce", "namp_reduce_multicast");
   } else if (size_ > 2) {
     for (const char* alg : {"linear", "binomial", "scatter_allgather", "static_route"}) {
       bcast_size_mismatch(alg);

@@ -565,6 +565,7 @@ void Engine::publish_offload(std::uint64_t key, Offload& o, int r, std::uint64_t
       part.time = at;
       part.op = p.q.op;
       part.a = static_cast<std::uint64_t>(s);
+      part.b = sp.q.b;  // the sender's length (the root's may differ: an MPI error)
       part.c = sp.q.c;
       publish(r, part);
     }

@@ -80,7 +80,7 @@ enum EvtKind : std::uint32_t {
   kEvStatic,       ///< op: the static broadcast completed here; a = root, b = the root's bytes, c = arena offset of the root
   kEvWake,         ///< no content: the engine woke a blocked rank at `time`
   kEvOffload,      ///< op: this rank's part of a collective offload is complete; a = root, b = bytes per part (the root's, for a spread), c = the root's arena offset
-  kEvOffloadPart,  ///< op: (at a gather or reduce root, before kEvOffload) a = a sender, c = its arena offset
+  kEvOffloadPart,  ///< op: (at a gather or reduce root, before kEvOffload) a = a sender, b = its length, c = its arena offset
   kEvServed,       ///< no content: the rank's core served a one-sided operation (core_cycles)
   kEvMigrated,     ///< the rank's task stopped at `time` for core_cycles and runs on tile a since
   kEvKinds,        ///< one past the last kind (a rank's own local kinds start above it)

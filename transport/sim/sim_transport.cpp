@@ -423,16 +423,16 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
                       std::size_t block) override {
     return offload(OffloadCall{hw::adapter::CollKind::Scatter, members, root, sbuf, rbuf, block}, id);
   }
-  void gather(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
-              std::size_t block) override {
-    offload(OffloadCall{hw::adapter::CollKind::Gather, members, root, sbuf, rbuf, block}, id);
+  std::size_t gather(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
+                     std::size_t block) override {
+    return offload(OffloadCall{hw::adapter::CollKind::Gather, members, root, sbuf, rbuf, block}, id);
   }
-  void reduce(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
-              std::size_t bytes, HwOp op, HwElem elem) override {
+  std::size_t reduce(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
+                     std::size_t bytes, HwOp op, HwElem elem) override {
     OffloadCall c{hw::adapter::CollKind::Reduce, members, root, sbuf, rbuf, bytes};
     c.op = op;
     c.elem = elem;
-    offload(c, id);
+    return offload(c, id);
   }
 
  private:
@@ -446,8 +446,15 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     std::size_t bytes;
     HwOp op = HwOp::Sum;
     HwElem elem = HwElem::I32;
-    std::vector<std::pair<int, std::uint64_t>> parts{};  ///< at a gather/reduce root: (sender, arena offset)
-    std::size_t sent = 0;  ///< at a multicast or scatter destination: the root's length
+    struct Part {
+      int sender;
+      std::uint64_t off;    ///< in the sender's arena
+      std::uint64_t bytes;  ///< the sender's length
+    };
+    std::vector<Part> parts{};  ///< at a gather/reduce root
+    /// At a multicast or scatter destination: the root's length; at a gather or reduce root: the
+    /// first sender's length that differs from the root's; else this rank's.
+    std::size_t sent = 0;
   };
   struct Op {
     bool done = false;  // written only by OpTable::set_done (which keeps its state byte)
@@ -532,11 +539,14 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
       const unsigned char* data = link_->arena(c.root) + e.c + list_bytes(n);
       if (c.kind == K::Scatter) data += index_of(c.members, rank_) * e.b;
       if (const std::size_t len = std::min<std::size_t>(c.bytes, e.b)) std::memcpy(c.rbuf, data, len);
-    } else if (c.kind == K::Gather && rank_ == c.root) {
-      for (auto [s, off] : c.parts)
-        if (c.bytes) std::memcpy(static_cast<unsigned char*>(c.rbuf) + index_of(c.members, s) * c.bytes, link_->arena(s) + off, c.bytes);
-    } else if (c.kind == K::Reduce && rank_ == c.root) {
-      for (auto [s, off] : c.parts) hw_reduce(c.op, c.elem, link_->arena(s) + off, c.rbuf, c.bytes);
+    } else if ((c.kind == K::Gather || c.kind == K::Reduce) && rank_ == c.root) {
+      // Each sender's data is its own length in its arena: never more than that is read.
+      for (const OffloadCall::Part& p : c.parts) {
+        if (p.bytes != c.bytes && c.sent == c.bytes) c.sent = p.bytes;
+        const std::size_t len = std::min<std::size_t>(c.bytes, p.bytes);
+        if (c.kind == K::Reduce) hw_reduce(c.op, c.elem, link_->arena(p.sender) + p.off, c.rbuf, len);
+        else if (len) std::memcpy(static_cast<unsigned char*>(c.rbuf) + index_of(c.members, p.sender) * c.bytes, link_->arena(p.sender) + p.off, len);
+      }
     }
   }
   /// Operations by id: ids are handed out in order and mostly finish in order, so a ring indexed
@@ -852,7 +862,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
         if (!waiting_for_.empty()) changed_ = true;  // only a send waiting for space cares
         break;
       case kEvOffloadPart: {
-        if (Op* o = ops_.find(e.op); o && o->offload) o->offload->parts.emplace_back(static_cast<int>(e.a), e.c);
+        if (Op* o = ops_.find(e.op); o && o->offload) o->offload->parts.push_back({static_cast<int>(e.a), e.c, e.b});
         break;
       }
       case kEvOffload: {

@@ -261,8 +261,9 @@ void hw_reduce(HwOp op, HwElem elem, const void* in, void* inout, std::size_t by
 /// among them) and root; the call returns when this rank's part is complete. Blocks are `block`
 /// bytes; member i's block is the i-th of the root's buffer (scatter) or of its result (gather).
 /// multicast and scatter return the root's length (len, block): a member whose length differs
-/// gets at most the root's, and its caller can tell. gather and reduce return their own length
-/// (each member's is not compared).
+/// gets at most the root's, and its caller can tell. At the root, gather and reduce return the
+/// first member's length that differs from the root's (at most the shorter is taken from it),
+/// else the root's; elsewhere their own.
 class CollectiveOffload {
  public:
   virtual ~CollectiveOffload() = default;
@@ -272,11 +273,11 @@ class CollectiveOffload {
   virtual std::size_t scatter(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
                               std::size_t block) = 0;
   /// Every member's sbuf to block i of the root's rbuf: one endpoint, complete when every slot is.
-  virtual void gather(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
-                      std::size_t block) = 0;
+  virtual std::size_t gather(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
+                             std::size_t block) = 0;
   /// The root's rbuf = op over every member's sbuf (`bytes` each), combined as the data arrives.
-  virtual void reduce(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
-                      std::size_t bytes, HwOp op, HwElem elem) = 0;
+  virtual std::size_t reduce(std::uint64_t id, std::span<const int> members, int root, const void* sbuf, void* rbuf,
+                             std::size_t bytes, HwOp op, HwElem elem) = 0;
 };
 
 /// Connect this process to its job, as the launcher described it in the environment, or start a
