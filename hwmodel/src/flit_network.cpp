@@ -8,17 +8,6 @@
 
 namespace tilempi::hwmodel {
 
-namespace {
-// Signed minimal steps from a to b along a dimension of n positions.
-inline int delta(int a, int b, int n, bool ring) {
-  int d = b - a;
-  if (!ring || d == 0) return d;
-  int fwd = d > 0 ? d : d + n;
-  int back = n - fwd;
-  return fwd <= back ? fwd : -back;
-}
-}  // namespace
-
 Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo)
     : chip_(chip),
       topo_(topo),
@@ -38,12 +27,8 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
   const int nodes = nets_ * tiles_;
   nbr_.resize(static_cast<std::size_t>(tiles_) * kMeshDirs);
   wrap_.resize(nbr_.size());
-  x_.resize(static_cast<std::size_t>(tiles_));
-  y_.resize(static_cast<std::size_t>(tiles_));
   for (TileId t = 0; t < tiles_; ++t) {
     Coord co = topo.coord(t);
-    x_[static_cast<std::size_t>(t)] = static_cast<std::int16_t>(co.x);
-    y_[static_cast<std::size_t>(t)] = static_cast<std::int16_t>(co.y);
     for (int d = 0; d < kMeshDirs; ++d) {
       TileId nb = topo.neighbor(t, static_cast<Dir>(d));
       std::size_t i = static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d);
@@ -281,15 +266,6 @@ void Chip::FlitNetwork::run_until(Cycle c) {
   if (c != kNever && chip_.now_ < c + 1) chip_.now_ = c + 1;
 }
 
-Dir Chip::FlitNetwork::route(TileId at, TileId dst) const {
-  int dx = delta(x_[static_cast<std::size_t>(at)], x_[static_cast<std::size_t>(dst)], topo_.width(), torus_);
-  if (dx > 0) return Dir::East;
-  if (dx < 0) return Dir::West;
-  int dy = delta(y_[static_cast<std::size_t>(at)], y_[static_cast<std::size_t>(dst)], topo_.height(), torus_);
-  if (dy > 0) return Dir::South;
-  if (dy < 0) return Dir::North;
-  return Dir::Local;
-}
 
 // The head at the front of input VC f begins (or goes on) waiting for a link that another
 // packet holds (PacketEvent::link_wait); `since` is the VC's wait_since.

@@ -485,7 +485,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   [[gnu::always_inline]] inline void push_flit(Fifo& f, Cycle ready, std::uint32_t code);
   [[gnu::always_inline]] inline bool pop_flit(Fifo& f);
   [[gnu::always_inline]] static inline void link_wait_begin(Fifo& f, Cycle& since, Cycle t);
-  Dir route(TileId at, TileId dst) const;
+  Dir route(TileId at, TileId dst) const { return topo_.route(at, dst); }
   void deliver(std::uint32_t slot, Cycle t);
   [[gnu::always_inline]] inline void schedule_any(std::uint32_t n, Cycle now, Cycle c);
   void defer(Cycle at, std::uint32_t id, std::uint8_t kind);
@@ -504,7 +504,6 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   int header_flits_;
   std::vector<std::int32_t> nbr_;  // [tile * 4 + dir]
   std::vector<std::uint8_t> wrap_; // [tile * 4 + dir]: the link wraps around
-  std::vector<std::int16_t> x_, y_;
 
   std::vector<Flit> flits_;
   Pages<Cycle> link_wait_;   // per packet slot: PacketEvent::link_wait so far

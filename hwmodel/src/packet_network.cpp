@@ -32,22 +32,10 @@ Chip::PacketNetwork::PacketNetwork(Chip& chip, const Config& c, const Topology& 
   stage_shift_ = static_cast<unsigned>(std::bit_width(max_stages_ - 1));
   tails_.resize(max_stages_);
   // Config::validate refuses a torus with this model: the tables below are the mesh's.
-  x_.resize(static_cast<std::size_t>(tiles_));
-  y_.resize(static_cast<std::size_t>(tiles_));
   nbr_.resize(static_cast<std::size_t>(tiles_) * kMeshDirs);
   for (TileId t = 0; t < tiles_; ++t) {
-    x_[static_cast<std::size_t>(t)] = topo.coord(t).x;
-    y_[static_cast<std::size_t>(t)] = topo.coord(t).y;
     for (int d = 0; d < kMeshDirs; ++d)
       nbr_[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d)] = topo.neighbor(t, static_cast<Dir>(d));
-  }
-  if (tiles_ <= 256) {  // 64 KiB at most
-    std::vector<std::uint8_t> table(static_cast<std::size_t>(tiles_) * static_cast<std::size_t>(tiles_));
-    for (TileId a = 0; a < tiles_; ++a)
-      for (TileId b = 0; b < tiles_; ++b)
-        table[static_cast<std::size_t>(a) * static_cast<std::size_t>(tiles_) + static_cast<std::size_t>(b)] =
-            static_cast<std::uint8_t>(route(a, b));
-    route_ = std::move(table);
   }
 }
 

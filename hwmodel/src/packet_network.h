@@ -143,15 +143,9 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
     wheel_[b].push_back(entry);
     wheel_bits_[b >> 6] |= std::uint64_t{1} << (b & 63);
   }
-  // XY route and neighbour on the mesh (the packet model has no torus), from tables.
-  Dir route(TileId at, TileId dst) const {
-    const std::size_t a = static_cast<std::size_t>(at), b = static_cast<std::size_t>(dst);
-    // From a table where it is small: the comparisons' branches are a coin toss per hop.
-    if (!route_.empty()) return static_cast<Dir>(route_[a * static_cast<std::size_t>(tiles_) + b]);
-    if (x_[b] != x_[a]) return x_[b] > x_[a] ? Dir::East : Dir::West;
-    if (y_[b] != y_[a]) return y_[b] > y_[a] ? Dir::South : Dir::North;
-    return Dir::Local;
-  }
+  // XY route (the topology's, from its table on small meshes) and neighbour on the mesh (the
+  // packet model has no torus).
+  Dir route(TileId at, TileId dst) const { return topo_.route(at, dst); }
   TileId neighbor(TileId t, Dir d) const {
     return nbr_[static_cast<std::size_t>(t) * kMeshDirs + static_cast<std::size_t>(d)];
   }
@@ -182,9 +176,7 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   Cycle inj_latency_, hop_, eject_;  // hop_: to the next router's input; eject_: ejection port to the core
   Cycle head_stages_;                // RC and VA cycles of a head at every router
   std::uint32_t buffer_;             // flits a router holds per input (chain blocking)
-  std::vector<std::int32_t> x_, y_;  // per tile
   std::vector<TileId> nbr_;          // [tile * kMeshDirs + dir]
-  std::vector<std::uint8_t> route_;  // [tile * tiles_ + destination]: the XY route's Dir; empty on large meshes
   std::vector<Port> ports_;          // [node * kPorts + dir]
   // A router input is named by the port that feeds it: a link's far end by the link's sending
   // port (node * kPorts + dir), a core's injection port by its node's Local port (an ejection

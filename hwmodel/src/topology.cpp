@@ -32,6 +32,20 @@ Topology::Topology(int width, int height, bool torus) : width_(width), height_(h
   if (width < 1 || height < 1) throw std::invalid_argument("mesh width and height must be >= 1");
   if (width > 4096 || height > 4096 || width * height > (1 << 22))
     throw std::invalid_argument("mesh too large");
+  const int n = num_tiles();
+  xs_.resize(static_cast<std::size_t>(n));
+  ys_.resize(static_cast<std::size_t>(n));
+  for (TileId t = 0; t < n; ++t) {
+    xs_[static_cast<std::size_t>(t)] = static_cast<std::int16_t>(coord(t).x);
+    ys_[static_cast<std::size_t>(t)] = static_cast<std::int16_t>(coord(t).y);
+  }
+  if (n <= kRouteTableTiles) {
+    route_table_.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+    for (TileId a = 0; a < n; ++a)
+      for (TileId b = 0; b < n; ++b)
+        route_table_[static_cast<std::size_t>(a) * static_cast<std::size_t>(n) + static_cast<std::size_t>(b)] =
+            static_cast<std::uint8_t>(compute_route(a, b));
+  }
 }
 
 TileId Topology::neighbor(TileId t, Dir d) const {
@@ -71,8 +85,9 @@ int Topology::hops(TileId src, TileId dst) const {
   return std::abs(delta(a.x, b.x, width_, torus_)) + std::abs(delta(a.y, b.y, height_, torus_));
 }
 
-Dir Topology::route(TileId at, TileId dst) const {
-  Coord a = coord(at), b = coord(dst);
+Dir Topology::compute_route(TileId at, TileId dst) const {
+  const Coord a{xs_[static_cast<std::size_t>(at)], ys_[static_cast<std::size_t>(at)]};
+  const Coord b{xs_[static_cast<std::size_t>(dst)], ys_[static_cast<std::size_t>(dst)]};
   int dx = delta(a.x, b.x, width_, torus_);
   if (dx > 0) return Dir::East;
   if (dx < 0) return Dir::West;

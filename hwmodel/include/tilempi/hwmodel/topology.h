@@ -68,15 +68,26 @@ class Topology {
   // shorter way round; a tie goes East resp. South.
   int hops(TileId src, TileId dst) const;
   std::vector<Link> xy_path(TileId src, TileId dst) const;
-  // Output port a packet for `dst` takes at router `at` (Local when at == dst).
-  Dir route(TileId at, TileId dst) const;
+  // Output port a packet for `dst` takes at router `at` (Local when at == dst). From a table up to
+  // kRouteTableTiles tiles (64 KiB): the routers ask at every hop, and the comparisons' branches
+  // go either way.
+  Dir route(TileId at, TileId dst) const {
+    if (!route_table_.empty())
+      return static_cast<Dir>(route_table_[static_cast<std::size_t>(at) * static_cast<std::size_t>(num_tiles()) +
+                                           static_cast<std::size_t>(dst)]);
+    return compute_route(at, dst);
+  }
+  static constexpr int kRouteTableTiles = 256;
   // Largest hop distance from `src` to any tile.
   int max_hops_from(TileId src) const;
 
  private:
+  Dir compute_route(TileId at, TileId dst) const;
   int width_;
   int height_;
   bool torus_;
+  std::vector<std::uint8_t> route_table_;  // [at * tiles + dst]: route(at, dst); empty above kRouteTableTiles
+  std::vector<std::int16_t> xs_, ys_;      // per tile: its coordinates (compute_route without divisions)
 };
 
 // Which tile runs each rank. Spec strings (also used as the `mapping` config
