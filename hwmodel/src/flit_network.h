@@ -18,6 +18,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "calendar_bits.h"
 #include "network_model.h"
 #include "tilempi/hwmodel/chip.h"
 
@@ -106,18 +107,8 @@ class CycleCalendar {
   }
   Cycle scan() const {  // the first cycle with an action, from the window's start
     if (count_ == 0) return far_.empty() ? kNever : far_.top().at;
-    const std::size_t start = static_cast<std::size_t>(base_ & (kSpan - 1));
-    constexpr std::size_t words = kSpan / 64;
-    for (std::size_t k = 0; k <= words; ++k) {
-      const std::size_t w = ((start >> 6) + k) % words;
-      std::uint64_t bits = bits_[w];
-      if (k == 0) bits &= ~std::uint64_t{0} << (start & 63);  // this word: from start on
-      else if (k == words) bits &= (start & 63) ? ~(~std::uint64_t{0} << (start & 63)) : 0;  // wrapped
-      if (!bits) continue;
-      const std::size_t b = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
-      return base_ + static_cast<Cycle>((b + kSpan - start) & (kSpan - 1));
-    }
-    return kNever;  // (not reached: count_ > 0)
+    const std::size_t d = first_set_from<kSpan>(bits_, static_cast<std::size_t>(base_ & (kSpan - 1)));
+    return d < kSpan ? base_ + static_cast<Cycle>(d) : kNever;  // (always one: count_ > 0)
   }
   std::vector<std::vector<T>> near_ = std::vector<std::vector<T>>(kSpan);
   std::uint64_t bits_[kSpan / 64] = {};

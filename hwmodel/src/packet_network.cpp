@@ -78,17 +78,8 @@ void Chip::PacketNetwork::schedule_far(Cycle at, std::uint32_t id, Kind kind) {
 
 Cycle Chip::PacketNetwork::scan_earliest() const {
   // First non-empty bucket at or after base_, around the calendar; else the heap's first.
-  const std::size_t start = static_cast<std::size_t>(base_ & (kWheel - 1));
-  constexpr std::size_t words = kWheel / 64;
-  for (std::size_t k = 0; k <= words; ++k) {
-    const std::size_t w = ((start >> 6) + k) % words;
-    std::uint64_t bits = wheel_bits_[w];
-    if (k == 0) bits &= ~std::uint64_t{0} << (start & 63);  // this word: from start on
-    else if (k == words) bits &= (start & 63) ? ~(~std::uint64_t{0} << (start & 63)) : 0;  // wrapped: before start
-    if (!bits) continue;
-    const std::size_t b = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
-    return base_ + static_cast<Cycle>((b + kWheel - start) & (kWheel - 1));
-  }
+  const std::size_t d = first_set_from<kWheel>(wheel_bits_, static_cast<std::size_t>(base_ & (kWheel - 1)));
+  if (d < kWheel) return base_ + static_cast<Cycle>(d);
   return far_.empty() ? kNever : far_.top().at;
 }
 

@@ -22,6 +22,7 @@
 #include <queue>
 #include <vector>
 
+#include "calendar_bits.h"
 #include "network_model.h"
 
 namespace tilempi::hwmodel {
