@@ -268,16 +268,7 @@ void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
 }
 
 void Engine::enqueue(std::uint64_t eff, int rank, std::uint64_t seq, const Request& q) {
-  std::uint32_t slot;
-  if (free_queued_.empty()) {
-    slot = static_cast<std::uint32_t>(queued_reqs_.size());
-    queued_reqs_.push_back(q);
-  } else {
-    slot = free_queued_.back();
-    free_queued_.pop_back();
-    queued_reqs_[slot] = q;
-  }
-  queue_.push(Queued{eff, rank, slot, seq});
+  queue_.push(Queued{eff, rank, queued_reqs_.put(q), seq});
 }
 
 void Engine::apply(int r, const Request& q, std::uint64_t now) {
@@ -919,7 +910,7 @@ bool Engine::advance_to(std::uint64_t bound) {
       const Queued k = queue_.top();
       queue_.pop();
       const Request q = queued_reqs_[k.slot];  // (apply may queue more and move the slots)
-      free_queued_.push_back(k.slot);
+      queued_reqs_.release(k.slot);
       apply(k.rank, q, next);
     }
     if (chip_->next_event_cycle() == next) chip_->run_until(next);

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "sim/sim_shm.h"
+#include "sim/slots.h"
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/chip.h"
 
@@ -233,8 +234,7 @@ class Engine final : public hwmodel::adapter::Listener {
 
   std::vector<RankInfo> ranks_;
   std::priority_queue<Queued, std::vector<Queued>, std::greater<Queued>> queue_;
-  std::vector<Request> queued_reqs_;           ///< the queued requests (Queued::slot)
-  std::vector<std::uint32_t> free_queued_;     ///< free slots of queued_reqs_
+  Slots<Request> queued_reqs_;  ///< the queued requests (Queued::slot)
   void enqueue(std::uint64_t eff, int rank, std::uint64_t seq, const Request& q);
   /// (cycle, rank, block number): wake the rank then if it is still in that same block.
   using Timer = std::tuple<std::uint64_t, int, std::uint64_t>;

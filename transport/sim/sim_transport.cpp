@@ -27,6 +27,7 @@
 #include "sim/engine_link.h"
 #include "sim/placement.h"
 #include "sim/sim_shm.h"
+#include "sim/slots.h"
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/config.h"
 #include "tilempi/hwmodel/core_model.h"
@@ -661,23 +662,14 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     bool empty() const { return keys_.empty(); }
     std::uint64_t top_time() const { return keys_.front().time; }
     void push(std::uint64_t time, std::uint64_t seq, const Event& e) {
-      std::uint32_t slot;
-      if (free_.empty()) {
-        slot = static_cast<std::uint32_t>(events_.size());
-        events_.push_back(e);
-      } else {
-        slot = free_.back();
-        free_.pop_back();
-        events_[slot] = e;
-      }
-      keys_.push_back(Key{time, seq, slot, e.kind});
+      keys_.push_back(Key{time, seq, events_.put(e), e.kind});
       std::push_heap(keys_.begin(), keys_.end(), std::greater<>());
     }
     Event pop() {
       std::pop_heap(keys_.begin(), keys_.end(), std::greater<>());
       const std::uint32_t slot = keys_.back().slot;
       keys_.pop_back();
-      free_.push_back(slot);
+      events_.release(slot);  // (its value stays until the slot is put again)
       return events_[slot];
     }
     /// The earliest cycle of an event other than a release (of any event with `releases`);
@@ -696,8 +688,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
       bool operator>(const Key& o) const { return time != o.time ? time > o.time : seq > o.seq; }
     };
     std::vector<Key> keys_;
-    std::vector<Event> events_;
-    std::vector<std::uint32_t> free_;
+    Slots<Event> events_;
   };
   struct Chunk {
     std::uint64_t pos, len;
