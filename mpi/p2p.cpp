@@ -86,9 +86,12 @@ struct Engine {
   // Transport sends and fetches: the request and what its completion check needs, so that the
   // check of every pending request on every progress pass reads this array only, not each
   // request's own object (the sim's 64-rank alltoall: 126 pending per rank, ~170 passes each).
+  // Kept in ascending order of op (the transports number operations in the order they start,
+  // so a push is almost always an append), so that an operation the transport lists as finished
+  // is found by a binary search rather than a walk over every pending one.
   struct InFlight {
-    MPI_Request h;
     transport::OpId op;
+    MPI_Request h;
     bool send;
   };
   std::vector<InFlight> in_flight;
@@ -225,6 +228,41 @@ TILEMPI_HOT void finish_recv(MPI_Request h, Request& r) {
   complete(h, r);
 }
 
+// A transport operation of request h, pending: into in_flight at its place in op order.
+inline void track(Engine& e, MPI_Request h, transport::OpId op, bool send) {
+  if (e.in_flight.empty() || e.in_flight.back().op < op) [[likely]] {
+    e.in_flight.push_back({op, h, send});
+    return;
+  }
+  const auto at = std::lower_bound(e.in_flight.begin(), e.in_flight.end(), op,
+                                   [](const Engine::InFlight& f, transport::OpId id) { return f.op < id; });
+  e.in_flight.insert(at, {op, h, send});
+}
+
+// The pending operation at i is done: out of in_flight (keeping the order), its request completed.
+void finish_in_flight(Engine& e, std::size_t i) {
+  const Engine::InFlight f = e.in_flight[i];
+  e.in_flight.erase(e.in_flight.begin() + static_cast<std::ptrdiff_t>(i));
+  Request* r = e.requests[f.h].get();
+  if (f.send) {
+    r->staging = {};
+    complete(f.h, *r);
+  } else {
+    finish_recv(f.h, *r);
+  }
+}
+
+// Completes the pending operations among those the transport listed as finished in e.finished
+// (it may list others too: the fetches of unexpected messages, which nobody tracks here).
+void finish_listed(Engine& e) {
+  for (const transport::OpId id : e.finished) {
+    const auto at = std::lower_bound(e.in_flight.begin(), e.in_flight.end(), id,
+                                     [](const Engine::InFlight& f, transport::OpId op) { return f.op < op; });
+    if (at != e.in_flight.end() && at->op == id) finish_in_flight(e, static_cast<std::size_t>(at - e.in_flight.begin()));
+  }
+  e.finished.clear();
+}
+
 
 // Start moving a matched message from the transport into the receive (r is request h).
 TILEMPI_HOT void start_fetch(Engine& e, transport::Transport& tp, MPI_Request h, Request& r, const Arrival& a) {
@@ -237,7 +275,7 @@ TILEMPI_HOT void start_fetch(Engine& e, transport::Transport& tp, MPI_Request h,
   if (r.op == kDone)
     finish_recv(h, r);
   else
-    e.in_flight.push_back({h, r.op, r.kind == Request::Kind::Send});
+    track(e, h, r.op, r.kind == Request::Kind::Send);
 }
 
 void start_fetch(MPI_Request h, const Arrival& a) {
@@ -609,58 +647,26 @@ void progress_messages(Engine& e, transport::Transport& tp) {
   // When the transport knows that no check can succeed (the sim between two events), the
   // look-ups below are skipped: each would answer false and change nothing.
   if (!e.in_flight.empty() && !tp.nothing_completes()) {
-    // When the transport hands over what finished, the pass below is the same (the same
-    // completions in the same order) with one question instead of one per pending operation:
-    // the first one not on the list is asked about (its check is the transport's progress
-    // step), then the list is taken again.
+    // When the transport hands over what finished, the pass is the same (the same completions)
+    // with one question instead of one per pending operation: the listed ones are completed,
+    // then the first one left is asked about (its check is the transport's progress step, which
+    // finds whatever else is done), and the list is taken again.
     e.finished.clear();
-    const bool listed = tp.take_finished(e.finished);
-    bool asked = !listed;
-    // The range of the listed ids, so that most pending operations are passed over at a glance.
-    transport::OpId lo = 0, hi = 0;
-    const auto bounds = [&] {
-      lo = ~transport::OpId{0};
-      hi = 0;
-      for (const transport::OpId id : e.finished) lo = std::min(lo, id), hi = std::max(hi, id);
-    };
-    if (listed) bounds();
-    for (std::size_t i = 0; i < e.in_flight.size();) {
-      const Engine::InFlight f = e.in_flight[i];
-      bool finished = false;
-      if (listed) {
-        if (f.op >= lo && f.op <= hi) {
-          const auto it = std::find(e.finished.begin(), e.finished.end(), f.op);
-          if (it != e.finished.end()) {
-            *it = e.finished.back();
-            e.finished.pop_back();
-            bounds();
-            finished = true;
-          }
-        }
-        if (!finished && !asked) {
-          asked = true;
-          finished = f.send ? tp.send_done(f.op) : tp.fetch_done(f.op);
-          tp.take_finished(e.finished);
-          bounds();
-        } else if (!finished && e.finished.empty()) {
-          break;  // the rest would all answer no
-        }
-      } else {
-        finished = f.send ? tp.send_done(f.op) : tp.fetch_done(f.op);
+    if (tp.take_finished(e.finished)) {
+      finish_listed(e);
+      if (!e.in_flight.empty()) {
+        const Engine::InFlight f = e.in_flight.front();
+        if (f.send ? tp.send_done(f.op) : tp.fetch_done(f.op)) finish_in_flight(e, 0);
+        tp.take_finished(e.finished);
+        finish_listed(e);
       }
-      if (!finished) {
-        ++i;
-        continue;
-      }
-      e.in_flight[i] = e.in_flight.back();
-      e.in_flight.pop_back();
-      const MPI_Request h = f.h;
-      Request* r = e.requests[h].get();
-      if (f.send) {
-        r->staging = {};
-        complete(h, *r);
-      } else {
-        finish_recv(h, *r);
+    } else {
+      for (std::size_t i = 0; i < e.in_flight.size();) {
+        const Engine::InFlight f = e.in_flight[i];
+        if (f.send ? tp.send_done(f.op) : tp.fetch_done(f.op))
+          finish_in_flight(e, i);
+        else
+          ++i;
       }
     }
   }
@@ -803,7 +809,7 @@ void send_on(MPI_Request h, const void* buf, std::size_t count, const Datatype& 
     if (!t.contiguous) r->staging = {};
     complete(h, *r);
   } else {
-    e.in_flight.push_back({h, r->op, r->kind == Request::Kind::Send});
+    track(e, h, r->op, r->kind == Request::Kind::Send);
   }
 }
 
@@ -856,7 +862,7 @@ inline bool send_now(const void* buf, std::size_t count, const Datatype& t, int 
   Engine& e = engine();
   *pending = new_request(Request::Kind::Send, comm.handle);
   e.requests[*pending]->op = op;
-  e.in_flight.push_back({*pending, op, true});
+  track(e, *pending, op, true);
   return true;
 }
 

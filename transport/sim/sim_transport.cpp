@@ -244,24 +244,27 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     // A synchronous message waits in the adapter's buffer until matched: the receiver's take
     // (fetch) is what completes the sender.
     out.buffered = e.d == 0;
-    out.handle = e.msg;
-    incoming_[e.msg] = Incoming{static_cast<int>(e.a), e.b, e.c, (e.d & 1) != 0};
+    const std::uint32_t slot = incoming_.put(Incoming{0, e.msg, e.b, e.c, static_cast<int>(e.a), (e.d & 1) != 0});
+    out.handle = (++arrivals_ << 32) | slot;
+    incoming_[slot].handle = out.handle;
     return true;
   }
 
   OpId fetch(const Arrival& a, void* dst, std::size_t len) override {
     Call call(*this);
-    auto it = incoming_.find(a.handle);
-    if (it == incoming_.end()) abort(1, "tilempi sim transport: fetch of an unknown or already fetched message");
-    const Incoming in = it->second;
-    incoming_.erase(it);
+    const std::uint32_t slot = static_cast<std::uint32_t>(a.handle);
+    if (slot >= incoming_.size() || incoming_[slot].handle != a.handle || a.handle == 0)
+      abort(1, "tilempi sim transport: fetch of an unknown or already fetched message");
+    const Incoming in = incoming_[slot];
+    incoming_[slot].handle = 0;
+    incoming_.release(slot);
     if (len > in.bytes) len = in.bytes;
     if (len) std::memcpy(dst, link_->arena(in.src) + in.off, len);
     const OpId op = in.rdv ? next_op_++ : 0;
     Request q{};
     q.kind = kReqFetch;
     q.time = clock_;
-    q.msg = a.handle;
+    q.msg = in.msg;
     q.op = op;
     post(q);
     if (!in.rdv) {
@@ -650,9 +653,14 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     OpId base_ = 1;
   };
 
+  /// An arrival handed to the layer above and not fetched yet. Its Arrival::handle names it:
+  /// (a count of arrivals) << 32 | its slot, so that a handle fetched already never matches the
+  /// arrival that reuses its slot.
   struct Incoming {
-    int src;
+    std::uint64_t handle;  ///< 0 once fetched
+    std::uint64_t msg;     ///< the engine's name of the message
     std::uint64_t bytes, off;
+    int src;
     bool rdv;
   };
   /// The events the rank holds, in (cycle, sequence) order: a heap of small keys, the events in
@@ -1035,19 +1043,23 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
       pos += pad;
     }
     chunks_.push_back(Chunk{pos, n, false});
-    live_[pos % arena_cap_] = chunks_front_ + chunks_.size() - 1;
     alloc_pos_ = pos + n;
     off = pos % arena_cap_;
     retire();
     return true;
   }
 
+  /// The payload at arena offset off was taken. The chunks in use lie in one arena's length
+  /// from the oldest, in ascending position: off names exactly one, found by a binary search.
   void release(std::uint64_t off) {
-    auto it = live_.find(off);
-    if (it == live_.end()) return;
-    const std::uint64_t idx = it->second - chunks_front_;
-    live_.erase(it);
-    if (idx < chunks_.size()) chunks_[idx].freed = true;
+    if (chunks_.empty()) return;
+    const std::uint64_t oldest = chunks_.front().pos;
+    std::uint64_t pos = oldest - oldest % arena_cap_ + off;
+    if (pos < oldest) pos += arena_cap_;
+    const auto it = std::lower_bound(chunks_.begin(), chunks_.end(), pos,
+                                     [](const Chunk& c, std::uint64_t p) { return c.pos < p; });
+    if (it == chunks_.end() || it->pos != pos || it->freed) return;  // released already
+    it->freed = true;
     retire();
   }
 
@@ -1055,7 +1067,6 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     while (!chunks_.empty() && chunks_.front().freed) {
       release_pos_ = chunks_.front().pos + chunks_.front().len;
       chunks_.pop_front();
-      ++chunks_front_;
     }
     if (chunks_.empty()) release_pos_ = alloc_pos_;
   }
@@ -1100,7 +1111,8 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   std::vector<std::uint8_t> static_seen_;  ///< bcast's scratch: marks by tile
   std::deque<Event> ready_;
   OpTable ops_;
-  std::unordered_map<std::uint64_t, Incoming> incoming_;
+  Slots<Incoming> incoming_;
+  std::uint64_t arrivals_ = 0;
   std::function<std::string()> describer_;
   std::string waiting_for_;  ///< what the transport itself waits for, if anything
 
@@ -1108,8 +1120,6 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   std::uint64_t arena_cap_ = 0;
   std::uint64_t alloc_pos_ = 0, release_pos_ = 0;
   std::deque<Chunk> chunks_;
-  std::uint64_t chunks_front_ = 0;
-  std::unordered_map<std::uint64_t, std::uint64_t> live_;
 };
 
 }  // namespace

@@ -21,6 +21,9 @@ class Slots {
     return slot;
   }
   const T& operator[](std::uint32_t slot) const { return values_[slot]; }
+  T& operator[](std::uint32_t slot) { return values_[slot]; }
+  /// Slots in use or free: every slot number put() has handed out is below this.
+  std::size_t size() const { return values_.size(); }
   void release(std::uint32_t slot) { free_.push_back(slot); }
 
  private:
