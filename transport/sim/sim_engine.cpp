@@ -900,20 +900,24 @@ bool Engine::advance_to(std::uint64_t bound) {
   bound_ = bound;
   bool did = false;
   for (;;) {
-    std::uint64_t next = chip_->next_event_cycle();
+    std::uint64_t chip_next = chip_->next_event_cycle();
+    std::uint64_t next = chip_next;
     if (!queue_.empty()) next = std::min(next, queue_.top().eff);
     if (!timers_.empty()) next = std::min(next, std::get<0>(timers_.top()));
     if (next == hw::kNever || next > bound_) break;
     processing_ = next;
     if (pending_switches_) apply_switches(next);
-    while (!queue_.empty() && queue_.top().eff == next) {
-      const Queued k = queue_.top();
-      queue_.pop();
-      const Request q = queued_reqs_[k.slot];  // (apply may queue more and move the slots)
-      queued_reqs_.release(k.slot);
-      apply(k.rank, q, next);
+    if (!queue_.empty() && queue_.top().eff == next) {
+      do {
+        const Queued k = queue_.top();
+        queue_.pop();
+        const Request q = queued_reqs_[k.slot];  // (apply may queue more and move the slots)
+        queued_reqs_.release(k.slot);
+        apply(k.rank, q, next);
+      } while (!queue_.empty() && queue_.top().eff == next);
+      chip_next = chip_->next_event_cycle();  // the requests may have given the chip work at `next`
     }
-    if (chip_->next_event_cycle() == next) chip_->run_until(next);
+    if (chip_next == next) chip_->run_until(next);
     while (!timers_.empty() && std::get<0>(timers_.top()) <= next) {
       const auto [t, r, block] = timers_.top();
       timers_.pop();
