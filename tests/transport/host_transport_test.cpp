@@ -8,6 +8,7 @@
 #include <deque>
 #include <vector>
 
+#include "host/platform.h"
 #include "rank_harness.h"
 
 namespace tilempi::transport::testing {
@@ -246,6 +247,55 @@ TEST_P(HostTransportModes, SynchronousCompletesOnlyAfterFetch) {
         return 0;
       },
       mode_options(GetParam()));
+  EXPECT_TRUE(res.all_exited_zero()) << res.describe();
+}
+
+// A 64 KiB rendezvous message going one way streams through the arena: its fetch needs the
+// sender's help and cannot finish at once. While messages go the other way too (the sender had
+// one from the receiver unconsumed when it sent, or the receiver has a rendezvous send of its own
+// in flight), the receiver copies it itself with cross-memory attach: the fetch finishes at once.
+TEST(HostTransport, MidSizedRendezvousTakesTheArenaOneWayAndTheSingleCopyBothWays) {
+  if (!host::cma_allowed()) GTEST_SKIP() << "cross-memory attach is not allowed here";
+  auto res = run_ranks(2, [](Transport& t) {
+    constexpr std::size_t kLen = 64u << 10;
+    std::vector<unsigned char> out(kLen), in(kLen);
+    if (t.rank() == 0) {
+      fill(out, 0, 1);
+      send_blocking(t, 1, env_of(1), out.data(), kLen);  // one way
+      Arrival note = next_arrival(t);                     // rank 1's note, left unconsumed
+      RANK_CHECK(note.envelope.word[0] == 2);
+      fill(out, 0, 2);
+      send_blocking(t, 1, env_of(3), out.data(), kLen);  // both ways: the note is still there
+      fetch_blocking(t, note, nullptr, 0);
+      fill(out, 0, 3);
+      OpId id = t.send(1, env_of(4), out.data(), kLen, SendMode::Standard);  // before rank 1's
+      Arrival back = next_arrival(t);
+      RANK_CHECK(back.envelope.word[0] == 5 && back.size == kLen);
+      fetch_blocking(t, back, in.data(), kLen);
+      RANK_CHECK(check(in.data(), kLen, 1, 4));
+      wait_send(t, id);
+      return 0;
+    }
+    Arrival a = next_arrival(t);
+    RANK_CHECK(a.envelope.word[0] == 1 && !a.buffered);
+    OpId f = t.fetch(a, in.data(), kLen);
+    RANK_CHECK(f != kDone);  // the arena: rank 0 streams it
+    wait_fetch(t, f);
+    RANK_CHECK(check(in.data(), kLen, 0, 1));
+    send_blocking(t, 0, env_of(2), nullptr, 0);
+    Arrival b = next_arrival(t);
+    RANK_CHECK(b.envelope.word[0] == 3);
+    RANK_CHECK(t.fetch(b, in.data(), kLen) == kDone);  // cross-memory attach
+    RANK_CHECK(check(in.data(), kLen, 0, 2));
+    Arrival c = next_arrival(t);  // sent while nothing came from here
+    RANK_CHECK(c.envelope.word[0] == 4);
+    fill(out, 1, 4);
+    OpId id = t.send(0, env_of(5), out.data(), kLen, SendMode::Standard);
+    RANK_CHECK(t.fetch(c, in.data(), kLen) == kDone);  // our own send is in flight
+    RANK_CHECK(check(in.data(), kLen, 0, 3));
+    wait_send(t, id);
+    return 0;
+  });
   EXPECT_TRUE(res.all_exited_zero()) << res.describe();
 }
 
