@@ -12,5 +12,7 @@ void coll_finalize();
 /// Called at the end of every pass of the progress engine: one-sided windows serve their peers'
 /// requests there and complete their own operations (mpi/win.cpp).
 void onesided_progress();
+/// No window is open: onesided_progress() would do nothing.
+bool onesided_idle();
 
 }  // namespace tilempi::mpi

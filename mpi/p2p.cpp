@@ -93,8 +93,10 @@ struct Engine {
     transport::OpId op;
     MPI_Request h;
     bool send;
+    bool awaited;  // its request's awaited
   };
   std::vector<InFlight> in_flight;
+  std::size_t awaited_in_flight = 0;  // entries of in_flight with awaited set
   std::vector<transport::OpId> finished;  // progress_messages: what the transport handed over
   std::vector<std::unique_ptr<Message>> messages{2};   // MPI_MESSAGE_NULL, MPI_MESSAGE_NO_PROC
   std::vector<MPI_Message> free_messages;
@@ -228,21 +230,27 @@ TILEMPI_HOT void finish_recv(MPI_Request h, Request& r) {
   complete(h, r);
 }
 
+// Where op is, or would be, in in_flight.
+inline std::vector<Engine::InFlight>::iterator find_in_flight(Engine& e, transport::OpId op) {
+  return std::lower_bound(e.in_flight.begin(), e.in_flight.end(), op,
+                          [](const Engine::InFlight& f, transport::OpId id) { return f.op < id; });
+}
+
 // A transport operation of request h, pending: into in_flight at its place in op order.
-inline void track(Engine& e, MPI_Request h, transport::OpId op, bool send) {
+inline void track(Engine& e, MPI_Request h, transport::OpId op, bool send, bool awaited) {
+  e.awaited_in_flight += awaited;
   if (e.in_flight.empty() || e.in_flight.back().op < op) [[likely]] {
-    e.in_flight.push_back({op, h, send});
+    e.in_flight.push_back({op, h, send, awaited});
     return;
   }
-  const auto at = std::lower_bound(e.in_flight.begin(), e.in_flight.end(), op,
-                                   [](const Engine::InFlight& f, transport::OpId id) { return f.op < id; });
-  e.in_flight.insert(at, {op, h, send});
+  e.in_flight.insert(find_in_flight(e, op), {op, h, send, awaited});
 }
 
 // The pending operation at i is done: out of in_flight (keeping the order), its request completed.
 void finish_in_flight(Engine& e, std::size_t i) {
   const Engine::InFlight f = e.in_flight[i];
   e.in_flight.erase(e.in_flight.begin() + static_cast<std::ptrdiff_t>(i));
+  e.awaited_in_flight -= f.awaited;
   Request* r = e.requests[f.h].get();
   if (f.send) {
     r->staging = {};
@@ -256,8 +264,7 @@ void finish_in_flight(Engine& e, std::size_t i) {
 // (it may list others too: the fetches of unexpected messages, which nobody tracks here).
 void finish_listed(Engine& e) {
   for (const transport::OpId id : e.finished) {
-    const auto at = std::lower_bound(e.in_flight.begin(), e.in_flight.end(), id,
-                                     [](const Engine::InFlight& f, transport::OpId op) { return f.op < op; });
+    const auto at = find_in_flight(e, id);
     if (at != e.in_flight.end() && at->op == id) finish_in_flight(e, static_cast<std::size_t>(at - e.in_flight.begin()));
   }
   e.finished.clear();
@@ -275,7 +282,7 @@ TILEMPI_HOT void start_fetch(Engine& e, transport::Transport& tp, MPI_Request h,
   if (r.op == kDone)
     finish_recv(h, r);
   else
-    track(e, h, r.op, r.kind == Request::Kind::Send);
+    track(e, h, r.op, r.kind == Request::Kind::Send, r.awaited);
 }
 
 void start_fetch(MPI_Request h, const Arrival& a) {
@@ -809,7 +816,7 @@ void send_on(MPI_Request h, const void* buf, std::size_t count, const Datatype& 
     if (!t.contiguous) r->staging = {};
     complete(h, *r);
   } else {
-    track(e, h, r->op, r->kind == Request::Kind::Send);
+    track(e, h, r->op, r->kind == Request::Kind::Send, r->awaited);
   }
 }
 
@@ -862,7 +869,7 @@ inline bool send_now(const void* buf, std::size_t count, const Datatype& t, int 
   Engine& e = engine();
   *pending = new_request(Request::Kind::Send, comm.handle);
   e.requests[*pending]->op = op;
-  track(e, *pending, op, true);
+  track(e, *pending, op, true, false);
   return true;
 }
 
@@ -994,19 +1001,63 @@ int first_invalid_request(int count, const MPI_Request* requests) {
   return -1;
 }
 
+namespace {
+
+// MPI_Waitall's requests: whether the transport may be told how many of their operations must
+// still complete before the wait can end (see Transport::expect_completions). Only where nothing
+// acts on a completion before then: every request a send or receive, no non-blocking collective
+// or drain and no window, which progress() would advance at every wake-up. If so, marks them
+// awaited, and their operations in flight (those that start later are marked by track()).
+bool mark_awaited(Engine& e, const MPI_Request* requests, int count) {
+  if (!nbc_idle() || !onesided_idle()) return false;
+  for (int i = 0; i < count; ++i) {
+    const MPI_Request h = requests[i];
+    if (h != MPI_REQUEST_NULL && e.requests[h]->kind == Request::Kind::Generic) return false;
+  }
+  for (int i = 0; i < count; ++i) {
+    const MPI_Request h = requests[i];
+    if (h == MPI_REQUEST_NULL) continue;
+    Request& r = *e.requests[h];
+    if (r.awaited || r.done) continue;  // (the same handle twice)
+    r.awaited = true;
+    if (r.op == kDone) continue;
+    const auto at = find_in_flight(e, r.op);
+    if (at != e.in_flight.end() && at->op == r.op && !at->awaited) {
+      at->awaited = true;
+      ++e.awaited_in_flight;
+    }
+  }
+  return true;
+}
+
+void unmark_awaited(Engine& e, const MPI_Request* requests, int count) {
+  for (int i = 0; i < count; ++i)
+    if (const MPI_Request h = requests[i]; h != MPI_REQUEST_NULL) e.requests[h]->awaited = false;
+  if (e.awaited_in_flight == 0) return;
+  for (Engine::InFlight& f : e.in_flight) f.awaited = false;  // (not expected: the wait ended)
+  e.awaited_in_flight = 0;
+}
+
+}  // namespace
+
 int waitall_requests(int count, MPI_Request* requests, MPI_Status* statuses, MPI_Comm* err_comm) {
   Engine& e = engine();
   // The requests' slots stay put while they are live (and the handles are checked), so one
   // lookup each; and a request that is done stays done until it is harvested below, so the
   // wait resumes its scan where it stopped instead of starting over on every pass.
   int first = 0;
+  const bool awaited = mark_awaited(e, requests, count);
   progress_until([&] {
     for (; first < count; ++first) {
       const MPI_Request h = requests[first];
-      if (h != MPI_REQUEST_NULL && !e.requests[h]->done) return false;
+      if (h != MPI_REQUEST_NULL && !e.requests[h]->done) {
+        if (awaited) transport_of_job().expect_completions(e.awaited_in_flight);
+        return false;
+      }
     }
     return true;
   });
+  if (awaited) unmark_awaited(e, requests, count);
   int rc = MPI_SUCCESS;
   for (int i = 0; i < count; ++i) {
     MPI_Status* st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];

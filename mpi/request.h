@@ -27,6 +27,7 @@ struct Request {
   int error = MPI_SUCCESS;
   MPI_Status status{};
   transport::OpId op = transport::kDone;  ///< pending transport send or fetch
+  bool awaited = false;            ///< among the requests an MPI_Waitall in progress waits for
   std::vector<char> staging;       ///< packed data of a non-contiguous send or receive
 
   // Receives only.
@@ -62,6 +63,7 @@ struct Request {
     error = MPI_SUCCESS;
     status = MPI_Status{};
     op = transport::kDone;
+    awaited = false;
     staging.clear();
     buf = nullptr;
     count = 0;
@@ -112,6 +114,9 @@ bool wait_may_skip_progress();
 // coroutine; where it would wait, it yields to the MPI call that resumed it.
 /// Whether the running code is a non-blocking collective's.
 bool nbc_running();
+/// No non-blocking collective is in progress and no failed collective call is being drained:
+/// nbc_progress() would do nothing, whatever completes.
+bool nbc_idle();
 /// From a non-blocking collective's code: back to the MPI call that resumed it.
 void nbc_yield();
 /// Added to the collective lane's tags by the running non-blocking collective (0 outside one).

@@ -21,6 +21,7 @@ namespace tilempi::mpi {
 __attribute__((weak)) int coll_initialize() { return MPI_SUCCESS; }
 __attribute__((weak)) void coll_finalize() {}
 __attribute__((weak)) void onesided_progress() {}
+__attribute__((weak)) bool onesided_idle() { return true; }
 
 }  // namespace tilempi::mpi
 

@@ -285,6 +285,8 @@ int take_deferred(Win& w, const char* fn) {
 }  // namespace
 
 // Every pass of the progress engine: serve the peers of every window, complete our operations.
+bool onesided_idle() { return registry().live == 0; }
+
 void onesided_progress() {
   Registry& reg = registry();
   if (reg.live == 0 || reg.serving) return;

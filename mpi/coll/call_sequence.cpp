@@ -208,6 +208,8 @@ void CallSequence::failed() {
   start_drain(*c);
 }
 
+bool drain_idle() { return drain_state().drains.empty(); }
+
 void drain_progress() {
   DrainState& s = drain_state();
   if (s.drains.empty()) [[likely]]

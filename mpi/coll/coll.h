@@ -275,6 +275,8 @@ std::string take_failure_note();
 /// Renew the drains' receives that have taken a message; end drains of freed communicators and
 /// old ones. Run by nbc_progress() on every progress pass (one test when nothing failed).
 void drain_progress();
+/// No drain is running: drain_progress() would do nothing.
+bool drain_idle();
 /// End every drain (MPI_Finalize).
 void drains_clear();
 

@@ -114,6 +114,11 @@ std::unique_ptr<Worker> take_worker(State& s) {
 
 bool nbc_running() { return state_of_rank().current != nullptr; }
 
+bool nbc_idle() {
+  const State& s = state_of_rank();
+  return !s.current && s.pending.empty() && coll::drain_idle();
+}
+
 void nbc_yield() {
   State& s = state_of_rank();
   Op* op = s.current;

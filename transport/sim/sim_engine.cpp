@@ -224,6 +224,9 @@ void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
     case kReqBlock: {
       ri.blocked_at = q.time;
       ri.wants_space = q.c != 0;
+      // (A wake-up handler on the rank's core, the adapter's wake-up mode, is timed at each
+      // wake-up: then every completion wakes it.)
+      ri.sleep_through = wake_cycles_ ? 0 : q.d;
       ++ri.blocks;
       ++blocks_total_;
       // b: the earliest event the rank holds but may not look at yet (its time lies beyond the
@@ -686,9 +689,13 @@ void Engine::publish(int r, const Event& e0) {
       shared(c->evt_head).store(ri.evt_head, std::memory_order_release);
     }
   }
-  // Returned arena space matters only to a rank that waits for it.
+  // Returned arena space matters only to a rank that waits for it; the completions a rank's
+  // wait sleeps through (kReqBlock's d) do not wake it either: they are in its events when the
+  // completion or arrival that does wake it comes.
   if (ri.state == kBlocked && (e.kind != kEvRelease || ri.wants_space)) {
-    if (e.time <= processing_) {
+    if (ri.sleep_through && (e.kind == kEvSendDone || e.kind == kEvDataDone) && e.core_cycles == 0) {
+      --ri.sleep_through;
+    } else if (e.time <= processing_) {
       wake(r, e.time > ri.blocked_at ? e.time : ri.blocked_at);
     } else {
       timers_.push({e.time, r, ri.blocks});
@@ -718,6 +725,7 @@ void Engine::wake(int r, std::uint64_t at) {
   if (ri.state != kBlocked) return;
   if (tracing_ && at > ri.blocked_at) spans_.push_back(Span{r, "wait", ri.blocked_at, at});
   ri.state = kRunning;
+  ri.sleep_through = 0;
   ++wakes_total_;
   if (sink_) {
     bound_ = std::min(bound_, at + lookahead_ - 1);

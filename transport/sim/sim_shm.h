@@ -42,7 +42,7 @@ enum RankState : std::uint32_t {
 enum ReqKind : std::uint32_t {
   kReqSend = 1,      ///< a = dst, b = bytes, c = arena offset, d = flags (1 sync, 2 rendezvous), env
   kReqFetch,         ///< msg = message id
-  kReqBlock,         ///< a = events seen
+  kReqBlock,         ///< a = events seen, b = earliest held event, c = waits for arena space, d = completions to sleep through
   kReqFinish,        ///< b = comm cycles, c = compute cycles
   kReqStatic,        ///< a = root, b = bytes, c = in_port, d = out_mask, msg = bcast id, env.word[0] = participants
   kReqNote,          ///< a = count; env and spare hold "key=value" (NUL-padded, at most kNoteChars): one annotation

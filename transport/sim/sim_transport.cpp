@@ -295,7 +295,9 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   void begin_blocking_wait() override { ++lazy_; }
   void end_blocking_wait() override {
     if (lazy_ > 0) --lazy_;
+    expect_ = 0;
   }
+  void expect_completions(std::size_t n) override { expect_ = lazy_ > 0 ? n : 0; }
 
   double wtime() override {
     Call call(*this);
@@ -997,6 +999,12 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     // The earliest event held but not yet final (beyond the horizon seen): wake us then.
     // Releases count only when we wait for arena space.
     q.b = heap_.first_time(q.c != 0);
+    // Inside a blocking wait that needs `expect_` more completions, the engine need not wake us
+    // for the first expect_ - 1 of them: in such a wait a completion changes no clock and posts
+    // nothing until the last one (the wake-up would only find that the wait goes on). The hint
+    // holds for this sleep only: the layer above says it again before the next.
+    q.d = expect_ > 1 ? expect_ - 1 : 0;
+    expect_ = 0;
     publish_clock();
     const std::uint64_t wake = link_->block(q);
     if (wake > clock_) {
@@ -1111,6 +1119,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   std::vector<std::uint8_t> static_seen_;  ///< bcast's scratch: marks by tile
   std::deque<Event> ready_;
   OpTable ops_;
+  std::size_t expect_ = 0;  ///< expect_completions() of the blocking wait, for its next sleep
   Slots<Incoming> incoming_;
   std::uint64_t arrivals_ = 0;
   std::function<std::string()> describer_;
