@@ -966,6 +966,10 @@ int irecv(void* buf, std::size_t count, const Datatype& type, int source, int ta
 }
 
 
+namespace {
+void expect_completion_of(const Request& r);
+}  // namespace
+
 int wait(MPI_Request* request, MPI_Status* status) {
   MPI_Request h = *request;
   Request* r = request_get(h);
@@ -973,7 +977,11 @@ int wait(MPI_Request* request, MPI_Status* status) {
     status_set(status, MPI_Status{MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, 0, 0});
     return MPI_SUCCESS;
   }
-  progress_until([&] { return r->done; });
+  progress_until([&] {
+    if (r->done) return true;
+    expect_completion_of(*r);
+    return false;
+  });
   status_set(status, r->status);
   int rc = r->error;
   request_finish(request);
@@ -1002,6 +1010,17 @@ int first_invalid_request(int count, const MPI_Request* requests) {
 }
 
 namespace {
+
+// Before a wait for request r alone sleeps: what can end it (Transport::expect_completions), where
+// nothing else acts on a completion meanwhile (as mark_awaited). A send or receive in flight ends
+// with its own operation's completion; a receive not matched yet only with an arrival.
+void expect_completion_of(const Request& r) {
+  if (r.kind == Request::Kind::Generic || !nbc_idle() || !onesided_idle()) return;
+  if (r.op != kDone)
+    transport_of_job().expect_completions(1, r.op);
+  else if (r.kind == Request::Kind::Recv)
+    transport_of_job().expect_completions(SIZE_MAX);
+}
 
 // MPI_Waitall's requests: whether the transport may be told how many of their operations must
 // still complete before the wait can end (see Transport::expect_completions). Only where nothing
@@ -1147,8 +1166,10 @@ int coll_waitall(int count, MPI_Request* requests, MPI_Status* statuses) {
     // that failed the call (so a rank that only sends to a failed one completes, as before).
     progress_until([&] {
       if (r->done) return true;
-      if (e.notices.empty()) [[likely]]
+      if (e.notices.empty()) [[likely]] {
+        expect_completion_of(*r);
         return false;
+      }
       return told = r->kind == Request::Kind::Recv && notice_for(e, *r);
     });
     if (told) break;

@@ -227,6 +227,7 @@ void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
       // (A wake-up handler on the rank's core, the adapter's wake-up mode, is timed at each
       // wake-up: then every completion wakes it.)
       ri.sleep_through = wake_cycles_ ? 0 : q.d;
+      ri.wake_op = q.op;
       ++ri.blocks;
       ++blocks_total_;
       // b: the earliest event the rank holds but may not look at yet (its time lies beyond the
@@ -693,8 +694,9 @@ void Engine::publish(int r, const Event& e0) {
   // wait sleeps through (kReqBlock's d) do not wake it either: they are in its events when the
   // completion or arrival that does wake it comes.
   if (ri.state == kBlocked && (e.kind != kEvRelease || ri.wants_space)) {
-    if (ri.sleep_through && (e.kind == kEvSendDone || e.kind == kEvDataDone) && e.core_cycles == 0) {
-      --ri.sleep_through;
+    if (ri.sleep_through && (e.kind == kEvSendDone || e.kind == kEvDataDone) && e.core_cycles == 0 &&
+        !(ri.sleep_through == kSleepAll && e.op == ri.wake_op)) {
+      if (ri.sleep_through != kSleepAll) --ri.sleep_through;
     } else if (e.time <= processing_) {
       wake(r, e.time > ri.blocked_at ? e.time : ri.blocked_at);
     } else {

@@ -151,7 +151,8 @@ class Engine final : public hwmodel::adapter::Listener {
     std::uint64_t blocked_at = 0;
     std::uint64_t blocks = 0;  ///< BLOCK requests taken
     bool wants_space = false;  ///< blocked for arena space: releases wake it
-    std::uint64_t sleep_through = 0;  ///< completions the blocked rank need not be woken for
+    std::uint64_t sleep_through = 0;  ///< completions the blocked rank need not be woken for (kSleepAll: all)
+    std::uint64_t wake_op = 0;        ///< with kSleepAll: the operation whose completion wakes it
     std::uint64_t blocked_cycles = 0;
     std::uint64_t handler_cycles = 0;  ///< the adapter's wake-up handlers on this rank's core
     std::uint64_t end = 0, comm = 0, compute = 0;

@@ -42,7 +42,7 @@ enum RankState : std::uint32_t {
 enum ReqKind : std::uint32_t {
   kReqSend = 1,      ///< a = dst, b = bytes, c = arena offset, d = flags (1 sync, 2 rendezvous), env
   kReqFetch,         ///< msg = message id
-  kReqBlock,         ///< a = events seen, b = earliest held event, c = waits for arena space, d = completions to sleep through
+  kReqBlock,         ///< a = events seen, b = earliest held event, c = waits for arena space, d = completions to sleep through (kSleepAll: all but op's), op
   kReqFinish,        ///< b = comm cycles, c = compute cycles
   kReqStatic,        ///< a = root, b = bytes, c = in_port, d = out_mask, msg = bcast id, env.word[0] = participants
   kReqNote,          ///< a = count; env and spare hold "key=value" (NUL-padded, at most kNoteChars): one annotation
@@ -56,6 +56,9 @@ enum ReqKind : std::uint32_t {
 /// The answer to a rank's migration request (kReqMigrate, TILEMPIX_Migrate).
 enum class MigrateStatus : std::uint64_t { Ok = 0, Unsupported = 1, BadTile = 2, Occupied = 3, BadRank = 4 };
 
+
+/// kReqBlock's d: sleep through every completion but that of the request's op.
+inline constexpr std::uint64_t kSleepAll = ~std::uint64_t{0};
 
 struct alignas(kLine) Request {
   std::uint32_t kind;

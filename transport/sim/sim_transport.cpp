@@ -296,8 +296,12 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   void end_blocking_wait() override {
     if (lazy_ > 0) --lazy_;
     expect_ = 0;
+    expect_op_ = kDone;
   }
-  void expect_completions(std::size_t n) override { expect_ = lazy_ > 0 ? n : 0; }
+  void expect_completions(std::size_t n, OpId only) override {
+    expect_ = lazy_ > 0 ? n : 0;
+    expect_op_ = lazy_ > 0 ? only : kDone;
+  }
 
   double wtime() override {
     Call call(*this);
@@ -1003,8 +1007,14 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     // for the first expect_ - 1 of them: in such a wait a completion changes no clock and posts
     // nothing until the last one (the wake-up would only find that the wait goes on). The hint
     // holds for this sleep only: the layer above says it again before the next.
-    q.d = expect_ > 1 ? expect_ - 1 : 0;
+    if (expect_op_ != kDone || expect_ == SIZE_MAX) {
+      q.d = kSleepAll;
+      q.op = expect_op_;
+    } else {
+      q.d = expect_ > 1 ? expect_ - 1 : 0;
+    }
     expect_ = 0;
+    expect_op_ = kDone;
     publish_clock();
     const std::uint64_t wake = link_->block(q);
     if (wake > clock_) {
@@ -1120,6 +1130,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   std::deque<Event> ready_;
   OpTable ops_;
   std::size_t expect_ = 0;  ///< expect_completions() of the blocking wait, for its next sleep
+  OpId expect_op_ = kDone;
   Slots<Incoming> incoming_;
   std::uint64_t arrivals_ = 0;
   std::function<std::string()> describer_;

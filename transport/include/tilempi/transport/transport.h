@@ -151,11 +151,15 @@ class Transport {
   /// ordinary progress pass, which brings the view up to the rank's clock. Others ignore it.
   virtual void begin_blocking_wait() {}
   virtual void end_blocking_wait() {}
-  /// Inside a blocking wait: the wait cannot end before at least n of this rank's pending sends
-  /// and fetches have completed (arrivals are not counted: they may always matter). Until its next
-  /// wait() blocks, a modeled transport may then leave the rank asleep through the first n - 1
-  /// completions, which change nothing the rank would do before the n-th. Others ignore it.
-  virtual void expect_completions(std::size_t n) { (void)n; }
+  /// Inside a blocking wait: what besides an arrival can end it. Either at least n more of this
+  /// rank's pending sends and fetches must complete (SIZE_MAX: no completion ends it), or, when
+  /// `only` names an operation, its completion alone does (n is then ignored). For its next
+  /// sleep, a modeled transport may then leave the rank asleep through the completions that
+  /// change nothing the rank would do before the wait can end. Others ignore it.
+  virtual void expect_completions(std::size_t n, OpId only = kDone) {
+    (void)n;
+    (void)only;
+  }
 
   /// The layer above brackets each of its API calls: what runs between leave_library() and the
   /// next enter_library() is the application's own work. A modeled transport charges that as
