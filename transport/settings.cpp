@@ -56,7 +56,7 @@ const Setting& host_eager_env() {
   static const Setting s = [] {
     Setting d = st::integer(
         "TILEMPI_HOST_EAGER", st::Source::environment, 0, kMaxRingBytes / 4 - kSlotHeaderBytes,
-        "a quarter of a ring less 48, 1024 .. 16384 by job size",
+        "a quarter of a ring less 48, 1024 .. 32768 by job size",
         "host: largest message in bytes sent eagerly through the ring (larger ones go by rendezvous); at most a "
         "quarter of the job's ring less the 48-byte slot header (the error names the job's limit)");
     return d;
@@ -79,7 +79,7 @@ const Setting& host_chunk_env() {
 const Setting& host_cma_env() {
   static const Setting s = st::boolean(
       "TILEMPI_HOST_CMA", st::Source::environment,
-      "cross-memory attach below 128 KiB where the kernel allows it, the arena from 128 KiB",
+      "where the kernel allows it, cross-memory attach below 64 KiB, and below 128 KiB while messages go both ways; the arena otherwise",
       "host: true copies every large message once with cross-memory attach; false streams every one through the arena");
   return s;
 }
