@@ -46,6 +46,7 @@ int init(int required) {
   rt.initialized = true;
   int rc = coll_initialize();
   if (rc != MPI_SUCCESS) return raise(MPI_COMM_WORLD, rc, "MPI_Init", "collective algorithm selection failed");
+  rt.direct_p2p = rt.real_time && !rt.bracketed && !threads::g_multiple;
   return MPI_SUCCESS;
 }
 
@@ -96,6 +97,7 @@ int MPI_Finalize(void) {
   bsend_drain();  // MPI_Finalize completes every buffered send
   coll_finalize();
   Runtime& rt = runtime();
+  rt.direct_p2p = false;
   rt.transport->finalize();
   rt.finalized = true;
   comms_clear();

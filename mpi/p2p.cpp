@@ -11,6 +11,7 @@
 #include <string>
 
 #include "hooks.h"
+#include "p2p_fast.h"
 #include "request.h"
 #include "runtime.h"
 #include "tilempi/transport/rank_local.h"
@@ -68,7 +69,7 @@ struct DirectRecv {
 // send costs no request of its own. A wait or test on it sets the caller's handle to
 // MPI_REQUEST_NULL as for any other; releasing it does nothing; it is never pending, so nothing
 // else (cancel, free, completion) ever changes it.
-constexpr MPI_Request kSendComplete = 1;
+constexpr MPI_Request kSendComplete = kSendCompleteRequest;
 
 struct Engine {
   Engine() {
@@ -931,6 +932,55 @@ bool recv_direct(void* buf, std::size_t count, const Datatype& t, int source, in
   status_set_bytes(s, std::min(d.size, d.capacity));
   status_set(status, s);
   *rc = s.MPI_ERROR;
+  return true;
+}
+
+bool recv_at_once(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status,
+                  int* rc) {
+  Runtime& rt = runtime();
+  if (!rt.direct_p2p) [[unlikely]]
+    return false;
+  const Comm* c = comm_get(comm);
+  const Datatype* t = datatype_get(type);
+  // (MPI_ANY_SOURCE and MPI_PROC_NULL are negative: the general path takes them.)
+  if (!c || !t || c->inter || !t->committed || !t->contiguous || count < 0 ||
+      static_cast<unsigned>(source) >= static_cast<unsigned>(c->size) || (tag < 0 && tag != MPI_ANY_TAG) ||
+      (!buf && count != 0 && t->size != 0)) [[unlikely]]
+    return false;
+  Engine& e = engine();
+  if (!e.posted.empty() || e.direct) [[unlikely]]
+    return false;
+  bool fetching = false;  // an unexpected message still being copied in (progress passes finish it)
+  for (const Unexpected& u : e.unexpected) {
+    if (matches(u, c->context, source, tag)) return false;  // the general path delivers it
+    fetching |= u.fetch != kDone;
+  }
+  // The receive's rule as masks over the envelope's words (user_envelope(); MPI_ANY_TAG takes
+  // tags >= 0 only: the sign bit must be clear), as recv_direct() writes it.
+  transport::EnvelopeMatch match;
+  match.want[0] = c->context;
+  match.mask[0] = ~std::uint64_t{0};
+  match.want[1] = static_cast<std::uint32_t>(source) |
+                  (tag == MPI_ANY_TAG ? 0 : static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag)) << 32);
+  match.mask[1] = 0xffffffffull | (tag == MPI_ANY_TAG ? 1ull << 63 : 0xffffffffull << 32);
+  const std::size_t capacity = static_cast<std::size_t>(count) * t->size;
+  const int from = c->world[static_cast<std::size_t>(source)];
+  transport::Transport& tp = *rt.transport;
+  transport::Envelope env;
+  std::size_t size;
+  int got = tp.take_next(from, match, buf, capacity, &env, &size);
+  // Not there yet: wait on that source alone while nothing else at this rank needs progress.
+  if (got == 0 && e.in_flight.empty() && !fetching && nbc_idle() && onesided_idle())
+    got = tp.wait_take_next(from, match, buf, capacity, &env, &size);
+  if (got <= 0) return false;
+  if (status && status != MPI_STATUS_IGNORE) {
+    status->MPI_SOURCE = source;
+    status->MPI_TAG = static_cast<int>(static_cast<std::uint32_t>(env.word[1] >> 32));
+    status->MPI_ERROR = size > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    status->tilempi_cancelled = 0;
+    status_set_bytes(*status, size < capacity ? size : capacity);
+  }
+  *rc = size > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
   return true;
 }
 

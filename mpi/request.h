@@ -82,6 +82,10 @@ struct Request {
   }
 };
 
+/// The handle of every send that completed inside its MPI_Isend (p2p.cpp, kSendComplete): one
+/// permanent, completed request that all such sends share.
+constexpr MPI_Request kSendCompleteRequest = 1;
+
 /// nullptr when h is not a live request.
 Request* request_get(MPI_Request h);
 /// Release a completed request's handle.

@@ -2,6 +2,9 @@
 // command line (`p2p_suite ordering anysource ...`, or no argument for all).
 #include <mpi.h>
 
+#include <time.h>
+
+#include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -17,6 +20,11 @@ namespace {
 int rank, size;
 
 // Sender-side pattern that the receiver can verify byte by byte.
+void sleep_ms(long ms) {
+  timespec ts{ms / 1000, (ms % 1000) * 1000000};
+  nanosleep(&ts, nullptr);
+}
+
 unsigned char pattern(std::size_t i, int salt) { return static_cast<unsigned char>((i * 131 + salt * 7) & 0xff); }
 
 // 200 messages from every rank to rank 0 with increasing tags arrive, per source, in order.
@@ -291,6 +299,153 @@ void cancel() {
   CHECK_EQ(flag, 1);
 }
 
+// Blocking sends and receives of small contiguous messages between pairs, in the patterns where
+// a shortcut around matching would go wrong (MPI_Send and MPI_Recv go straight between the
+// transport and the user's buffer when nothing earlier can match: p2p_fast.h). Each message
+// carries its sequence number, so that a message taken out of order is seen.
+void fastpath() {
+  const int peer = rank ^ 1;
+  if (peer >= size) return;
+  const bool first = rank < peer;  // the pair's sender where one side sends
+  MPI_Comm dup;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  int go = 0;
+  // 1. A posted receive that matches comes first: the oldest message is the Irecv's, not the
+  //    blocking receive's, though both name the same source and tag.
+  if (first) {
+    for (int i = 1; i <= 2; ++i) MPI_Send(&i, 1, MPI_INT, peer, 5, MPI_COMM_WORLD);
+  } else {
+    int a = 0, b = 0;
+    MPI_Request r;
+    MPI_Irecv(&a, 1, MPI_INT, MPI_ANY_SOURCE, 5, MPI_COMM_WORLD, &r);
+    MPI_Recv(&b, 1, MPI_INT, peer, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    CHECK_EQ(a, 1);
+    CHECK_EQ(b, 2);
+  }
+  // 2. A queued (unexpected) message that matches comes before a later one still in the
+  //    transport: A(tag 1) B(tag 2), then, once B is received, C(tag 1). A must come before C.
+  if (first) {
+    for (int i = 1; i <= 2; ++i) MPI_Send(&i, 1, MPI_INT, peer, i, MPI_COMM_WORLD);
+    MPI_Recv(&go, 1, MPI_INT, peer, 9, dup, MPI_STATUS_IGNORE);
+    const int c = 3;
+    MPI_Send(&c, 1, MPI_INT, peer, 1, MPI_COMM_WORLD);
+  } else {
+    int v = 0;
+    MPI_Status st;
+    MPI_Recv(&v, 1, MPI_INT, peer, 2, MPI_COMM_WORLD, &st);
+    CHECK_EQ(v, 2);
+    MPI_Send(&go, 1, MPI_INT, peer, 9, dup);
+    // A waits in the queue (taken off the transport on the way to B); C comes after it.
+    MPI_Recv(&v, 1, MPI_INT, peer, 1, MPI_COMM_WORLD, &st);
+    CHECK_EQ(v, 1);
+    MPI_Recv(&v, 1, MPI_INT, peer, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+    CHECK_EQ(v, 3);
+    CHECK_EQ(st.MPI_TAG, 1);
+  }
+  // 3. Communicators: the same source and tag on another communicator is never taken.
+  if (first) {
+    const int x = 10, y = 20;
+    MPI_Send(&x, 1, MPI_INT, peer, 1, dup);
+    MPI_Send(&y, 1, MPI_INT, peer, 1, MPI_COMM_WORLD);
+  } else {
+    int v = 0;
+    MPI_Recv(&v, 1, MPI_INT, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    CHECK_EQ(v, 20);
+    MPI_Recv(&v, 1, MPI_INT, peer, 1, dup, MPI_STATUS_IGNORE);
+    CHECK_EQ(v, 10);
+  }
+  // 4. Status and count of every small size (one-line records and longer), the message already
+  //    there or still to come (ping-pong: the receiver waits), errno untouched.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  for (int len : {0, 1, 7, 8, 9, 15, 16, 17, 40, 48, 64, 100, 1000}) {
+    std::vector<unsigned char> out(len), in(len + 1, 0xEE);
+    for (int i = 0; i < len; ++i) out[i] = pattern(i, rank + len);
+    for (int round = 0; round < 2; ++round) {
+      const bool sends_first = first == (round == 0);
+      MPI_Status st;
+      st.MPI_SOURCE = st.MPI_TAG = st.MPI_ERROR = -7;
+      errno = 4321;
+      if (sends_first) {
+        CHECK_EQ(MPI_Send(out.data(), len, MPI_BYTE, peer, 100 + len, MPI_COMM_WORLD), MPI_SUCCESS);
+        CHECK_EQ(MPI_Recv(in.data(), len, MPI_BYTE, peer, MPI_ANY_TAG, MPI_COMM_WORLD, &st), MPI_SUCCESS);
+      } else {
+        CHECK_EQ(MPI_Recv(in.data(), len, MPI_BYTE, peer, MPI_ANY_TAG, MPI_COMM_WORLD, &st), MPI_SUCCESS);
+        CHECK_EQ(MPI_Send(out.data(), len, MPI_BYTE, peer, 100 + len, MPI_COMM_WORLD), MPI_SUCCESS);
+      }
+      CHECK_EQ(errno, 4321);
+      CHECK_EQ(st.MPI_SOURCE, peer);
+      CHECK_EQ(st.MPI_TAG, 100 + len);
+      int count = -1, cancelled = -1;
+      MPI_Get_count(&st, MPI_BYTE, &count);
+      CHECK_EQ(count, len);
+      MPI_Test_cancelled(&st, &cancelled);
+      CHECK_EQ(cancelled, 0);
+      for (int i = 0; i < len; ++i)
+        if (in[i] != pattern(i, peer + len)) CHECK(!"payload corrupted");
+      CHECK_EQ(in[len], 0xEE);
+    }
+  }
+  // 5. Truncation, the message already there and still to come: MPI_ERR_TRUNCATE returned and in
+  //    the status, the buffer's bytes only, the count what was received.
+  for (int there = 0; there < 2; ++there) {
+    const int len = 16;
+    std::vector<char> out(len, 'x'), in(len, 'k');
+    // (Sleeps make the likely order: either way the outcome must be the same.)
+    if (first) {
+      if (!there) {
+        MPI_Recv(&go, 1, MPI_INT, peer, 11, dup, MPI_STATUS_IGNORE);
+        sleep_ms(5);
+      }
+      MPI_Send(out.data(), len, MPI_CHAR, peer, 3, MPI_COMM_WORLD);
+    } else {
+      if (there) sleep_ms(5);
+      else MPI_Send(&go, 1, MPI_INT, peer, 11, dup);
+      MPI_Status st;
+      CHECK_EQ(MPI_Recv(in.data(), len / 2, MPI_CHAR, peer, 3, MPI_COMM_WORLD, &st), MPI_ERR_TRUNCATE);
+      CHECK_EQ(st.MPI_ERROR, MPI_ERR_TRUNCATE);
+      CHECK_EQ(st.MPI_TAG, 3);
+      int count = -1;
+      MPI_Get_count(&st, MPI_CHAR, &count);
+      CHECK_EQ(count, len / 2);
+      CHECK_EQ(in[len / 2 - 1], 'x');
+      CHECK_EQ(in[len / 2], 'k');
+    }
+  }
+  // 6. Bad arguments still get their error class (the general path checks them).
+  int v = 0;
+  CHECK_EQ(MPI_Send(&v, 1, MPI_INT, size, 0, MPI_COMM_WORLD), MPI_ERR_RANK);
+  CHECK_EQ(MPI_Send(&v, 1, MPI_INT, peer, -3, MPI_COMM_WORLD), MPI_ERR_TAG);
+  CHECK_EQ(MPI_Send(&v, -1, MPI_INT, peer, 0, MPI_COMM_WORLD), MPI_ERR_COUNT);
+  CHECK_EQ(MPI_Send(nullptr, 1, MPI_INT, peer, 0, MPI_COMM_WORLD), MPI_ERR_BUFFER);
+  CHECK_EQ(MPI_Recv(&v, 1, MPI_INT, -5, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_ERR_RANK);
+  CHECK_EQ(MPI_Recv(&v, 1, MPI_DATATYPE_NULL, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_ERR_TYPE);
+  MPI_Request r = MPI_REQUEST_NULL;
+  CHECK_EQ(MPI_Isend(&v, 1, MPI_INT, peer, -3, MPI_COMM_WORLD, &r), MPI_ERR_TAG);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  // 7. Sends that outrun the receiver arrive in order: MPI_Isends (the receiver sleeps, so the
+  //    ring fills and the rest queue in the sender), then, once the receiver has drained the ring
+  //    and waits for the queued ones, MPI_Sends, which must queue behind them though the ring
+  //    has room again.
+  const int n = 6000, queued = 5000;
+  if (first) {
+    std::vector<int> values(n);
+    std::vector<MPI_Request> reqs(queued);
+    for (int i = 0; i < n; ++i) values[i] = i;
+    for (int i = 0; i < queued; ++i) MPI_Isend(&values[i], 1, MPI_INT, peer, 7, MPI_COMM_WORLD, &reqs[i]);
+    sleep_ms(40);
+    for (int i = queued; i < n; ++i) MPI_Send(&values[i], 1, MPI_INT, peer, 7, MPI_COMM_WORLD);
+    MPI_Waitall(queued, reqs.data(), MPI_STATUSES_IGNORE);
+  } else {
+    sleep_ms(20);
+    for (int i = 0; i < n; ++i) {
+      MPI_Recv(&v, 1, MPI_INT, peer, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      if (v != i) CHECK_EQ(v, i);
+    }
+  }
+  MPI_Comm_free(&dup);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -301,7 +456,7 @@ int main(int argc, char** argv) {
       {"ordering", ordering}, {"anysource", anysource},     {"probe", probe},
       {"nonblocking", nonblocking}, {"sizes", sizes},       {"truncate", truncate},
       {"synchronous", synchronous}, {"datatypes", datatypes}, {"exchange", exchange},
-      {"cancel", cancel}};
+      {"cancel", cancel}, {"fastpath", fastpath}};
   MPI_Comm sync;  // separate context: the separator ring never matches a case's ANY_TAG receives
   MPI_Comm_dup(MPI_COMM_WORLD, &sync);
   std::vector<std::string> chosen;

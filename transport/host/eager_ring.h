@@ -114,6 +114,34 @@ class RingWriter {
     });
   }
 
+  /// An eager message of at most kLinePayload bytes: one line, no pad (a one-line record always
+  /// fits before the ring's end), the header and payload stores then the sequence word, nothing
+  /// else. Inline into the transport's fast send (eight-byte messages: about a third of
+  /// write_eager()'s instructions).
+  static constexpr std::size_t kLinePayload = kLine - kSlotPayloadOffset;
+  [[gnu::always_inline]] bool write_line(const Envelope& env, const void* buf, std::size_t len) {
+    const std::uint64_t pos = head_;
+    if (pos + 1 - tail_seen_ > lines_) [[unlikely]] {
+      tail_seen_ = shared(*tail_).load(std::memory_order_acquire);
+      if (pos + 1 - tail_seen_ > lines_) return false;
+    }
+    SlotHeader* h = line_at(ring_, lines_, pos);
+    h->len = static_cast<std::uint32_t>(len);
+    h->envelope = env;
+    unsigned char* out = reinterpret_cast<unsigned char*>(h) + kSlotPayloadOffset;
+    const auto* in = static_cast<const unsigned char*>(buf);
+    if (len >= 8) {
+      std::memcpy(out, in, 8);
+      std::memcpy(out + len - 8, in + len - 8, 8);
+    } else if (len) {
+      std::memcpy(out, in, len);
+    }
+    h->kind_lines = kSlotEager | (1u << 8);
+    shared(h->seq).store(pos + 1, std::memory_order_release);  // (as write(): the doorbell follows)
+    head_ = pos + 1;
+    return true;
+  }
+
   bool write_rts(const Envelope& env, const RtsBody& body) {
     return write(record_lines(sizeof(RtsBody)), kSlotRts, [&](SlotHeader* h) {
       h->len = sizeof(RtsBody);

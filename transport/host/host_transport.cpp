@@ -83,6 +83,7 @@ HostTransport::HostTransport(Segment seg, int rank, int size, bool unmap_at_exit
     Peer& peer = peers_[static_cast<std::size_t>(p)];
     peer.tx = channel_view(seg_, rank_, p);
     peer.rx = channel_view(seg_, p, rank_);
+    peer.slot = seg_.rank_slot(p);
     peer.ring_out = RingWriter(peer.tx.ring, ring_lines_, &peer.tx.ctl->tail);
     peer.ring_in = RingReader(peer.rx.ring, ring_lines_, &peer.rx.ctl->tail);
     peer.ctrl_out = CtrlWriter(peer.tx.ctrl, ctrl_slots_, &peer.tx.ctl->ctrl_tail);
@@ -157,6 +158,20 @@ OpId HostTransport::send(int dst, const Envelope& envelope, const void* buf, std
     announce_space_wait(p);
   }
   return id;
+}
+
+// The fast path of the layer above (Transport::send_at_once): what send() does for an eager
+// message that the ring takes at once, and nothing else. A message of one line goes through
+// RingWriter::write_line, inline: an 8-byte send is then a few dozen instructions.
+bool HostTransport::send_at_once(int dst, const Envelope& envelope, const void* buf, std::size_t len) {
+  Peer& p = peers_[static_cast<std::size_t>(dst)];
+  if (len > eager_max_ || !p.backlog.empty() || dst == rank_) [[unlikely]]
+    return false;
+  if (len <= RingWriter::kLinePayload ? !p.ring_out.write_line(envelope, buf, len)
+                                      : !p.ring_out.write_eager(envelope, buf, len))
+    return false;
+  ring_doorbell(p.slot, light_fence_);
+  return true;
 }
 
 bool HostTransport::send_done(OpId id) {
@@ -312,6 +327,11 @@ int HostTransport::take_next(int s, const EnvelopeMatch& m, void* dst, std::size
   }
   const SlotHeader* h = p.ring_in.peek();
   if (!h) return 0;
+  return take_head(s, p, h, m, dst, cap, envelope, size);
+}
+
+int HostTransport::take_head(int s, Peer& p, const SlotHeader* h, const EnvelopeMatch& m, void* dst, std::size_t cap,
+                             Envelope* envelope, std::size_t* size) {
   const Envelope env = h->envelope;
   if ((h->kind_lines & 0xff) != kSlotEager || !m.matches(env)) return -1;
   const std::uint64_t n = h->len;
@@ -321,6 +341,28 @@ int HostTransport::take_next(int s, const EnvelopeMatch& m, void* dst, std::size
   *envelope = env;
   *size = n;
   return 1;
+}
+
+// A blocking receive with nothing else to do: spin on the one line its message will land on, and
+// take it from there (no return through wait() and the layer above's loop first). Whatever else
+// could need this rank ends the spin with 0: another ring's record, the transport's own pending
+// work (backlogs, rendezvous, arena streams), the spin budget. The caller's general wait does the
+// rest, sleeping included; when ranks share cores, it does all of it.
+int HostTransport::wait_take_next(int s, const EnvelopeMatch& m, void* dst, std::size_t cap, Envelope* envelope,
+                                  std::size_t* size) {
+  if (spin_.yield_while_spinning || work_pending()) return 0;
+  Peer& p = peers_[static_cast<std::size_t>(s)];
+  release_rings();  // as wait() before it spins: the consumed lines' moment (no writer waits then)
+  const std::uint64_t start = now_ns();
+  for (std::uint32_t i = 1;; ++i) {
+    if (const SlotHeader* h = p.ring_in.peek()) return take_head(s, p, h, m, dst, cap, envelope, size);
+    if ((i & 3) == 0 && has_work()) {
+      const SlotHeader* h = p.ring_in.peek();  // (it may be ours, just arrived)
+      return h ? take_head(s, p, h, m, dst, cap, envelope, size) : 0;
+    }
+    cpu_relax();
+    if ((i & 63) == 0 && now_ns() - start >= spin_.spin_ns) return 0;
+  }
 }
 
 bool HostTransport::fetch_done(OpId id) {

@@ -75,6 +75,9 @@ class HostTransport final : public Transport {
   bool fetch_done(OpId id) override;
   int take_next(int source, const EnvelopeMatch& m, void* dst, std::size_t cap, Envelope* envelope,
                 std::size_t* size) override;
+  int wait_take_next(int source, const EnvelopeMatch& m, void* dst, std::size_t cap, Envelope* envelope,
+                     std::size_t* size) override;
+  bool send_at_once(int dst, const Envelope& envelope, const void* buf, std::size_t len) override;
   void progress() override;
   void wait(std::uint64_t timeout_ns) override;
   double wtime() override;
@@ -95,6 +98,7 @@ class HostTransport final : public Transport {
   struct Peer {
     Channel tx;  ///< me -> peer (in the peer's block)
     Channel rx;  ///< peer -> me (in my block)
+    RankSlot* slot = nullptr;  ///< the peer's doorbell (read after every send to it)
     // sending to the peer
     RingWriter ring_out;
     CtrlWriter ctrl_out;
@@ -162,6 +166,9 @@ class HostTransport final : public Transport {
   [[gnu::always_inline]] inline void copy_out(int s, std::uint64_t pos, std::uint64_t size, void* dst,
                                               std::size_t cap);
   void release_rings();
+  /// take_next() once the head record h of s's ring is known to be complete.
+  [[gnu::always_inline]] inline int take_head(int s, Peer& p, const SlotHeader* h, const EnvelopeMatch& m, void* dst,
+                                              std::size_t cap, Envelope* envelope, std::size_t* size);
 
   // rendezvous.cpp
   OpId fetch_rendezvous(const Arrival& a, void* dst, std::size_t len);

@@ -120,6 +120,24 @@ class Transport {
     (void)source, (void)m, (void)dst, (void)cap, (void)envelope, (void)size;
     return -1;
   }
+  /// take_next() for a caller that has nothing else to do until that message is there: when
+  /// nothing from `source` is there yet, waits for it (spinning, never sleeping) and takes it as
+  /// take_next() does. Returns 0 as soon as anything else may need the caller (another arrival,
+  /// transport work of its own) or a short spin has passed without it: the caller then waits in
+  /// its general way (progress passes, wait()). The default waits for nothing: 0.
+  virtual int wait_take_next(int source, const EnvelopeMatch& m, void* dst, std::size_t cap, Envelope* envelope,
+                             std::size_t* size) {
+    (void)source, (void)m, (void)dst, (void)cap, (void)envelope, (void)size;
+    return 0;
+  }
+  /// A standard-mode send that completes inside the call or not at all: true when the message
+  /// left buf at once (as send() returning kDone); false, having done nothing, when send() would
+  /// have to keep an operation pending (too large, a queue to keep order behind, no room). Lets
+  /// the layer above try its shortest path first. The default takes nothing.
+  virtual bool send_at_once(int dst, const Envelope& envelope, const void* buf, std::size_t len) {
+    (void)dst, (void)envelope, (void)buf, (void)len;
+    return false;
+  }
   /// True only when every send_done and fetch_done of a pending operation would answer false
   /// and change nothing, so a caller about to ask for each of many may skip them all. False
   /// (ask) when the transport cannot tell cheaply.

@@ -1,0 +1,71 @@
+// The fast path of small blocking point-to-point messages on a transport in real time
+// (Runtime::direct_p2p): MPI_Send goes from its argument checks straight to the transport's
+// send_at_once(), MPI_Recv straight from the transport's next record of its source to the user's
+// buffer, each before the call's bracket (ApiScope), without a request, a progress pass or a
+// second look-up of anything. Each takes only the case whose outcome it can tell alone, and
+// otherwise returns false having done nothing: the MPI_ function then runs its general path,
+// which checks again (raising the error a bad argument gets), matches and waits as always. So
+// every rule of MPI is the general path's; the fast path only adds a way to skip it where the
+// result is the same:
+//
+//   send: a standard-mode send of a contiguous, committed type to another member of an
+//   intracommunicator, which the transport takes at once (no earlier message to that rank still
+//   queued before it). The envelope is send_on()'s (p2p.cpp).
+//
+//   receive: from one source (not MPI_ANY_SOURCE) of an intracommunicator, into a contiguous,
+//   committed type, while no receive is posted and no queued (unexpected) message matches: then
+//   the next record from that source in the transport, if it matches, is the oldest message the
+//   receive could take (non-overtaking), and it goes straight into the buffer. When nothing is
+//   there yet and nothing else is pending at this rank (no transfer in flight, no non-blocking
+//   collective, no window), the transport spins on that source's ring (wait_take_next) until
+//   it comes or anything else needs attention.
+//
+// The bracket is skipped because it has nothing to do then: it brackets calls only for a
+// transport with virtual time, takes the lock only under MPI_THREAD_MULTIPLE, and keeps errno
+// across system calls, which the fast path makes none of that could set it (a doorbell's
+// FUTEX_WAKE does not fail, and the spin reads the clock through the vDSO).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "comm.h"
+#include "datatype.h"
+#include "mpi.h"
+#include "runtime.h"
+
+namespace tilempi::mpi {
+
+/// The envelope of a user message as send_on() writes it: context, then the sender's rank in the
+/// communicator in the low half and the tag in the high half.
+inline transport::Envelope user_envelope(std::uint64_t context, int rank, int tag) {
+  transport::Envelope env{};
+  env.word[0] = context;
+  env.word[1] = static_cast<std::uint32_t>(rank) | (static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag)) << 32);
+  return env;
+}
+
+/// MPI_Send's fast path: true when the message was sent (the call is complete); false, having
+/// done nothing, when the general path must run.
+[[gnu::always_inline]] inline bool send_at_once(const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                                                MPI_Comm comm) {
+  Runtime& rt = runtime();
+  if (!rt.direct_p2p) [[unlikely]]
+    return false;
+  const Comm* c = comm_get(comm);
+  const Datatype* t = datatype_get(type);
+  if (!c || !t || c->inter || !t->committed || !t->contiguous || count < 0 || tag < 0 ||
+      static_cast<unsigned>(dest) >= static_cast<unsigned>(c->size) || dest == c->rank ||
+      (!buf && count != 0 && t->size != 0)) [[unlikely]]
+    return false;
+  return rt.transport->send_at_once(c->world[static_cast<std::size_t>(dest)], user_envelope(c->context, c->rank, tag),
+                                    buf, static_cast<std::size_t>(count) * t->size);
+}
+
+/// MPI_Recv's fast path: true when the message was received (*status set, *rc its error:
+/// MPI_SUCCESS or MPI_ERR_TRUNCATE, which the caller raises); false, having done nothing, when
+/// the general path must run.
+bool recv_at_once(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status,
+                  int* rc);
+
+}  // namespace tilempi::mpi
