@@ -38,52 +38,62 @@ PacketId Chip::IdealNetwork::inject(int network, TileId src, TileId dst, std::ui
 }
 
 Cycle Chip::IdealNetwork::next_event_cycle(Cycle from) const {
-  return events_.empty() ? kNever : std::max(from, events_.top().at);
+  const Cycle t = events_.earliest();
+  return t == kNever ? kNever : std::max(from, t);
 }
 
 void Chip::IdealNetwork::run_until(Cycle c) {
-  while (!events_.empty() && events_.top().at <= c) {
-    const Event e = events_.top();
-    events_.pop();
-    const Cycle t = e.at;
+  for (;;) {
+    const Cycle t = events_.earliest();
+    if (t == kNever || t > c) break;
+    std::vector<std::uint32_t>& bucket = events_.open(t);
     chip_.now_ = t + 1;  // callbacks of cycle t may inject from t + 1 on
-    Packet& p = pkts_[e.slot];
-    switch (e.kind) {
-      case kWrite: {
-        // The core writes the packet after its earlier ones, one flit per cycle; the head is at
-        // the destination at once.
-        Port& in = inj_[node(p.net, p.src)];
-        const Cycle start = std::max(t, in.free);
-        in.free = start + p.flits;
-        in.flits += p.flits;
-        p.head_in = start;
-        p.tail_out = start + p.flits - 1;
-        schedule(p.tail_out, e.slot, kInjected);
-        schedule(start, e.slot, kArrive);
-        break;
-      }
-      case kInjected:
-        if (chip_.on_injected_) chip_.on_injected_(event_of(p, t));
-        break;
-      case kArrive: {
-        Port& out = ej_[node(p.net, p.dst)];
-        if (out.held) out.held_q.push_back(e.slot);
-        else eject(e.slot, t);
-        break;
-      }
-      case kDelivered: {
-        count_delivery(counters_[static_cast<std::size_t>(p.net)],
-                       PacketRecord{p.id, p.tag, p.src, p.dst, p.net, static_cast<int>(p.flits), 0, p.created,
-                                    p.head_in, p.tail_out, t, 0});
-        const PacketEvent ev = event_of(p, t);
-        free_slots_.push_back(e.slot);
-        --live_;
-        if (chip_.on_delivered_) chip_.on_delivered_(ev);
-        break;
-      }
+    // Events of cycle t scheduled while these run are appended and run too.
+    for (std::size_t k = 0; k < bucket.size(); ++k) {
+      const std::uint32_t e = bucket[k];
+      handle(e >> 2, static_cast<Kind>(e & 3), t);
     }
+    events_.close(t);
   }
   if (c != kNever && chip_.now_ < c + 1) chip_.now_ = c + 1;
+}
+
+void Chip::IdealNetwork::handle(std::uint32_t slot, Kind kind, Cycle t) {
+  Packet& p = pkts_[slot];
+  switch (kind) {
+    case kWrite: {
+      // The core writes the packet after its earlier ones, one flit per cycle; the head is at
+      // the destination at once.
+      Port& in = inj_[node(p.net, p.src)];
+      const Cycle start = std::max(t, in.free);
+      in.free = start + p.flits;
+      in.flits += p.flits;
+      p.head_in = start;
+      p.tail_out = start + p.flits - 1;
+      schedule(p.tail_out, slot, kInjected);
+      schedule(start, slot, kArrive);
+      break;
+    }
+    case kInjected:
+      if (chip_.on_injected_) chip_.on_injected_(event_of(p, t));
+      break;
+    case kArrive: {
+      Port& out = ej_[node(p.net, p.dst)];
+      if (out.held) out.held_q.push_back(slot);
+      else eject(slot, t);
+      break;
+    }
+    case kDelivered: {
+      count_delivery(counters_[static_cast<std::size_t>(p.net)],
+                     PacketRecord{p.id, p.tag, p.src, p.dst, p.net, static_cast<int>(p.flits), 0, p.created,
+                                  p.head_in, p.tail_out, t, 0});
+      const PacketEvent ev = event_of(p, t);
+      free_slots_.push_back(slot);
+      --live_;
+      if (chip_.on_delivered_) chip_.on_delivered_(ev);
+      break;
+    }
+  }
 }
 
 // The destination core reads the packet after the ones whose heads came before, one flit per

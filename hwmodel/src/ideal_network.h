@@ -14,9 +14,9 @@
 
 #include <cstdint>
 #include <deque>
-#include <queue>
 #include <vector>
 
+#include "event_calendar.h"
 #include "network_model.h"
 
 namespace tilempi::hwmodel {
@@ -42,14 +42,7 @@ struct Chip::IdealNetwork final : Chip::NetworkModel {
     std::uint32_t flits = 0;
     Cycle created = 0, head_in = 0, tail_out = 0;
   };
-  enum Kind : std::uint8_t { kWrite, kInjected, kArrive, kDelivered };
-  struct Event {
-    Cycle at;
-    std::uint64_t seq;
-    std::uint32_t slot;
-    Kind kind;
-    bool operator>(const Event& o) const { return at != o.at ? at > o.at : seq > o.seq; }
-  };
+  enum Kind : std::uint8_t { kWrite, kInjected, kArrive, kDelivered };  // an event is slot << 2 | kind
   struct Port {
     Cycle free = 0;                   // first cycle the port can take another flit
     bool held = false;                // ejection of a core that does not read
@@ -57,7 +50,8 @@ struct Chip::IdealNetwork final : Chip::NetworkModel {
     std::uint64_t flits = 0;
   };
   std::size_t node(int net, TileId t) const { return static_cast<std::size_t>(net * tiles_ + t); }
-  void schedule(Cycle at, std::uint32_t slot, Kind k) { events_.push(Event{at, seq_++, slot, k}); }
+  void schedule(Cycle at, std::uint32_t slot, Kind k) { events_.schedule(at, slot << 2 | k); }
+  void handle(std::uint32_t slot, Kind k, Cycle t);
   void eject(std::uint32_t slot, Cycle t);
   PacketEvent event_of(const Packet& p, Cycle t) const;
 
@@ -68,10 +62,12 @@ struct Chip::IdealNetwork final : Chip::NetworkModel {
   std::vector<Port> inj_, ej_;  // per node
   std::vector<Packet> pkts_;
   std::vector<std::uint32_t> free_slots_;
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  // A core's queued writes schedule their arrivals thousands of cycles ahead (a rank's alltoall
+  // queues dozens of packets of tens of flits at once): a wide calendar keeps them off its heap.
+  EventCalendar<8192> events_;
   std::vector<NetCounters> counters_;
   PacketId next_id_ = 1;
-  std::uint64_t seq_ = 0, live_ = 0;
+  std::uint64_t live_ = 0;
 };
 
 }  // namespace tilempi::hwmodel
