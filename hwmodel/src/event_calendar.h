@@ -7,7 +7,9 @@
 // results independent of how its future is stored. An entry is the model's own 4-byte code
 // (say a packet slot and an event kind): its bucket is its cycle and its place in the bucket
 // its order, so neither is stored. Scheduling and taking an event cost a few instructions
-// where a heap of all pending events costs a walk of its depth for each.
+// where a heap of all pending events costs a walk of its depth for each. (The packet network
+// keeps the same scheme inline in packet_network.h: built on this class, its hot loop took 2 %
+// more instructions, so it stays as it is.)
 #pragma once
 
 #include <cstddef>
