@@ -156,11 +156,46 @@ MPI_Status* nth(MPI_Status* statuses, int i) {
 
 extern "C" {
 
+// The general paths of the calls with a fast path (p2p_fast.h), out of line: the fast path's
+// function then saves no registers and builds no frame for them.
+[[gnu::noinline]] static int send_general(const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                                          MPI_Comm comm) {
+  ApiScope api_scope("MPI_Send");
+  return blocking_send(buf, count, type, dest, tag, comm, false, "MPI_Send");
+}
+
+[[gnu::noinline]] static int isend_general(const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                                           MPI_Comm comm, MPI_Request* req) {
+  ApiScope api_scope("MPI_Isend");
+  return start_send(buf, count, type, dest, tag, comm, false, req, "MPI_Isend");
+}
+
+[[gnu::noinline]] static int recv_general(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                                          MPI_Status* status) {
+  ApiScope api_scope("MPI_Recv");
+  int rc;
+  MPI_Request r;
+  const Datatype* t = nullptr;
+  Comm* c = check_recv(buf, count, type, source, tag, comm, &r, "MPI_Recv", &rc, &t);
+  if (!c) return rc;
+  // Nothing posted or queued that could take the message first: no request (recv_direct, p2p.h).
+  if (!recv_direct(buf, static_cast<std::size_t>(count), *t, source, tag, *c, status, &rc)) {
+    rc = irecv(buf, static_cast<std::size_t>(count), *t, source, tag, *c, Lane::User, &r);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = wait(&r, status);
+  }
+  return rc == MPI_SUCCESS ? rc : raise(comm, rc, "MPI_Recv", rc == MPI_ERR_TRUNCATE ? "the message is longer than the receive buffer" : "");
+}
+
+[[gnu::noinline, gnu::cold]] static int recv_truncated(MPI_Comm comm) {
+  ApiScope api_scope("MPI_Recv");
+  return raise(comm, MPI_ERR_TRUNCATE, "MPI_Recv", "the message is longer than the receive buffer");
+}
+
 int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   if (send_at_once(buf, count, type, dest, tag, comm)) [[likely]]  // (p2p_fast.h)
     return MPI_SUCCESS;
-  ApiScope api_scope(__func__);
-  return blocking_send(buf, count, type, dest, tag, comm, false, "MPI_Send");
+  return send_general(buf, count, type, dest, tag, comm);
 }
 int MPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   ApiScope api_scope(__func__);
@@ -176,8 +211,7 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
     *req = kSendCompleteRequest;
     return MPI_SUCCESS;
   }
-  ApiScope api_scope(__func__);
-  return start_send(buf, count, type, dest, tag, comm, false, req, "MPI_Isend");
+  return isend_general(buf, count, type, dest, tag, comm, req);
 }
 int MPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
   ApiScope api_scope(__func__);
@@ -194,24 +228,9 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
 
 int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
   int rc;
-  if (recv_at_once(buf, count, type, source, tag, comm, status, &rc)) [[likely]] {  // (p2p_fast.h)
-    if (rc == MPI_SUCCESS) [[likely]]
-      return rc;
-    ApiScope api_scope(__func__);
-    return raise(comm, rc, "MPI_Recv", "the message is longer than the receive buffer");
-  }
-  ApiScope api_scope(__func__);
-  MPI_Request r;
-  const Datatype* t = nullptr;
-  Comm* c = check_recv(buf, count, type, source, tag, comm, &r, "MPI_Recv", &rc, &t);
-  if (!c) return rc;
-  // Nothing posted or queued that could take the message first: no request (recv_direct, p2p.h).
-  if (!recv_direct(buf, static_cast<std::size_t>(count), *t, source, tag, *c, status, &rc)) {
-    rc = irecv(buf, static_cast<std::size_t>(count), *t, source, tag, *c, Lane::User, &r);
-    if (rc != MPI_SUCCESS) return rc;
-    rc = wait(&r, status);
-  }
-  return rc == MPI_SUCCESS ? rc : raise(comm, rc, "MPI_Recv", rc == MPI_ERR_TRUNCATE ? "the message is longer than the receive buffer" : "");
+  if (recv_at_once(buf, count, type, source, tag, comm, status, &rc)) [[likely]]  // (p2p_fast.h)
+    return rc == MPI_SUCCESS ? rc : recv_truncated(comm);
+  return recv_general(buf, count, type, source, tag, comm, status);
 }
 
 int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,

@@ -937,17 +937,18 @@ bool recv_direct(void* buf, std::size_t count, const Datatype& t, int source, in
 
 bool recv_at_once(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status,
                   int* rc) {
-  Runtime& rt = runtime();
-  if (!rt.direct_p2p) [[unlikely]]
+  const Runtime* rt;
+  const Comm* c;
+  const Datatype* t;
+  if (!fast_lookup(comm, type, &rt, &c, &t)) [[unlikely]]
     return false;
-  const Comm* c = comm_get(comm);
-  const Datatype* t = datatype_get(type);
   // (MPI_ANY_SOURCE and MPI_PROC_NULL are negative: the general path takes them.)
-  if (!c || !t || c->inter || !t->committed || !t->contiguous || count < 0 ||
+  if (c->inter || !t->committed || !t->contiguous || count < 0 ||
       static_cast<unsigned>(source) >= static_cast<unsigned>(c->size) || (tag < 0 && tag != MPI_ANY_TAG) ||
       (!buf && count != 0 && t->size != 0)) [[unlikely]]
     return false;
-  Engine& e = engine();
+  Engine* first = g_engine.first();  // (fast_lookup() has seen slot 0)
+  Engine& e = first ? *first : engine();
   if (!e.posted.empty() || e.direct) [[unlikely]]
     return false;
   bool fetching = false;  // an unexpected message still being copied in (progress passes finish it)
@@ -965,7 +966,7 @@ bool recv_at_once(void* buf, int count, MPI_Datatype type, int source, int tag, 
   match.mask[1] = 0xffffffffull | (tag == MPI_ANY_TAG ? 1ull << 63 : 0xffffffffull << 32);
   const std::size_t capacity = static_cast<std::size_t>(count) * t->size;
   const int from = c->world[static_cast<std::size_t>(source)];
-  transport::Transport& tp = *rt.transport;
+  transport::Transport& tp = *rt->transport;
   transport::Envelope env;
   std::size_t size;
   int got = tp.take_next(from, match, buf, capacity, &env, &size);

@@ -45,20 +45,41 @@ inline transport::Envelope user_envelope(std::uint64_t context, int rank, int ta
   return env;
 }
 
+/// The fast paths' look-ups: this rank's runtime, if it allows them (Runtime::direct_p2p), and
+/// the communicator and the type, if their handles are live. One look at the rank slot for the
+/// three (a process that is one rank has slot 0; the simulator's contexts never get here).
+[[gnu::always_inline]] inline bool fast_lookup(MPI_Comm comm, MPI_Datatype type, const Runtime** rt, const Comm** c,
+                                               const Datatype** t) {
+  if (transport::current_rank_slot() != 0) [[unlikely]]
+    return false;
+  const Runtime* r = g_runtime.first();
+  const detail::CommTables* ct = detail::g_comm_tables.first();
+  const detail::DatatypeTable* dt = detail::g_datatype_table.first();
+  if (!r || !r->direct_p2p || !ct || !dt) [[unlikely]]
+    return false;
+  if (comm <= 0 || static_cast<std::size_t>(comm) >= ct->comms.size() || type <= 0 ||
+      static_cast<std::size_t>(type) >= dt->live.size()) [[unlikely]]
+    return false;
+  *rt = r;
+  *c = ct->comms[static_cast<std::size_t>(comm)].get();
+  *t = dt->live[static_cast<std::size_t>(type)].get();
+  return *c && *t;
+}
+
 /// MPI_Send's fast path: true when the message was sent (the call is complete); false, having
 /// done nothing, when the general path must run.
 [[gnu::always_inline]] inline bool send_at_once(const void* buf, int count, MPI_Datatype type, int dest, int tag,
                                                 MPI_Comm comm) {
-  Runtime& rt = runtime();
-  if (!rt.direct_p2p) [[unlikely]]
+  const Runtime* rt;
+  const Comm* c;
+  const Datatype* t;
+  if (!fast_lookup(comm, type, &rt, &c, &t)) [[unlikely]]
     return false;
-  const Comm* c = comm_get(comm);
-  const Datatype* t = datatype_get(type);
-  if (!c || !t || c->inter || !t->committed || !t->contiguous || count < 0 || tag < 0 ||
+  if (c->inter || !t->committed || !t->contiguous || count < 0 || tag < 0 ||
       static_cast<unsigned>(dest) >= static_cast<unsigned>(c->size) || dest == c->rank ||
       (!buf && count != 0 && t->size != 0)) [[unlikely]]
     return false;
-  return rt.transport->send_at_once(c->world[static_cast<std::size_t>(dest)], user_envelope(c->context, c->rank, tag),
+  return rt->transport->send_at_once(c->world[static_cast<std::size_t>(dest)], user_envelope(c->context, c->rank, tag),
                                     buf, static_cast<std::size_t>(count) * t->size);
 }
 

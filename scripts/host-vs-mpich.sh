@@ -3,7 +3,7 @@
 # (latency, bandwidth, bidirectional bandwidth, message rate, barrier/allreduce) built against
 # tilempi and against Debian's MPICH (installed here if missing), run pinned to cores, A B A B
 # for ROUNDS rounds; per size the median over the rounds and the ratio. Also the machine's
-# cache-line hand-off floor (line_floor) and barrier/allreduce of 8 ranks on the cores there
+# cache-line hand-off floor (line_floor, and with a line per direction) and barrier/allreduce of 8 ranks on the cores there
 # are (oversubscribed). Writes the tables to stdout, and with --write into
 # docs/HOST_TRANSPORT.md between the "hostbench" markers. Every table says the load average
 # seen while it ran: on a shared machine, compare only figures taken side by side.
@@ -73,6 +73,8 @@ for ((i = 1; i <= rounds; i++)); do
     # The floor right before each library's runs: a virtual machine's two cores may share a
     # physical core's caches at one moment and not at the next (see docs/HOST_TRANSPORT.md).
     "${wrap[@]}" "$build/bin/hostbench-line-floor" 0 1 30000 > "$work/floor.$lib.$i"
+    # ... and a line per direction, as a protocol with one ring per direction hands over data
+    [ $lib = t ] && "${wrap[@]}" "$build/bin/hostbench-line-floor" 0 1 30000 pair > "$work/pair.$i"
     $run 2 "$bin-latency" -M "$max" > "$work/lat.$lib.$i"
     $run 2 "$bin-bandwidth" -M "$max" > "$work/bw.$lib.$i"
     $run 2 "$bin-bandwidth" -b -M "$max" > "$work/bibw.$lib.$i"
@@ -139,6 +141,7 @@ table() {  # $1 file stem, $2 title, $3 unit, $4 "lower"|"higher" is better
   fmin=$(cat "$work"/floor.* | awk '$1 == "line_floor_min" {print $2}' | sort -g | head -1)
   fmax=$(cat "$work"/floor.* | awk '$1 == "line_floor" {print $2}' | sort -g | tail -1)
   t8=$(cat $(files lat t) | awk '!/^#/ && $1 == 8 {print $2}' | median)
+  pair=$(for i in "${used[@]}"; do awk '$1 == "line_pair" {print $2}' "$work/pair.$i"; done | median)
   printf '\nThe two cores of a virtual machine may share a physical core'"'"'s caches at one moment and not at\n'
   printf 'the next, which changes every figure below (see the text); a round counts only where the floor\n'
   printf 'measured right before its tilempi runs and right before its MPICH runs agree within 1.5x:\n'
@@ -151,6 +154,9 @@ table() {  # $1 file stem, $2 title, $3 unit, $4 "lower"|"higher" is better
   printf 'rounds: median %s us before the tilempi runs, %s us before the MPICH runs\n' "$floor" "$floor_m"
   printf '(all runs: %s-%s us); tilempi 8-byte latency / floor = %s.\n' "$fmin" "$fmax" \
     "$(awk -v a="$t8" -v b="$floor" 'BEGIN { printf "%.2f", a / b }')"
+  printf 'With a line per direction (each thread writes one and spins on the other, as a ring per\n'
+  printf 'direction hands data over): median %s us before the tilempi runs; 8-byte latency / that = %s.\n' \
+    "$pair" "$(awk -v a="$t8" -v b="$pair" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
   table lat "One-way latency" "us" lower
   table bw "Bandwidth" "MB/s" higher
   table bibw "Bidirectional bandwidth" "MB/s" higher

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <sched.h>
+#include <time.h>
 
 #include <csignal>
 #include <cstdlib>
@@ -124,6 +125,63 @@ TEST(HostTransport, TakeNextTakesOnlyTheNextMatchingMessageFromTheSource) {
     RANK_CHECK(last.envelope.word[0] == 2);
     fetch_blocking(t, last, nullptr, 0);
     RANK_CHECK(t.take_next(0, any1, &v, sizeof v, &env, &size) == 0);
+    return 0;
+  });
+  EXPECT_TRUE(res.all_exited_zero()) << res.describe();
+}
+
+// The MPI layer's fast path of small messages (mpi/p2p_fast.h) relies on these two: a send taken
+// only when it can complete at once and in order, and a wait on one source's ring that gives up
+// as soon as anything else needs the rank.
+TEST(HostTransport, SendAtOnceKeepsOrderAndWaitTakeNextYieldsToOtherWork) {
+  auto res = run_ranks(2, [](Transport& t) {
+    auto nap = [](long ms) {
+      timespec ts{0, ms * 1000000};
+      nanosleep(&ts, nullptr);
+    };
+    std::vector<unsigned char> kilo(1000, 0x5a);
+    if (t.rank() == 0) {
+      fetch_blocking(t, next_arrival(t), nullptr, 0);  // rank 1 waits on our ring now
+      const std::uint64_t first = 0x1122334455667788ull;
+      RANK_CHECK(t.send_at_once(1, env_of(1), &first, sizeof first));
+      RANK_CHECK(!t.send_at_once(0, env_of(1), &first, sizeof first));  // not to itself
+      std::vector<unsigned char> big(t.capabilities().eager_limit + 1);
+      RANK_CHECK(!t.send_at_once(1, env_of(1), big.data(), big.size()));  // not beyond the eager limit
+      // Rank 1 sleeps now: fill the ring, then one send must wait in the transport's queue.
+      std::uint64_t n = 0;
+      while (t.send_at_once(1, env_of(2, n), kilo.data(), kilo.size())) ++n;
+      RANK_CHECK(n > 0);
+      const OpId queued = t.send(1, env_of(2, n), kilo.data(), kilo.size(), SendMode::Standard);
+      RANK_CHECK(queued != kDone);
+      nap(100);  // rank 1 drains the ring meanwhile: there is room, but the queued send is first
+      RANK_CHECK(!t.send_at_once(1, env_of(2, n + 1), kilo.data(), kilo.size()));
+      send_blocking(t, 1, env_of(2, n + 1), kilo.data(), kilo.size());
+      while (!t.send_done(queued)) t.wait(1000000);
+      send_blocking(t, 1, env_of(3), nullptr, 0);
+      return 0;
+    }
+    EnvelopeMatch first_only{{1, 0}, {~0ull, ~0ull}};
+    std::uint64_t v = 0, mine = 7;
+    Envelope env{};
+    std::size_t size = 0;
+    // A record in another ring (here the rank's own) ends the wait at once, taking nothing.
+    send_blocking(t, 1, env_of(9), &mine, sizeof mine);
+    RANK_CHECK(t.wait_take_next(0, first_only, &v, sizeof v, &env, &size) == 0);
+    fetch_blocking(t, next_arrival(t), &v, sizeof v);
+    RANK_CHECK(v == 7);
+    send_blocking(t, 0, env_of(0), nullptr, 0);  // (rank 0 sends only now)
+    int got;
+    while ((got = t.wait_take_next(0, first_only, &v, sizeof v, &env, &size)) == 0) t.wait(1000000);
+    RANK_CHECK(got == 1 && v == 0x1122334455667788ull && size == sizeof v && env.word[0] == 1);
+    nap(50);
+    std::vector<unsigned char> in(1000);
+    for (std::uint64_t i = 0;; ++i) {
+      Arrival a = next_arrival(t);
+      if (a.envelope.word[0] == 3) break;
+      RANK_CHECK(a.envelope.word[0] == 2 && a.envelope.word[1] == i && a.size == 1000);
+      fetch_blocking(t, a, in.data(), in.size());
+      RANK_CHECK(in == kilo);
+    }
     return 0;
   });
   EXPECT_TRUE(res.all_exited_zero()) << res.describe();

@@ -32,6 +32,10 @@ template <class T>
 class RankLocal {
  public:
   // Small enough to inline: the MPI layer asks several times per message.
+  /// Slot 0's T if it exists yet, else nullptr; for a caller that has seen current_rank_slot()
+  /// == 0 and asks for several of them (one look at the slot instead of one per get()).
+  T* first() const { return first_; }
+
   T& get() {
     const auto slot = static_cast<std::size_t>(detail::g_rank_slot);
     // Slot 0 is every process's but the simulator's: one test and one load, not the vector's.
