@@ -229,16 +229,22 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   bool poll(Arrival& out) override {
     Call call(*this);
     advance();
-    if (ready_.empty() && lazy_ == 0) {
+    if (ready_head_ == ready_.size() && lazy_ == 0) {
       sync_to(clock_);
       advance();
     }
-    if (ready_.empty()) {
+    if (ready_head_ == ready_.size()) {
       if (lazy_ == 0) clock_ += poll_cost_;
       return false;
     }
-    const Event e = ready_.front();
-    ready_.pop_front();
+    const Event e = ready_[ready_head_++];
+    if (ready_head_ == ready_.size()) {
+      ready_.clear();
+      ready_head_ = 0;
+    } else if (ready_head_ >= 64 && 2 * ready_head_ >= ready_.size()) {  // never drained: drop what was read
+      ready_.erase(ready_.begin(), ready_.begin() + static_cast<std::ptrdiff_t>(ready_head_));
+      ready_head_ = 0;
+    }
     out.source = static_cast<int>(e.a);
     out.envelope = e.env;
     out.size = e.b;
@@ -1132,7 +1138,10 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   int lazy_ = 0;  ///< inside a blocking wait of the layer above: "nothing yet" is provisional
   EventQueue heap_;
   std::vector<std::uint8_t> static_seen_;  ///< bcast's scratch: marks by tile
-  std::deque<Event> ready_;
+  // Arrivals not polled yet, oldest first from ready_head_ on (a deque of these line-sized events
+  // allocated and freed a block for every eight of them).
+  std::vector<Event> ready_;
+  std::size_t ready_head_ = 0;
   OpTable ops_;
   std::size_t expect_ = 0;  ///< expect_completions() of the blocking wait, for its next sleep
   OpId expect_op_ = kDone;
