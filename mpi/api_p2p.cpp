@@ -192,9 +192,18 @@ extern "C" {
   return raise(comm, MPI_ERR_TRUNCATE, "MPI_Recv", "the message is longer than the receive buffer");
 }
 
+// A fast send the transport keeps pending: waited for as the general path waits.
+[[gnu::noinline]] static int send_wait(tilempi::transport::OpId op, MPI_Comm comm) {
+  ApiScope api_scope("MPI_Send");
+  MPI_Request r = send_pending(op, comm);
+  const int rc = wait(&r, MPI_STATUS_IGNORE);
+  return rc == MPI_SUCCESS ? rc : raise(comm, rc, "MPI_Send", "");
+}
+
 int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
-  if (send_at_once(buf, count, type, dest, tag, comm)) [[likely]]  // (p2p_fast.h)
-    return MPI_SUCCESS;
+  tilempi::transport::OpId op;
+  if (send_fast(buf, count, type, dest, tag, comm, &op)) [[likely]]  // (p2p_fast.h)
+    return op == tilempi::transport::kDone ? MPI_SUCCESS : send_wait(op, comm);
   return send_general(buf, count, type, dest, tag, comm);
 }
 int MPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
@@ -206,9 +215,10 @@ int MPI_Rsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
   return blocking_send(buf, count, type, dest, tag, comm, false, "MPI_Rsend");
 }
 int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
-  // Complete at once: the shared completed request, as isend() gives such a send.
-  if (req && send_at_once(buf, count, type, dest, tag, comm)) [[likely]] {
-    *req = kSendCompleteRequest;
+  // Complete at once: the shared completed request, as isend() gives such a send; else a request.
+  tilempi::transport::OpId op;
+  if (req && send_fast(buf, count, type, dest, tag, comm, &op)) [[likely]] {
+    *req = op == tilempi::transport::kDone ? kSendCompleteRequest : send_pending(op, comm);
     return MPI_SUCCESS;
   }
   return isend_general(buf, count, type, dest, tag, comm, req);

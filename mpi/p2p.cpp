@@ -935,6 +935,15 @@ bool recv_direct(void* buf, std::size_t count, const Datatype& t, int source, in
   return true;
 }
 
+MPI_Request send_pending(transport::OpId op, MPI_Comm comm) {
+  Engine& e = engine();
+  Request* r;
+  const MPI_Request h = new_request(e, Request::Kind::Send, comm, &r);
+  r->op = op;
+  track(e, h, op, true, false);
+  return h;
+}
+
 bool recv_at_once(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status,
                   int* rc) {
   const Runtime* rt;

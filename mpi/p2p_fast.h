@@ -1,6 +1,6 @@
 // The fast path of small blocking point-to-point messages on a transport in real time
 // (Runtime::direct_p2p): MPI_Send goes from its argument checks straight to the transport's
-// send_at_once(), MPI_Recv straight from the transport's next record of its source to the user's
+// send(), MPI_Recv straight from the transport's next record of its source to the user's
 // buffer, each before the call's bracket (ApiScope), without a request, a progress pass or a
 // second look-up of anything. Each takes only the case whose outcome it can tell alone, and
 // otherwise returns false having done nothing: the MPI_ function then runs its general path,
@@ -9,8 +9,10 @@
 // result is the same:
 //
 //   send: a standard-mode send of a contiguous, committed type to another member of an
-//   intracommunicator, which the transport takes at once (no earlier message to that rank still
-//   queued before it). The envelope is send_on()'s (p2p.cpp).
+//   intracommunicator, handed to the transport's send() as the general path would hand it (the
+//   envelope is send_on()'s, p2p.cpp). It usually leaves at once; when the transport keeps it
+//   pending (its ring full, or earlier sends queued, which it keeps in order), it gets a request
+//   as in the general path, out of line.
 //
 //   receive: from one source (not MPI_ANY_SOURCE) of an intracommunicator, into a contiguous,
 //   committed type, while no receive is posted and no queued (unexpected) message matches: then
@@ -66,10 +68,12 @@ inline transport::Envelope user_envelope(std::uint64_t context, int rank, int ta
   return *c && *t;
 }
 
-/// MPI_Send's fast path: true when the message was sent (the call is complete); false, having
-/// done nothing, when the general path must run.
-[[gnu::always_inline]] inline bool send_at_once(const void* buf, int count, MPI_Datatype type, int dest, int tag,
-                                                MPI_Comm comm) {
+/// MPI_Send's and MPI_Isend's fast path: the checks, then the transport's send(). True when the
+/// message was handed over, with the transport's operation in *op (kDone: it has left the buffer,
+/// the usual case; else send_pending() gives it a request); false, having done nothing, when the
+/// general path must run.
+[[gnu::always_inline]] inline bool send_fast(const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                                             MPI_Comm comm, transport::OpId* op) {
   const Runtime* rt;
   const Comm* c;
   const Datatype* t;
@@ -79,9 +83,14 @@ inline transport::Envelope user_envelope(std::uint64_t context, int rank, int ta
       static_cast<unsigned>(dest) >= static_cast<unsigned>(c->size) || dest == c->rank ||
       (!buf && count != 0 && t->size != 0)) [[unlikely]]
     return false;
-  return rt->transport->send_at_once(c->world[static_cast<std::size_t>(dest)], user_envelope(c->context, c->rank, tag),
-                                    buf, static_cast<std::size_t>(count) * t->size);
+  *op = rt->transport->send(c->world[static_cast<std::size_t>(dest)], user_envelope(c->context, c->rank, tag), buf,
+                            static_cast<std::size_t>(count) * t->size, transport::SendMode::Standard);
+  return true;
 }
+
+/// A send of send_fast() that the transport keeps pending (its ring full, or a queue before it):
+/// a request for it, completed when the operation is, as the general path's (p2p.cpp).
+MPI_Request send_pending(transport::OpId op, MPI_Comm comm);
 
 /// MPI_Recv's fast path: true when the message was received (*status set, *rc its error:
 /// MPI_SUCCESS or MPI_ERR_TRUNCATE, which the caller raises); false, having done nothing, when

@@ -23,7 +23,7 @@ struct Runtime {
   /// The transport keeps no virtual time (set by MPI_Init): sends may skip the request.
   bool real_time = false;
   /// Between MPI_Init and MPI_Finalize, on a transport in real time and below
-  /// MPI_THREAD_MULTIPLE: MPI_Send and MPI_Recv may try their fast path (p2p.h, send_at_once and
+  /// MPI_THREAD_MULTIPLE: MPI_Send and MPI_Recv may try their fast path (p2p_fast.h, send_fast and
   /// recv_at_once) before anything else, without the call's bracket (ApiScope), which then has
   /// nothing to do.
   bool direct_p2p = false;

@@ -130,10 +130,10 @@ TEST(HostTransport, TakeNextTakesOnlyTheNextMatchingMessageFromTheSource) {
   EXPECT_TRUE(res.all_exited_zero()) << res.describe();
 }
 
-// The MPI layer's fast path of small messages (mpi/p2p_fast.h) relies on these two: a send taken
-// only when it can complete at once and in order, and a wait on one source's ring that gives up
-// as soon as anything else needs the rank.
-TEST(HostTransport, SendAtOnceKeepsOrderAndWaitTakeNextYieldsToOtherWork) {
+// The MPI layer's fast path of small messages (mpi/p2p_fast.h) relies on these two: send()
+// completing at once only in order (never past a queued send, though the ring has room again),
+// and a wait on one source's ring that gives up as soon as anything else needs the rank.
+TEST(HostTransport, SendKeepsOrderBehindItsQueueAndWaitTakeNextYieldsToOtherWork) {
   auto res = run_ranks(2, [](Transport& t) {
     auto nap = [](long ms) {
       timespec ts{0, ms * 1000000};
@@ -143,20 +143,16 @@ TEST(HostTransport, SendAtOnceKeepsOrderAndWaitTakeNextYieldsToOtherWork) {
     if (t.rank() == 0) {
       fetch_blocking(t, next_arrival(t), nullptr, 0);  // rank 1 waits on our ring now
       const std::uint64_t first = 0x1122334455667788ull;
-      RANK_CHECK(t.send_at_once(1, env_of(1), &first, sizeof first));
-      RANK_CHECK(!t.send_at_once(0, env_of(1), &first, sizeof first));  // not to itself
-      std::vector<unsigned char> big(t.capabilities().eager_limit + 1);
-      RANK_CHECK(!t.send_at_once(1, env_of(1), big.data(), big.size()));  // not beyond the eager limit
-      // Rank 1 sleeps now: fill the ring, then one send must wait in the transport's queue.
+      RANK_CHECK(t.send(1, env_of(1), &first, sizeof first, SendMode::Standard) == kDone);
+      // Rank 1 sleeps now: fill the ring until a send must wait in the transport's queue.
       std::uint64_t n = 0;
-      while (t.send_at_once(1, env_of(2, n), kilo.data(), kilo.size())) ++n;
+      OpId queued;
+      while ((queued = t.send(1, env_of(2, n), kilo.data(), kilo.size(), SendMode::Standard)) == kDone) ++n;
       RANK_CHECK(n > 0);
-      const OpId queued = t.send(1, env_of(2, n), kilo.data(), kilo.size(), SendMode::Standard);
-      RANK_CHECK(queued != kDone);
       nap(100);  // rank 1 drains the ring meanwhile: there is room, but the queued send is first
-      RANK_CHECK(!t.send_at_once(1, env_of(2, n + 1), kilo.data(), kilo.size()));
-      send_blocking(t, 1, env_of(2, n + 1), kilo.data(), kilo.size());
-      while (!t.send_done(queued)) t.wait(1000000);
+      const OpId next = t.send(1, env_of(2, n + 1), kilo.data(), kilo.size(), SendMode::Standard);
+      RANK_CHECK(next != kDone);
+      while (!t.send_done(queued) || !t.send_done(next)) t.wait(1000000);
       send_blocking(t, 1, env_of(3), nullptr, 0);
       return 0;
     }

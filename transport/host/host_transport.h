@@ -77,7 +77,6 @@ class HostTransport final : public Transport {
                 std::size_t* size) override;
   int wait_take_next(int source, const EnvelopeMatch& m, void* dst, std::size_t cap, Envelope* envelope,
                      std::size_t* size) override;
-  bool send_at_once(int dst, const Envelope& envelope, const void* buf, std::size_t len) override;
   void progress() override;
   void wait(std::uint64_t timeout_ns) override;
   double wtime() override;

@@ -130,14 +130,6 @@ class Transport {
     (void)source, (void)m, (void)dst, (void)cap, (void)envelope, (void)size;
     return 0;
   }
-  /// A standard-mode send that completes inside the call or not at all: true when the message
-  /// left buf at once (as send() returning kDone); false, having done nothing, when send() would
-  /// have to keep an operation pending (too large, a queue to keep order behind, no room). Lets
-  /// the layer above try its shortest path first. The default takes nothing.
-  virtual bool send_at_once(int dst, const Envelope& envelope, const void* buf, std::size_t len) {
-    (void)dst, (void)envelope, (void)buf, (void)len;
-    return false;
-  }
   /// True only when every send_done and fetch_done of a pending operation would answer false
   /// and change nothing, so a caller about to ask for each of many may skip them all. False
   /// (ask) when the transport cannot tell cheaply.
