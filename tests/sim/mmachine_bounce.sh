@@ -4,12 +4,13 @@
 # pass its own checks (every message once, in order, intact), and the report must show that
 # messages were returned.
 #   mmachine_bounce.sh TILEMPIRUN NP PROG [LAUNCHER ARGS...]
+# BOUNCE_JOB_TIMEOUT: the job's --timeout in seconds (default 100).
 set -u
 run=$1 np=$2 prog=$3
 shift 3
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
-out=$("$run" -n "$np" --transport sim --preset mmachine --adapter mmachine --timeout 100 --report "$report" "$@" \
+out=$("$run" -n "$np" --transport sim --preset mmachine --adapter mmachine --timeout "${BOUNCE_JOB_TIMEOUT:-100}" --report "$report" "$@" \
   "$prog" 2>&1) || { echo "$out"; echo "FAIL: the job failed"; exit 1; }
 echo "$out" | tail -3
 bounces=$(sed -n 's/.*"bounces": *\([0-9]*\).*/\1/p' "$report" | head -1)
