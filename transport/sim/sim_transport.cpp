@@ -676,12 +676,11 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     int src;
     bool rdv;
   };
-  /// The events the rank holds, in (cycle, sequence) order: a heap of small keys, the events in
-  /// slots beside it (an Event is two cache lines, which a heap of events moved at every sift).
-  /// The rank's events in (cycle, sequence) order, kept sorted: they come from the engine
-  /// almost in cycle order, so a new one goes in a step or two from the back, and taking the
-  /// first costs nothing (a heap paid a walk of its depth for both, hundreds of events deep
-  /// while a rank sleeps through a wait for its alltoall).
+  /// The events the rank holds, in (cycle, sequence) order: small keys kept sorted, the events in
+  /// slots beside them (an Event is two cache lines). They come from the engine almost in cycle
+  /// order, so a new key goes in a step or two from the back, and taking the first costs nothing
+  /// (a heap paid a walk of its depth for both, hundreds of events deep while a rank sleeps
+  /// through a wait for its alltoall).
   class EventQueue {
    public:
     bool empty() const { return keys_.empty(); }
