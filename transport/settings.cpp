@@ -68,7 +68,7 @@ const Setting& host_chunk_env() {
   static const Setting s = [] {
     Setting d = st::integer(
         "TILEMPI_HOST_CHUNK", st::Source::environment, kMinChunk, kMaxArenaBytes / 2, "65536",
-        "host: chunk size in bytes of the arena that streams large messages, a power of two, at most half the "
+        "host: largest piece in bytes in which the arena streams large messages, a power of two, at most half the "
         "job's arena (the error names the job's limit)");
     d.range = "a power of two in [" + std::to_string(kMinChunk) + ", " + std::to_string(kMaxArenaBytes / 2) + "]";
     return d;

@@ -471,7 +471,7 @@ TEST(ArenaStream, PieceIsAnEighthWithinFourKiBAndTheChunk) {
 TEST(ArenaStream, TransfersStreamInOrderThroughASmallArena) {
   constexpr std::uint64_t kChunk = 8192, kChunks = 4;
   Lines mem(kChannelCtlBytes + kChunk * kChunks);
-  ArenaView a{reinterpret_cast<ChannelCtl*>(mem.p), mem.p + kChannelCtlBytes, kChunk, kChunks};
+  ArenaView a{reinterpret_cast<ChannelCtl*>(mem.p), mem.p + kChannelCtlBytes, kChunk, kChunk * kChunks};
   const std::uint64_t sizes[] = {100000, 5000, 300001};
   std::vector<std::vector<unsigned char>> src, dst;
   for (std::size_t i = 0; i < std::size(sizes); ++i) {
@@ -496,6 +496,59 @@ TEST(ArenaStream, TransfersStreamInOrderThroughASmallArena) {
   }
   producer.join();
   for (std::size_t i = 0; i < std::size(sizes); ++i) EXPECT_EQ(src[i], dst[i]) << "transfer " << i;
+  EXPECT_FALSE(arena_has_data(a, consumed));
+}
+
+// Pieces follow each other in the arena, each aligned to its own size, and wrap round to its
+// start; the sender stops where the next piece would overwrite one not yet emptied.
+TEST(ArenaStream, PiecesFollowEachOtherAndWrap) {
+  constexpr std::uint64_t kChunk = 65536, kBytes = 256u << 10;
+  Lines mem(kChannelCtlBytes + kBytes);
+  ArenaView a{reinterpret_cast<ChannelCtl*>(mem.p), mem.p + kChannelCtlBytes, kChunk, kBytes};
+  const std::uint64_t sizes[] = {32768, 100000, 256u << 10};
+  std::vector<std::vector<unsigned char>> src, dst;
+  std::vector<ArenaTransfer> tx, rx;
+  for (std::size_t i = 0; i < std::size(sizes); ++i) {
+    src.push_back(payload(sizes[i], i + 11));
+    dst.emplace_back(sizes[i], 0);
+    tx.push_back(ArenaTransfer::of(sizes[i], kChunk));
+    rx.push_back(ArenaTransfer::of(sizes[i], kChunk));
+  }
+  std::uint64_t produced = 0, consumed = 0;
+  // 32 KiB in 4 KiB pieces from offset 0, then 100 000 bytes in 8 KiB pieces right after it.
+  ASSERT_TRUE(produce_pieces(a, produced, tx[0], src[0].data()));
+  EXPECT_TRUE(tx[0].finished());
+  EXPECT_EQ(produced, 32768u);
+  EXPECT_EQ(std::memcmp(a.arena, src[0].data(), 32768), 0);
+  ASSERT_TRUE(produce_pieces(a, produced, tx[1], src[1].data()));
+  EXPECT_TRUE(tx[1].finished());
+  EXPECT_EQ(produced, 32768u + 13 * 8192);
+  EXPECT_EQ(std::memcmp(a.arena + 32768, src[1].data(), 100000), 0);
+  // 256 KiB in 32 KiB pieces: the first starts at 160 KiB (aligned to 32 KiB), three fit.
+  ASSERT_TRUE(produce_pieces(a, produced, tx[2], src[2].data()));
+  EXPECT_EQ(tx[2].done, 3u);
+  EXPECT_EQ(produced, 256u << 10);
+  EXPECT_EQ(std::memcmp(a.arena + (160u << 10), src[2].data(), 96u << 10), 0);
+  EXPECT_FALSE(arena_has_room(a, produced, tx[2]));
+  EXPECT_FALSE(produce_pieces(a, produced, tx[2], src[2].data()));
+  // Emptying the first transfer frees exactly the room of one 32 KiB piece, at the arena's start.
+  ASSERT_TRUE(consume_pieces(a, consumed, rx[0], dst[0].data()));
+  EXPECT_TRUE(rx[0].finished());
+  EXPECT_EQ(dst[0], src[0]);
+  EXPECT_TRUE(arena_has_room(a, produced, tx[2]));
+  ASSERT_TRUE(produce_pieces(a, produced, tx[2], src[2].data()));
+  EXPECT_EQ(tx[2].done, 4u);
+  EXPECT_EQ(std::memcmp(a.arena, src[2].data() + (96u << 10), 32768), 0);
+  // The rest, alternating until both sides are done.
+  for (int guard = 0; guard < 100 && !(rx[1].finished() && rx[2].finished()); ++guard) {
+    if (!rx[1].finished()) consume_pieces(a, consumed, rx[1], dst[1].data());
+    else consume_pieces(a, consumed, rx[2], dst[2].data());
+    produce_pieces(a, produced, tx[2], src[2].data());
+  }
+  EXPECT_TRUE(tx[2].finished());
+  EXPECT_EQ(dst[1], src[1]);
+  EXPECT_EQ(dst[2], src[2]);
+  EXPECT_EQ(consumed, produced);
   EXPECT_FALSE(arena_has_data(a, consumed));
 }
 

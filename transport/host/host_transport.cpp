@@ -402,7 +402,7 @@ bool HostTransport::has_work() {
     if (p.expect_ctrl > 0 && p.ctrl_in.ready()) return true;
     if (!p.backlog.empty() && p.ring_out.space_released()) return true;
     if (!p.ctrl_backlog.empty() && p.ctrl_out.space_released()) return true;
-    if (!p.arena_tx.empty() && arena_has_room(arena(p.tx), p.produced)) return true;
+    if (!p.arena_tx.empty() && arena_has_room(arena(p.tx), p.produced, p.arena_tx.front().t)) return true;
     if (!p.arena_rx.empty() && arena_has_data(arena(p.rx), p.consumed)) return true;
     if (p.coop_fetch != 0 && copy_progress(p.rx.ctl) == p.coop_pieces) return true;
   }

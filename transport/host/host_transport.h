@@ -179,7 +179,7 @@ class HostTransport final : public Transport {
   void flush_ctrl_backlog(int dst);
   void drain_ctrl(int s);
   void complete_send(std::uint64_t send_id);
-  ArenaView arena(const Channel& c) const { return ArenaView{c.ctl, c.arena, chunk_, chunks_}; }
+  ArenaView arena(const Channel& c) const { return ArenaView{c.ctl, c.arena, chunk_, chunk_ * chunks_}; }
   void produce(int dst);
   void consume_arena(int s);
 

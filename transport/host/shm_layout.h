@@ -135,8 +135,8 @@ struct ChannelCtl {
   alignas(kLine) std::uint64_t tail;        ///< receiver: data-ring lines released
   alignas(kLine) std::uint64_t ctrl_tail;   ///< receiver of ctrl entries: entries released
   alignas(kLine) std::uint32_t space_wait;  ///< sender: waiting for ring space, wake me
-  alignas(kLine) std::uint64_t produced;    ///< sender: arena chunks filled
-  alignas(kLine) std::uint64_t consumed;    ///< receiver: arena chunks emptied
+  alignas(kLine) std::uint64_t produced;    ///< sender: end of the last arena piece filled (bytes)
+  alignas(kLine) std::uint64_t consumed;    ///< receiver: end of the last arena piece emptied (bytes)
   // A large copy shared by both sides (see CoopWord): the receiver pulls pieces with
   // process_vm_readv while the sender pushes others with process_vm_writev.
   alignas(kLine) std::uint64_t coop_claim;  ///< CoopWord, claimed piece by piece (CAS)
