@@ -12,6 +12,7 @@
 
 #include "hooks.h"
 #include "p2p_fast.h"
+#include "payload_buffer.h"
 #include "request.h"
 #include "runtime.h"
 #include "tilempi/transport/rank_local.h"
@@ -31,7 +32,7 @@ struct Unexpected {
   std::size_t size = 0;
   bool have_data = false;           // payload copied into data (buffered or loopback)
   transport::OpId fetch = kDone;    // payload still being copied into data
-  std::vector<char> data;
+  PayloadBuffer data;
   Arrival arrival;                  // rendezvous: fetch from the transport once matched
   MPI_Request sync_sender = MPI_REQUEST_NULL;  // loopback synchronous send waiting for the match
 };
@@ -367,7 +368,7 @@ TILEMPI_HOT void on_arrival(Engine& e, transport::Transport& tp, const Arrival& 
   u.size = a.size;
   if (a.buffered) {
     // Free the transport's buffer at once: unmatched messages must never stall later ones.
-    u.data.resize(a.size);
+    u.data = PayloadBuffer(a.size);
     u.fetch = transport_of_job().fetch(a, u.data.data(), a.size);
     u.have_data = true;
   } else {
@@ -792,7 +793,7 @@ void send_on(MPI_Request h, const void* buf, std::size_t count, const Datatype& 
     u.tag = tag;
     u.size = bytes;
     u.have_data = true;
-    u.data.resize(bytes);
+    u.data = PayloadBuffer(bytes);
     pack(buf, count, t, u.data.data());
     if (synchronous)
       u.sync_sender = h;

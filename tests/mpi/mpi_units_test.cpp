@@ -9,6 +9,7 @@
 
 #include "datatype.h"
 #include "errors.h"
+#include "payload_buffer.h"
 
 using namespace tilempi::mpi;
 
@@ -171,4 +172,42 @@ int main(int argc, char** argv) {
   int rc = RUN_ALL_TESTS();
   MPI_Finalize();
   return rc;
+}
+
+// Buffers of unexpected messages: not zeroed, recycled by size class, the cache bounded.
+TEST(PayloadBuffer, RecyclesFreedBlocksOfItsSizeClass) {
+  const std::size_t before = PayloadBuffer::cached_bytes();
+  char* first = nullptr;
+  {
+    PayloadBuffer a(30000);  // 32 KiB class
+    ASSERT_NE(a.data(), nullptr);
+    EXPECT_EQ(a.size(), 30000u);
+    std::memset(a.data(), 0x5a, a.size());
+    first = a.data();
+  }
+  EXPECT_EQ(PayloadBuffer::cached_bytes(), before + 32768);
+  PayloadBuffer b(32768);  // the same class: the same block, taken from the cache
+  EXPECT_EQ(b.data(), first);
+  EXPECT_EQ(PayloadBuffer::cached_bytes(), before);
+  PayloadBuffer c(40000);  // the next class: a block of its own
+  EXPECT_NE(c.data(), first);
+  PayloadBuffer moved(std::move(c));
+  EXPECT_EQ(c.data(), nullptr);
+  EXPECT_EQ(c.size(), 0u);
+  EXPECT_EQ(moved.size(), 40000u);
+  b = std::move(moved);  // b's block goes back to the cache
+  EXPECT_EQ(b.size(), 40000u);
+  EXPECT_EQ(PayloadBuffer::cached_bytes(), before + 32768);
+}
+
+TEST(PayloadBuffer, SmallAndHugeBlocksAreNotKeptAndTheCacheIsBounded) {
+  const std::size_t before = PayloadBuffer::cached_bytes();
+  { PayloadBuffer small(100), huge(8u << 20), none(0); EXPECT_EQ(none.data(), nullptr); }
+  EXPECT_EQ(PayloadBuffer::cached_bytes(), before);
+  {
+    std::vector<PayloadBuffer> many;
+    for (int i = 0; i < 40; ++i) many.emplace_back(1u << 20);  // 40 MiB in 1 MiB blocks
+  }
+  EXPECT_LE(PayloadBuffer::cached_bytes(), std::size_t{16} << 20);
+  EXPECT_GE(PayloadBuffer::cached_bytes(), std::size_t{15} << 20);
 }
