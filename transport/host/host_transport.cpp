@@ -61,18 +61,15 @@ HostTransport::HostTransport(Segment seg, int rank, int size, bool unmap_at_exit
   if (auto v = settings::host_eager(g.ring_bytes / 4 - kSlotPayloadOffset)) eager_max_ = *v;
   // Large messages: cross-memory attach (one copy, the kernel pinning every page) below
   // kArenaFrom, the arena (two copies, both cores streaming) from there on, which measured
-  // faster for large messages on the development VM (docs/HOST_TRANSPORT.md); between
-  // kArenaOneWayFrom and kArenaFrom the arena only while messages go one way (rendezvous.cpp).
+  // faster for large messages on the development VM (docs/HOST_TRANSPORT.md).
   // TILEMPI_HOST_CMA=1 uses cross-memory attach for every size, 0 the arena for every size. A
   // peer that refuses cross-memory attach is detected on first use and the arena takes over.
   if (auto cma = tilempi::settings::env_boolean(settings::host_cma_env())) {
     cma_ok_ = *cma;
     cma_below_ = UINT64_MAX;
-    cma_one_way_below_ = UINT64_MAX;
   } else {
     cma_ok_ = size_ > 1 && cma_allowed();
     cma_below_ = kArenaFrom;
-    cma_one_way_below_ = kArenaOneWayFrom;
   }
   me_ = seg_.rank_slot(rank_);
   // Writers skip the fence per message where the kernel lets sleepers fence for them.
@@ -186,10 +183,7 @@ bool HostTransport::flush_one(int dst, const Pending& pend) {
     op.done = true;
     return true;
   }
-  const Peer& p = peers_[static_cast<std::size_t>(dst)];
-  const bool both_ways = p.ring_in.held() != 0 || !p.arena_rx.empty() || p.ring_in.ready();
-  return ring.write_rts(pend.envelope,
-                        RtsBody{op.len, reinterpret_cast<std::uint64_t>(op.buf), pend.id, both_ways ? 1u : 0u});
+  return ring.write_rts(pend.envelope, RtsBody{op.len, reinterpret_cast<std::uint64_t>(op.buf), pend.id});
 }
 
 void HostTransport::flush_backlog(int dst) {
@@ -270,7 +264,7 @@ bool HostTransport::poll_source(int s, Arrival& out) {
   p.ring_in.consume(rec.pos);
   released_ring(s);
   const std::uint64_t key = next_rdv_++;
-  rdvs_.emplace(key, Rdv{s, body.size, body.addr, body.send_id, body.both_ways != 0});
+  rdvs_.emplace(key, Rdv{s, body.size, body.addr, body.send_id});
   out.size = body.size;
   out.buffered = false;
   out.handle = (key << 1) | kHandleRdv;

@@ -39,14 +39,11 @@ struct Channel {
 };
 Channel channel_view(const Segment& seg, int sender, int receiver);
 
-/// Rendezvous messages of at least this size go through the arena unless TILEMPI_HOST_CMA is set.
-inline constexpr std::uint64_t kArenaFrom = 128u << 10;
-/// From this size on, a rendezvous message goes through the arena too while the receiver has no
-/// rendezvous send of its own to the same peer in flight: one way, the arena's two copies on two
-/// cores beat cross-memory attach's one copy (its cost here is the kernel pinning the sender's
-/// pages); both ways, each core would copy twice, and cross-memory attach wins
-/// (docs/HOST_TRANSPORT.md, "The fifth pass").
-inline constexpr std::uint64_t kArenaOneWayFrom = 64u << 10;
+/// Rendezvous messages of at least this size go through the arena unless TILEMPI_HOST_CMA is set:
+/// the arena's two copies on two cores beat cross-memory attach's one copy, whose cost here is the
+/// kernel pinning the sender's pages, one way and, since the arena's pieces follow each other
+/// (arena_stream.h), both ways too (docs/HOST_TRANSPORT.md, "The fifth pass", "The seventh pass").
+inline constexpr std::uint64_t kArenaFrom = 64u << 10;
 
 /// Arrival handles: eager records carry (line position, source), rendezvous requests a key.
 inline constexpr std::uint64_t kHandleRdv = 1;
@@ -137,7 +134,6 @@ class HostTransport final : public Transport {
     std::uint64_t size;
     std::uint64_t addr;
     std::uint64_t send_id;
-    bool both_ways;  ///< RtsBody::both_ways
   };
 
   // host_transport.cpp
@@ -193,7 +189,6 @@ class HostTransport final : public Transport {
   SpinPolicy spin_ = spin_policy(false);
   bool cma_ok_ = true;
   std::uint64_t cma_below_ = UINT64_MAX;  ///< rendezvous below this size use cross-memory attach
-  std::uint64_t cma_one_way_below_ = UINT64_MAX;  ///< ... and below this one also when only we send
   bool light_fence_ = false;  ///< registered for the sleepers' asymmetric fence (waiting.h)
   int launcher_pid_ = 0;
   std::uint64_t launcher_checked_ns_ = 0;

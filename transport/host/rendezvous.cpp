@@ -32,10 +32,7 @@ OpId HostTransport::fetch_rendezvous(const Arrival& a, void* dst, std::size_t le
     return kDone;
   }
   Peer& p = peers_[static_cast<std::size_t>(r.source)];
-  // Mid-sized messages: the arena while they go one way, cross-memory attach while messages go
-  // both ways: this rank has rendezvous sends to the peer in flight, or the peer saw messages
-  // from this rank coming when it sent (host_transport.h, kArenaOneWayFrom).
-  if (cma_ok_ && (len < cma_one_way_below_ || (len < cma_below_ && (p.expect_ctrl > 0 || r.both_ways)))) {
+  if (cma_ok_ && len < cma_below_) {
     int err = 0;
     const pid_t pid = shared(seg_.rank_slot(r.source)->pid).load(std::memory_order_acquire);
     if (len >= kCoopMin && p.coop_fetch == 0 && coop_fits(len)) {

@@ -97,10 +97,6 @@ struct RtsBody {
   std::uint64_t size;     ///< message bytes
   std::uint64_t addr;     ///< sender's buffer (in the sender's address space)
   std::uint64_t send_id;  ///< sender's operation, echoed in CTS/FIN
-  /// Messages were coming the other way when this one was sent (an unconsumed record from the
-  /// receiver in the sender's ring, or a rendezvous fetch from it unfinished): the receiver
-  /// then chooses the copy that costs each core least when both send (rendezvous.cpp).
-  std::uint64_t both_ways = 0;
 };
 
 /// A control-ring entry (receiver -> sender answers to rendezvous requests).
