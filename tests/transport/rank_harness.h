@@ -3,6 +3,7 @@
 #pragma once
 
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -91,9 +92,14 @@ inline RunResult run_ranks(int n, const RankBody& body, const RunOptions& opt = 
     if (k == kEnvJob) res.shm_name = v;
   std::fflush(nullptr);
   std::vector<pid_t> pids(n, -1);
+  const pid_t harness = ::getpid();
   for (int r = 0; r < n; ++r) {
     pid_t pid = ::fork();
     if (pid == 0) {
+      // No launcher watches these ranks (a rank's abort would signal it), so they end with the
+      // harness instead: a harness killed from outside, with its timeout, leaves no rank waiting.
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != harness) ::_exit(92);
       ::unsetenv(kEnvLauncherPid);
       for (auto& [k, v] : env) ::setenv(k.c_str(), v.c_str(), 1);
       for (auto& [k, v] : opt.env) ::setenv(k.c_str(), v.c_str(), 1);
