@@ -8,12 +8,11 @@ namespace tilempi::mpi {
 namespace {
 
 // Blocks of 4 KiB to 4 MiB are pooled by power-of-two size class; smaller ones are cheap to get
-// from malloc, larger ones rare. A thread keeps at most kMaxCached bytes of freed blocks, so a
-// burst of unexpected messages costs memory only once. (Per thread: the simulator's ranks share
-// a thread, and a block freed on another thread than its own simply joins that thread's pool.)
+// from malloc, larger ones rare. A thread keeps at most kMaxCachedBytes of freed blocks.
+// (Per thread: the simulator's ranks share a thread, and a block freed on another thread than
+// its own simply joins that thread's pool.)
 constexpr int kMinClass = 12;
 constexpr int kMaxClass = 22;
-constexpr std::size_t kMaxCached = 16u << 20;
 
 // Set once this thread's pool is destroyed (at its exit): buffers that outlive it, such as those
 // of a static object destroyed later, are freed directly.
@@ -75,7 +74,7 @@ void PayloadBuffer::release() {
   if (class_ >= 0 && !t_pool_gone) {
     Pool& pl = pool();
     const std::size_t bytes = std::size_t{1} << class_;
-    if (pl.cached + bytes <= kMaxCached) {
+    if (pl.cached + bytes <= kMaxCachedBytes) {
       pl.free[class_].push_back(p_);
       pl.cached += bytes;
       p_ = nullptr;

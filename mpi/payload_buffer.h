@@ -31,6 +31,9 @@ class PayloadBuffer {
   const char* data() const { return p_; }
   std::size_t size() const { return n_; }
 
+  /// Freed blocks a thread keeps for reuse, at most: two windows of 64 unexpected 32 KiB
+  /// messages, and a bound on what a rank holds on to after a burst.
+  static constexpr std::size_t kMaxCachedBytes = std::size_t{4} << 20;
   /// Bytes of freed buffers this thread keeps for reuse (for tests).
   static std::size_t cached_bytes();
 
