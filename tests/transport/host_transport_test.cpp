@@ -4,7 +4,13 @@
 #include <sched.h>
 #include <time.h>
 
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <deque>
 #include <vector>
@@ -302,6 +308,57 @@ TEST_P(HostTransportModes, SynchronousCompletesOnlyAfterFetch) {
       },
       mode_options(GetParam()));
   EXPECT_TRUE(res.all_exited_zero()) << res.describe();
+}
+
+// The ranks of a harness killed from outside end with it (they have no launcher to watch): a
+// harness process runs two ranks that wait for a message that never comes; it is killed with
+// SIGKILL, and both ranks must be gone within seconds.
+TEST(RankHarness, RanksEndWithTheirHarness) {
+  struct Shared {
+    std::atomic<int> pid[2];
+    char job[128];
+  };
+  auto* sh = static_cast<Shared*>(::mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0));
+  ASSERT_NE(sh, MAP_FAILED);
+  sh->pid[0] = 0;
+  sh->pid[1] = 0;
+  sh->job[0] = 0;
+  const pid_t harness = ::fork();
+  if (harness == 0) {
+    run_ranks(2, [sh](Transport& t) {
+      if (t.rank() == 0) std::snprintf(sh->job, sizeof sh->job, "%s", std::getenv(kEnvJob));
+      sh->pid[t.rank()] = ::getpid();
+      for (;;) t.wait(1000000000ull);  // nothing ever comes
+      return 0;
+    });
+    ::_exit(0);
+  }
+  ASSERT_GT(harness, 0);
+  const auto ended = [](pid_t p) {  // gone, or a zombie not yet reaped by whoever adopted it
+    std::FILE* f = std::fopen(("/proc/" + std::to_string(p) + "/stat").c_str(), "r");
+    if (!f) return true;
+    char state = '?';
+    const int got = std::fscanf(f, "%*d %*s %c", &state);
+    std::fclose(f);
+    return got == 1 && (state == 'Z' || state == 'X');
+  };
+  for (int i = 0; i < 500 && (sh->pid[0] == 0 || sh->pid[1] == 0); ++i) ::usleep(10000);
+  ASSERT_NE(sh->pid[0].load(), 0);
+  ASSERT_NE(sh->pid[1].load(), 0);
+  ::kill(harness, SIGKILL);
+  ::waitpid(harness, nullptr, 0);
+  bool gone = false;
+  for (int i = 0; i < 500 && !gone; ++i) {
+    gone = ended(sh->pid[0]) && ended(sh->pid[1]);
+    if (!gone) ::usleep(10000);
+  }
+  if (!gone) {  // leave nothing behind either way
+    ::kill(sh->pid[0], SIGKILL);
+    ::kill(sh->pid[1], SIGKILL);
+  }
+  if (sh->job[0]) ::shm_unlink(sh->job);  // the killed harness could not unlink its job
+  EXPECT_TRUE(gone) << "a rank outlived its harness by 5 s";
+  ::munmap(sh, sizeof(Shared));
 }
 
 // A rendezvous message below 64 KiB (here a synchronous 32 KiB one) is copied once, by the
