@@ -43,6 +43,7 @@ int init(int required) {
   threads::g_multiple = rt.thread_level == MPI_THREAD_MULTIPLE;
   comms_init(rt.transport->rank(), rt.transport->size());
   rt.transport->set_describer(describe_pending);
+  tilempi::transport::watch_library_depth(&rt.api_depth);
   rt.initialized = true;
   int rc = coll_initialize();
   if (rc != MPI_SUCCESS) return raise(MPI_COMM_WORLD, rc, "MPI_Init", "collective algorithm selection failed");
@@ -99,6 +100,7 @@ int MPI_Finalize(void) {
   Runtime& rt = runtime();
   rt.direct_p2p = false;
   rt.transport->finalize();
+  tilempi::transport::watch_library_depth(nullptr);
   rt.finalized = true;
   comms_clear();
   rt.bracketed = nullptr;

@@ -5,6 +5,7 @@
 
 #include "mpi.h"
 #include "tilempi/transport/rank_local.h"
+#include "tilempi/transport/termination.h"
 #include "tilempi/transport/transport.h"
 
 namespace tilempi::mpi {
@@ -70,7 +71,12 @@ struct ApiScope {
     if (rt_.api_depth++ == 0 && rt_.bracketed) rt_.bracketed->enter_library(call);
   }
   ~ApiScope() {
-    if (--rt_.api_depth == 0 && rt_.bracketed) rt_.bracketed->leave_library();
+    if (--rt_.api_depth == 0) {
+      if (rt_.bracketed) rt_.bracketed->leave_library();
+      // The launcher's SIGTERM came during the call: end here, output flushed (termination.h).
+      if (int sig = transport::termination_signal()) [[unlikely]]
+        transport::end_by_signal(sig);
+    }
     if (owner_) [[unlikely]]
       threads::leave();
     errno = saved_errno_;

@@ -83,6 +83,14 @@ std::optional<std::string> resolve_program(const std::string& program, int& stat
   if (program.find('/') != std::string::npos) {
     status = check(program, true);
     if (status != 0) return std::nullopt;
+    // Absolute, so that --wdir (the ranks start elsewhere) does not change which file runs.
+    if (program[0] != '/') {
+      if (char* cwd = ::getcwd(nullptr, 0)) {
+        std::string absolute = std::string(cwd) + "/" + program;
+        std::free(cwd);
+        return absolute;
+      }
+    }
     return program;
   }
   const char* path_env = std::getenv("PATH");
@@ -202,6 +210,7 @@ class JobRunner {
   void reap();
   void rank_failed(int rank, int wait_status);
   bool report_abort();
+  void end_after_abort();
   void begin_ending(int sig);
   void signal_running(int sig);
   void handle_signals();
@@ -218,6 +227,10 @@ class JobRunner {
   bool ending_ = false;
   bool interrupted_ = false;
   bool abort_reported_ = false;
+  /// The abort record says a rank left main without MPI_Finalize: the others may be leaving
+  /// too, and are given a moment to do so (and flush their output) before SIGTERM.
+  bool abort_is_exit_ = false;
+  std::optional<Clock::time_point> end_at_;
   std::optional<Clock::time_point> deadline_;
   std::optional<Clock::time_point> kill_at_;
   /// Every rank runs inside one simulator process (the sim's ranks as contexts): ranks_[0] is it.
@@ -267,6 +280,7 @@ bool JobRunner::spawn(int rank, const std::string& path, std::vector<char*>& arg
   env.set(tt::kEnvRank, std::to_string(rank));
   env.finalize();
   const char* file = path.c_str();
+  const char* workdir = o_.workdir.empty() ? nullptr : o_.workdir.c_str();
   char* const* envp = env.envp.data();
   pid_t pid = ::fork();
   if (pid == 0) {
@@ -280,6 +294,11 @@ bool JobRunner::spawn(int rank, const std::string& path, std::vector<char*>& arg
     if (rank != 0) ::dup2(devnull, STDIN_FILENO);
     ::dup2(out[1], STDOUT_FILENO);
     ::dup2(err[1], STDERR_FILENO);
+    if (workdir && ::chdir(workdir) != 0) {
+      const char msg[] = "tilempirun: cannot change to the working directory (--wdir)\n";
+      ::write(STDERR_FILENO, msg, sizeof msg - 1);
+      ::_exit(kExitLaunchFailed);
+    }
     ::execve(file, argv.data(), envp);
     int e = errno;
     const char msg[] = "tilempirun: cannot execute the program: ";
@@ -348,7 +367,10 @@ bool JobRunner::report_abort() {
   if (!have) return false;
   abort_reported_ = true;
   std::string where = rec.rank >= 0 ? "rank " + std::to_string(rec.rank) : "a rank";
-  if (rec.why.empty() || rec.why.rfind("MPI_Abort", 0) == 0) {
+  if (rec.why == tt::kExitedWithoutFinalize) {
+    abort_is_exit_ = true;
+    say("%s %s; ending the job", where.c_str(), rec.why.c_str());
+  } else if (rec.why.empty() || rec.why.rfind("MPI_Abort", 0) == 0) {
     say("%s called MPI_Abort with code %d; ending the job", where.c_str(), rec.code);
   } else {
     // A fatal MPI error (MPI_ERRORS_ARE_FATAL) ends the job the same way.
@@ -362,10 +384,15 @@ bool JobRunner::report_abort() {
   return true;
 }
 
+void JobRunner::end_after_abort() {
+  if (!abort_is_exit_) return begin_ending(SIGTERM);
+  if (!end_at_) end_at_ = Clock::now() + std::chrono::milliseconds(500);
+}
+
 void JobRunner::rank_failed(int rank, int wait_status) {
   drain_rank(rank);  // its last words come before our message
   if (report_abort()) {
-    begin_ending(SIGTERM);
+    end_after_abort();
     return;
   }
   pid_t pid = ranks_[static_cast<std::size_t>(rank)].pid;
@@ -475,7 +502,7 @@ void JobRunner::handle_signals() {
       if (sig == SIGCHLD) {
         reap();
       } else if (sig == SIGUSR1) {
-        if (!ending_ && report_abort()) begin_ending(SIGTERM);
+        if (!ending_ && report_abort()) end_after_abort();
       } else if (!interrupted_) {
         interrupted_ = true;
         exit_status_ = 128 + sig;
@@ -517,6 +544,7 @@ void JobRunner::loop() {
       wait = std::min(wait, std::max(d, std::chrono::milliseconds(0)));
     };
     if (deadline_ && !ending_) until(*deadline_);
+    if (end_at_ && !ending_) until(*end_at_);
     if (kill_at_) until(*kill_at_);
     if (holding) wait = std::min<std::chrono::milliseconds>(wait, kPartialLineWait);
     int n = ::poll(fds.data(), fds.size(), static_cast<int>(wait.count()));
@@ -537,6 +565,7 @@ void JobRunner::loop() {
       exit_status_ = kExitTimeout;
       begin_ending(SIGTERM);
     }
+    if (end_at_ && !ending_ && now >= *end_at_) begin_ending(SIGTERM);
     if (kill_at_ && now >= *kill_at_) {
       if (o_.verbose && running_count() > 0)
         say("%d rank(s) still running after %g s; sending SIGKILL", running_count(), kKillGraceSeconds);

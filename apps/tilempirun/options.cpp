@@ -2,9 +2,14 @@
 
 #include <CLI/CLI.hpp>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -185,6 +190,109 @@ int settings_help(const std::string& section, const std::string& format, const s
   return 0;
 }
 
+/// Options that other launchers (MPICH's mpiexec, Open MPI's mpirun) spell with one dash or
+/// under another name, with the tilempirun option each becomes, so that existing scripts run
+/// unchanged. Matched whole: an option is never read as a prefix of another (-host is not -h).
+struct Alias {
+  const char* given;
+  const char* canonical;
+};
+constexpr Alias kAliases[] = {
+    {"-np", "--np"},
+    {"-host", "--host"},           {"-hosts", "--host"},           {"--hosts", "--host"},
+    {"-H", "--host"},              {"-hostfile", "--hostfile"},    {"-machinefile", "--hostfile"},
+    {"--machinefile", "--hostfile"}, {"-f", "--hostfile"},
+    {"-ppn", "--ppn"},             {"-npernode", "--ppn"},         {"--npernode", "--ppn"},
+    {"-N", "--ppn"},
+    {"-bind-to", "--bind-to"},
+    {"-genv", "--genv"},           {"-env", "--genv"},             {"-genvall", "--genvall"},
+    {"-tag-output", "--tag-output"}, {"-l", "--tag-output"},       {"-prepend-rank", "--tag-output"},
+    {"-oversubscribe", "--oversubscribe"}, {"-allow-run-as-root", "--allow-run-as-root"},
+    {"-mca", "--mca"},
+    {"-wdir", "--wdir"},           {"-wd", "--wdir"},              {"--wd", "--wdir"},
+};
+
+/// The launcher's own spelling of ARG (an alias, or -np4 style short options), or ARG itself.
+std::string canonical_option(const std::string& arg) {
+  std::string name = arg, value;
+  if (auto eq = arg.find('='); eq != std::string::npos && arg.rfind("--", 0) == 0) {
+    name = arg.substr(0, eq);
+    value = arg.substr(eq);
+  }
+  for (const Alias& a : kAliases)
+    if (name == a.given) return a.canonical + value;
+  return arg;
+}
+
+/// Is NAME this machine? tilempi runs every rank on one host.
+bool is_this_host(std::string name) {
+  if (auto colon = name.rfind(':'); colon != std::string::npos && name.find(':') == colon) name.resize(colon);  // host:slots
+  if (name.empty()) return false;
+  if (name == "localhost" || name == "localhost.localdomain" || name == "ip6-localhost" || name == "::1" ||
+      name.rfind("127.", 0) == 0)
+    return true;
+  char self[256] = {0};
+  if (::gethostname(self, sizeof self - 1) != 0) return false;
+  std::string full = self;
+  std::string shortname = full.substr(0, full.find('.'));
+  return name == full || name == shortname || name.substr(0, name.find('.')) == shortname;
+}
+
+/// Checks --host lists (a,b:2,...) and --hostfile files: every host must be this one. Returns
+/// an empty string when they are, else the usage error.
+std::string check_hosts(const std::vector<std::string>& lists, const std::vector<std::string>& files) {
+  auto foreign = [](const std::string& h) {
+    char self[256] = {0};
+    ::gethostname(self, sizeof self - 1);
+    return h + " is not this host (" + self +
+           "): tilempi runs every rank on one machine; give localhost or leave the option out";
+  };
+  for (const std::string& list : lists) {
+    std::size_t start = 0;
+    while (start <= list.size()) {
+      std::size_t comma = list.find(',', start);
+      if (comma == std::string::npos) comma = list.size();
+      std::string h = list.substr(start, comma - start);
+      if (!is_this_host(h)) return "--host " + list + ": " + foreign(h);
+      start = comma + 1;
+    }
+  }
+  for (const std::string& path : files) {
+    std::ifstream in(path);
+    if (!in) return "--hostfile " + path + ": cannot read the file";
+    std::string line;
+    while (std::getline(in, line)) {
+      if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+      auto b = line.find_first_not_of(" \t\r");
+      if (b == std::string::npos) continue;
+      auto e = line.find_first_of(" \t\r", b);
+      std::string h = line.substr(b, e == std::string::npos ? std::string::npos : e - b);
+      if (!is_this_host(h)) return "--hostfile " + path + ": " + foreign(h);
+    }
+  }
+  return {};
+}
+
+/// --report and --trace are written at the end of a run: a path that cannot be written fails
+/// now, before any rank starts, not after the whole run. (A file created here to find out is
+/// removed again, so that a job that fails leaves no empty file.)
+std::string check_writable(const std::string& option, const std::string& path) {
+  bool existed = ::access(path.c_str(), F_OK) == 0;
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return option + " " + path + ": cannot write the file (" + std::strerror(errno) + ")";
+  ::close(fd);
+  if (!existed) ::unlink(path.c_str());
+  return {};
+}
+
+void note(const std::string& text) { std::cerr << "tilempirun: note: " << text << '\n'; }
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (const auto& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
 class Formatter : public CLI::Formatter {
  public:
   std::string make_usage(const CLI::App*, std::string) const override {
@@ -218,10 +326,12 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       "2 for a bad option, 126/127 for a program that is not executable / not found.\n");
 
   std::string nranks_text, mesh_text, bind = "core", timeout_text, compute, format = "text";
-  std::string preset, adapter, report, trace, config;
-  std::vector<std::string> sets, exports, migrations;
+  std::string preset, adapter, report, trace, config, ppn_text, bind_to;
+  std::vector<std::string> sets, exports, migrations, hosts, hostfiles;
+  std::vector<std::pair<std::string, std::string>> genv, mca;
+  bool oversubscribe = false, genvall = false, run_as_root = false;
   app.add_option("-n,--np", nranks_text,
-                 "number of ranks (also -np); required unless --config gives the mesh size")
+                 "number of ranks, also -np (default: the mesh size --config gives, else 1, as mpiexec)")
       ->type_name("N");
   app.add_option("--transport", o.transport, "host: real cores, shared memory; sim: the modeled chip")
       ->type_name("host|sim")
@@ -232,7 +342,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       ->capture_default_str()
       ->type_name("core|none");
   app.add_flag("--tag-output", o.tag_output, "prefix each output line with [rank]");
-  app.add_option("--timeout", timeout_text, "end the whole job after SECONDS (default: none)")
+  app.add_option("--timeout", timeout_text, "end the whole job after SECONDS (default: $MPIEXEC_TIMEOUT, else none)")
       ->type_name("SECONDS");
   app.add_option("--mesh", mesh_text,
                  "rank grid WxH (default: width ceil(sqrt(N)), rows as needed)")
@@ -241,9 +351,13 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "collective algorithms, e.g. alltoall=mesh_rounds,barrier=ktree:4 "
                  "(default: the library's selector); 'help' lists them")
       ->type_name("SPEC");
-  app.add_option("--preset", preset, "sim: chip parameter preset: tilepro64, optimsoc, mmachine or default (default: tilepro64)")
+  app.add_option("--preset", preset,
+                 "sim: chip parameter preset: " + joined(tilempi::hwmodel::Config::preset_names()) +
+                     " (default: tilepro64, the TilePro64's 8x8 chip; -n 49 runs 7x7 ranks on it)")
       ->type_name("NAME");
-  app.add_option("--adapter", adapter, "sim: network adapter model: udn, namp, rdma, ilib or mmachine (default: udn)")
+  app.add_option("--adapter", adapter,
+                 "sim: network adapter model: " + joined(tilempi::hwmodel::adapter::Adapter::names()) +
+                     " (default: udn)")
       ->type_name("NAME");
   app.add_option("--compute", compute,
                  "sim: charge the application's work between MPI calls as a tile core would take it (model: "
@@ -275,6 +389,37 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       ->allow_extra_args(false)
       ->type_name("VAR[=value]");
   app.add_flag("--verbose", o.verbose, "say what the launcher does");
+  // What scripts written for MPICH's mpiexec and Open MPI's mpirun pass (one-dash spellings
+  // such as -np, -host, -genv, -ppn, -bind-to, -l, -wdir are accepted too).
+  auto* compat = "mpiexec compatibility";
+  app.add_option("--host", hosts, "HOST[,HOST...]: only this machine (localhost): tilempi has one host; also -host, -hosts, -H")
+      ->allow_extra_args(false)
+      ->type_name("HOSTS")
+      ->group(compat);
+  app.add_option("--hostfile", hostfiles, "FILE of hosts: each must be this machine; also -hostfile, -machinefile, -f")
+      ->allow_extra_args(false)
+      ->type_name("FILE")
+      ->group(compat);
+  app.add_option("--ppn", ppn_text, "ranks per host: with one host, the rank count when -n is not given; also -ppn, -N, -npernode")
+      ->type_name("N")
+      ->group(compat);
+  app.add_option("--bind-to", bind_to, "core (also hwthread, cpu) or none: as --bind; also -bind-to")
+      ->type_name("core|none")
+      ->group(compat);
+  app.add_option("--genv", genv, "VAR VALUE: as -x VAR=VALUE; also -genv, -env")
+      ->allow_extra_args(false)
+      ->type_name("VAR VALUE")
+      ->group(compat);
+  app.add_flag("--genvall", genvall, "pass the whole environment to the ranks (always done)")->group(compat);
+  app.add_option("--wdir", o.workdir, "DIR: the ranks' working directory; also -wdir, -wd")
+      ->type_name("DIR")
+      ->group(compat);
+  app.add_flag("--oversubscribe", oversubscribe, "more ranks than cores (always allowed)")->group(compat);
+  app.add_flag("--allow-run-as-root", run_as_root, "accepted (tilempirun runs as any user)")->group(compat);
+  app.add_option("--mca", mca, "KEY VALUE: Open MPI component parameter, accepted and ignored with a note")
+      ->allow_extra_args(false)
+      ->type_name("KEY VALUE")
+      ->group(compat);
 
   // Split argv into the launcher's part and the program's: the program starts at the first
   // argument that is neither an option nor an option's value (or after "--").
@@ -287,12 +432,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       program_at = i + 1;
       break;
     }
-    if (a == "-np") a = "--np";
     if (a.size() < 2 || a[0] != '-') {
       program_at = i;
       break;
     }
-    own.push_back(a);
+    a = canonical_option(a);
     bool has_inline_value = false;
     std::string name = a;
     if (a.rfind("--", 0) == 0) {
@@ -302,12 +446,20 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
         has_inline_value = true;
       }
     } else if (a.size() > 2) {
-      name = a.substr(0, 2);  // -n4
+      // One dash and more than one letter: only a short option with its value attached
+      // (-n4, -xVAR=1); anything else is unknown, never a bundle of one-letter options.
+      name = a.substr(0, 2);
+      const bool attached = (name == "-n" && a.find_first_not_of("0123456789", 2) == std::string::npos) || name == "-x";
+      if (!attached) {
+        result.exit_status = usage_error("unknown option: " + a);
+        return result;
+      }
       has_inline_value = true;
     }
+    own.push_back(a);
     const CLI::Option* opt = app.get_option_no_throw(name);
-    if (opt && opt->get_expected_min() > 0 && !has_inline_value && i + 1 < argc) {
-      own.emplace_back(argv[++i]);
+    if (opt && !has_inline_value) {
+      for (int v = 0; v < opt->get_items_expected_min() && i + 1 < argc; ++v) own.emplace_back(argv[++i]);
     }
   }
 
@@ -345,7 +497,42 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     }
   }
 
+  if (!bind_to.empty()) {
+    if (bind_to == "core" || bind_to == "cores" || bind_to == "hwthread" || bind_to == "cpu") {
+      bind = "core";
+    } else if (bind_to == "none") {
+      bind = "none";
+    } else {
+      result.exit_status = usage_error("--bind-to " + bind_to + ": expected core (hwthread, cpu) or none");
+      return result;
+    }
+  }
   o.bind = bind == "core";
+  if (std::string bad = check_hosts(hosts, hostfiles); !bad.empty()) {
+    result.exit_status = usage_error(bad);
+    return result;
+  }
+  if (!hosts.empty() || !hostfiles.empty()) note("every rank runs on this host (--host/--hostfile name only this one)");
+  for (const auto& [key, value] : mca)
+    note("--mca " + key + " " + value + " ignored: an Open MPI component parameter, tilempi has none");
+  for (const auto& [name, value] : genv) exports.push_back(name + "=" + value);
+  (void)oversubscribe;  // ranks beyond the cores are always allowed
+  (void)genvall;        // every rank gets the launcher's environment
+  (void)run_as_root;
+  if (!o.workdir.empty()) {
+    struct stat st{};
+    if (::stat(o.workdir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      result.exit_status = usage_error("--wdir " + o.workdir + ": not a directory");
+      return result;
+    }
+  }
+  for (const auto& [option, path] : {std::pair{"--report", report}, std::pair{"--trace", trace}}) {
+    if (path.empty()) continue;
+    if (std::string bad = check_writable(option, path); !bad.empty()) {
+      result.exit_status = usage_error(bad);
+      return result;
+    }
+  }
   if (!preset.empty()) o.backend["preset"] = preset;
   if (!adapter.empty()) o.backend["adapter"] = adapter;
   if (!report.empty()) o.backend["report"] = report;
@@ -419,6 +606,19 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   } else if (config_w > 0) {
     o.nranks = config_w * config_h;
   }
+  if (!ppn_text.empty()) {
+    int ppn = 0;
+    if (!parse_positive_int(ppn_text, ppn)) {
+      result.exit_status = usage_error("--ppn " + ppn_text + ": expected a positive number of ranks per host");
+      return result;
+    }
+    if (nranks_text.empty()) {
+      o.nranks = ppn;  // one host: ranks per host is the rank count
+    } else if (ppn != o.nranks) {
+      note("--ppn " + ppn_text + " ignored: tilempi has one host, which runs all " + std::to_string(o.nranks) + " ranks");
+    }
+  }
+  if (o.nranks == 0) o.nranks = 1;  // mpiexec without -n: one rank
 
   if (!mesh_text.empty()) {
     if (!parse_mesh(mesh_text, o.mesh_width, o.mesh_height)) {
@@ -430,6 +630,9 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     o.mesh_height = config_h;
   }
 
+  if (timeout_text.empty()) {
+    if (const char* t = std::getenv("MPIEXEC_TIMEOUT"); t && *t) timeout_text = t;  // as mpiexec reads it
+  }
   if (!timeout_text.empty()) {
     char* end = nullptr;
     errno = 0;
@@ -447,10 +650,6 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
 
   if (program_at >= argc) {
     result.exit_status = usage_error("no program to run");
-    return result;
-  }
-  if (o.nranks == 0) {
-    result.exit_status = usage_error("-n/-np N is required (the number of ranks)");
     return result;
   }
   if (o.mesh_width > 0 && static_cast<long>(o.mesh_width) * o.mesh_height < o.nranks) {

@@ -25,6 +25,7 @@ struct Options {
   int mesh_width = 0;    ///< 0: the default grid for nranks
   int mesh_height = 0;
   std::string coll;      ///< passed to ranks as TILEMPI_COLL
+  std::string workdir;   ///< -wdir: the ranks' working directory (empty: the launcher's)
   bool verbose = false;
   /// Backend options for JobSpec::options: "preset", "adapter", "compute", "report", "trace",
   /// "config", and "set.<key>" for each --set key=value.

@@ -118,9 +118,6 @@ case $case_name in
     launch -n 2 --bind sometimes "$probe" args
     expect_status 2
     expect_out err "bind"
-    launch "$probe" args
-    expect_status 2
-    expect_out err "-n"
     launch -n 2
     expect_status 2
     expect_out err "no program"
@@ -367,6 +364,142 @@ case $case_name in
     expect_status 7
     expect_out err "^tilempirun: rank 1 called MPI_Abort with code 7"
     expect_clean
+    ;;
+
+  lost-output)
+    # launcher_test.sh lost-output TILEMPIRUN PROGRAM [FORTRAN_PROGRAM|-] [launcher args...]:
+    # whatever ends the job (an abort, a fatal error, a rank leaving without MPI_Finalize),
+    # every line each rank printed reaches the output, which is a file here (stdio buffers it).
+    fprog=$1
+    shift
+    all_lines() {  # every rank's three lines
+      local r k
+      for r in 0 1 2; do for k in 0 1 2; do expect_out out "^rank $r line $k$"; done; done
+    }
+    launch "$@" -n 3 --timeout 60 "$probe" abort
+    expect_status 3
+    expect_out err "rank 1 called MPI_Abort with code 3"
+    all_lines
+    launch "$@" -n 3 --timeout 60 "$probe" fatal
+    expect_status 6
+    expect_out err "rank 1: fatal error in MPI_Send"
+    all_lines
+    # A rank that leaves main without MPI_Finalize while the others wait for it ends the job
+    # (on host it hung until --timeout), and so does a job whose ranks all leave without it.
+    launch "$@" -n 3 --timeout 60 "$probe" no-finalize
+    expect_status 1
+    expect_out err "rank 1:? exited without MPI_Finalize"
+    expect_no_out err "timeout"
+    all_lines
+    launch "$@" -n 3 --timeout 60 "$probe" none-finalize
+    expect_status 1
+    expect_out err "exited without MPI_Finalize"
+    all_lines
+    if [ "$fprog" != - ]; then
+      launch "$@" -n 3 --timeout 60 "$fprog"
+      expect_status 3
+      all_lines
+    fi
+    ;;
+
+  compat-options)
+    # The spellings of MPICH's mpiexec and Open MPI's mpirun (launcher_test.sh compat-options
+    # TILEMPIRUN PROBE): each runs the job with its meaning, or is refused in one line.
+    self=$(hostname)
+    printf 'localhost slots=4\n# a comment\n%s:2\n' "$self" >"$work/hosts"
+    printf 'node-that-is-not-here-%s\n' "$RANDOM" >"$work/far-hosts"
+    for spelling in "-host localhost" "--host localhost:4" "-hosts localhost,$self" "-H 127.0.0.1" \
+                    "-hostfile $work/hosts" "--hostfile $work/hosts" "-machinefile $work/hosts" "-f $work/hosts"; do
+      # shellcheck disable=SC2086
+      launch -n 2 $spelling "$probe" args
+      expect_status 0
+      [ "$(grep -c 'argc=2' "$work/out")" -eq 2 ] || fail "$spelling: expected 2 ranks"
+      expect_out err "note: every rank runs on this host"
+    done
+    launch -n 2 -host far-away-node.example "$probe" args
+    expect_status 2
+    expect_out err "far-away-node.example is not this host"
+    launch -n 2 -hostfile "$work/far-hosts" "$probe" args
+    expect_status 2
+    expect_out err "node-that-is-not-here"
+    # No option is read as a prefix of another (-host was -h: the help, and exit 0).
+    launch -n 2 -hostx localhost "$probe" args
+    expect_status 2
+    expect_out err "unknown option: -hostx"
+    expect_no_out out "Usage"
+    # Without -n: one rank, as mpiexec; -ppn gives the count on one host.
+    launch "$probe" args
+    expect_status 0
+    [ "$(grep -c 'argc=2' "$work/out")" -eq 1 ] || fail "no -n: expected 1 rank"
+    launch -ppn 3 "$probe" args
+    expect_status 0
+    [ "$(grep -c 'argc=2' "$work/out")" -eq 3 ] || fail "-ppn 3: expected 3 ranks"
+    launch -N 2 "$probe" args
+    expect_status 0
+    [ "$(grep -c 'argc=2' "$work/out")" -eq 2 ] || fail "-N 2: expected 2 ranks"
+    launch -n 2 -ppn 1 "$probe" args
+    expect_status 0
+    expect_out err "ppn 1 ignored"
+    # Environment: -genv/-env VAR VALUE, -x VAR=VALUE, -genvall.
+    launch -n 2 -genv TILEMPIRUN_TEST_G one -env TILEMPIRUN_TEST_E two -x TILEMPIRUN_TEST_X=three -genvall \
+      "$probe" env TILEMPIRUN_TEST_G TILEMPIRUN_TEST_E TILEMPIRUN_TEST_X
+    expect_status 0
+    for r in 0 1; do
+      expect_out out "^rank $r TILEMPIRUN_TEST_G=one$"
+      expect_out out "^rank $r TILEMPIRUN_TEST_E=two$"
+      expect_out out "^rank $r TILEMPIRUN_TEST_X=three$"
+    done
+    # Binding, oversubscription, tagging, Open MPI's component parameters, the working directory.
+    mkdir -p "$work/wd"
+    launch -n 3 --bind-to none --oversubscribe --allow-run-as-root -l --mca btl self -wdir "$work/wd" "$probe" env PWD
+    expect_status 0
+    expect_out out "^\[2\] "
+    expect_out err "mca btl self ignored"
+    launch -n 2 -bind-to core -tag-output "$probe" args
+    expect_status 0
+    expect_out out "^\[1\] "
+    launch -n 2 --bind-to socket "$probe" args
+    expect_status 2
+    expect_out err "bind-to socket"
+    launch -n 2 -wdir "$work/no-such-dir" "$probe" args
+    expect_status 2
+    expect_out err "wdir"
+    # MPIEXEC_TIMEOUT, as mpiexec reads it.
+    MPIEXEC_TIMEOUT=1 launch -n 2 "$probe" sleep 30 "$token"
+    expect_status 124
+    expect_clean
+    ;;
+
+  report-unwritable)
+    # --report and --trace to a path that cannot be written fail before any rank starts.
+    launch -n 2 --transport sim --report "$work/no-such-dir/report.json" "$probe" lines 1
+    expect_status 2
+    expect_out err "report.*no-such-dir"
+    expect_no_out out "line"
+    launch -n 2 --transport sim --trace /proc/no-trace-here.json "$probe" lines 1
+    expect_status 2
+    expect_out err "trace"
+    expect_no_out out "line"
+    # A writable path that did not exist is not left behind by the check.
+    launch -n 2 --report "$work/fresh.json" --no-such-option "$probe" lines 1
+    expect_status 2
+    [ ! -e "$work/fresh.json" ] || fail "the writability check left $work/fresh.json behind"
+    ;;
+
+  singleton-refusal)
+    # launcher_test.sh singleton-refusal - PROGRAM: a tilempi program started by another MPI's
+    # launcher as one of several refuses to run as a singleton.
+    for sign in PMI_SIZE=4 OMPI_COMM_WORLD_SIZE=2 PMIX_RANK=1 "SLURM_NTASKS=4 SLURM_PROCID=0 SLURM_STEP_ID=0"; do
+      # shellcheck disable=SC2086
+      env $sign "$probe" >"$work/out" 2>"$work/err" </dev/null
+      status=$?
+      [ "$status" -ne 0 ] || fail "$sign: a singleton ran (exit 0)"
+      expect_out err "another MPI's launcher"
+    done
+    # One of one, or a whole Slurm allocation (no step), runs as a singleton.
+    env PMI_SIZE=1 SLURM_NTASKS=8 "$probe" >"$work/out" 2>"$work/err" </dev/null
+    status=$?
+    expect_status 0
     ;;
 
   *)

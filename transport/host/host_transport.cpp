@@ -3,6 +3,8 @@
 // job's segment.
 #include "host/host_transport.h"
 
+#include "tilempi/transport/termination.h"
+
 #include <signal.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -24,6 +26,27 @@
 namespace tilempi::transport::host {
 
 namespace {
+
+// A rank that leaves main (or calls exit) between MPI_Init and MPI_Finalize: its peers may wait
+// for it for ever, and a job whose ranks all do so did not run as MPI says. It ends the job
+// the way an abort does, naming the cause (the sim's deadlock report says the same words).
+HostTransport* unfinalized = nullptr;
+pid_t unfinalized_pid = 0;
+
+extern "C" void on_exit_without_finalize(int status, void*) {
+  // (a child the rank forked runs this too: it is not the rank; a rank that exits with a
+  // status of its own fails the job with that status, as any failing rank does)
+  if (!unfinalized || ::getpid() != unfinalized_pid || status != 0) return;
+  TerminationWindow window;  // the job may be ending around us: our output goes out first
+  unfinalized->abort(1, kExitedWithoutFinalize);
+}
+
+void watch_exit_without_finalize(HostTransport* t) {
+  static bool registered = false;
+  if (t && !registered) registered = ::on_exit(on_exit_without_finalize, nullptr) == 0;
+  unfinalized = t;
+  unfinalized_pid = ::getpid();
+}
 
 const char* env_str(const char* name) {
   const char* v = std::getenv(name);
@@ -95,7 +118,11 @@ HostTransport::HostTransport(Segment seg, int rank, int size, bool unmap_at_exit
   } else {
     topo_ = default_topology(size_);
   }
-  if (const char* lp = env_str(kEnvLauncherPid)) launcher_pid_ = std::atoi(lp);
+  if (const char* lp = env_str(kEnvLauncherPid)) {
+    launcher_pid_ = std::atoi(lp);
+    catch_termination();  // only in a launcher's job: it is the launcher that ends ranks so
+    watch_exit_without_finalize(this);
+  }
 }
 
 void HostTransport::set_placement(const Placement& p) {
@@ -421,8 +448,13 @@ void HostTransport::wait(std::uint64_t timeout_ns) {
   // A pending sender-side wait on ring space is woken without a fence on the receiver's side,
   // so cap that sleep (rare: only when a ring is full).
   const std::uint64_t nap_cap = backlog_peers_ > 0 || ctrl_backlog_peers_ > 0 ? 200000ull : 100000000ull;
-  if (wait_for_work(me_, spin_, timeout_ns, nap_cap, [this] { return has_work(); }) == WaitEnd::Slept)
-    check_launcher();
+  WaitEnd end;
+  {
+    TerminationWindow window;  // a SIGTERM now (the job is ending) flushes the rank's output
+    end = wait_for_work(me_, spin_, timeout_ns, nap_cap, [this] { return has_work() || termination_signal() != 0; });
+  }
+  if (int sig = termination_signal()) end_by_signal(sig);
+  if (end == WaitEnd::Slept) check_launcher();
 }
 
 // A rank whose launcher died (SIGKILL leaves no one to end the job) must not sleep forever.
@@ -434,8 +466,8 @@ void HostTransport::check_launcher() {
   if (::kill(launcher_pid_, 0) != 0 && errno == ESRCH) {
     std::fprintf(stderr, "tilempi: rank %d: the launcher (pid %d) is gone, ending this rank\n", rank_,
                  launcher_pid_);
+    flush_program_output();
     shm::record_abort(seg_.header()->abort, rank_, 1, "the launcher is gone");
-    std::fflush(nullptr);
     ::_exit(1);
   }
 }
@@ -454,15 +486,17 @@ double HostTransport::wtick() {
 }
 
 void HostTransport::abort(int code, const std::string& why) {
+  // Output first: the launcher ends every rank, this one included, once it hears of the abort.
+  flush_program_output();
   shm::record_abort(seg_.header()->abort, rank_, code, why.c_str());
   if (launcher_pid_ > 1) ::kill(launcher_pid_, SIGUSR1);
-  std::fflush(nullptr);
   int status = code & 0xff;
   if (status == 0 && code != 0) status = 1;
   ::_exit(status);
 }
 
 void HostTransport::finalize() {
+  watch_exit_without_finalize(nullptr);
   release_rings();
   // Answers a peer still waits for (FIN/CTS) and transfers we drive must get out first.
   while (ctrl_backlog_peers_ > 0 || arena_tx_total_ > 0 || backlog_peers_ > 0) {

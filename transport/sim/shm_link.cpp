@@ -17,6 +17,7 @@
 #include <string>
 
 #include "backends.h"
+#include "tilempi/transport/termination.h"
 #include "sim/engine_link.h"
 #include "sim/sim_shm.h"
 
@@ -39,6 +40,7 @@ class ShmLink final : public EngineLink {
     // One-sided access reads and writes other rank processes' memory (copy_remote): let peers
     // of the same user do so under Yama too.
     ::prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+    catch_termination();  // the launcher's SIGTERM while this rank waits flushes its output
   }
 
   // Ranks as processes: one cross-memory-attach copy from or into the rank's process.
@@ -111,6 +113,7 @@ class ShmLink final : public EngineLink {
       cpu_relax();
       if (horizon() >= t) return;
     }
+    TerminationWindow window;
     for (;;) {
       check_dead();
       const std::uint32_t bell = shared(me_->bell).load(std::memory_order_seq_cst);
@@ -127,6 +130,7 @@ class ShmLink final : public EngineLink {
   std::uint64_t block(const Request& q) override {
     shared(me_->state).store(kBlocked, std::memory_order_seq_cst);
     post(q);
+    TerminationWindow window;
     for (;;) {
       check_dead();
       const std::uint32_t bell = shared(me_->bell).load(std::memory_order_seq_cst);
@@ -141,6 +145,7 @@ class ShmLink final : public EngineLink {
   }
 
   void check_dead() override {
+    if (int sig = termination_signal()) end_by_signal(sig);
     if (shared(h_->dead).load(std::memory_order_acquire)) {
       // The engine ended the job (deadlock) and reports it; leave quietly.
       std::fflush(nullptr);
@@ -149,10 +154,10 @@ class ShmLink final : public EngineLink {
   }
 
   [[noreturn]] void abort(int rank, int code, const std::string& why) override {
+    flush_program_output();  // first: the launcher ends every rank once it hears of the abort
     record_abort(h_, rank, code, why.c_str());
     const char* lp = std::getenv(kEnvLauncherPid);
     if (lp && std::atoi(lp) > 1) ::kill(std::atoi(lp), SIGUSR1);
-    std::fflush(nullptr);
     int status = code & 0xff;
     if (status == 0 && code != 0) status = 1;
     ::_exit(status);

@@ -1,5 +1,7 @@
 #include "sim/sim_engine.h"
 
+#include "tilempi/transport/job.h"
+
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -218,6 +220,7 @@ void Engine::check_request(int r, const Request& q) const {
 void Engine::take_request(int r, const Request& q, std::uint64_t seq) {
   check_request(r, q);
   RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+  ri.used_mpi = true;
   // With ranks as contexts (a sink) there is no segment: no control words to point at.
   RankCtl* c = sink_ ? nullptr : seg_.ctl(r);
   switch (q.kind) {
@@ -1135,6 +1138,21 @@ std::string Engine::finish() {
     if (failure_.empty()) failure_ = std::string("sim: ") + e.what();
   }
   if (opt_.summary) print_summary();
+  // A job whose ranks all ended, some of them between MPI_Init and MPI_Finalize, did not run as
+  // MPI says (a program that never used MPI is no MPI job: it may end as it likes).
+  AbortRecord aborted;
+  if (failure_.empty() && !(!sink_ && shm::read_abort(seg_.header()->abort, aborted))) {
+    bool used = false;
+    std::string unfinalized;
+    for (int r = 0; r < n_; ++r) {
+      const RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+      used = used || ri.used_mpi;
+      if (ri.finished && !ri.said_goodbye) unfinalized += (unfinalized.empty() ? "" : ", ") + std::to_string(r);
+    }
+    if (used && !unfinalized.empty())
+      failure_ = "sim: rank" + std::string(unfinalized.find(',') == std::string::npos ? " " : "s ") + unfinalized +
+                 ": " + kExitedWithoutFinalize;
+  }
   // --migrate orders for cycles the job never reached: say so rather than nothing.
   if (failure_.empty()) {
     std::uint64_t end = 0;

@@ -159,6 +159,7 @@ class Engine final : public hwmodel::adapter::Listener {
     std::uint64_t sends = 0, bytes_sent = 0, recvs = 0;
     bool finished = false;
     bool said_goodbye = false;
+    bool used_mpi = false;  ///< it posted a request: a rank of an MPI program
     bool counted = false;  ///< its compute was charged as counted operations (--compute model)
     std::map<std::string, std::uint64_t> notes;  ///< the rank's annotations ("alltoall=mesh_rounds" -> calls)
   };

@@ -19,6 +19,10 @@ inline constexpr const char* kEnvBind = "TILEMPI_BIND";            ///< core | n
 inline constexpr const char* kEnvMesh = "TILEMPI_MESH";            ///< WxH of the rank grid
 inline constexpr const char* kEnvLauncherPid = "TILEMPI_LAUNCHER_PID";
 
+/// Why a job ended when a rank left main between MPI_Init and MPI_Finalize (the abort record's
+/// text on host, the sim's report), so that the launcher can say it in those words.
+inline constexpr const char* kExitedWithoutFinalize = "exited without MPI_Finalize";
+
 struct JobSpec {
   int nranks = 1;
   std::string transport = "host";  ///< host | sim

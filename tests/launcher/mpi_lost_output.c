@@ -1,0 +1,29 @@
+/* mpi_lost_output MODE: every rank prints three lines without flushing them (stdout is a pipe
+ * or a file, so stdio holds them in its buffer), then:
+ *   abort          rank 1 calls MPI_Abort(MPI_COMM_WORLD, 3); the others wait in MPI_Recv
+ *   fatal          rank 1 makes a fatal MPI error (a send to a rank that does not exist)
+ *   no-finalize    rank 1 returns from main without MPI_Finalize; the others wait for it
+ *   none-finalize  every rank returns from main without MPI_Finalize
+ * Every line must reach the launcher's output whatever ends the job. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char** argv) {
+  const char* mode = argc > 1 ? argv[1] : "abort";
+  int rank = -1, value = 0;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (int k = 0; k < 3; ++k) printf("rank %d line %d\n", rank, k);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (strcmp(mode, "none-finalize") == 0) return 0;
+  if (rank == 1) {
+    if (strcmp(mode, "abort") == 0) MPI_Abort(MPI_COMM_WORLD, 3);
+    if (strcmp(mode, "fatal") == 0) MPI_Send(&value, 1, MPI_INT, 1000, 0, MPI_COMM_WORLD);
+    if (strcmp(mode, "no-finalize") == 0) return 0;
+  }
+  MPI_Recv(&value, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  fprintf(stderr, "rank %d: MPI_Recv returned, which it must not\n", rank);
+  MPI_Finalize();
+  return 0;
+}
