@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "output.h"
+#include "watchdog.h"
 #include "tilempi/transport/job.h"
 #include "tilempi/transport/topology.h"
 
@@ -201,6 +202,7 @@ class JobRunner {
   int run();
 
  private:
+  bool enough_resources();
   bool setup_signals();
   bool spawn(int rank, const std::string& path, std::vector<char*>& argv, Environment& env, int devnull);
   void loop();
@@ -246,6 +248,44 @@ JobRunner::~JobRunner() {
       if (fd >= 0) ::close(fd);
   if (sigfd_ >= 0) ::close(sigfd_);
   if (mask_set_) ::sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
+}
+
+// What a job of N rank processes needs, checked before the first fork: a job the machine
+// cannot hold is refused in one line rather than failing thousands of processes later.
+bool JobRunner::enough_resources() {
+  // (Ranks as contexts run in one simulator process.)
+  const long long processes = hosted_ ? 1 : o_.nranks;
+  // Two pipes per rank process (their read ends stay open): raise the soft limit as needed.
+  const rlim_t files_needed = static_cast<rlim_t>(2 * processes + 64);
+  rlimit files{};
+  if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur != RLIM_INFINITY && files.rlim_cur < files_needed) {
+    if (files.rlim_max != RLIM_INFINITY && files.rlim_max < files_needed) {
+      say("-n %d needs %llu open files (two pipes per rank); this process may open at most %llu (ulimit -Hn)",
+          o_.nranks, static_cast<unsigned long long>(files_needed), static_cast<unsigned long long>(files.rlim_max));
+      return false;
+    }
+    files.rlim_cur = files.rlim_max == RLIM_INFINITY ? files_needed : files.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &files);
+  }
+  rlimit procs{};
+  if (processes > 1 && ::getrlimit(RLIMIT_NPROC, &procs) == 0 && procs.rlim_cur != RLIM_INFINITY &&
+      static_cast<rlim_t>(processes) >= procs.rlim_cur) {
+    say("-n %d needs %lld processes; this user may run at most %llu (ulimit -u)", o_.nranks, processes,
+        static_cast<unsigned long long>(procs.rlim_cur));
+    return false;
+  }
+  long long threads_max = 0;
+  if (FILE* f = std::fopen("/proc/sys/kernel/threads-max", "r")) {
+    if (std::fscanf(f, "%lld", &threads_max) != 1) threads_max = 0;
+    std::fclose(f);
+  }
+  if (threads_max > 0 && processes > threads_max / 2) {
+    say("-n %d needs %lld processes, more than half of what this machine allows in all (%lld, "
+        "/proc/sys/kernel/threads-max)",
+        o_.nranks, processes, threads_max);
+    return false;
+  }
+  return true;
 }
 
 bool JobRunner::setup_signals() {
@@ -596,13 +636,6 @@ int JobRunner::run() {
   if (!path) return status;
 
   self_ = ::getpid();
-  // Two pipes per rank: many ranks need more descriptors than the usual soft limit.
-  rlimit files{};
-  if (::getrlimit(RLIMIT_NOFILE, &files) == 0 && files.rlim_cur < files.rlim_max &&
-      files.rlim_cur < static_cast<rlim_t>(4 * o_.nranks + 64)) {
-    files.rlim_cur = files.rlim_max;
-    ::setrlimit(RLIMIT_NOFILE, &files);
-  }
   if (!setup_signals()) {
     say("cannot set up signal handling: %s", std::strerror(errno));
     return kExitLaunchFailed;
@@ -628,9 +661,23 @@ int JobRunner::run() {
   }
   crash_job = job_.get();
   install_crash_cleanup();
+  try {
+    for (const auto& [k, v] : job_->environment()) {
+      if (k == tt::kEnvJob && !start_segment_watchdog(v))
+        say("warning: cannot start the watchdog of the job's shared memory (%s): a SIGKILL of tilempirun "
+            "now would leave %s in /dev/shm",
+            std::strerror(errno), v.c_str());
+    }
+  } catch (const std::exception&) {
+    // (the environment is asked for again below, where a failure ends the job with its reason)
+  }
   if (std::string notice = job_->notice(); !notice.empty()) say("%s", notice.c_str());
   const std::string host = job_->rank_host();
   hosted_ = !host.empty();
+  if (!enough_resources()) {
+    job_->unlink();
+    return kExitLaunchFailed;
+  }
   auto topo = tt::default_topology(o_.nranks, o_.mesh_width, o_.mesh_height);
   if (o_.verbose)
     say("job of %d rank(s) created: transport %s, mesh %dx%d, bind %s", o_.nranks, o_.transport.c_str(),
@@ -693,6 +740,10 @@ int JobRunner::run() {
       begin_ending(SIGKILL);
       break;
     }
+    // An interrupt (SIGINT, SIGTERM) or a rank that failed already stops the start at once
+    // rather than after the last fork.
+    handle_signals();
+    if (ending_) break;
   }
   ::close(devnull);
 

@@ -470,6 +470,44 @@ case $case_name in
     expect_clean
     ;;
 
+  startup-kill)
+    # SIGKILL of the launcher while ranks are still starting leaves no shared memory and no
+    # rank behind (the segment's watchdog removes the name; ranks end with their parent).
+    "$run" -n 120 "$probe" sleep 60 "$token" >"$work/out" 2>"$work/err" </dev/null &
+    lpid=$!
+    wait_for_lines "$work/out" 1 "ready" || fail "no rank started"
+    kill -KILL $lpid
+    wait $lpid 2>/dev/null
+    for i in $(seq 1 100); do
+      left=$(ls /dev/shm 2>/dev/null | grep -E -- "-$lpid-" || true)
+      [ -z "$left" ] && [ -z "$(pgrep -f -- "$token" || true)" ] && break
+      sleep 0.1
+    done
+    [ -z "$left" ] || fail "shared memory left behind after SIGKILL: $left"
+    [ -z "$(pgrep -f -- "$token" || true)" ] || fail "ranks left behind after SIGKILL"
+    [ -z "$(pgrep -f -- "segment-watchdog /tilempi-$lpid-" || true)" ] || fail "the watchdog outlived its job"
+    # SIGTERM during the start stops it at once, not after the last fork: the launcher starts
+    # with a SIGTERM already pending (blocked, then exec), so the start loop is sure to see it.
+    if command -v python3 >/dev/null; then
+      python3 -c 'import os, signal, sys
+signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGTERM])
+os.kill(os.getpid(), signal.SIGTERM)
+os.execv(sys.argv[1], sys.argv[1:])' "$run" -n 400 "$probe" sleep 60 "$token" >"$work/out" 2>"$work/err" </dev/null
+      status=$?
+      expect_status 143
+      expect_out err "interrupted by SIGTERM"
+      started=$(grep -c ready "$work/out")
+      [ "$started" -lt 400 ] || fail "all 400 ranks were started before SIGTERM was acted on"
+      expect_clean
+    fi
+    # A job the machine cannot hold is refused before the first fork, in one line.
+    launch -n 100000 "$probe" args
+    expect_status 1
+    expect_out err "100000 host ranks need a [0-9]+ GiB shared segment"
+    [ "$(wc -l <"$work/err")" -eq 1 ] || fail "expected one line"
+    expect_no_out out "argc"
+    ;;
+
   report-unwritable)
     # --report and --trace to a path that cannot be written fail before any rank starts.
     launch -n 2 --transport sim --report "$work/no-such-dir/report.json" "$probe" lines 1

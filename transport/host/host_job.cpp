@@ -1,8 +1,10 @@
 // The launcher's side of a host-transport job: create the segment, describe it to the ranks,
 // read the abort record, remove the name.
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -40,6 +42,18 @@ class HostJob final : public Job {
       (void)tilempi::settings::env_boolean(settings::host_cma_env());
     } catch (const tilempi::settings::Error& e) {
       throw std::runtime_error(std::string("tilempi: ") + e.what());
+    }
+    // Every rank maps the whole segment (its size grows with the square of the rank count): a
+    // job that cannot fit in a process's address space is refused before anything starts.
+    {
+      std::uint64_t space = 1ull << 47;  // x86-64 user address space
+      rlimit as{};
+      if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) space = std::min<std::uint64_t>(space, as.rlim_cur);
+      if (g.total_bytes > space / 2)
+        throw std::runtime_error("tilempi: " + std::to_string(spec.nranks) + " host ranks need a " +
+                                 std::to_string(g.total_bytes >> 30) + " GiB shared segment mapped by every rank, more "
+                                 "than half of a process's address space (" + std::to_string(space >> 30) +
+                                 " GiB); run fewer ranks on host, or the job on --transport sim");
     }
     // The launcher maps only the header: the ranks' blocks are theirs.
     void* p = nullptr;
