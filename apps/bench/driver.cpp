@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+
+#include "../cli_exit.h"
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -624,7 +626,7 @@ int bench_main(int argc, char** argv) {
   app.add_option("--bench-mpi", s.bench_mpi, "the MPI benchmark program (default: next to this program)")->type_name("PATH");
   app.add_option("--work-dir", s.work_dir, "keep the jobs' logs and run reports here (default: a temporary directory)")
       ->type_name("DIR");
-  CLI11_PARSE(app, argc, argv);
+  if (int status = tilempi::apps::parse_command_line(app, argc, argv); status >= 0) return status;
 
   set_metric(metric == "span" ? Metric::span : Metric::max);
   if (list) {

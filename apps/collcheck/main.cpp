@@ -9,6 +9,8 @@
 #include <string>
 
 #include <CLI/CLI.hpp>
+
+#include "../cli_exit.h"
 #include <nlohmann/json.hpp>
 
 #include "schedule.h"
@@ -45,7 +47,7 @@ int main(int argc, char** argv) {
     for (const auto& k : sch::known_schedules()) s += (s.empty() ? "" : ", ") + k;
     return s;
   }());
-  CLI11_PARSE(app, argc, argv);
+  if (int status = tilempi::apps::parse_command_line(app, argc, argv); status >= 0) return status;
 
   std::smatch m;
   if (!std::regex_match(mesh_spec, m, std::regex(R"((\d+)[xX](\d+))"))) {

@@ -4,6 +4,8 @@
 #include <omp.h>
 
 #include <CLI/CLI.hpp>
+
+#include "../cli_exit.h"
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -332,8 +334,8 @@ int main(int argc, char** argv) {
   app.add_flag("--print-config", o.print_config, "print the effective parameters");
   app.footer(
       "Exit status: 0 done; 3 a single run whose measured packets were not all delivered within --drain "
-      "(saturated); 2 a bad config key or value, or another error; CLI11's codes (100 and up) for a bad option.");
-  CLI11_PARSE(app, argc, argv);
+      "(saturated); 2 a bad option, config key or value, or another error.");
+  if (int status = tilempi::apps::parse_command_line(app, argc, argv); status >= 0) return status;
   try {
     return run(o);
   } catch (const CLI::Error& e) {

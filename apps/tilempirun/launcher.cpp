@@ -25,6 +25,7 @@
 
 #include "output.h"
 #include "watchdog.h"
+#include "tilempi/settings.h"
 #include "tilempi/transport/job.h"
 #include "tilempi/transport/topology.h"
 
@@ -655,6 +656,10 @@ int JobRunner::run() {
         "--report, --trace, --set, and --config apart from its mesh size)");
   try {
     job_ = tt::Job::create(spec);
+  } catch (const tilempi::settings::Error& e) {
+    // A bad preset, adapter, --set key or value, or environment setting: a usage error.
+    say("%s\nRun 'tilempirun --help' (or --set help) for the options and settings.", e.what());
+    return kExitUsage;
   } catch (const std::exception& e) {
     say("cannot create the job: %s", e.what());
     return kExitLaunchFailed;

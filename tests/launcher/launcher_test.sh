@@ -508,6 +508,26 @@ os.execv(sys.argv[1], sys.argv[1:])' "$run" -n 400 "$probe" sleep 60 "$token" >"
     expect_no_out out "argc"
     ;;
 
+  tools-bad-option)
+    # launcher_test.sh tools-bad-option TILEMPIRUN PROBE TOOL...: every tool exits 2 on a bad option
+    # with a message naming it, and 0 on --help; tilempirun's bad preset or --set key is 2 too.
+    for tool in "$@"; do
+      "$tool" --bogus-option >"$work/out" 2>"$work/err" </dev/null
+      status=$?
+      [ "$status" -eq 2 ] || fail "$(basename "$tool") --bogus-option: exit status $status, expected 2"
+      grep -q -- "--bogus-option" "$work/err" || fail "$(basename "$tool") --bogus-option: the message does not name it"
+      "$tool" --help >"$work/out" 2>"$work/err" </dev/null
+      status=$?
+      [ "$status" -eq 0 ] || fail "$(basename "$tool") --help: exit status $status"
+    done
+    launch -n 2 --transport sim --preset no-such-chip "$probe"
+    expect_status 2
+    expect_out err "unknown preset 'no-such-chip'"
+    launch -n 2 --transport sim --set no.such.key=1 "$probe"
+    expect_status 2
+    expect_out err "unknown config key 'no.such.key'"
+    ;;
+
   report-unwritable)
     # --report and --trace to a path that cannot be written fail before any rank starts.
     launch -n 2 --transport sim --report "$work/no-such-dir/report.json" "$probe" lines 1

@@ -142,33 +142,33 @@ case "$case_name" in
     ;;
   sim-keys)
     launch -n 2 --transport sim --set sim.stack_kib=12 "$probe"
-    expect_failure
+    expect_status 2  # a bad setting is a usage error
     expect_out err "config key 'sim.stack_kib': bad value '12': expected an integer in [64, 4194304]"
     launch -n 2 --transport sim --set sim.arena_mib=lots "$probe"
-    expect_failure
+    expect_status 2  # a bad setting is a usage error
     expect_out err "config key 'sim.arena_mib': bad value 'lots': expected an integer in [1, 65536]"
     launch -n 2 --transport sim --set sim.summary=maybe "$probe"
-    expect_failure
+    expect_status 2  # a bad setting is a usage error
     expect_out err "config key 'sim.summary': bad value 'maybe': expected a boolean"
     launch -n 2 --transport sim --set sim.ranks=threads "$probe"
-    expect_failure
+    expect_status 2  # a bad setting is a usage error
     expect_out err "config key 'sim.ranks': bad value 'threads': expected one of auto, contexts, processes"
     launch -n 2 --transport sim --set sim.stacksize=64 "$probe"
-    expect_failure
+    expect_status 2  # a bad setting is a usage error
     expect_out err "unknown config key 'sim.stacksize' (sim keys: sim.arena_mib, sim.ranks, sim.stack_kib, sim.summary)"
     launch -n 2 --transport sim --set width=0 "$probe"
-    expect_failure
+    expect_status 2  # a bad setting is a usage error
     expect_out err "config key 'width': bad value '0': expected an integer in [1, 1024]"
     launch -n 2 --transport sim --set adapter.udn.poll_cycles=x "$probe"
-    expect_failure
+    expect_status 2  # a bad setting is a usage error
     expect_out err "config key 'adapter.udn.poll_cycles': bad value 'x': expected an integer in [0, 1099511627776]"
     ;;
   sim-env)
     TILEMPI_SIM_RANKS=threads launch -n 2 --transport sim "$probe"
-    expect_failure
+    expect_status 2  # a bad setting is a usage error
     expect_out err "environment variable TILEMPI_SIM_RANKS: bad value 'threads': expected one of auto, contexts, processes"
     TILEMPI_SIM_PROFILE=loud launch -n 2 --transport sim "$probe"
-    expect_failure
+    expect_status 2  # a bad setting is a usage error
     expect_out err "environment variable TILEMPI_SIM_PROFILE: bad value 'loud': expected a boolean"
     ;;
   *)

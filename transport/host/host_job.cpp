@@ -40,8 +40,8 @@ class HostJob final : public Job {
       }
       (void)settings::host_eager(g.ring_bytes / 4 - kSlotPayloadOffset);
       (void)tilempi::settings::env_boolean(settings::host_cma_env());
-    } catch (const tilempi::settings::Error& e) {
-      throw std::runtime_error(std::string("tilempi: ") + e.what());
+    } catch (const tilempi::settings::Error&) {
+      throw;  // a bad setting: the launcher says so as a usage error
     }
     // Every rank maps the whole segment (its size grows with the square of the rank count): a
     // job that cannot fit in a process's address space is refused before anything starts.

@@ -86,8 +86,8 @@ class SimJob final : public Job {
     try {
       ranks_mode = tilempi::settings::env_choice(ts::sim_ranks_env()).value_or("auto");
       (void)tilempi::settings::env_boolean(ts::sim_profile_env());
-    } catch (const tilempi::settings::Error& e) {
-      throw std::runtime_error(e.what());
+    } catch (const tilempi::settings::Error&) {
+      throw;  // a bad setting: the launcher says so as a usage error
     }
     std::uint64_t stack_kib = 8192;
     bool mapping_set = false;
@@ -130,8 +130,8 @@ class SimJob final : public Job {
         user_keys.push_back(k);
         cfg.set(k, value);
       }
-    } catch (const tilempi::settings::Error& e) {  // also hw::ConfigError
-      throw std::runtime_error(e.what());
+    } catch (const tilempi::settings::Error&) {  // also hw::ConfigError
+      throw;  // a bad setting: the launcher says so as a usage error
     }
     // A setting the chip model ignores is said once, by the launcher, as tilempi-noc says it;
     // only settings the user made: a preset's own values are not the user's to act on, and the
@@ -151,8 +151,8 @@ class SimJob final : public Job {
     if (grid.height > cfg.height) cfg.height = grid.height;
     try {
       cfg.validate();
-    } catch (const hw::ConfigError& e) {
-      throw std::runtime_error(e.what());
+    } catch (const hw::ConfigError&) {
+      throw;  // a bad setting: the launcher says so as a usage error
     }
     const std::vector<hw::TileId> tiles = place_ranks(cfg, n, spec.mesh_width, spec.mesh_height, mapping_set);
     const std::string migrate_text = option(spec, "migrate", "");
@@ -163,8 +163,8 @@ class SimJob final : public Job {
       if (!hw::adapter::Adapter::create(adapter, cfg)->migration() && !migrations.empty())
         throw std::runtime_error("--migrate: the " + adapter + " adapter cannot move a task (task migration, [Wallentowitz "
                                  "2018] §3.6, is modeled for --adapter namp)");
-    } catch (const hw::ConfigError& e) {
-      throw std::runtime_error(e.what());
+    } catch (const hw::ConfigError&) {
+      throw;  // a bad setting: the launcher says so as a usage error
     }
     std::string compute = option(spec, "compute", "model");
     double scale = 0;
