@@ -79,6 +79,11 @@ for f in "$bin"/*; do
   programs=$((programs + 1))
   case $name in
     tilempi*|npb-*) ;;
+    mpiexec|mpirun)
+      # The names MPI scripts use, installed unless TILEMPI_INSTALL_MPIEXEC=OFF: links to tilempirun.
+      [ "$(readlink "$f")" = tilempirun ] || fail "bin/$name is not a link to tilempirun"
+      check "^tilempi-demo: 2 ranks" "$f" -n 2 "$bin/tilempi-demo"
+      continue ;;
     *) fail "bin/$name: a generic name in a shared prefix's bin/ collides; installed programs are named tilempi-*" ;;
   esac
   if [ "$(head -c 4 "$f" | tail -c 3)" = ELF ]; then
