@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds tilempi and runs the main job: MPI programs on the modeled 7x7 tilepro64 mesh.
+# Builds tilempi and runs the main job: MPI programs as 49 ranks on 7x7 tiles of the modeled 8x8 tilepro64 chip.
 #   scripts/demo.sh [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,7 +11,7 @@ cmake --build "$build" -j"$(nproc)"
 bin=$build/bin
 mkdir -p "$root/out"
 echo
-echo "== tilempi demo: 49 ranks on the modeled TilePro64 mesh (7x7 tiles, 700 MHz, UDN adapter)"
+echo "== tilempi demo: 49 ranks on 7x7 tiles of the modeled TilePro64 (an 8x8 chip, 700 MHz, UDN adapter)"
 "$bin/tilempirun" -n 49 --transport sim --preset tilepro64 --compute none \
   --report "$root/out/demo-report.json" "$bin/tilempi-demo"
 if [ -x "$bin/tilempi-bench" ]; then

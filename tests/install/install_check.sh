@@ -135,5 +135,24 @@ grep -q "ranks as contexts" "$work/sim.out"
 "$run" -n 4 --transport sim --set sim.ranks=contexts "$work/tilempicc.hello" | grep -c hello | grep -q 4
 "$run" -n 2 --transport sim "$work/consumer/hello_static" > "$work/static.out" 2>&1
 grep -q "ranks run as processes: it does not link libtilempi.so" "$work/static.out"
+# Counted compute outside the wrappers: tilempi::opcount, tilempi_count_ops() and pkg-config
+# tilempi-opcount build programs the sim charges by their counted operations; an uncounted
+# program gets a note of its own line in the run summary.
+if [ -e "$prefix/lib/tilempi/tilempi-opcount.so" ]; then
+  cc "$src/hello.c" $(pkg-config --cflags --libs tilempi-opcount) -o "$work/hello_pc_counted"
+  for p in "$work/consumer/hello_counted" "$work/consumer/hello_counted_fn" "$work/hello_pc_counted"; do
+    "$run" -n 2 --transport sim "$p" > "$work/counted.out" 2>&1 || { cat "$work/counted.out"; fail "$p on sim failed"; }
+    ! grep -q "did not count their operations" "$work/counted.out" || { cat "$work/counted.out"; fail "$p: not counted"; }
+  done
+  "$run" -n 2 --transport sim "$work/consumer/hello_shared" > "$work/uncounted.out" 2>&1
+  grep -q "note: 2 of 2 ranks did not count their operations" "$work/uncounted.out" ||
+    { cat "$work/uncounted.out"; fail "an uncounted program got no note"; }
+fi
+# tilempicc -static refuses in one line (a static libtilempi program cannot be linked).
+if "$bin/tilempicc" -static "$src/hello.c" -o "$work/hello_static_wrapper" > "$work/static-wrapper.out" 2>&1; then
+  fail "tilempicc -static succeeded"
+fi
+[ "$(wc -l < "$work/static-wrapper.out")" -eq 1 ] && grep -q -- "-static is not supported" "$work/static-wrapper.out" ||
+  { cat "$work/static-wrapper.out"; fail "tilempicc -static: expected one line saying it is not supported"; }
 echo "install check: all $programs programs in bin/ run from a moved prefix without LD_LIBRARY_PATH;" \
   "pkg-config, find_package (shared and static) and the wrappers build programs that run on host and sim"

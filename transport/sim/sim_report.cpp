@@ -233,6 +233,19 @@ void Engine::print_summary() {
                static_cast<unsigned long long>(messages_), static_cast<unsigned long long>(packets_),
                static_cast<unsigned long long>(conflicts_), static_cast<unsigned long long>(delayed_), busiest.c_str(),
                100.0 * best, wall_seconds_, chip_seconds_, opt_.summary_note.c_str());
+  // Ranks that did not count their operations under --compute model are timed by this host: a
+  // line of its own, since the summary's parenthesis is easy to miss.
+  int counted = 0, finished = 0;
+  for (const RankInfo& ri : ranks_) {
+    counted += ri.counted ? 1 : 0;
+    finished += ri.said_goodbye ? 1 : 0;
+  }
+  if (opt_.compute.rfind("model", 0) == 0 && finished > counted)
+    std::fprintf(stderr,
+                 "tilempirun: sim: note: %d of %d ranks did not count their operations (a program built without "
+                 "tilempicc/tilempif90, tilempi::opcount or pkg-config tilempi-opcount): their compute is this "
+                 "host's time, scaled, which differs between hosts and runs (docs/SIM.md, \"Counted operations\")\n",
+                 finished - counted, finished);
 }
 
 }  // namespace tilempi::transport::sim
