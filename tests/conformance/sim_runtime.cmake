@@ -1,0 +1,13 @@
+# The C library and language runtimes seen by a program on the sim with ranks as contexts, as a
+# process sees them (issue 33): library variables the program holds copies of (getopt's, environ,
+# stdout, the time zone, the program's name, signgam), sleeping in virtual time, and the
+# deadlock report of ranks stuck in different collectives.
+tilempi_add_conformance_test(NAME sim_runtime_getopt NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/sim_runtime_getopt.c
+                             ARGS -x 20 -v --name abc --level=3 rest1 rest2)
+tilempi_add_conformance_test(NAME sim_runtime_environ NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/sim_runtime_environ.c)
+tilempi_add_conformance_test(NAME sim_runtime_stdio NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/sim_runtime_stdio.c)
+tilempi_add_conformance_test(NAME sim_runtime_timezone NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/sim_runtime_timezone.c)
+tilempi_add_conformance_test(NAME sim_runtime_progname NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/sim_runtime_progname.c)
+if(TARGET conformance_sim_runtime_progname)
+  target_link_libraries(conformance_sim_runtime_progname PRIVATE m)
+endif()
