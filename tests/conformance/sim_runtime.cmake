@@ -11,3 +11,10 @@ tilempi_add_conformance_test(NAME sim_runtime_progname NP 4 SOURCES ${CMAKE_CURR
 if(TARGET conformance_sim_runtime_progname)
   target_link_libraries(conformance_sim_runtime_progname PRIVATE m)
 endif()
+# Sleeping advances MPI_Wtime by the slept time on every transport; on the sim, exactly by it
+# (virtual time, with --compute none nothing else is charged).
+tilempi_add_conformance_test(NAME sim_runtime_sleep NP 8 SOURCES ${CMAKE_CURRENT_LIST_DIR}/sim_runtime_sleep.c)
+if(TILEMPI_HAVE_SIM)
+  tilempi_add_conformance_test(NAME sim_runtime_sleep_exact NP 8 SOURCES ${CMAKE_CURRENT_LIST_DIR}/sim_runtime_sleep.c
+                               TRANSPORTS sim ARGS exact)
+endif()

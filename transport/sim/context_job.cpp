@@ -528,6 +528,7 @@ std::unique_ptr<Transport> connect_context() {
 }
 
 bool in_rank_context() { return g_running != nullptr; }
+bool hosts_rank_contexts() { return g_scheduler != nullptr; }
 
 void* running_rank_symbol(const char* name) {
   if (!g_running || !g_running->copy.handle) return nullptr;

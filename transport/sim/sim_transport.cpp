@@ -29,6 +29,7 @@
 #include "sim/placement.h"
 #include "sim/sim_shm.h"
 #include "sim/slots.h"
+#include "sim/virtual_sleep.h"
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/config.h"
 #include "tilempi/hwmodel/core_model.h"
@@ -45,7 +46,7 @@ static_assert(kEvLocalDone >= kEvKinds, "a rank's local event kind must not be a
 constexpr std::uint64_t kLocalSeq = 1ull << 62;
 
 
-class SimTransport final : public Transport, public StaticNetwork, public CollectiveOffload {
+class SimTransport final : public Transport, public StaticNetwork, public CollectiveOffload, public VirtualSleeper {
  public:
   SimTransport(std::unique_ptr<EngineLink> link, int rank, int size)
       : link_(std::move(link)), rank_(rank), size_(size) {
@@ -100,6 +101,19 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
       std::string s = describer_ ? describer_() : std::string("(no description)");
       return waiting_for_.empty() ? s : waiting_for_ + "; " + s;
     });
+    set_virtual_sleeper(this);
+  }
+  ~SimTransport() override { forget_virtual_sleeper(this); }
+  SimTransport(const SimTransport&) = delete;
+  SimTransport& operator=(const SimTransport&) = delete;
+
+  /// The application sleeps (sleep, usleep, nanosleep, clock_nanosleep: virtual_sleep.h): the
+  /// rank's clock advances by the slept time at the chip's clock rate, counted as its own time
+  /// (compute), as time it spends between MPI calls is.
+  bool sleep_virtual(std::uint64_t ns) override {
+    if (in_library_ || finished_) return false;
+    compute(static_cast<std::uint64_t>(static_cast<long double>(ns) * hz_ / 1e9L + 0.5L));  // rounded
+    return true;
   }
 
   int rank() const override { return rank_; }
@@ -370,6 +384,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     published_ = clock_;
     link_->publish_clock(clock_);
     finished_ = true;
+    forget_virtual_sleeper(this);
   }
 
   // ------------------------------------------------------------ static network

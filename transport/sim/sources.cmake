@@ -8,6 +8,7 @@ target_sources(tilempi_transport PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/sim_engine.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_transport.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/virtual_sleep.cpp
   ${CMAKE_CURRENT_LIST_DIR}/shm_link.cpp)
 # Ranks as contexts: the simulator process (the program loader and the scheduler of contexts;
 # the context switch itself is transport/context.cpp).
