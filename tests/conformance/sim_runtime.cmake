@@ -18,3 +18,25 @@ if(TILEMPI_HAVE_SIM)
   tilempi_add_conformance_test(NAME sim_runtime_sleep_exact NP 8 SOURCES ${CMAKE_CURRENT_LIST_DIR}/sim_runtime_sleep.c
                                TRANSPORTS sim ARGS exact)
 endif()
+# The sim's deadlock report names the collective each blocked rank is in: rank 0 in MPI_Bcast,
+# the others in MPI_Barrier. Ranks as contexts and as processes.
+if(TILEMPI_HAVE_SIM AND TARGET tilempirun)
+  add_executable(conformance_sim_runtime_coll_deadlock ${CMAKE_CURRENT_LIST_DIR}/sim_runtime_coll_deadlock.c)
+  target_link_libraries(conformance_sim_runtime_coll_deadlock PRIVATE tilempi)
+  set(_expect ${PROJECT_SOURCE_DIR}/tests/mpi/expect_failure.sh)
+  set(_job $<TARGET_FILE:tilempirun> -n 4 --transport sim --timeout 60 --compute none
+           $<TARGET_FILE:conformance_sim_runtime_coll_deadlock>)
+  set(_modes processes)
+  if(NOT TILEMPI_SANITIZE)  # sanitized programs run as processes only
+    list(APPEND _modes contexts)
+  endif()
+  foreach(mode IN LISTS _modes)
+    add_test(NAME conformance.sim.sim_runtime_coll_deadlock.${mode}.bcast
+             COMMAND ${_expect} nonzero "rank 0 \\(waiting since cycle [0-9]+\\): in MPI_Bcast" -- ${_job})
+    add_test(NAME conformance.sim.sim_runtime_coll_deadlock.${mode}.barrier
+             COMMAND ${_expect} nonzero "rank 2 \\(waiting since cycle [0-9]+\\): in MPI_Barrier" -- ${_job})
+    set_tests_properties(conformance.sim.sim_runtime_coll_deadlock.${mode}.bcast
+                         conformance.sim.sim_runtime_coll_deadlock.${mode}.barrier
+                         PROPERTIES LABELS "conformance;sim" TIMEOUT 90 ENVIRONMENT TILEMPI_SIM_RANKS=${mode})
+  endforeach()
+endif()

@@ -97,9 +97,12 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
           [](const void* link) { return static_cast<const EngineLink*>(link)->compute_clock_ns(); }, link_.get());
     published_ = link_->initial_clock();
     clock_ = published_;
+    // A blocked rank is inside an MPI call: the report names it first (ranks stuck in different
+    // collectives may have nothing posted that says which one they are in).
     link_->set_describer([this] {
       std::string s = describer_ ? describer_() : std::string("(no description)");
-      return waiting_for_.empty() ? s : waiting_for_ + "; " + s;
+      if (!waiting_for_.empty()) s = waiting_for_ + "; " + s;
+      return call_ ? std::string("in ") + call_ + ": " + s : s;
     });
     set_virtual_sleeper(this);
   }
@@ -785,9 +788,11 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     link_->note_call(call);
     if (depth_ == 0) charge_compute();
     in_library_ = true;
+    call_ = call;
   }
   void leave_library() override {
     in_library_ = false;
+    call_ = nullptr;
     app_resumes();
     if (scaled_) compute_clock_.start();
   }
@@ -1136,6 +1141,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   std::uint64_t counted_charged_ = 0;  ///< cycles of counted operations charged so far
   int depth_ = 0;
   bool in_library_ = false;  ///< inside a call of the MPI layer (enter_library .. leave_library)
+  const char* call_ = nullptr;  ///< that call's name (static storage), for the deadlock report
 
   std::uint64_t clock_ = 0, published_ = 0;
   std::uint64_t known_ = 0;  ///< the rank has synchronized up to this cycle: events up to it are final
