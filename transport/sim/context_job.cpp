@@ -11,6 +11,7 @@
 // event's cycle). No futex, no horizon wait across processes, no engine thread: a hand-off is a
 // context switch of a few nanoseconds. Virtual times are those of ranks as processes.
 #include <dlfcn.h>
+#include <errno.h>
 #include <link.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -38,6 +39,7 @@
 #include "tilempi/transport/context.h"
 #include "sim/engine_link.h"
 #include "sim/program_image.h"
+#include "sim/rank_variables.h"
 #include "sim/sim_engine.h"
 #include "sim/sim_shm.h"
 #include "tilempi/hwmodel/config.h"
@@ -63,19 +65,8 @@ namespace {
 
 enum class SlotState { Ready, Running, Blocked, Ended };
 
-/// A library variable that the program's image holds a copy of (a copy relocation of a -fPIE
-/// executable: optind, optarg and opterr of getopt, stdout, ...). The library works on the process's
-/// one variable, each rank's code on its own copy: while a rank runs, the process's variable holds
-/// the rank's value (copied in when it is resumed, back out when it yields).
-struct CopiedVariable {
-  void* mine;
-  void* shared;
-  std::size_t bytes;
-};
-
 struct Slot {
   int rank = 0;
-  std::vector<CopiedVariable> copied;
   std::unique_ptr<Context> ctx;
   LoadedCopy copy;
   SlotState state = SlotState::Ready;
@@ -161,7 +152,6 @@ class Scheduler final : public RankSink {
 
  private:
   void to_scheduler(Slot& s) {
-    for (const CopiedVariable& v : s.copied) std::memcpy(v.mine, v.shared, v.bytes);
     s.saved_errno = errno;
     g_running = nullptr;
     Context::switch_to(*s.ctx, maestro_);
@@ -188,6 +178,7 @@ class Scheduler final : public RankSink {
   int failed_status_ = 0;
   std::string notes_;
   std::uint64_t switches_ = 0;
+  RankVariables variables_;
 };
 
 // ------------------------------------------------------------------ a rank's link
@@ -268,36 +259,6 @@ void rank_entry(void* arg) {
 
 // ------------------------------------------------------------------ set-up
 
-/// Whether addr lies in memory a program may write: a writable segment of a loaded object, and
-/// not its RELRO part (read-only once relocated). Copy-relocated constants (std::nothrow) are not.
-bool writable_variable(const void* addr) {
-  struct Query {
-    std::uintptr_t at;
-    bool writable = false;
-  } q{reinterpret_cast<std::uintptr_t>(addr)};
-  ::dl_iterate_phdr(
-      [](dl_phdr_info* info, std::size_t, void* data) -> int {
-        auto* q = static_cast<Query*>(data);
-        bool inside = false, writable = false, relro = false;
-        for (int i = 0; i < info->dlpi_phnum; ++i) {
-          const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-          const std::uintptr_t lo = info->dlpi_addr + ph.p_vaddr, hi = lo + ph.p_memsz;
-          if (q->at < lo || q->at >= hi) continue;
-          if (ph.p_type == PT_LOAD) {
-            inside = true;
-            writable = (ph.p_flags & PF_W) != 0;
-          } else if (ph.p_type == PT_GNU_RELRO) {
-            relro = true;
-          }
-        }
-        if (!inside) return 0;
-        q->writable = writable && !relro;
-        return 1;
-      },
-      &q);
-  return q.writable;
-}
-
 void Scheduler::attach_job() {
   const char* name = std::getenv(kEnvJob);
   if (!name || !*name) throw std::runtime_error("no job in the environment (TILEMPI_JOB): start it with tilempirun");
@@ -326,25 +287,6 @@ void Scheduler::load_ranks(ProgramImage& image, int argc, char** argv) {
     Slot& s = slots_[static_cast<std::size_t>(r)];
     s.rank = r;
     s.copy = image.load_copy();
-    for (const std::string& name : image.copy_relocated_symbols()) {
-      // A program linked against a counted shared library that defines the operation counter
-      // holds a copy of it; the copy counts the program's own operations and the library counts
-      // into the simulator's (shared_op_counts): both are the rank's, so they are never swapped.
-      if (name == "tilempi_op_counts") continue;
-      void* mine = ::dlsym(s.copy.handle, name.c_str());
-      void* shared = ::dlsym(RTLD_DEFAULT, name.c_str());
-      Dl_info info{};
-      void* entry = nullptr;
-      if (!mine || !shared || mine == shared || !::dladdr1(mine, &info, &entry, RTLD_DL_SYMENT) || !entry) continue;
-      const auto* sym = static_cast<const ElfW(Sym)*>(entry);
-      if (!sym->st_size || !writable_variable(mine) || !writable_variable(shared)) continue;
-      // The copy was taken when the image was loaded; take it again now (the process's environ
-      // may have been set up after the host's own copy was made).
-      std::memcpy(mine, shared, sym->st_size);
-      // environ stays one for all: the environment is the process's (docs/SIM.md).
-      if (name != "environ" && name != "__environ")
-        s.copied.push_back(CopiedVariable{mine, shared, static_cast<std::size_t>(sym->st_size)});
-    }
     // Each rank gets its own argument strings: programs may permute or edit them (getopt).
     s.arg_store.reserve(static_cast<std::size_t>(argc));
     for (int i = 0; i < argc; ++i) s.arg_store.emplace_back(argv[i]);
@@ -352,6 +294,9 @@ void Scheduler::load_ranks(ProgramImage& image, int argc, char** argv) {
     s.argv.push_back(nullptr);
     s.ctx = std::make_unique<Context>(&rank_entry, &s, stack_bytes_);
   }
+  std::vector<RankImage> images;
+  for (const Slot& s : slots_) images.push_back({s.copy.handle, s.copy.base});
+  variables_.build(images, image.copy_relocated_symbols());
 }
 
 // ------------------------------------------------------------------ crash reports
@@ -412,7 +357,7 @@ void install_crash_handlers() {
 // ------------------------------------------------------------------ the loop
 
 void Scheduler::resume(Slot& s) {
-  for (const CopiedVariable& v : s.copied) std::memcpy(v.shared, v.mine, v.bytes);
+  variables_.bind(s.rank);
   s.state = SlotState::Running;
   set_current_rank_slot(s.rank);
   g_running = &s;
@@ -536,14 +481,24 @@ int Scheduler::run(int argc, char** argv) {
   if (a == MAP_FAILED) throw std::runtime_error("cannot reserve the payload arenas: " + std::string(std::strerror(errno)));
   arenas_ = static_cast<unsigned char*>(a);
 
+  // The C library's name of the program (error(), err(), getopt's messages, and each copy's own
+  // program_invocation_name, copied in when it loads) is the program's, as in a rank process,
+  // not the simulator's.
+  program_invocation_name = argv[1];
+  char* slash = std::strrchr(argv[1], '/');
+  program_invocation_short_name = slash ? slash + 1 : argv[1];
   load_ranks(*image, argc - 1, argv + 1);
   install_crash_handlers();
 
   std::string failure = loop();
   set_current_rank_slot(0);
+  // What runs from now on (the engine's report, the ranks' atexit handlers and destructors, the
+  // end of the process) uses the process's own variables.
+  variables_.bind(-1);
   engine_->set_wall_seconds(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   if (tilempi::settings::env_boolean(tilempi::transport::settings::sim_profile_env()).value_or(false))
-    std::fprintf(stderr, "tilempirun: sim: %llu context switches to ranks\n", static_cast<unsigned long long>(switches_));
+    std::fprintf(stderr, "tilempirun: sim: %llu context switches to ranks; %zu library variables per rank, %zu references rebound per switch\n",
+                 static_cast<unsigned long long>(switches_), variables_.variables(), variables_.references());
   const std::string engine_failure = engine_->finish();
   if (failure.empty()) failure = engine_failure;
   if (!failure.empty()) set_failure(failure);
@@ -573,6 +528,7 @@ std::unique_ptr<Transport> connect_context() {
 }
 
 bool in_rank_context() { return g_running != nullptr; }
+bool hosts_rank_contexts() { return g_scheduler != nullptr; }
 
 void* running_rank_symbol(const char* name) {
   if (!g_running || !g_running->copy.handle) return nullptr;

@@ -56,7 +56,8 @@
 //   library keeps using its own: the copy reads a snapshot. Worse, when the simulator itself
 //   has a copy relocation for the same variable, the library's storage is dead: a copy's environ
 //   is NULL (an empty environment; getenv, inside libc, still works), its optind stays 1.
-//   -fPIC code reads through the GOT and has none. copy_relocated_symbols() lists them.
+//   -fPIC code reads through the GOT and has none. copy_relocated_symbols() lists them; the
+//   simulator binds the libraries' references to the running rank's copies (rank_variables.h).
 // - Per-process limits: every copy runs its constructors, so libraries linked into the program
 //   statically that take process-wide resources in constructors run out: e.g. a GoogleTest
 //   program calls pthread_key_create per copy and died when the 1024 keys (PTHREAD_KEYS_MAX) were

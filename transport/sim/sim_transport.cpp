@@ -29,6 +29,7 @@
 #include "sim/placement.h"
 #include "sim/sim_shm.h"
 #include "sim/slots.h"
+#include "sim/virtual_sleep.h"
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/config.h"
 #include "tilempi/hwmodel/core_model.h"
@@ -45,7 +46,7 @@ static_assert(kEvLocalDone >= kEvKinds, "a rank's local event kind must not be a
 constexpr std::uint64_t kLocalSeq = 1ull << 62;
 
 
-class SimTransport final : public Transport, public StaticNetwork, public CollectiveOffload {
+class SimTransport final : public Transport, public StaticNetwork, public CollectiveOffload, public VirtualSleeper {
  public:
   SimTransport(std::unique_ptr<EngineLink> link, int rank, int size)
       : link_(std::move(link)), rank_(rank), size_(size) {
@@ -96,10 +97,26 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
           [](const void* link) { return static_cast<const EngineLink*>(link)->compute_clock_ns(); }, link_.get());
     published_ = link_->initial_clock();
     clock_ = published_;
+    // A blocked rank is inside an MPI call: the report names it first (ranks stuck in different
+    // collectives may have nothing posted that says which one they are in).
     link_->set_describer([this] {
       std::string s = describer_ ? describer_() : std::string("(no description)");
-      return waiting_for_.empty() ? s : waiting_for_ + "; " + s;
+      if (!waiting_for_.empty()) s = waiting_for_ + "; " + s;
+      return call_ ? std::string("in ") + call_ + ": " + s : s;
     });
+    set_virtual_sleeper(this);
+  }
+  ~SimTransport() override { forget_virtual_sleeper(this); }
+  SimTransport(const SimTransport&) = delete;
+  SimTransport& operator=(const SimTransport&) = delete;
+
+  /// The application sleeps (sleep, usleep, nanosleep, clock_nanosleep: virtual_sleep.h): the
+  /// rank's clock advances by the slept time at the chip's clock rate, counted as its own time
+  /// (compute), as time it spends between MPI calls is.
+  bool sleep_virtual(std::uint64_t ns) override {
+    if (in_library_ || finished_) return false;
+    compute(static_cast<std::uint64_t>(static_cast<long double>(ns) * hz_ / 1e9L + 0.5L));  // rounded
+    return true;
   }
 
   int rank() const override { return rank_; }
@@ -370,6 +387,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     published_ = clock_;
     link_->publish_clock(clock_);
     finished_ = true;
+    forget_virtual_sleeper(this);
   }
 
   // ------------------------------------------------------------ static network
@@ -770,9 +788,11 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     link_->note_call(call);
     if (depth_ == 0) charge_compute();
     in_library_ = true;
+    call_ = call;
   }
   void leave_library() override {
     in_library_ = false;
+    call_ = nullptr;
     app_resumes();
     if (scaled_) compute_clock_.start();
   }
@@ -1121,6 +1141,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   std::uint64_t counted_charged_ = 0;  ///< cycles of counted operations charged so far
   int depth_ = 0;
   bool in_library_ = false;  ///< inside a call of the MPI layer (enter_library .. leave_library)
+  const char* call_ = nullptr;  ///< that call's name (static storage), for the deadlock report
 
   std::uint64_t clock_ = 0, published_ = 0;
   std::uint64_t known_ = 0;  ///< the rank has synchronized up to this cycle: events up to it are final

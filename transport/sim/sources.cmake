@@ -8,11 +8,13 @@ target_sources(tilempi_transport PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/sim_engine.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_transport.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/virtual_sleep.cpp
   ${CMAKE_CURRENT_LIST_DIR}/shm_link.cpp)
 # Ranks as contexts: the simulator process (the program loader and the scheduler of contexts;
 # the context switch itself is transport/context.cpp).
 target_sources(tilempi_transport PRIVATE ${CMAKE_CURRENT_LIST_DIR}/context_job.cpp
-                                         ${CMAKE_CURRENT_LIST_DIR}/program_image.cpp)
+                                         ${CMAKE_CURRENT_LIST_DIR}/program_image.cpp
+                                         ${CMAKE_CURRENT_LIST_DIR}/rank_variables.cpp)
 target_compile_definitions(tilempi_transport PRIVATE TILEMPI_HAVE_CONTEXTS=1)
 target_link_libraries(tilempi_transport PUBLIC tilempi_hwmodel tilempi_adapters ${CMAKE_DL_LIBS})
 # The context switch: hand-written on x86_64, ucontext elsewhere or on request (slower: a

@@ -15,6 +15,8 @@ int run_contexts(int argc, char** argv);
 
 /// Whether the code running now belongs to a rank (not to the scheduler, not before or after).
 bool in_rank_context();
+/// Whether this process is a simulator that runs ranks as contexts (tilempi-simhost).
+bool hosts_rank_contexts();
 /// The running rank (-1 outside a rank).
 int running_rank();
 /// Ends the running rank as if its main had returned status (exit(), Fortran STOP, _exit()).
