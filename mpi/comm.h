@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "attributes.h"
+#include "holds.h"
 #include "mpi.h"
 #include "tilempi/transport/rank_local.h"
 
@@ -30,6 +32,7 @@ struct Comm {
   bool named = false;                 ///< MPI_Comm_set_name was called (then name is the name)
   std::string name;
   std::uint64_t group_children = 0;   ///< MPI_Comm_create_group calls this process took part in
+  HoldCount holds;                    ///< pending operations that use it (holds.h)
 
   // Intercommunicators (api_intercomm.cpp): rank, size and world describe the local group;
   // point-to-point ranks name members of the remote group (MPI-3.1 §6.6).
@@ -55,6 +58,9 @@ namespace detail {
 /// which every MPI call makes, inlines).
 struct CommTables {
   std::vector<std::unique_ptr<Comm>> comms;    // index = handle
+  /// Communicators the user freed while operations held them (holds.h), by handle: their slots
+  /// in comms stay empty (comm_get finds nothing) and are not reused until the last hold goes.
+  std::map<int, std::unique_ptr<Comm>> parked;
   std::vector<std::unique_ptr<Group>> groups;  // index = handle
   int my_world_rank = 0;
 };

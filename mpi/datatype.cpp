@@ -173,8 +173,31 @@ MPI_Datatype datatype_register(Datatype t) {
 void datatype_release(MPI_Datatype h) {
   Table& tb = table();
   if (h < TILEMPI_DATATYPE_PREDEFINED_END || static_cast<std::size_t>(h) >= tb.live.size()) return;
-  // Pending requests may still point at the description: keep the memory, free the handle.
-  tb.retired.push_back(std::move(tb.live[h]));
+  std::unique_ptr<Datatype>& slot = tb.live[h];
+  if (!slot) return;
+  if (slot->holds.count == 0) {
+    slot.reset();
+    return;
+  }
+  // Pending operations still point at the description: keep it until the last lets go.
+  slot->holds.freed = true;
+  tb.retired.push_back(std::move(slot));
+}
+
+void datatype_hold(const Datatype* t) {
+  if (t && !t->predefined) ++const_cast<Datatype*>(t)->holds.count;
+}
+
+void datatype_unhold(const Datatype* t) {
+  if (!t || t->predefined) return;
+  auto* d = const_cast<Datatype*>(t);
+  if (--d->holds.count > 0 || !d->holds.freed) return;
+  auto& retired = table().retired;
+  for (auto it = retired.begin(); it != retired.end(); ++it)
+    if (it->get() == d) {
+      retired.erase(it);
+      return;
+    }
 }
 
 void datatype_commit(MPI_Datatype h) {

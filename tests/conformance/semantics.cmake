@@ -1,0 +1,2 @@
+# creation, MPI_BOTTOM, topologies, file info, MPICH's extensions, error reporting.
+tilempi_add_conformance_test(NAME freed_handles NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/semantics_freed_handles.c)
