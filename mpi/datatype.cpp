@@ -276,6 +276,14 @@ Datatype make_resized(const Datatype& old, std::ptrdiff_t lb, std::ptrdiff_t ext
   return t;
 }
 
+namespace {
+// buf + offset, by integer arithmetic: with MPI_BOTTOM, buf is a null pointer and the offsets are
+// addresses (MPI_Get_address), which pointer arithmetic on a null pointer may not reach.
+inline std::uintptr_t address(const void* buf, std::ptrdiff_t offset) {
+  return reinterpret_cast<std::uintptr_t>(buf) + static_cast<std::uintptr_t>(offset);
+}
+}  // namespace
+
 void pack(const void* buf, std::size_t count, const Datatype& t, void* dst) {
   auto* out = static_cast<char*>(dst);
   const auto* in = static_cast<const char*>(buf);
@@ -284,9 +292,9 @@ void pack(const void* buf, std::size_t count, const Datatype& t, void* dst) {
     return;
   }
   for (std::size_t i = 0; i < count; ++i) {
-    const char* base = in + static_cast<std::ptrdiff_t>(i) * t.extent;
+    const std::uintptr_t base = address(buf, static_cast<std::ptrdiff_t>(i) * t.extent);
     for (const Block& b : t.blocks) {
-      std::memcpy(out, base + b.offset, b.length);
+      std::memcpy(out, reinterpret_cast<const char*>(base + static_cast<std::uintptr_t>(b.offset)), b.length);
       out += b.length;
     }
   }
@@ -301,10 +309,10 @@ void unpack(const void* src, std::size_t nbytes, std::size_t count, const Dataty
     return;
   }
   for (std::size_t i = 0; i < count && nbytes; ++i) {
-    char* base = out + static_cast<std::ptrdiff_t>(i) * t.extent;
+    const std::uintptr_t base = address(buf, static_cast<std::ptrdiff_t>(i) * t.extent);
     for (const Block& b : t.blocks) {
       std::size_t n = std::min(b.length, nbytes);
-      std::memcpy(base + b.offset, in, n);
+      std::memcpy(reinterpret_cast<char*>(base + static_cast<std::uintptr_t>(b.offset)), in, n);
       in += n;
       nbytes -= n;
       if (!nbytes) break;

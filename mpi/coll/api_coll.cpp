@@ -89,8 +89,8 @@ bool not_in_place(const Comm& c, const void* buf, const char* what, const char* 
 }
 
 bool buf_ok(const Comm& c, const void* buf, std::size_t count, const Datatype& t, const char* fn, int* rc) {
-  if (buf || count == 0 || t.size == 0) return true;
-  *rc = raise(c.handle, MPI_ERR_BUFFER, fn, "buffer is NULL but count is " + std::to_string(count));
+  if (buf || count == 0 || check::bottom_ok(t)) return true;
+  *rc = raise(c.handle, MPI_ERR_BUFFER, fn, check::null_buffer_why(count));
   return false;
 }
 
@@ -367,7 +367,7 @@ static int alltoallv_call(const char* fn, const void* sendbuf, const int sendcou
   }
   const int n = c->size;
   VLayout sl = vlayout(sendcounts, sdispls, n, *st), rl = vlayout(recvcounts, rdispls, n, *rt);
-  if ((!in_place && sl.total > 0 && !sendbuf) || (rl.total > 0 && !recvbuf))
+  if ((!in_place && sl.total > 0 && !sendbuf && !check::bottom_ok(*st)) || (rl.total > 0 && !recvbuf && !check::bottom_ok(*rt)))
     return raise(c->handle, MPI_ERR_BUFFER, fn, "buffer is NULL but counts are not zero");
   if (!same_size(*c, sl.counts[uz(c->rank)], rl.counts[uz(c->rank)], fn, &rc)) return rc;
   Bytes in_tmp, out_tmp;
@@ -473,7 +473,8 @@ static int gatherv_call(const char* fn, const void* sendbuf, int sendcount, MPI_
         !not_in_place(*c, recvbuf, "recvbuf", fn, &rc))
       return rc;
     rl = vlayout(recvcounts, displs, c->size, *rt);
-    if (rl.total > 0 && !recvbuf) return raise(c->handle, MPI_ERR_BUFFER, fn, "recvbuf is NULL but counts are not zero");
+    if (rl.total > 0 && !recvbuf && !check::bottom_ok(*rt))
+      return raise(c->handle, MPI_ERR_BUFFER, fn, "recvbuf is NULL but counts are not zero");
     if (!in_place && !same_size(*c, uz(sendcount) * st->size, rl.counts[uz(root)], fn, &rc)) return rc;
   }
   Bytes in_tmp, out_tmp;
@@ -567,7 +568,8 @@ static int scatterv_call(const char* fn, const void* sendbuf, const int sendcoun
         !not_in_place(*c, sendbuf, "sendbuf", fn, &rc))
       return rc;
     sl = vlayout(sendcounts, displs, c->size, *st);
-    if (sl.total > 0 && !sendbuf) return raise(c->handle, MPI_ERR_BUFFER, fn, "sendbuf is NULL but counts are not zero");
+    if (sl.total > 0 && !sendbuf && !check::bottom_ok(*st))
+      return raise(c->handle, MPI_ERR_BUFFER, fn, "sendbuf is NULL but counts are not zero");
     if (!in_place && !same_size(*c, sl.counts[uz(root)], uz(recvcount) * rt->size, fn, &rc)) return rc;
   }
   Bytes in_tmp, out_tmp;
@@ -648,7 +650,8 @@ static int allgatherv_call(const char* fn, const void* sendbuf, int sendcount, M
     return rc;
   const int me = c->rank;
   VLayout rl = vlayout(recvcounts, displs, c->size, *rt);
-  if (rl.total > 0 && !recvbuf) return raise(c->handle, MPI_ERR_BUFFER, fn, "recvbuf is NULL but counts are not zero");
+  if (rl.total > 0 && !recvbuf && !check::bottom_ok(*rt))
+    return raise(c->handle, MPI_ERR_BUFFER, fn, "recvbuf is NULL but counts are not zero");
   if (!in_place) {
     if (!(st = typed_buffer(*c, sendbuf, sendcount, sendtype, fn, &rc)) ||
         !same_size(*c, uz(sendcount) * st->size, rl.counts[uz(me)], fn, &rc))
