@@ -107,7 +107,8 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
     *newcomm = comm_register(c->world, context, c->errhandler);
   }
   Comm* n = comm_get(*newcomm);
-  n->cart_dims = c->cart_dims;  // a duplicate keeps the topology
+  n->cart = c->cart;  // a duplicate keeps the topology
+  n->cart_dims = c->cart_dims;
   n->cart_periods = c->cart_periods;
   // The attributes, through their copy callbacks (MPI-3.1 §6.7.2); a failing one fails the call.
   if (int e = attributes_copy(comm_get(comm)->attributes, comm, n->attributes)) {

@@ -26,7 +26,8 @@ struct Comm {
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   std::uint64_t children = 0;         ///< communicators derived so far (new contexts follow from it)
   std::shared_ptr<CollState> coll;    ///< owned by the collectives
-  std::vector<int> cart_dims;         ///< Cartesian topology (empty: none), row-major ranks
+  bool cart = false;                  ///< has a Cartesian topology (of cart_dims.size() dimensions: may be 0)
+  std::vector<int> cart_dims;         ///< the topology's dimensions, row-major ranks
   std::vector<int> cart_periods;
   AttrMap attributes;                 ///< cached attributes (api_attributes.cpp)
   bool named = false;                 ///< MPI_Comm_set_name was called (then name is the name)

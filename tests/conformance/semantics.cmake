@@ -9,3 +9,4 @@ if(CMAKE_Fortran_COMPILER)
   # One MPI routine takes buffers of every type: gfortran must be told that this is intended.
   target_compile_options(conformance_bottom_fortran PRIVATE -fallow-argument-mismatch -w)
 endif()
+tilempi_add_conformance_test(NAME cart_zero NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/semantics_cart_zero.c)
