@@ -26,7 +26,12 @@ struct Keyval {
   void (*copy)() = nullptr;  ///< nullptr: MPI_*_NULL_COPY_FN (nothing is copied)
   void (*del)() = nullptr;   ///< nullptr: MPI_*_NULL_DELETE_FN
   void* extra = nullptr;
+  /// MPI_*_free_keyval was called. The key lives on while attributes carry it (MPI-3.1 §6.7.2:
+  /// "the actual free does not transpire until after all references ... have been freed", by
+  /// MPI_COMM_DELETE_ATTR or by freeing the objects): those can still be deleted, their delete
+  /// callbacks run, and a dup copies them; a new use of the key (set, get) is an error.
   bool freed = false;
+  int attrs = 0;  ///< attributes that carry it, on every object
 };
 
 /// User keyvals start here; below are the predefined attribute keys of mpi.h.
@@ -133,10 +138,11 @@ int* predefined_value(int key) {
 }
 
 /// Checks keyval for object o: MPI_ERR_KEYVAL (through err, the object's handler) if it is not one.
-Keyval* usable_keyval(int key, AttrObject o, const AttrRaise& err, int* rc) {
+/// A freed key is still one to delete the attributes that carry it with.
+Keyval* usable_keyval(int key, AttrObject o, const AttrRaise& err, int* rc, bool to_delete = false) {
   Keyval* kv = keyval_get(key);
-  if (!kv || kv->freed) {
-    *rc = err(MPI_ERR_KEYVAL, "keyval " + std::to_string(key) + " is not a valid key");
+  if (!kv || (kv->freed && !(to_delete && kv->attrs > 0))) {
+    *rc = err(MPI_ERR_KEYVAL, "keyval " + std::to_string(key) + " is not a valid key" + (kv ? " (it was freed)" : ""));
     return nullptr;
   }
   if (kv->object != o) {
@@ -169,7 +175,7 @@ int free_keyval(AttrObject o, int* keyval, const char* fn) {
   if (predefined_value(*keyval)) return raise(MPI_COMM_WORLD, MPI_ERR_KEYVAL, fn, "a predefined key cannot be freed");
   Keyval* kv = usable_keyval(*keyval, o, on_comm(MPI_COMM_WORLD, fn), &rc);
   if (!kv) return rc;
-  kv->freed = true;  // attributes already set keep their callbacks (MPI-3.1 §6.7.2)
+  kv->freed = true;  // attributes already set keep it, and their callbacks (MPI-3.1 §6.7.2)
   *keyval = MPI_KEYVAL_INVALID;
   return MPI_SUCCESS;
 }
@@ -181,8 +187,11 @@ int attr_set(AttrMap& attrs, AttrObject o, int handle, const AttrRaise& err, int
   if (predefined_value(key)) return err(MPI_ERR_KEYVAL, "predefined attribute " + std::to_string(key) + " cannot be set");
   Keyval* kv = usable_keyval(key, o, err, &rc);
   if (!kv) return rc;
-  if (auto it = attrs.find(key); it != attrs.end())
+  if (auto it = attrs.find(key); it != attrs.end()) {
     if (int e = run_delete(*kv, handle, key, it->second)) return err(e, "the delete callback of the attribute's old value failed");
+  } else {
+    ++kv->attrs;
+  }
   attrs[key] = value;
   return MPI_SUCCESS;
 }
@@ -206,12 +215,13 @@ int attr_get(const AttrMap& attrs, AttrObject o, const AttrRaise& err, int key, 
 int attr_delete(AttrMap& attrs, AttrObject o, int handle, const AttrRaise& err, int key) {
   int rc;
   if (predefined_value(key)) return err(MPI_ERR_KEYVAL, "predefined attribute " + std::to_string(key) + " cannot be deleted");
-  Keyval* kv = usable_keyval(key, o, err, &rc);
+  Keyval* kv = usable_keyval(key, o, err, &rc, true);
   if (!kv) return rc;
   auto it = attrs.find(key);
   if (it == attrs.end()) return err(MPI_ERR_KEYVAL, "no attribute is set with keyval " + std::to_string(key));
   if (int e = run_delete(*kv, handle, key, it->second)) return err(e, "the attribute's delete callback failed");
   attrs.erase(it);
+  --kv->attrs;  // (the last attribute of a freed key: the key goes with it)
   return MPI_SUCCESS;
 }
 
@@ -224,7 +234,9 @@ int attributes_copy(const AttrMap& from, int from_handle, AttrMap& to) {
     void* out = nullptr;
     bool keep = false;
     if (int rc = run_copy(*kv, from_handle, key, value, &out, &keep)) return rc;
-    if (keep) to[key] = out;
+    if (!keep) continue;
+    if (to.emplace(key, out).second) ++kv->attrs;
+    else to[key] = out;
   }
   return MPI_SUCCESS;
 }
@@ -236,8 +248,10 @@ int attributes_delete(AttrMap& attrs, int handle) {
     const int key = it->first;
     void* value = it->second;
     attrs.erase(it);
-    if (Keyval* kv = keyval_get(key))
+    if (Keyval* kv = keyval_get(key)) {
+      --kv->attrs;
       if (int e = run_delete(*kv, handle, key, value); e && !rc) rc = e;
+    }
   }
   return rc;
 }

@@ -28,6 +28,43 @@ int compare_members(const std::vector<int>& a, const std::vector<int>& b) {
   return sa == sb ? MPI_SIMILAR : MPI_UNEQUAL;
 }
 
+/// MPI_Comm_create_group's exchange: n ints from each member (world ranks `members`; this process
+/// is member `me`) to every member, gathered at the first member and sent back, addressed by
+/// ranks of the parent. Not by ranks of the group: only the members call, so the members of
+/// consecutive creations (overlapping groups, the same tag) run theirs at the same time, and a
+/// message from member 1 of the next creation would match a receive of this one from its member
+/// 1. A parent rank names one process, whose messages arrive in the order of its creations.
+int members_allgather(Comm& parent, const std::vector<int>& members, int me, const int* mine, int n,
+                      std::vector<int>& all, int tag_gather, int tag_bcast) {
+  const int count = static_cast<int>(members.size());
+  all.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(count), 0);
+  std::copy(mine, mine + n, all.begin() + static_cast<std::ptrdiff_t>(me) * n);
+  if (count == 1) return MPI_SUCCESS;
+  auto parent_rank = [&](int member) {
+    const auto at = std::find(parent.world.begin(), parent.world.end(), members[static_cast<std::size_t>(member)]);
+    return static_cast<int>(at - parent.world.begin());
+  };
+  int rc = MPI_SUCCESS;
+  MPI_Request req;
+  if (me == 0) {
+    for (int m = 1; m < count && rc == MPI_SUCCESS; ++m) {
+      rc = irecv(all.data() + static_cast<std::ptrdiff_t>(m) * n, static_cast<std::size_t>(n), MPI_INT, parent_rank(m),
+                 tag_gather, parent, Lane::Coll, &req);
+      if (rc == MPI_SUCCESS) rc = wait(&req, MPI_STATUS_IGNORE);
+    }
+    for (int m = 1; m < count && rc == MPI_SUCCESS; ++m) {
+      rc = isend(all.data(), all.size(), MPI_INT, parent_rank(m), tag_bcast, parent, Lane::Coll, false, &req);
+      if (rc == MPI_SUCCESS) rc = wait(&req, MPI_STATUS_IGNORE);
+    }
+    return rc;
+  }
+  rc = isend(mine, static_cast<std::size_t>(n), MPI_INT, parent_rank(0), tag_gather, parent, Lane::Coll, false, &req);
+  if (rc == MPI_SUCCESS) rc = wait(&req, MPI_STATUS_IGNORE);
+  if (rc == MPI_SUCCESS) rc = irecv(all.data(), all.size(), MPI_INT, parent_rank(0), tag_bcast, parent, Lane::Coll, &req);
+  if (rc == MPI_SUCCESS) rc = wait(&req, MPI_STATUS_IGNORE);
+  return rc;
+}
+
 }  // namespace
 
 extern "C" {
@@ -70,7 +107,8 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
     *newcomm = comm_register(c->world, context, c->errhandler);
   }
   Comm* n = comm_get(*newcomm);
-  n->cart_dims = c->cart_dims;  // a duplicate keeps the topology
+  n->cart = c->cart;  // a duplicate keeps the topology
+  n->cart_dims = c->cart_dims;
   n->cart_periods = c->cart_periods;
   // The attributes, through their copy callbacks (MPI-3.1 §6.7.2); a failing one fails the call.
   if (int e = attributes_copy(comm_get(comm)->attributes, comm, n->attributes)) {
@@ -189,25 +227,18 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* new
   *newcomm = MPI_COMM_NULL;
   if (me == MPI_UNDEFINED) return MPI_SUCCESS;  // not a member: nothing to take part in
   // Only the group's members call, so the parent's count of constructors (derive_context) cannot
-  // be used: the others would disagree on it later. The members agree among themselves instead:
-  // over a view of the parent restricted to them (the parent's collective lane, ranks of the
-  // group, tags made from the user's tag so that creations by other groups at the same time do not
-  // mix), each gives how many such creations it took part in; the largest, the members and the
-  // parent's context name the new context, and every member moves its count past it. Two
-  // creations with the same members thus differ in the count, and creations with different
-  // members differ in the members.
-  Comm view;
-  view.handle = comm;
-  view.world = g->world;
-  view.size = static_cast<int>(g->world.size());
-  view.rank = me;
-  view.context = c->context;
+  // be used: the others would disagree on it later. The members agree among themselves instead,
+  // on the parent's collective lane with tags made from the user's tag: each gives how many such
+  // creations it took part in; the largest, the members and the parent's context name the new
+  // context, and every member moves its count past it. Two creations with the same members thus
+  // differ in the count, and creations with different members differ in the members.
   const int base = -(1 << 20) - 2 * (tag % (1 << 28));
   int mine[2] = {static_cast<int>(c->group_children & 0x7fffffff), static_cast<int>(c->group_children >> 31)};
   std::vector<int> all;
-  if (int e = allgather_ints(view, mine, 2, all, base, base - 1)) return raise(comm, e, fn, "agreeing on the context failed");
+  if (int e = members_allgather(*c, g->world, me, mine, 2, all, base, base - 1))
+    return raise(comm, e, fn, "agreeing on the context failed");
   std::uint64_t most = 0;
-  for (int r = 0; r < view.size; ++r)
+  for (std::size_t r = 0; r < g->world.size(); ++r)
     most = std::max(most, static_cast<std::uint64_t>(static_cast<std::uint32_t>(all[2 * r])) |
                               (static_cast<std::uint64_t>(static_cast<std::uint32_t>(all[2 * r + 1])) << 31));
   c->group_children = most + 1;

@@ -83,7 +83,7 @@ int transfer(File& f, bool write, MPI_Offset offset, void* buf, int count, MPI_D
   if (count < 0) return fail(&f, MPI_ERR_COUNT, fn, "count " + std::to_string(count) + " is negative");
   const Datatype* t = check_type(f, type, fn, &rc);
   if (!t) return rc;
-  if (!buf && count > 0 && t->size > 0) return fail(&f, MPI_ERR_BUFFER, fn, "buffer is NULL");
+  if (!buf && count > 0 && !check::bottom_ok(*t)) return fail(&f, MPI_ERR_BUFFER, fn, check::null_buffer_why(static_cast<std::size_t>(count)));
   if (offset < 0) return fail(&f, MPI_ERR_ARG, fn, "offset " + std::to_string(offset) + " is negative");
   if (write && (f.amode & MPI_MODE_RDONLY)) return fail(&f, MPI_ERR_READ_ONLY, fn, "the file was opened MPI_MODE_RDONLY");
   if (!write && (f.amode & MPI_MODE_WRONLY)) return fail(&f, MPI_ERR_ACCESS, fn, "the file was opened MPI_MODE_WRONLY");

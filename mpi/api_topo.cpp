@@ -14,7 +14,7 @@ namespace {
 
 Comm* cart(MPI_Comm h, const char* fn, int* rc) {
   Comm* c = check::comm(h, fn, rc);
-  if (c && c->cart_dims.empty()) {
+  if (c && !c->cart) {
     *rc = raise(h, MPI_ERR_TOPOLOGY, fn, "the communicator has no Cartesian topology");
     return nullptr;
   }
@@ -115,6 +115,7 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
   std::vector<int> world(c->world.begin(), c->world.begin() + total);
   *comm_cart = comm_register(std::move(world), context, c->errhandler);
   Comm* n = comm_get(*comm_cart);
+  n->cart = true;  // (with ndims 0: a zero-dimensional topology of one process, MPI-3.1 §7.5.1)
   n->cart_dims.assign(dims, dims + ndims);
   n->cart_periods.resize(ndims);
   for (int d = 0; d < ndims; ++d) n->cart_periods[d] = periods[d] ? 1 : 0;
@@ -127,7 +128,7 @@ int MPI_Topo_test(MPI_Comm comm, int* status) {
   Comm* c = check::comm(comm, "MPI_Topo_test", &rc);
   if (!c) return rc;
   if (!status) return raise(comm, MPI_ERR_ARG, "MPI_Topo_test", "status is NULL");
-  *status = c->cart_dims.empty() ? MPI_UNDEFINED : MPI_CART;
+  *status = c->cart ? MPI_CART : MPI_UNDEFINED;
   return MPI_SUCCESS;
 }
 
@@ -163,7 +164,7 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   if (!c) return rc;
   if (rank < 0 || rank >= c->size)
     return raise(comm, MPI_ERR_RANK, "MPI_Cart_coords", "rank " + std::to_string(rank) + " is not in the communicator");
-  if (maxdims < static_cast<int>(c->cart_dims.size()) || !coords)
+  if (maxdims < static_cast<int>(c->cart_dims.size()) || (!coords && !c->cart_dims.empty()))
     return raise(comm, MPI_ERR_ARG, "MPI_Cart_coords", "coords must hold every dimension");
   std::vector<int> v = coords_of(*c, rank);
   std::copy(v.begin(), v.end(), coords);
@@ -205,7 +206,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
   int rc;
   Comm* c = cart(comm, "MPI_Cart_sub", &rc);
   if (!c) return rc;
-  if (!remain_dims || !newcomm) {
+  if ((!remain_dims && !c->cart_dims.empty()) || !newcomm) {
     // Still take part in the split, as MPI_UNDEFINED, so that the others complete theirs.
     MPI_Comm none = MPI_COMM_NULL;
     MPI_Comm_split(comm, MPI_UNDEFINED, 0, newcomm ? newcomm : &none);
@@ -215,6 +216,16 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
   std::vector<int> here = coords_of(*c, c->rank);
   int color = 0, key = 0;
   std::vector<int> dims, periods;
+  bool none_kept = true;
+  for (std::size_t d = 0; d < here.size(); ++d) none_kept = none_kept && !remain_dims[d];
+  if (none_kept) {
+    // A zero-dimensional topology (MPI-3.1 §7.5.7), of one process. The standard leaves open
+    // which: as in MPICH, it is rank 0's, and every other rank gets MPI_COMM_NULL.
+    rc = MPI_Comm_split(comm, c->rank == 0 ? 0 : MPI_UNDEFINED, 0, newcomm);
+    if (rc != MPI_SUCCESS || *newcomm == MPI_COMM_NULL) return rc;
+    comm_get(*newcomm)->cart = true;
+    return MPI_SUCCESS;
+  }
   for (std::size_t d = 0; d < here.size(); ++d) {
     if (remain_dims[d]) {
       key = key * c->cart_dims[d] + here[d];
@@ -227,7 +238,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
   rc = MPI_Comm_split(comm, color, key, newcomm);
   if (rc != MPI_SUCCESS) return rc;
   Comm* n = comm_get(*newcomm);
-  if (dims.empty()) dims = {1}, periods = {0};
+  n->cart = true;
   n->cart_dims = dims;
   n->cart_periods = periods;
   return MPI_SUCCESS;

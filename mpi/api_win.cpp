@@ -103,8 +103,10 @@ int rma(const char* fn, RmaKind kind, const OpCall& c, MPI_Op op, MPI_Win win, M
     return fail(*w, MPI_ERR_TYPE, fn, "the result buffer holds " +
                                           std::to_string(a.result_count * a.result_type->size) + " bytes but the target " +
                                           std::to_string(tbytes) + " (type signatures differ)");
-  if (uses_origin && !c.origin && tbytes) return fail(*w, MPI_ERR_BUFFER, fn, "origin buffer is NULL");
-  if (a.result_type && !a.result && tbytes) return fail(*w, MPI_ERR_BUFFER, fn, "result buffer is NULL");
+  if (uses_origin && !c.origin && tbytes && !check::bottom_ok(*a.origin_type))
+    return fail(*w, MPI_ERR_BUFFER, fn, "origin " + check::null_buffer_why(a.origin_count));
+  if (a.result_type && !a.result && tbytes && !check::bottom_ok(*a.result_type))
+    return fail(*w, MPI_ERR_BUFFER, fn, "result " + check::null_buffer_why(a.result_count));
   if (kind == RmaKind::Acc || kind == RmaKind::GetAcc || kind == RmaKind::Cas) {
     if (kind != RmaKind::Cas) {
       if (op < MPI_MAX || op >= TILEMPI_OP_PREDEFINED_END)

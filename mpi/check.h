@@ -14,6 +14,19 @@
 
 namespace tilempi::mpi::check {
 
+/// Whether a NULL buffer may hold data of type t. A NULL buffer is MPI_BOTTOM (mpi.h), which MPI
+/// allows with any datatype (MPI-3.1 §4.1.12): the type's displacements are then addresses, as
+/// MPI_Get_address gives them. What is still refused (MPI_ERR_BUFFER, as MPICH does): a NULL
+/// buffer with data at its offset 0, where no data can be (every predefined type, and derived
+/// types whose data starts at their origin). A type of absolute addresses never starts at 0.
+inline bool bottom_ok(const Datatype& t) { return t.size == 0 || t.true_lb != 0; }
+/// The detail of MPI_ERR_BUFFER for a NULL buffer with data at offset 0.
+inline std::string null_buffer_why(std::size_t count) {
+  return "buffer is NULL but count is " + std::to_string(count) +
+         " and the datatype's data starts at offset 0 (with MPI_BOTTOM, a datatype of absolute addresses "
+         "from MPI_Get_address is needed)";
+}
+
 namespace failed {
 // The error paths: apply the handler, store the class in *rc. Out of line and marked cold, so
 // that the inline checks above them compile to a compare and a branch.
@@ -39,7 +52,7 @@ namespace failed {
   return nullptr;
 }
 [[gnu::cold, gnu::noinline]] inline bool buffer(const Comm& c, int n, const char* fn, int* rc) {
-  *rc = raise(c.handle, MPI_ERR_BUFFER, fn, "buffer is NULL but count is " + std::to_string(n));
+  *rc = raise(c.handle, MPI_ERR_BUFFER, fn, null_buffer_why(static_cast<std::size_t>(n)));
   return false;
 }
 [[gnu::cold, gnu::noinline]] inline bool rank(const Comm& c, int r, const char* fn, int* rc) {
@@ -83,7 +96,7 @@ inline const Datatype* type(const Comm& c, MPI_Datatype h, const char* fn, int* 
 }
 
 inline bool buffer(const Comm& c, const void* buf, int n, const Datatype& t, const char* fn, int* rc) {
-  if (buf || n == 0 || t.size == 0) [[likely]]
+  if (buf || n == 0 || bottom_ok(t)) [[likely]]
     return true;
   return failed::buffer(c, n, fn, rc);
 }

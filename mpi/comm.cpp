@@ -82,6 +82,7 @@ void comms_init(int world_rank, int world_size) {
 }
 
 void comms_clear() {
+  tables().parked.clear();
   tables().comms.clear();
   tables().groups.clear();
 }
@@ -104,9 +105,13 @@ MPI_Comm comm_register(std::vector<int> world_members, std::uint64_t context, MP
   c->context = context;
   c->errhandler = handler;
   Comm* raw = c.get();
-  int h = insert(t.comms, std::move(c), 3);
-  raw->handle = h;
-  return h;
+  // (A parked communicator's slot is empty but not free: skip it.)
+  std::size_t h = 3;
+  while (h < t.comms.size() && (t.comms[h] || t.parked.count(static_cast<int>(h)))) ++h;
+  if (h == t.comms.size()) t.comms.emplace_back();
+  t.comms[h] = std::move(c);
+  raw->handle = static_cast<int>(h);
+  return raw->handle;
 }
 
 std::uint64_t context_variant(std::uint64_t base, std::uint64_t salt) {
@@ -128,12 +133,49 @@ MPI_Comm intercomm_register(std::vector<int> local, std::vector<int> remote, std
   return h;
 }
 
+namespace {
+
+void destroy(std::unique_ptr<Comm> c) {
+  if (c->inter) comm_release(c->local);  // the local group's communicator goes with it
+}
+
+}  // namespace
+
 void comm_release(MPI_Comm h) {
   Tables& t = tables();
-  if (h > MPI_COMM_SELF && static_cast<std::size_t>(h) < t.comms.size()) {
-    if (t.comms[h] && t.comms[h]->inter) comm_release(t.comms[h]->local);
-    t.comms[h].reset();
+  if (h <= MPI_COMM_SELF || static_cast<std::size_t>(h) >= t.comms.size() || !t.comms[h]) return;
+  std::unique_ptr<Comm>& slot = t.comms[h];
+  if (slot->holds.count > 0) {
+    slot->holds.freed = true;
+    t.parked[h] = std::move(slot);
+    return;
   }
+  destroy(std::move(slot));
+}
+
+Comm* comm_find(MPI_Comm h) {
+  if (Comm* c = comm_get(h)) return c;
+  Tables& t = tables();
+  if (t.parked.empty()) return nullptr;
+  auto it = t.parked.find(h);
+  return it == t.parked.end() ? nullptr : it->second.get();
+}
+
+Comm* comm_hold(MPI_Comm h) {
+  if (h <= MPI_COMM_SELF) return nullptr;
+  Comm* c = comm_find(h);
+  if (c) ++c->holds.count;
+  return c;
+}
+
+void comm_unhold(Comm* c) {
+  if (!c || --c->holds.count > 0 || !c->holds.freed) return;
+  Tables& t = tables();
+  auto it = t.parked.find(c->handle);
+  if (it == t.parked.end() || it->second.get() != c) return;
+  std::unique_ptr<Comm> gone = std::move(it->second);
+  t.parked.erase(it);
+  destroy(std::move(gone));
 }
 
 MPI_Group group_register(std::vector<int> world_members) {

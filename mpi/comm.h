@@ -3,11 +3,13 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "attributes.h"
+#include "holds.h"
 #include "mpi.h"
 #include "tilempi/transport/rank_local.h"
 
@@ -24,12 +26,14 @@ struct Comm {
   MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
   std::uint64_t children = 0;         ///< communicators derived so far (new contexts follow from it)
   std::shared_ptr<CollState> coll;    ///< owned by the collectives
-  std::vector<int> cart_dims;         ///< Cartesian topology (empty: none), row-major ranks
+  bool cart = false;                  ///< has a Cartesian topology (of cart_dims.size() dimensions: may be 0)
+  std::vector<int> cart_dims;         ///< the topology's dimensions, row-major ranks
   std::vector<int> cart_periods;
   AttrMap attributes;                 ///< cached attributes (api_attributes.cpp)
   bool named = false;                 ///< MPI_Comm_set_name was called (then name is the name)
   std::string name;
   std::uint64_t group_children = 0;   ///< MPI_Comm_create_group calls this process took part in
+  HoldCount holds;                    ///< pending operations that use it (holds.h)
 
   // Intercommunicators (api_intercomm.cpp): rank, size and world describe the local group;
   // point-to-point ranks name members of the remote group (MPI-3.1 §6.6).
@@ -55,6 +59,9 @@ namespace detail {
 /// which every MPI call makes, inlines).
 struct CommTables {
   std::vector<std::unique_ptr<Comm>> comms;    // index = handle
+  /// Communicators the user freed while operations held them (holds.h), by handle: their slots
+  /// in comms stay empty (comm_get finds nothing) and are not reused until the last hold goes.
+  std::map<int, std::unique_ptr<Comm>> parked;
   std::vector<std::unique_ptr<Group>> groups;  // index = handle
   int my_world_rank = 0;
 };

@@ -173,8 +173,31 @@ MPI_Datatype datatype_register(Datatype t) {
 void datatype_release(MPI_Datatype h) {
   Table& tb = table();
   if (h < TILEMPI_DATATYPE_PREDEFINED_END || static_cast<std::size_t>(h) >= tb.live.size()) return;
-  // Pending requests may still point at the description: keep the memory, free the handle.
-  tb.retired.push_back(std::move(tb.live[h]));
+  std::unique_ptr<Datatype>& slot = tb.live[h];
+  if (!slot) return;
+  if (slot->holds.count == 0) {
+    slot.reset();
+    return;
+  }
+  // Pending operations still point at the description: keep it until the last lets go.
+  slot->holds.freed = true;
+  tb.retired.push_back(std::move(slot));
+}
+
+void datatype_hold(const Datatype* t) {
+  if (t && !t->predefined) ++const_cast<Datatype*>(t)->holds.count;
+}
+
+void datatype_unhold(const Datatype* t) {
+  if (!t || t->predefined) return;
+  auto* d = const_cast<Datatype*>(t);
+  if (--d->holds.count > 0 || !d->holds.freed) return;
+  auto& retired = table().retired;
+  for (auto it = retired.begin(); it != retired.end(); ++it)
+    if (it->get() == d) {
+      retired.erase(it);
+      return;
+    }
 }
 
 void datatype_commit(MPI_Datatype h) {
@@ -253,6 +276,14 @@ Datatype make_resized(const Datatype& old, std::ptrdiff_t lb, std::ptrdiff_t ext
   return t;
 }
 
+namespace {
+// buf + offset, by integer arithmetic: with MPI_BOTTOM, buf is a null pointer and the offsets are
+// addresses (MPI_Get_address), which pointer arithmetic on a null pointer may not reach.
+inline std::uintptr_t address(const void* buf, std::ptrdiff_t offset) {
+  return reinterpret_cast<std::uintptr_t>(buf) + static_cast<std::uintptr_t>(offset);
+}
+}  // namespace
+
 void pack(const void* buf, std::size_t count, const Datatype& t, void* dst) {
   auto* out = static_cast<char*>(dst);
   const auto* in = static_cast<const char*>(buf);
@@ -261,9 +292,9 @@ void pack(const void* buf, std::size_t count, const Datatype& t, void* dst) {
     return;
   }
   for (std::size_t i = 0; i < count; ++i) {
-    const char* base = in + static_cast<std::ptrdiff_t>(i) * t.extent;
+    const std::uintptr_t base = address(buf, static_cast<std::ptrdiff_t>(i) * t.extent);
     for (const Block& b : t.blocks) {
-      std::memcpy(out, base + b.offset, b.length);
+      std::memcpy(out, reinterpret_cast<const char*>(base + static_cast<std::uintptr_t>(b.offset)), b.length);
       out += b.length;
     }
   }
@@ -278,10 +309,10 @@ void unpack(const void* src, std::size_t nbytes, std::size_t count, const Dataty
     return;
   }
   for (std::size_t i = 0; i < count && nbytes; ++i) {
-    char* base = out + static_cast<std::ptrdiff_t>(i) * t.extent;
+    const std::uintptr_t base = address(buf, static_cast<std::ptrdiff_t>(i) * t.extent);
     for (const Block& b : t.blocks) {
       std::size_t n = std::min(b.length, nbytes);
-      std::memcpy(base + b.offset, in, n);
+      std::memcpy(reinterpret_cast<char*>(base + static_cast<std::uintptr_t>(b.offset)), in, n);
       in += n;
       nbytes -= n;
       if (!nbytes) break;

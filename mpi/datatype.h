@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "attributes.h"
+#include "holds.h"
 #include "mpi.h"
 #include "tilempi/transport/rank_local.h"
 
@@ -44,6 +45,7 @@ struct Datatype {
   AttrMap attributes;              ///< cached attributes (api_attributes.cpp)
   bool named = false;              ///< MPI_Type_set_name was called (then user_name is the name)
   std::string user_name;
+  HoldCount holds;                 ///< pending operations that use the description (holds.h)
 };
 
 namespace detail {
@@ -52,7 +54,7 @@ namespace detail {
 struct DatatypeTable {
   DatatypeTable();  ///< with the predefined types
   std::vector<std::unique_ptr<Datatype>> live;    // index = handle
-  std::deque<std::unique_ptr<Datatype>> retired;  // freed types still referenced by requests
+  std::deque<std::unique_ptr<Datatype>> retired;  // freed types that pending operations still hold
 };
 extern transport::RankLocal<DatatypeTable> g_datatype_table;
 }  // namespace detail
@@ -83,7 +85,7 @@ namespace tilempi::mpi {
 
 /// Make a new derived type live (uncommitted); returns its handle.
 MPI_Datatype datatype_register(Datatype t);
-/// Drop a derived type's handle; requests already using it keep a valid description.
+/// Drop a derived type's handle; operations that hold it (holds.h) keep a valid description.
 void datatype_release(MPI_Datatype h);
 /// Mark committed.
 void datatype_commit(MPI_Datatype h);

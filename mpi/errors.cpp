@@ -73,7 +73,7 @@ int raise(MPI_Comm comm, int errclass, const char* function, const std::string& 
   MPI_Errhandler handler = MPI_ERRORS_ARE_FATAL;
   MPI_Comm handle = comm;
   if (rt.initialized && !rt.finalized) {
-    Comm* c = comm_get(comm);
+    Comm* c = comm_find(comm);  // (also a freed one that a pending operation holds)
     if (!c) c = comm_get(MPI_COMM_WORLD);
     if (c) {
       handler = c->errhandler;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "holds.h"
 #include "hooks.h"
 #include "p2p_fast.h"
 #include "payload_buffer.h"
@@ -177,8 +178,25 @@ bool matches(const Unexpected& u, std::uint64_t context, int source, int tag) {
          (tag == MPI_ANY_TAG ? u.tag >= 0 : tag == u.tag);
 }
 
+[[gnu::noinline]] void let_go(Request& r) {
+  datatype_unhold(r.held_type);
+  comm_unhold(r.held_comm);
+  r.held_type = nullptr;
+  r.held_comm = nullptr;
+}
+
+// A receive into a derived type holds it until the request is released (holds.h).
+TILEMPI_HOT void hold_type(Request& r, const Datatype* t) {
+  if (!t->predefined && !r.held_type) [[unlikely]] {
+    datatype_hold(t);
+    r.held_type = t;
+  }
+}
+
 // Release live request h (r), not kSendComplete.
 inline void release(Engine& e, MPI_Request h, Request& r) {
+  if (r.held_type || r.held_comm) [[unlikely]]
+    let_go(r);
   r.live = false;
   if (h > kKeptSlots) [[unlikely]]
     e.requests[h].reset();
@@ -461,13 +479,15 @@ int persistent_init(Request::Kind kind, SendMode mode, const void* buf, std::siz
   r->peer = peer;
   r->tag = tag;
   r->source = peer;
+  hold_type(*r, r->type);
+  r->held_comm = comm_hold(comm.handle);
   *request = h;
   return MPI_SUCCESS;
 }
 
 int start(MPI_Request h) {
   Request* r = request_get(h);
-  Comm* c = comm_get(r->comm);
+  Comm* c = comm_find(r->comm);  // (held by the request: the user may have freed the handle)
   if (!c) return MPI_ERR_COMM;
   if (r->kind == Request::Kind::Send && r->mode == SendMode::Buffered) {
     std::string detail;
@@ -617,6 +637,7 @@ int imrecv(void* buf, std::size_t count, MPI_Datatype type, MPI_Message* message
   r->buf = buf;
   r->count = count;
   r->type = datatype_get(type);
+  hold_type(*r, r->type);
   r->source = m->u.source;
   r->tag = m->u.tag;
   r->context = m->u.context;
@@ -828,6 +849,7 @@ TILEMPI_HOT void recv_on(Engine& e, MPI_Request h, Request* r, void* buf, std::s
   r->buf = buf;
   r->count = count;
   r->type = type;
+  hold_type(*r, type);
   r->source = source;
   r->tag = tag;
   r->context = comm.context + (lane == Lane::Coll ? 1 : 0);
@@ -1189,7 +1211,7 @@ bool notice_for(Engine& e, const Request& r) {
     transport::Transport& tp = transport_of_job();
     std::erase_if(e.notice_fetches, [&](transport::OpId op) { return tp.fetch_done(op); });
   }
-  const Comm* c = comm_get(r.comm);
+  const Comm* c = comm_find(r.comm);  // (a pending collective's, which may have been freed)
   if (!c) return false;
   const std::uint64_t context = c->context + 1;
   const int tag = coll_tag_offset(*c) + kCollNoticeTag;
@@ -1248,7 +1270,7 @@ int coll_waitall(int count, MPI_Request* requests, MPI_Status* statuses) {
     const Request* r = request_get(requests[k]);
     if (r && !r->done && r->kind == Request::Kind::Recv) request_cancel(requests[k]);
   }
-  if (Comm* c = comm_get(handle)) coll_drain_call(*c);
+  if (Comm* c = comm_find(handle)) coll_drain_call(*c);
   int first = i;
   progress_until([&] {
     for (; first < count; ++first) {

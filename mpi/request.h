@@ -52,6 +52,12 @@ struct Request {
   const void* send_buf = nullptr;   ///< (the type is `type` above, for sends too)
   int peer = MPI_PROC_NULL;
 
+  // What the request holds until it is released (holds.h): a receive's derived datatype, whose
+  // description it unpacks into at completion; a persistent request's communicator and datatype,
+  // which each MPI_Start uses.
+  const Datatype* held_type = nullptr;
+  Comm* held_comm = nullptr;
+
   /// A fresh request in a reused slot: every field as a new Request has it, the staging
   /// vector's memory kept (cheaper than assigning a new Request on every message).
   void reset(Kind k, MPI_Comm c) {
@@ -79,6 +85,8 @@ struct Request {
     mode = SendMode::Standard;
     send_buf = nullptr;
     peer = MPI_PROC_NULL;
+    held_type = nullptr;
+    held_comm = nullptr;
   }
 };
 

@@ -431,7 +431,7 @@ int win_rma(Win& w, const RmaArgs& a) {
   // Origin data, contiguous.
   std::vector<char> packed;
   const void* data = nullptr;
-  if (a.kind != RmaKind::Get && a.origin && a.origin_type) {
+  if (a.kind != RmaKind::Get && a.origin_type) {  // (a NULL origin is MPI_BOTTOM: the type's addresses)
     if (a.origin_type->contiguous) {
       data = static_cast<const char*>(a.origin) + a.origin_type->true_lb;
     } else {

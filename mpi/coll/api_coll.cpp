@@ -12,6 +12,7 @@
 #include "coll/intercomm.h"
 #include "coll/op.h"
 #include "errors.h"
+#include "holds.h"
 #include "p2p.h"
 
 using namespace tilempi::mpi;
@@ -88,8 +89,8 @@ bool not_in_place(const Comm& c, const void* buf, const char* what, const char* 
 }
 
 bool buf_ok(const Comm& c, const void* buf, std::size_t count, const Datatype& t, const char* fn, int* rc) {
-  if (buf || count == 0 || t.size == 0) return true;
-  *rc = raise(c.handle, MPI_ERR_BUFFER, fn, "buffer is NULL but count is " + std::to_string(count));
+  if (buf || count == 0 || check::bottom_ok(t)) return true;
+  *rc = raise(c.handle, MPI_ERR_BUFFER, fn, check::null_buffer_why(count));
   return false;
 }
 
@@ -183,12 +184,21 @@ int sequenced(MPI_Comm comm, F&& call) {
 /// MPI_Ixxx: the communicator and the request pointer are checked here, everything else by the
 /// blocking collective's code, which runs as the coroutine (with the MPI_Ixxx name in messages)
 /// in the call's tag range (nbc_start).
-int start_nonblocking(const char* fn, MPI_Comm comm, MPI_Request* request, std::function<int()> body) {
+///
+/// The call holds its communicator, datatypes and op until its code ends (holds.h): the user may
+/// free them before the call completes.
+int start_nonblocking(const char* fn, MPI_Comm comm, MPI_Request* request, const std::vector<MPI_Datatype>& types,
+                      MPI_Op op, std::function<int()> body) {
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
   if (!request) return raise(comm, MPI_ERR_ARG, fn, "request is NULL");
-  return nbc_start(*c, [comm, body = std::move(body)] { return sequenced(comm, body); }, request);
+  return nbc_start(*c, [comm, holds = Holds(comm, types, op), body = std::move(body)] { return sequenced(comm, body); },
+                   request);
+}
+int start_nonblocking(const char* fn, MPI_Comm comm, MPI_Request* request, const std::vector<MPI_Datatype>& types,
+                      std::function<int()> body) {
+  return start_nonblocking(fn, comm, request, types, MPI_OP_NULL, std::move(body));
 }
 
 }  // namespace
@@ -357,7 +367,7 @@ static int alltoallv_call(const char* fn, const void* sendbuf, const int sendcou
   }
   const int n = c->size;
   VLayout sl = vlayout(sendcounts, sdispls, n, *st), rl = vlayout(recvcounts, rdispls, n, *rt);
-  if ((!in_place && sl.total > 0 && !sendbuf) || (rl.total > 0 && !recvbuf))
+  if ((!in_place && sl.total > 0 && !sendbuf && !check::bottom_ok(*st)) || (rl.total > 0 && !recvbuf && !check::bottom_ok(*rt)))
     return raise(c->handle, MPI_ERR_BUFFER, fn, "buffer is NULL but counts are not zero");
   if (!same_size(*c, sl.counts[uz(c->rank)], rl.counts[uz(c->rank)], fn, &rc)) return rc;
   Bytes in_tmp, out_tmp;
@@ -463,7 +473,8 @@ static int gatherv_call(const char* fn, const void* sendbuf, int sendcount, MPI_
         !not_in_place(*c, recvbuf, "recvbuf", fn, &rc))
       return rc;
     rl = vlayout(recvcounts, displs, c->size, *rt);
-    if (rl.total > 0 && !recvbuf) return raise(c->handle, MPI_ERR_BUFFER, fn, "recvbuf is NULL but counts are not zero");
+    if (rl.total > 0 && !recvbuf && !check::bottom_ok(*rt))
+      return raise(c->handle, MPI_ERR_BUFFER, fn, "recvbuf is NULL but counts are not zero");
     if (!in_place && !same_size(*c, uz(sendcount) * st->size, rl.counts[uz(root)], fn, &rc)) return rc;
   }
   Bytes in_tmp, out_tmp;
@@ -557,7 +568,8 @@ static int scatterv_call(const char* fn, const void* sendbuf, const int sendcoun
         !not_in_place(*c, sendbuf, "sendbuf", fn, &rc))
       return rc;
     sl = vlayout(sendcounts, displs, c->size, *st);
-    if (sl.total > 0 && !sendbuf) return raise(c->handle, MPI_ERR_BUFFER, fn, "sendbuf is NULL but counts are not zero");
+    if (sl.total > 0 && !sendbuf && !check::bottom_ok(*st))
+      return raise(c->handle, MPI_ERR_BUFFER, fn, "sendbuf is NULL but counts are not zero");
     if (!in_place && !same_size(*c, sl.counts[uz(root)], uz(recvcount) * rt->size, fn, &rc)) return rc;
   }
   Bytes in_tmp, out_tmp;
@@ -638,7 +650,8 @@ static int allgatherv_call(const char* fn, const void* sendbuf, int sendcount, M
     return rc;
   const int me = c->rank;
   VLayout rl = vlayout(recvcounts, displs, c->size, *rt);
-  if (rl.total > 0 && !recvbuf) return raise(c->handle, MPI_ERR_BUFFER, fn, "recvbuf is NULL but counts are not zero");
+  if (rl.total > 0 && !recvbuf && !check::bottom_ok(*rt))
+    return raise(c->handle, MPI_ERR_BUFFER, fn, "recvbuf is NULL but counts are not zero");
   if (!in_place) {
     if (!(st = typed_buffer(*c, sendbuf, sendcount, sendtype, fn, &rc)) ||
         !same_size(*c, uz(sendcount) * st->size, rl.counts[uz(me)], fn, &rc))
@@ -756,7 +769,7 @@ int MPI_Barrier(MPI_Comm comm) {
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Ibarrier";
-  return start_nonblocking(fn, comm, request, [=] { return barrier_call(fn, comm); });
+  return start_nonblocking(fn, comm, request, {}, [=] { return barrier_call(fn, comm); });
 }
 
 int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
@@ -768,7 +781,7 @@ int MPI_Bcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
 int MPI_Ibcast(void* buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Ibcast";
-  return start_nonblocking(fn, comm, request, [=] { return bcast_call(fn, buffer, count, datatype, root, comm); });
+  return start_nonblocking(fn, comm, request, {datatype}, [=] { return bcast_call(fn, buffer, count, datatype, root, comm); });
 }
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
@@ -780,7 +793,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Ireduce";
-  return start_nonblocking(fn, comm, request, [=] { return reduce_call(fn, sendbuf, recvbuf, count, datatype, op, root, comm); });
+  return start_nonblocking(fn, comm, request, {datatype}, op, [=] { return reduce_call(fn, sendbuf, recvbuf, count, datatype, op, root, comm); });
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
@@ -792,7 +805,7 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype da
 int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Iallreduce";
-  return start_nonblocking(fn, comm, request, [=] { return allreduce_call(fn, sendbuf, recvbuf, count, datatype, op, comm); });
+  return start_nonblocking(fn, comm, request, {datatype}, op, [=] { return allreduce_call(fn, sendbuf, recvbuf, count, datatype, op, comm); });
 }
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
@@ -804,7 +817,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Ialltoall";
-  return start_nonblocking(fn, comm, request, [=] { return alltoall_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); });
+  return start_nonblocking(fn, comm, request, {sendtype, recvtype}, [=] { return alltoall_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); });
 }
 
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
@@ -816,7 +829,7 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
 int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Ialltoallv";
-  return start_nonblocking(fn, comm, request, [=] { return alltoallv_call(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm); });
+  return start_nonblocking(fn, comm, request, {sendtype, recvtype}, [=] { return alltoallv_call(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm); });
 }
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
@@ -828,7 +841,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
 int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Igather";
-  return start_nonblocking(fn, comm, request, [=] { return gather_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); });
+  return start_nonblocking(fn, comm, request, {sendtype, recvtype}, [=] { return gather_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); });
 }
 
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
@@ -840,7 +853,7 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Igatherv";
-  return start_nonblocking(fn, comm, request, [=] { return gatherv_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm); });
+  return start_nonblocking(fn, comm, request, {sendtype, recvtype}, [=] { return gatherv_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm); });
 }
 
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
@@ -852,7 +865,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
 int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Iscatter";
-  return start_nonblocking(fn, comm, request, [=] { return scatter_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); });
+  return start_nonblocking(fn, comm, request, {sendtype, recvtype}, [=] { return scatter_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm); });
 }
 
 int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
@@ -864,7 +877,7 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
 int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Iscatterv";
-  return start_nonblocking(fn, comm, request, [=] { return scatterv_call(fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm); });
+  return start_nonblocking(fn, comm, request, {sendtype, recvtype}, [=] { return scatterv_call(fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm); });
 }
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
@@ -876,7 +889,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Iallgather";
-  return start_nonblocking(fn, comm, request, [=] { return allgather_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); });
+  return start_nonblocking(fn, comm, request, {sendtype, recvtype}, [=] { return allgather_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm); });
 }
 
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
@@ -888,7 +901,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Iallgatherv";
-  return start_nonblocking(fn, comm, request, [=] { return allgatherv_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm); });
+  return start_nonblocking(fn, comm, request, {sendtype, recvtype}, [=] { return allgatherv_call(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm); });
 }
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
@@ -900,7 +913,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
 int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Ireduce_scatter";
-  return start_nonblocking(fn, comm, request, [=] { return reduce_scatter_common(fn, Kind::ReduceScatter, sendbuf, recvbuf, recvcounts, 0, datatype, op, comm); });
+  return start_nonblocking(fn, comm, request, {datatype}, op, [=] { return reduce_scatter_common(fn, Kind::ReduceScatter, sendbuf, recvbuf, recvcounts, 0, datatype, op, comm); });
 }
 
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
@@ -912,7 +925,7 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
 int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Ireduce_scatter_block";
-  return start_nonblocking(fn, comm, request, [=] { return reduce_scatter_common(fn, Kind::ReduceScatterBlock, sendbuf, recvbuf, nullptr, recvcount, datatype, op, comm); });
+  return start_nonblocking(fn, comm, request, {datatype}, op, [=] { return reduce_scatter_common(fn, Kind::ReduceScatterBlock, sendbuf, recvbuf, nullptr, recvcount, datatype, op, comm); });
 }
 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
@@ -924,7 +937,7 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatyp
 int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Iscan";
-  return start_nonblocking(fn, comm, request, [=] { return scan_common(fn, Kind::Scan, sendbuf, recvbuf, count, datatype, op, comm); });
+  return start_nonblocking(fn, comm, request, {datatype}, op, [=] { return scan_common(fn, Kind::Scan, sendbuf, recvbuf, count, datatype, op, comm); });
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
@@ -936,7 +949,7 @@ int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datat
 int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Iexscan";
-  return start_nonblocking(fn, comm, request, [=] { return scan_common(fn, Kind::Exscan, sendbuf, recvbuf, count, datatype, op, comm); });
+  return start_nonblocking(fn, comm, request, {datatype}, op, [=] { return scan_common(fn, Kind::Exscan, sendbuf, recvbuf, count, datatype, op, comm); });
 }
 
 /// Alltoallw: a datatype per peer and byte displacements. Not in the registry (a typed exchange has
@@ -1007,7 +1020,9 @@ int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispl
                    MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Ialltoallw";
-  return start_nonblocking(fn, comm, request, [=] {
+  // Its datatypes need no holds of the call's own: every transfer is posted before the call
+  // returns, and each receive holds its type (holds.h).
+  return start_nonblocking(fn, comm, request, {}, [=] {
     return alltoallw_call(fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
   });
 }

@@ -194,7 +194,7 @@ void start_drain(Comm& c) {
 }  // namespace
 
 void CallSequence::failed() {
-  Comm* c = comm_get(handle_);
+  Comm* c = comm_find(handle_);  // (a non-blocking call's communicator, which may have been freed)
   if (!c) return;
   DrainState& s = drain_state();
   // Whether the others know already, or need not know: told by a notice, or this rank's part done.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "errors.h"
+#include "holds.h"
 #include "runtime.h"
 #include "tilempi/transport/rank_local.h"
 
@@ -23,7 +24,8 @@ enum class Cat { None, CInt, FInt, Float, Complex, Logical, Byte, Pair };
 struct UserOp {
   MPI_User_function* fn = nullptr;
   bool commute = true;
-  bool live = false;
+  bool live = false;  ///< the user's handle names it (MPI_Op_free: no longer)
+  int holds = 0;      ///< pending reductions that use it (holds.h): the slot is not reused
 };
 
 std::vector<UserOp>& user_ops() {
@@ -36,6 +38,15 @@ UserOp* user_op(MPI_Op op) {
   auto& ops = user_ops();
   std::size_t i = static_cast<std::size_t>(op - TILEMPI_OP_PREDEFINED_END);
   if (i >= ops.size() || !ops[i].live) return nullptr;
+  return &ops[i];
+}
+
+/// The user op a reduction holds (or, if the user still has it, may hold): live or held.
+UserOp* held_user_op(MPI_Op op) {
+  if (op < TILEMPI_OP_PREDEFINED_END) return nullptr;
+  auto& ops = user_ops();
+  std::size_t i = static_cast<std::size_t>(op - TILEMPI_OP_PREDEFINED_END);
+  if (i >= ops.size() || !(ops[i].live || ops[i].holds > 0)) return nullptr;
   return &ops[i];
 }
 
@@ -185,12 +196,30 @@ bool loc_op(MPI_Op op, const void* in, void* io, std::size_t n, std::size_t stri
 
 }  // namespace
 
+}  // namespace tilempi::mpi::coll
+
+namespace tilempi::mpi {
+
+bool op_hold(MPI_Op op) {
+  coll::UserOp* u = coll::held_user_op(op);
+  if (u) ++u->holds;
+  return u != nullptr;
+}
+
+void op_unhold(MPI_Op op) {
+  if (coll::UserOp* u = coll::held_user_op(op)) --u->holds;
+}
+
+}  // namespace tilempi::mpi
+
+namespace tilempi::mpi::coll {
+
 bool op_valid(MPI_Op op) {
   return (op > MPI_OP_NULL && op < TILEMPI_OP_PREDEFINED_END) || user_op(op) != nullptr;
 }
 
 bool op_commutative(MPI_Op op) {
-  if (UserOp* u = user_op(op)) return u->commute;
+  if (UserOp* u = held_user_op(op)) return u->commute;
   return op != MPI_REPLACE && op != MPI_NO_OP;
 }
 
@@ -268,7 +297,7 @@ Reducer::Reducer(MPI_Op op, MPI_Datatype type)
 
 void Reducer::apply(const void* in, void* inout, std::size_t n) const {
   if (n == 0 || elem_size_ == 0) return;
-  if (UserOp* u = user_op(op_)) {
+  if (UserOp* u = held_user_op(op_)) {  // (the user may have freed it since the call began)
     // The user function counts in int: longer runs of packed elements go in pieces.
     constexpr std::size_t kMaxLen = INT_MAX;
     if (n > kMaxLen) {
@@ -323,9 +352,9 @@ int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
   if (!op) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Op_create", "op is NULL");
   auto& ops = coll::user_ops();
   std::size_t i = 0;
-  while (i < ops.size() && ops[i].live) ++i;
+  while (i < ops.size() && (ops[i].live || ops[i].holds > 0)) ++i;
   if (i == ops.size()) ops.emplace_back();
-  ops[i] = coll::UserOp{user_fn, commute != 0, true};
+  ops[i] = coll::UserOp{user_fn, commute != 0, true, 0};
   *op = static_cast<MPI_Op>(TILEMPI_OP_PREDEFINED_END + static_cast<int>(i));
   return MPI_SUCCESS;
 }
