@@ -20,6 +20,27 @@ int copy_out(const std::string& s, char* out, int len) {
   return MPI_SUCCESS;
 }
 
+// On a virtual clock, time passes only as the transport charges it: with --compute none a rank
+// that waits for time to pass by polling MPI_Wtime (HPCG sizing its run, OSU's dummy compute)
+// spins for ever. Say so once, with the option that ends it.
+constexpr std::uint64_t kFrozenWtimeCalls = 1000000;
+
+void note_wtime(Runtime& rt, double now) {
+  if (now != rt.last_wtime) {
+    rt.last_wtime = now;
+    rt.same_wtime_calls = 0;
+    return;
+  }
+  if (++rt.same_wtime_calls < kFrozenWtimeCalls || rt.said_time_frozen) return;
+  rt.said_time_frozen = true;
+  std::fprintf(stderr,
+               "tilempi: rank %d: MPI_Wtime returned the same virtual time %llu times in a row: no virtual time "
+               "passes between this rank's MPI calls (--compute none charges no compute), so a loop that waits "
+               "for time to pass never ends; run with --compute model (the default) or --compute scale:F\n",
+               rt.transport->rank(), static_cast<unsigned long long>(kFrozenWtimeCalls));
+  std::fflush(stderr);
+}
+
 int init(int required) {
   Runtime& rt = runtime();
   if (rt.initialized) return raise(MPI_COMM_WORLD, MPI_ERR_OTHER, "MPI_Init", "MPI is already initialized");
@@ -179,7 +200,9 @@ double MPI_Wtime(void) {
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
   }
-  return rt.transport->wtime();
+  const double now = rt.transport->wtime();
+  if (rt.bracketed) note_wtime(rt, now);
+  return now;
 }
 
 double MPI_Wtick(void) {

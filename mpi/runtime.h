@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cerrno>
+#include <cstdint>
 
 #include "mpi.h"
 #include "tilempi/transport/rank_local.h"
@@ -28,6 +29,11 @@ struct Runtime {
   /// recv_at_once) before anything else, without the call's bracket (ApiScope), which then has
   /// nothing to do.
   bool direct_p2p = false;
+  /// MPI_Wtime on a virtual clock that does not move (api_env.cpp, note_wtime): the last value and how
+  /// many calls in a row returned it.
+  double last_wtime = -1;
+  std::uint64_t same_wtime_calls = 0;
+  bool said_time_frozen = false;
 };
 
 namespace threads {

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Fault injection: jobs whose ranks fail at a random point (tests/reliability/fault_rank.c):
 # killed by a signal, exit without MPI_Finalize, MPI_Abort from several ranks at once, out of
-# memory. For each run it checks the launcher's exit status against the documented one
+# memory, MPI_Abort while every rank holds unflushed output (output), ranks returning from main
+# without MPI_Finalize (nofinalize: one, nonefinalize: all); and jobs whose launcher is killed
+# (startkill: SIGKILL) or interrupted (startterm: SIGTERM) at a random moment of the start of 40
+# ranks. For each run it checks the launcher's exit status against the documented one
 # (tilempirun --help: 128+N for a rank killed by signal N, the rank's own status, the
 # MPI_Abort code), that no process of the job is left, that no shared-memory object of the job is
 # left in /dev/shm, and that nothing is left in the job's temporary directory (TMPDIR); it
@@ -10,7 +13,8 @@
 #   scripts/fault.sh [-r RUNS] [-n RANKS] [-b BUILD_DIR] [-T TRANSPORTS] [-l LIMIT] [-s SEED] [CASE...]
 #
 # Defaults: 100 runs per case and transport, 4 ranks, build/, host and sim, a limit of 60 s
-# (a loaded machine), cases signal exit abort oom. Seeds: SEED, SEED+1, ... (default: random,
+# (a loaded machine), cases signal exit abort oom output nofinalize nonefinalize startkill
+# startterm. Seeds: SEED, SEED+1, ... (default: random,
 # printed; a failing run prints its command line).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,7 +37,7 @@ while getopts "r:n:b:T:l:s:" opt; do
 done
 shift $((OPTIND - 1))
 cases=("$@")
-[ ${#cases[@]} -gt 0 ] || cases=(signal exit abort oom)
+[ ${#cases[@]} -gt 0 ] || cases=(signal exit abort oom output nofinalize nonefinalize startkill startterm)
 run=$build/bin/tilempirun
 prog=$build/bin/fault_rank
 for f in "$run" "$prog"; do [ -x "$f" ] || { echo "fault.sh: $f is missing (build first)" >&2; exit 2; }; done
@@ -50,7 +54,10 @@ expected() {
     signal) echo $((128 + ${signals[$((s / 7 % 6))]})) ;;
     exit) echo $((3 + s % 50)) ;;
     oom) echo 134 ;;
-    abort)
+    nofinalize | nonefinalize) echo 1 ;;
+    startkill) echo 137 ;;
+    startterm) echo 143 ;;
+    abort | output)
       local r out=""
       for ((r = 0; r < ranks; r++)); do (((r + s) % 3 != 0)) && out="$out $((40 + r))"; done
       echo "$out" ;;
@@ -76,9 +83,17 @@ for t in $transports; do
       tmp=$work/tmp-$n
       mkdir -p "$tmp"
       start=$(date +%s.%N)
-      TMPDIR=$tmp "$run" -n "$ranks" --transport "$t" "${extra[@]}" --timeout 120 "$prog" "$c" "$s" "$token" \
+      np=$ranks
+      mode=$c
+      case $c in startkill | startterm) np=40 mode=none ;; esac
+      TMPDIR=$tmp "$run" -n "$np" --transport "$t" "${extra[@]}" --timeout 120 "$prog" "$mode" "$s" "$token" \
         > "$work/out" 2> "$work/err" < /dev/null &
       pid=$!
+      if [ "$c" = startkill ] || [ "$c" = startterm ]; then
+        # A moment of the start drawn from the seed: 0 to 0.5 s.
+        sleep "$(awk -v s="$s" 'BEGIN { printf "%.3f", (s % 500) / 1000 }')"
+        kill -s "$([ "$c" = startkill ] && echo KILL || echo TERM)" $pid
+      fi
       wait $pid
       status=$?
       secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
@@ -91,7 +106,21 @@ for t in $transports; do
         left=$(pgrep -f -- "$token" || true)
         [ -n "$left" ] && why="$why; processes left: $left" && kill -KILL $left 2> /dev/null
       fi
-      shm=$(ls /dev/shm | grep -E "^tilempi(-sim)?-$pid-" || true)
+      if [ "$c" = output ]; then
+        # Every line a rank printed before the abort is in the output: each rank printed at least
+        # its lines of the rounds before the failing one.
+        at=$(((s / ranks) % 40))
+        for ((r = 0; r < ranks; r++)); do
+          got=$(grep -c "^rank $r round " "$work/out" || true)
+          [ "$got" -ge "$at" ] || why="$why; rank $r: $got lines of output, at least $at printed"
+        done
+      fi
+      # (a killed launcher's watchdog removes the name a moment after it)
+      for _ in 1 2 3 4 5 6 7 8 9 10; do
+        shm=$(ls /dev/shm | grep -E "^tilempi(-sim)?-$pid-" || true)
+        [ -z "$shm" ] && break
+        sleep 0.2
+      done
       [ -n "$shm" ] && why="$why; left in /dev/shm: $shm"
       tmpleft=$(ls -A "$tmp")
       [ -n "$tmpleft" ] && why="$why; left in TMPDIR: $tmpleft"

@@ -44,10 +44,20 @@ const Setting& sim_summary() {
   return s;
 }
 
-std::vector<Setting> sim_keys() { return {sim_arena_mib(), sim_ranks(), sim_stack_kib(), sim_summary()}; }
+const Setting& sim_progress() {
+  static const Setting s = st::choice(
+      "sim.progress", st::Source::sim, {"auto", "on", "off"}, "auto",
+      "a line on stderr every 5 s of a long run (virtual cycle, messages, ranks done, wall time): auto when "
+      "stderr is a terminal; tilempirun --quiet sets off");
+  return s;
+}
+
+std::vector<Setting> sim_keys() {
+  return {sim_arena_mib(), sim_progress(), sim_ranks(), sim_stack_kib(), sim_summary()};
+}
 
 const Setting* find_sim_key(const std::string& key) {
-  for (const Setting* s : {&sim_arena_mib(), &sim_ranks(), &sim_stack_kib(), &sim_summary()})
+  for (const Setting* s : {&sim_arena_mib(), &sim_progress(), &sim_ranks(), &sim_stack_kib(), &sim_summary()})
     if (s->name == key) return s;
   return nullptr;
 }

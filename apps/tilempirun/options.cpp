@@ -389,6 +389,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       ->allow_extra_args(false)
       ->type_name("VAR[=value]");
   app.add_flag("--verbose", o.verbose, "say what the launcher does");
+  bool quiet = false;
+  app.add_flag("--quiet", quiet, "sim: no progress lines and no summary line (sim.progress=off, sim.summary=0)");
   // What scripts written for MPICH's mpiexec and Open MPI's mpirun pass (one-dash spellings
   // such as -np, -host, -genv, -ppn, -bind-to, -l, -wdir are accepted too).
   auto* compat = "mpiexec compatibility";
@@ -561,6 +563,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       joined += (joined.empty() ? "" : ",") + m;
     }
     o.backend["migrate"] = joined;
+  }
+  if (quiet && o.transport == "sim") {
+    o.backend["set.sim.progress"] = "off";
+    o.backend["set.sim.summary"] = "0";
   }
   for (const auto& s : sets) {
     auto eq = s.find('=');

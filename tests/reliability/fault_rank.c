@@ -12,6 +12,11 @@
  *           MPI_Abort(MPI_COMM_WORLD, 40 + r): the job ends with one of those codes
  *   oom     rank SEED % size limits its address space and allocates until malloc fails, then
  *           aborts as a program does that finds no memory: the job ends with 134 (SIGABRT)
+ *   output  every rank prints a line per round without flushing it (stdout is a file), then the
+ *           abort case: every line printed before the abort reaches the output
+ *   nofinalize  rank SEED % size returns from main without MPI_Finalize while the others wait
+ *           for it: the job ends with 1 ("exited without MPI_Finalize")
+ *   nonefinalize  every rank returns from main without MPI_Finalize: the job ends with 1
  *   none    nobody fails: the job ends with 0
  * Rank 0 first prints "job=NAME" (the job's shared-memory name) for the cleanliness checks of
  * scripts/fault.sh; TOKEN is unused (it marks the job's processes for pgrep).
@@ -61,7 +66,10 @@ int main(int argc, char** argv) {
   const int at = (int)(seed / (unsigned long)size % 40);
   static const int signals[] = {SIGKILL, SIGSEGV, SIGTERM, SIGABRT, SIGBUS, SIGFPE};
   int value = rank, sum = 0;
+  const int output = strcmp(mode, "output") == 0;
+  if (output) mode = "abort";
   for (int round = 0; round < 60; ++round) {
+    if (output) printf("rank %d round %d\n", rank, round);  /* held in stdio's buffer */
     if (round == at) {
       if (strcmp(mode, "signal") == 0 && rank == victim) {
         const int sig = signals[seed / 7 % 6];
@@ -73,6 +81,8 @@ int main(int argc, char** argv) {
         MPI_Abort(MPI_COMM_WORLD, 40 + rank);
       } else if (strcmp(mode, "oom") == 0 && rank == victim) {
         run_out_of_memory();
+      } else if ((strcmp(mode, "nofinalize") == 0 && rank == victim) || strcmp(mode, "nonefinalize") == 0) {
+        return 0;
       }
     }
     const int right = (rank + 1) % size, left = (rank + size - 1) % size;

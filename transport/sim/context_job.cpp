@@ -469,6 +469,7 @@ int Scheduler::run(int argc, char** argv) {
   eo.trace_path = header_->trace_path;
   eo.compute = header_->compute;
   eo.summary = header_->summary != 0;
+  eo.progress = header_->progress != 0;
   eo.arena_bytes = arena_bytes_;
   eo.migrations = parse_migrations(std::string(header_->migrations, strnlen(header_->migrations, sizeof header_->migrations)));
   eo.summary_note = "; ranks as contexts";

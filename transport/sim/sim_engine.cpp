@@ -909,7 +909,28 @@ void Engine::on_delivered(const hw::PacketEvent& e) {
 
 // ------------------------------------------------------------------ main loop
 
+// A long run says where it is: virtual cycle, messages, ranks done, wall time, every few seconds
+// (sim.progress). The clock is read once every 1024 advances, which costs nothing measurable.
+void Engine::report_progress() {
+  if (++progress_calls_ % 1024 != 0) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (progress_started_ == std::chrono::steady_clock::time_point{}) {
+    progress_started_ = progress_said_ = now;
+    return;
+  }
+  if (now - progress_said_ < std::chrono::seconds(kProgressSeconds)) return;
+  progress_said_ = now;
+  int done = 0;
+  for (const RankInfo& ri : ranks_) done += ri.finished ? 1 : 0;
+  const std::uint64_t cycle = std::min(bound_, chip_->now());
+  std::fprintf(stderr, "tilempirun: sim: cycle %llu (%.3f ms virtual), %llu messages, %d of %d ranks done; wall %.0f s\n",
+               static_cast<unsigned long long>(cycle), static_cast<double>(cycle) / config_.clock_hz * 1e3,
+               static_cast<unsigned long long>(messages_), done, n_,
+               std::chrono::duration<double>(now - progress_started_).count());
+}
+
 bool Engine::advance_to(std::uint64_t bound) {
+  if (opt_.progress) report_progress();
   bound_ = bound;
   bool did = false;
   for (;;) {

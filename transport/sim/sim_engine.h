@@ -14,6 +14,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -46,6 +47,7 @@ struct EngineOptions {
   std::string trace_path;
   std::string compute = "none";
   bool summary = true;
+  bool progress = false;     ///< a line on stderr every kProgressSeconds of wall time (sim.progress)
   std::string summary_note;  ///< appended to the summary line (how the ranks ran)
   std::uint64_t arena_bytes = 0;  ///< each rank's payload arena (0: the segment's)
   std::vector<MigrationOrder> migrations;  ///< tilempirun --migrate
@@ -218,6 +220,10 @@ class Engine final : public hwmodel::adapter::Listener {
   void write_report();
   void write_trace();
   void print_summary();
+  static constexpr int kProgressSeconds = 5;
+  void report_progress();
+  std::uint64_t progress_calls_ = 0;
+  std::chrono::steady_clock::time_point progress_started_{}, progress_said_{};
   /// How compute was charged: the --compute setting, or the counted model where ranks counted.
   std::string compute_text() const;
   void ring_rank(int r);

@@ -79,6 +79,8 @@ class SimJob final : public Job {
     // small jobs (tests send 64 MiB between two ranks).
     std::uint64_t arena_mib = n <= 16 ? 160 : 64;
     bool summary = true;
+    std::string progress_mode = "auto";
+    bool progress = false;
     // TILEMPI_SIM_RANKS sets the default for a whole session (the test suite runs both ways).
     // The sim.* keys and the variables are declared in tilempi/transport/settings.h.
     namespace ts = tilempi::transport::settings;
@@ -123,6 +125,7 @@ class SimJob final : public Job {
           if (k == "sim.ranks") ranks_mode = st::to_choice(ts::sim_ranks(), value);
           if (k == "sim.stack_kib") stack_kib = static_cast<std::uint64_t>(st::to_integer(ts::sim_stack_kib(), value));
           if (k == "sim.summary") summary = st::to_boolean(ts::sim_summary(), value);
+          if (k == "sim.progress") progress_mode = st::to_choice(ts::sim_progress(), value);
           continue;
         }
         if (k == "mapping") mapping_set = true;
@@ -217,6 +220,9 @@ class SimJob final : public Job {
     h->contexts = contexts_ ? 1 : 0;
     h->stack_kib = static_cast<std::uint32_t>(stack_kib);
     h->summary = summary ? 1 : 0;
+    // (decided here, where stderr is the user's: the simulator process writes into a pipe)
+    progress = progress_mode == "on" || (progress_mode == "auto" && ::isatty(STDERR_FILENO));
+    h->progress = progress ? 1 : 0;
     std::snprintf(h->report_path, sizeof h->report_path, "%s", option(spec, "report", "").c_str());
     std::snprintf(h->trace_path, sizeof h->trace_path, "%s", option(spec, "trace", "").c_str());
     std::snprintf(h->compute, sizeof h->compute, "%s", compute.c_str());
@@ -232,6 +238,7 @@ class SimJob final : public Job {
     eo.trace_path = option(spec, "trace", "");
     eo.compute = compute;
     eo.summary = summary;
+    eo.progress = progress;
     eo.migrations = migrations;
     try {
       engine_ = std::make_unique<Engine>(seg_, n, cfg, adapter, tiles, eo);

@@ -150,6 +150,7 @@ struct alignas(kPage) Header {
   std::uint32_t contexts;       ///< 1: one simulator process hosts every rank (no rings, no arenas here)
   std::uint32_t stack_kib;      ///< each rank's stack
   std::uint32_t summary;        ///< print the summary line
+  std::uint32_t progress;       ///< print a progress line every few seconds (sim.progress)
   char report_path[1024];
   char trace_path[1024];
   char compute[160];            ///< --compute as given, or for `model` the ratio line of core_model.h

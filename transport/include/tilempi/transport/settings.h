@@ -20,6 +20,7 @@ const Setting& sim_arena_mib();
 const Setting& sim_ranks();
 const Setting& sim_stack_kib();
 const Setting& sim_summary();
+const Setting& sim_progress();
 /// Every sim.* key, in listing order.
 std::vector<Setting> sim_keys();
 /// The declaration of sim key `key`, or nullptr.
