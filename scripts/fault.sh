@@ -94,7 +94,7 @@ for t in $transports; do
         sleep "$(awk -v s="$s" 'BEGIN { printf "%.3f", (s % 500) / 1000 }')"
         kill -s "$([ "$c" = startkill ] && echo KILL || echo TERM)" $pid
       fi
-      wait $pid
+      { wait $pid; } 2> /dev/null  # (bash's "Killed" notice of the startkill case)
       status=$?
       secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.3f", b - a }')
       why=""
