@@ -1302,13 +1302,4 @@ int coll_recv(void* buf, std::size_t count, MPI_Datatype type, int source, int t
   return rc == MPI_SUCCESS ? coll_waitall(1, &r, MPI_STATUSES_IGNORE) : rc;
 }
 
-int coll_sendrecv(const void* sbuf, std::size_t scount, MPI_Datatype stype, int dest, void* rbuf, std::size_t rcount,
-                  MPI_Datatype rtype, int source, int tag, Comm& comm) {
-  MPI_Request r[2];
-  int rc = irecv(rbuf, rcount, rtype, source, tag, comm, Lane::Coll, &r[0]);
-  if (rc == MPI_SUCCESS) rc = isend(sbuf, scount, stype, dest, tag, comm, Lane::Coll, false, &r[1]);
-  if (rc != MPI_SUCCESS) return rc;
-  return coll_waitall(2, r, MPI_STATUSES_IGNORE);
-}
-
 }  // namespace tilempi::mpi

@@ -101,8 +101,6 @@ int coll_waitall(int count, MPI_Request* requests, MPI_Status* statuses);
 // Shorthands for collective algorithms (Lane::Coll, blocking; their waits are coll_waitall's).
 int coll_send(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm);
 int coll_recv(void* buf, std::size_t count, MPI_Datatype type, int source, int tag, Comm& comm);
-int coll_sendrecv(const void* sbuf, std::size_t scount, MPI_Datatype stype, int dest, void* rbuf, std::size_t rcount,
-                  MPI_Datatype rtype, int source, int tag, Comm& comm);
 inline int coll_isend(const void* buf, std::size_t count, MPI_Datatype type, int dest, int tag, Comm& comm,
                       MPI_Request* r) {
   return isend(buf, count, type, dest, tag, comm, Lane::Coll, false, r);

@@ -85,14 +85,14 @@ for t in $transports; do
       start=$(date +%s.%N)
       np=$ranks
       mode=$c
-      case $c in startkill | startterm) np=40 mode=none ;; esac
+      case $c in startkill | startterm) np=40 mode=hold ;; esac
       TMPDIR=$tmp "$run" -n "$np" --transport "$t" "${extra[@]}" --timeout 120 "$prog" "$mode" "$s" "$token" \
         > "$work/out" 2> "$work/err" < /dev/null &
       pid=$!
       if [ "$c" = startkill ] || [ "$c" = startterm ]; then
         # A moment of the start drawn from the seed: 0 to 0.5 s.
         sleep "$(awk -v s="$s" 'BEGIN { printf "%.3f", (s % 500) / 1000 }')"
-        kill -s "$([ "$c" = startkill ] && echo KILL || echo TERM)" $pid
+        kill -s "$([ "$c" = startkill ] && echo KILL || echo TERM)" $pid 2> /dev/null
       fi
       { wait $pid; } 2> /dev/null  # (bash's "Killed" notice of the startkill case)
       status=$?

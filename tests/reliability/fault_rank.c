@@ -17,11 +17,14 @@
  *   nofinalize  rank SEED % size returns from main without MPI_Finalize while the others wait
  *           for it: the job ends with 1 ("exited without MPI_Finalize")
  *   nonefinalize  every rank returns from main without MPI_Finalize: the job ends with 1
+ *   hold    every rank waits 30 s after MPI_Init (poll(2), real time also on the sim): a job
+ *           that is still starting or running when scripts/fault.sh kills its launcher
  *   none    nobody fails: the job ends with 0
  * Rank 0 first prints "job=NAME" (the job's shared-memory name) for the cleanliness checks of
  * scripts/fault.sh; TOKEN is unused (it marks the job's processes for pgrep).
  */
 #include <mpi.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +65,7 @@ int main(int argc, char** argv) {
     printf("job=%s\n", job ? job : "(none)");
     fflush(stdout);
   }
+  if (strcmp(mode, "hold") == 0) poll(NULL, 0, 30000);
   const int victim = (int)(seed % (unsigned long)size);
   const int at = (int)(seed / (unsigned long)size % 40);
   static const int signals[] = {SIGKILL, SIGSEGV, SIGTERM, SIGABRT, SIGBUS, SIGFPE};

@@ -8,9 +8,12 @@
 
 namespace tilempi::transport {
 
-namespace detail {
-volatile sig_atomic_t noted_termination = 0;
-}
+// detail::noted_termination is a common symbol declared in assembly, as detail::g_rank_slot is
+// (dispatch.cpp): tilempirun links the transport statically and libtilempi.so as well, and the
+// two definitions must merge into one object (AddressSanitizer would report a C++ definition in
+// both as an ODR violation).
+static_assert(sizeof(sig_atomic_t) == 4);
+asm(".comm _ZN7tilempi9transport6detail17noted_terminationE,4,4");
 
 namespace {
 

@@ -55,7 +55,6 @@ struct Link {
   int y = 0;
   Dir dir = Dir::North;
   bool operator==(const Link&) const = default;
-  bool is_mesh() const { return dir != Dir::Inject && dir != Dir::Eject; }
   int id(const Mesh& m) const { return ((y * m.width) + x) * 6 + static_cast<int>(dir); }
   std::string str() const;
 };

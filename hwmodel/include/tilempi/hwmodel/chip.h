@@ -103,7 +103,6 @@ class Chip {
 
   const Config& config() const { return config_; }
   const Topology& topology() const { return topo_; }
-  int num_networks() const { return config_.networks; }
 
   // Queues a packet of header_flits + payload_flits at `src`'s core at cycle
   // `at` on dynamic network `network`, in virtual-channel class `vc_class`

@@ -138,11 +138,6 @@ struct Config {
   int st_delay() const { return router_delay - sw_alloc_delay; }
   // Packet classes (Chip::inject's vc_class): vcs / vcs_per_class; on a torus vcs / 2.
   int vc_classes() const { return torus ? vcs / 2 : vcs / vcs_per_class; }
-  // Flits needed for `bytes` of payload at flit_bytes per flit (rounded up).
-  std::uint64_t flits_for_bytes(std::uint64_t bytes) const {
-    const auto fb = static_cast<std::uint64_t>(flit_bytes);
-    return (bytes + fb - 1) / fb;
-  }
   int num_tiles() const { return width * height; }
 };
 
