@@ -202,7 +202,7 @@ Completion split_begin() { return Completion{Completion::Begin, MPI_STATUS_IGNOR
 int access_arguments(File& f, const char* fn, Pattern pattern, int count, MPI_Datatype type, const Completion& how,
                      const Datatype** t) {
   int rc;
-  if (how.kind == Completion::Nonblocking && !how.request) return fail(&f, MPI_ERR_REQUEST, fn, "request is NULL");
+  if (how.kind == Completion::Nonblocking && !how.request) return fail(&f, MPI_ERR_ARG, fn, "request is NULL");
   if (how.kind == Completion::Begin && f.split.active)
     return fail(&f, MPI_ERR_IO, fn, "a split collective access (..._begin) is already active on this file");
   if (pattern == Pattern::Explicit && !not_sequential(f, fn, &rc)) return rc;
