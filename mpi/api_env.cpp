@@ -216,6 +216,8 @@ int MPI_Error_string(int errorcode, char* string, int* resultlen) {
   const char* s = error_string(errorcode);
   if (!string || !resultlen) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string", "NULL argument");
   if (!s) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string", "unknown error code " + std::to_string(errorcode));
+  // The code a call returned says what that call's failure was, as the fatal path would have.
+  if (const std::string* returned = returned_error_message(errorcode)) s = returned->c_str();
   copy_out(s, string, MPI_MAX_ERROR_STRING);
   *resultlen = static_cast<int>(std::strlen(string));
   return MPI_SUCCESS;

@@ -202,7 +202,7 @@ Completion split_begin() { return Completion{Completion::Begin, MPI_STATUS_IGNOR
 int access_arguments(File& f, const char* fn, Pattern pattern, int count, MPI_Datatype type, const Completion& how,
                      const Datatype** t) {
   int rc;
-  if (how.kind == Completion::Nonblocking && !how.request) return fail(&f, MPI_ERR_REQUEST, fn, "request is NULL");
+  if (how.kind == Completion::Nonblocking && !how.request) return fail(&f, MPI_ERR_ARG, fn, "request is NULL");
   if (how.kind == Completion::Begin && f.split.active)
     return fail(&f, MPI_ERR_IO, fn, "a split collective access (..._begin) is already active on this file");
   if (pattern == Pattern::Explicit && !not_sequential(f, fn, &rc)) return rc;
@@ -262,8 +262,10 @@ int split_end(const char* fn, MPI_File fh, Pattern pattern, bool write, const vo
 
 /// MPI_File_set_view's arguments (the error is reported here).
 int view_arguments(File& f, const char* fn, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
-                   const char* datarep, const Datatype** et, const Datatype** ft) {
+                   const char* datarep, MPI_Info info, const Datatype** et, const Datatype** ft) {
   int rc;
+  if (info != MPI_INFO_NULL && !info_valid(info))
+    return fail(&f, MPI_ERR_INFO, fn, "info handle " + std::to_string(info) + " is not valid");
   if (!(*et = check_type(f, etype, fn, &rc))) return rc;
   if (!(*ft = check_type(f, filetype, fn, &rc))) return rc;
   if (disp < 0) return fail(&f, MPI_ERR_ARG, fn, "displacement " + std::to_string(disp) + " is negative");
@@ -495,13 +497,13 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
   int rc;
   File* f = check_file(fh, fn, &rc);
   if (!f) return rc;
-  (void)info;
   const Datatype* et = nullptr;
   const Datatype* ft = nullptr;
   // A rank with a wrong argument keeps its view but still takes part in the group's two
   // barriers, so that the others complete with theirs (and the shared pointer is reset for them).
-  rc = view_arguments(*f, fn, disp, etype, filetype, datarep, &et, &ft);
+  rc = view_arguments(*f, fn, disp, etype, filetype, datarep, info, &et, &ft);
   if (rc == MPI_SUCCESS) {
+    info_merge(info, f->hints);  // the view's hints join the file's (MPI_File_get_info returns them)
     f->disp = disp;
     f->etype = etype;
     f->filetype = filetype;

@@ -24,7 +24,7 @@ TILEMPI_ENTRY_HELPER int start_send(const void* buf, int count, MPI_Datatype typ
   const Datatype* t = check::message_type(*c, buf, count, type, fn, &rc);
   if (!t || !check::dest(*c, dest, fn, &rc) || !check::send_tag(*c, tag, fn, &rc)) return rc;
   if (!request) [[unlikely]]
-    return raise(comm, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    return raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
   return isend(buf, static_cast<std::size_t>(count), *t, dest, tag, *c, Lane::User, sync, request);
 }
 
@@ -37,7 +37,7 @@ TILEMPI_ENTRY_HELPER Comm* check_send(const void* buf, int count, MPI_Datatype t
   if (!t || !check::dest(*c, dest, fn, rc) || !check::send_tag(*c, tag, fn, rc)) return nullptr;
   if (type_out) *type_out = t;
   if (!request) {
-    *rc = raise(comm, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    *rc = raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
     return nullptr;
   }
   return c;
@@ -51,7 +51,7 @@ TILEMPI_ENTRY_HELPER Comm* check_recv(void* buf, int count, MPI_Datatype type, i
   if (!t || !check::source(*c, source, fn, rc) || !check::recv_tag(*c, tag, fn, rc)) return nullptr;
   if (type_out) *type_out = t;
   if (!request) {
-    *rc = raise(comm, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    *rc = raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
     return nullptr;
   }
   return c;
@@ -84,7 +84,7 @@ TILEMPI_ENTRY_HELPER int start_recv(void* buf, int count, MPI_Datatype type, int
   const Datatype* t = check::message_type(*c, buf, count, type, fn, &rc);
   if (!t || !check::source(*c, source, fn, &rc) || !check::recv_tag(*c, tag, fn, &rc)) return rc;
   if (!request) [[unlikely]]
-    return raise(comm, MPI_ERR_REQUEST, fn, "request pointer is NULL");
+    return raise(comm, MPI_ERR_ARG, fn, "request pointer is NULL");
   return irecv(buf, static_cast<std::size_t>(count), *t, source, tag, *c, Lane::User, request);
 }
 
@@ -118,7 +118,7 @@ bool check_requests(int count, MPI_Request* requests, const char* fn, int* rc) {
     return false;
   }
   if (count > 0 && !requests) {
-    *rc = raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn, "request array is NULL");
+    *rc = raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "request array is NULL");  // (a null pointer: as MPICH)
     return false;
   }
   const int i = first_invalid_request(count, requests);
@@ -278,7 +278,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int 
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   ApiScope api_scope(__func__);
   int rc;
-  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Wait", "request pointer is NULL");
+  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Wait", "request pointer is NULL");
   if (!check_requests(1, request, "MPI_Wait", &rc)) return rc;
   if (request_inactive(*request)) {
     status_set(status, empty_status());
@@ -422,7 +422,7 @@ int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   ApiScope api_scope(__func__);
   int rc;
-  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Test", "request pointer is NULL");
+  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "request pointer is NULL");
   if (!check_requests(1, request, "MPI_Test", &rc)) return rc;
   if (!flag) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "flag is NULL");
   if (request_inactive(*request)) {
@@ -442,7 +442,7 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
 int MPI_Request_free(MPI_Request* request) {
   ApiScope api_scope(__func__);
   int rc;
-  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "request pointer is NULL");
+  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Request_free", "request pointer is NULL");
   if (!check_requests(1, request, "MPI_Request_free", &rc)) return rc;
   if (*request == MPI_REQUEST_NULL)
     return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "request is MPI_REQUEST_NULL");
@@ -458,7 +458,7 @@ int MPI_Request_free(MPI_Request* request) {
 int MPI_Cancel(MPI_Request* request) {
   ApiScope api_scope(__func__);
   int rc;
-  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "request pointer is NULL");
+  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Cancel", "request pointer is NULL");
   if (!check_requests(1, request, "MPI_Cancel", &rc)) return rc;
   if (*request == MPI_REQUEST_NULL) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "request is MPI_REQUEST_NULL");
   if (request_inactive(*request))
@@ -579,7 +579,7 @@ static int start_all(int count, MPI_Request requests[], const char* fn) {
 
 int MPI_Start(MPI_Request* request) {
   ApiScope api_scope(__func__);
-  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Start", "request pointer is NULL");
+  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Start", "request pointer is NULL");
   return start_all(1, request, "MPI_Start");
 }
 
@@ -595,7 +595,7 @@ int MPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
 
 int MPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
   ApiScope api_scope(__func__);
-  if (!req) return raise(comm, MPI_ERR_REQUEST, "MPI_Ibsend", "request pointer is NULL");
+  if (!req) return raise(comm, MPI_ERR_ARG, "MPI_Ibsend", "request pointer is NULL");
   int rc = buffered_send(buf, count, type, dest, tag, comm, "MPI_Ibsend");
   if (rc != MPI_SUCCESS) return rc;
   // The data is in the attached buffer: the user's request is complete at once.
@@ -654,11 +654,14 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Sta
 static bool check_mrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, const char* fn, int* rc) {
   if (!check::initialized(fn, rc)) return false;
   Comm* world = comm_get(MPI_COMM_WORLD);
-  if (!message || !message_valid(*message)) {
+  if (!message) {
+    *rc = raise(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "message pointer is NULL");  // (a null pointer: as MPICH)
+    return false;
+  }
+  if (!message_valid(*message)) {
     *rc = raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn,
-                !message ? std::string("message is NULL")
-                         : "message handle " + std::to_string(*message) +
-                               " is not one that MPI_Mprobe or MPI_Improbe returned and no receive has taken");
+                "message handle " + std::to_string(*message) +
+                    " is not one that MPI_Mprobe or MPI_Improbe returned and no receive has taken");
     return false;
   }
   return check::message(*world, buf, count, type, fn, rc);
@@ -668,7 +671,7 @@ int MPI_Imrecv(void* buf, int count, MPI_Datatype type, MPI_Message* message, MP
   ApiScope api_scope(__func__);
   int rc;
   if (!check_mrecv(buf, count, type, message, "MPI_Imrecv", &rc)) return rc;
-  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Imrecv", "request pointer is NULL");
+  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Imrecv", "request pointer is NULL");
   return imrecv(buf, static_cast<std::size_t>(count), type, message, request);
 }
 

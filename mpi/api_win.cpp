@@ -515,7 +515,7 @@ int MPI_Compare_and_swap(const void* origin_addr, const void* compare_addr, void
 
 int MPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
-  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Rput", "request is NULL");
+  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Rput", "request is NULL");
   return rma("MPI_Rput", RmaKind::Put,
              {origin_addr, origin_count, origin_datatype, nullptr, 0, MPI_DATATYPE_NULL, target_rank, target_disp,
               target_count, target_datatype},
@@ -524,7 +524,7 @@ int MPI_Rput(const void* origin_addr, int origin_count, MPI_Datatype origin_data
 
 int MPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
              int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request* request) {
-  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Rget", "request is NULL");
+  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Rget", "request is NULL");
   return rma("MPI_Rget", RmaKind::Get,
              {origin_addr, origin_count, MPI_DATATYPE_NULL, nullptr, origin_count, origin_datatype, target_rank,
               target_disp, target_count, target_datatype},
@@ -534,7 +534,7 @@ int MPI_Rget(void* origin_addr, int origin_count, MPI_Datatype origin_datatype, 
 int MPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                     MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                     MPI_Request* request) {
-  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Raccumulate", "request is NULL");
+  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Raccumulate", "request is NULL");
   return rma("MPI_Raccumulate", RmaKind::Acc,
              {origin_addr, origin_count, origin_datatype, nullptr, 0, MPI_DATATYPE_NULL, target_rank, target_disp,
               target_count, target_datatype},
@@ -544,7 +544,7 @@ int MPI_Raccumulate(const void* origin_addr, int origin_count, MPI_Datatype orig
 int MPI_Rget_accumulate(const void* origin_addr, int origin_count, MPI_Datatype origin_datatype, void* result_addr,
                         int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
                         int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request* request) {
-  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Rget_accumulate", "request is NULL");
+  if (!request) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Rget_accumulate", "request is NULL");
   return rma("MPI_Rget_accumulate", RmaKind::GetAcc,
              {origin_addr, origin_count, origin_datatype, result_addr, result_count, result_datatype, target_rank,
               target_disp, target_count, target_datatype},

@@ -1,12 +1,46 @@
 #include "errors.h"
 
 #include <cstdio>
+#include <string>
+#include <vector>
 #include <unistd.h>
 
 #include "comm.h"
 #include "runtime.h"
+#include "tilempi/transport/rank_local.h"
 
 namespace tilempi::mpi {
+
+namespace {
+
+/// The message of the last error of each class returned to the program (per rank): error codes
+/// are the classes, so this is what MPI_Error_string can say about the code the program holds.
+std::vector<std::string>& returned_messages() {
+  static transport::RankLocal<std::vector<std::string>> m;  // per rank (see rank_local.h)
+  return m.get();
+}
+
+/// "function: class text: detail", the fatal path's message.
+std::string compose(int errclass, const char* function, const std::string& detail) {
+  const char* text = error_string(errclass);
+  return std::string(function) + ": " + (text ? text : "unknown error class") + (detail.empty() ? "" : ": ") + detail;
+}
+
+/// An error of errclass goes back to the program: keep its message for MPI_Error_string.
+void remember(int errclass, const char* function, const std::string& detail) {
+  if (errclass <= MPI_SUCCESS || errclass > MPI_ERR_LASTCODE) return;
+  auto& m = returned_messages();
+  if (m.size() <= static_cast<std::size_t>(errclass)) m.resize(MPI_ERR_LASTCODE + 1);
+  m[static_cast<std::size_t>(errclass)] = compose(errclass, function, detail);
+}
+
+}  // namespace
+
+const std::string* returned_error_message(int errclass) {
+  const auto& m = returned_messages();
+  if (errclass <= MPI_SUCCESS || static_cast<std::size_t>(errclass) >= m.size() || m[errclass].empty()) return nullptr;
+  return &m[static_cast<std::size_t>(errclass)];
+}
 
 const char* error_string(int errclass) {
   switch (errclass) {
@@ -81,6 +115,7 @@ int raise(MPI_Comm comm, int errclass, const char* function, const std::string& 
     }
   }
   if (MPI_Comm_errhandler_function* user = errhandler_function(handler)) {
+    remember(errclass, function, detail);
     int code = errclass;
     user(&handle, &code);  // a user's handler that returns lets the call return the class
     return errclass;
@@ -90,6 +125,7 @@ int raise(MPI_Comm comm, int errclass, const char* function, const std::string& 
 
 int raise_on(MPI_Errhandler handler, int handle, int errclass, const char* function, const std::string& detail) {
   if (MPI_Comm_errhandler_function* user = errhandler_function(handler)) {
+    remember(errclass, function, detail);
     int code = errclass;
     user(&handle, &code);  // (MPI_Win and MPI_File are ints, as MPI_Comm: the same function type)
     return errclass;
@@ -99,13 +135,14 @@ int raise_on(MPI_Errhandler handler, int handle, int errclass, const char* funct
 
 int raise_with(MPI_Errhandler handler, int errclass, const char* function, const std::string& detail) {
   Runtime& rt = runtime();
-  if (handler == MPI_ERRORS_RETURN) return errclass;
+  if (handler == MPI_ERRORS_RETURN) {
+    remember(errclass, function, detail);
+    return errclass;
+  }
 
-  const char* text = error_string(errclass);
   int rank = rt.transport ? rt.transport->rank() : 0;
   char message[1024];
-  std::snprintf(message, sizeof message, "%s: %s%s%s", function, text ? text : "unknown error class",
-                detail.empty() ? "" : ": ", detail.c_str());
+  std::snprintf(message, sizeof message, "%s", compose(errclass, function, detail).c_str());
   std::fprintf(stderr, "tilempi: rank %d: fatal error in %s\n", rank, message);
   std::fflush(stderr);
   if (rt.transport && !rt.finalized) rt.transport->abort(errclass == 0 ? 1 : errclass, message);

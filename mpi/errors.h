@@ -34,5 +34,9 @@ void errhandler_ref(MPI_Errhandler h);
 
 /// The fixed text of an error class, e.g. "MPI_ERR_RANK: invalid rank".
 const char* error_string(int errclass);
+/// What the fatal path would have printed for the last error of class errclass that this rank
+/// returned to the program ("MPI_Send: MPI_ERR_RANK: invalid rank: rank 9 is not ..."), or nullptr
+/// if none has been. Error codes are their classes: MPI_Error_string of a code says this.
+const std::string* returned_error_message(int errclass);
 
 }  // namespace tilempi::mpi

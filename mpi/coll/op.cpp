@@ -56,6 +56,9 @@ Cat category(MPI_Datatype t) {
     case MPI_INT: case MPI_UNSIGNED: case MPI_LONG: case MPI_UNSIGNED_LONG: case MPI_LONG_LONG_INT:
     case MPI_UNSIGNED_LONG_LONG: case MPI_INT8_T: case MPI_INT16_T: case MPI_INT32_T: case MPI_INT64_T:
     case MPI_UINT8_T: case MPI_UINT16_T: case MPI_UINT32_T: case MPI_UINT64_T: case MPI_AINT:
+    // Beyond the standard (MPI-3.1 §5.9.2 lists MPI_SIGNED_CHAR and MPI_UNSIGNED_CHAR, not
+    // MPI_CHAR), as MPICH: codes reduce and accumulate MPI_CHAR as a C integer (docs/COVERAGE.md).
+    case MPI_CHAR:
       return Cat::CInt;
     case MPI_INTEGER: case MPI_INTEGER1: case MPI_INTEGER2: case MPI_INTEGER4: case MPI_INTEGER8:
       return Cat::FInt;
@@ -261,6 +264,7 @@ bool apply_predefined(MPI_Op op, MPI_Datatype basic, const void* in, void* io, s
     return true;
   }
   switch (basic) {
+    case MPI_CHAR: return integer_op<char>(op, in, io, n);
     case MPI_SIGNED_CHAR: case MPI_INT8_T: case MPI_INTEGER1: return integer_op<std::int8_t>(op, in, io, n);
     case MPI_UNSIGNED_CHAR: case MPI_UINT8_T: case MPI_BYTE: return integer_op<std::uint8_t>(op, in, io, n);
     case MPI_SHORT: case MPI_INT16_T: case MPI_INTEGER2: return integer_op<std::int16_t>(op, in, io, n);

@@ -132,10 +132,10 @@ void persistent() {
   CHECK_EQ(MPI_Rsend_init(out[0], 1, MPI_INT, right, -3, comm, &bad), MPI_ERR_TAG);
   CHECK_EQ(MPI_Recv_init(in[0], 1, MPI_INT, left, 0, MPI_COMM_NULL, &bad), MPI_ERR_COMM);
   CHECK_EQ(MPI_Recv_init(nullptr, 1, MPI_INT, left, 0, comm, &bad), MPI_ERR_BUFFER);
-  CHECK_EQ(MPI_Send_init(out[0], 1, MPI_INT, right, 0, comm, nullptr), MPI_ERR_REQUEST);
+  CHECK_EQ(MPI_Send_init(out[0], 1, MPI_INT, right, 0, comm, nullptr), MPI_ERR_ARG);
   MPI_Request null_req = MPI_REQUEST_NULL;
   CHECK_EQ(MPI_Start(&null_req), MPI_ERR_REQUEST);
-  CHECK_EQ(MPI_Start(nullptr), MPI_ERR_REQUEST);
+  CHECK_EQ(MPI_Start(nullptr), MPI_ERR_ARG);
   MPI_Request plain;
   MPI_Irecv(in[0], 1, MPI_INT, MPI_PROC_NULL, 0, comm, &plain);
   CHECK_EQ(MPI_Start(&plain), MPI_ERR_REQUEST);  // not persistent
@@ -205,7 +205,7 @@ void buffered() {
   int flag = 0;
   CHECK_EQ(MPI_Test(&r, &flag, MPI_STATUS_IGNORE), MPI_SUCCESS);
   CHECK(flag);
-  CHECK_EQ(MPI_Ibsend(src, 1, every_other, right, 6, comm, nullptr), MPI_ERR_REQUEST);
+  CHECK_EQ(MPI_Ibsend(src, 1, every_other, right, 6, comm, nullptr), MPI_ERR_ARG);
   CHECK_EQ(MPI_Bsend(src, 0, MPI_INT, MPI_PROC_NULL, 0, comm), MPI_SUCCESS);
   int got[4];
   MPI_Recv(got, 4, MPI_INT, left, 5, comm, MPI_STATUS_IGNORE);

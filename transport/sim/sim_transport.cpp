@@ -409,7 +409,8 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
     for (const StaticRouteHop& h : routes)
       if (h.out_mask & kPortLocal) count(h.tile);
     count(root);
-    for (const StaticRouteHop& h : routes) seen[static_cast<std::size_t>(h.tile)] = 0;
+    for (const StaticRouteHop& h : routes)  // (only the tiles count() marked: the table may be shorter)
+      if (h.out_mask & kPortLocal) seen[static_cast<std::size_t>(h.tile)] = 0;
     seen[static_cast<std::size_t>(root)] = 0;
     std::uint64_t off = 0;
     if (rank_ == root) {
