@@ -156,10 +156,14 @@ std::size_t basic_size(MPI_Datatype h) {
   return table().live[h]->size;
 }
 
-MPI_Datatype datatype_register(Datatype t) {
+MPI_Datatype datatype_register(Datatype t, TypeContents contents) {
   Table& tb = table();
   t.named = false;  // a new type has no name, whatever it was built from (MPI-3.1 §6.8)
   t.user_name.clear();
+  t.predefined = false;
+  t.refs = 1;
+  for (MPI_Datatype inner : contents.types) datatype_ref(inner);
+  t.contents = std::make_shared<const TypeContents>(std::move(contents));
   for (std::size_t i = TILEMPI_DATATYPE_PREDEFINED_END; i < tb.live.size(); ++i) {
     if (!tb.live[i]) {
       tb.live[i] = std::make_unique<Datatype>(std::move(t));
@@ -170,18 +174,30 @@ MPI_Datatype datatype_register(Datatype t) {
   return static_cast<MPI_Datatype>(tb.live.size() - 1);
 }
 
+void datatype_ref(MPI_Datatype h) {
+  Table& tb = table();
+  if (h < TILEMPI_DATATYPE_PREDEFINED_END || static_cast<std::size_t>(h) >= tb.live.size() || !tb.live[h]) return;
+  ++tb.live[h]->refs;
+}
+
 void datatype_release(MPI_Datatype h) {
   Table& tb = table();
   if (h < TILEMPI_DATATYPE_PREDEFINED_END || static_cast<std::size_t>(h) >= tb.live.size()) return;
   std::unique_ptr<Datatype>& slot = tb.live[h];
   if (!slot) return;
+  if (--slot->refs > 0) return;
+  // The last reference: a type the user freed while others held it takes its attributes now.
+  attributes_delete(slot->attributes, h);
+  const std::shared_ptr<const TypeContents> made_of = slot->contents;
   if (slot->holds.count == 0) {
     slot.reset();
-    return;
+  } else {
+    // Pending operations still point at the description: keep it until the last lets go.
+    slot->holds.freed = true;
+    tb.retired.push_back(std::move(slot));
   }
-  // Pending operations still point at the description: keep it until the last lets go.
-  slot->holds.freed = true;
-  tb.retired.push_back(std::move(slot));
+  if (made_of)
+    for (MPI_Datatype inner : made_of->types) datatype_release(inner);
 }
 
 void datatype_hold(const Datatype* t) {
@@ -267,6 +283,7 @@ Datatype make_resized(const Datatype& old, std::ptrdiff_t lb, std::ptrdiff_t ext
   t.predefined = false;
   t.committed = false;
   t.refs = 1;
+  t.contents.reset();
   t.lb = lb;
   t.extent = extent;
   t.marker = Datatype::Marker::None;

@@ -145,6 +145,28 @@ typedef struct MPI_Status {
 #define MPI_UB                   ((MPI_Datatype)53)
 #define TILEMPI_DATATYPE_PREDEFINED_END 54
 
+/* How a datatype was made (MPI_Type_get_envelope): its constructor. The _INTEGER and F90 ones
+ * belong to constructors tilempi does not have; they are defined for codes that test for them. */
+#define MPI_COMBINER_NAMED            1
+#define MPI_COMBINER_DUP              2
+#define MPI_COMBINER_CONTIGUOUS       3
+#define MPI_COMBINER_VECTOR           4
+#define MPI_COMBINER_HVECTOR_INTEGER  5
+#define MPI_COMBINER_HVECTOR          6
+#define MPI_COMBINER_INDEXED          7
+#define MPI_COMBINER_HINDEXED_INTEGER 8
+#define MPI_COMBINER_HINDEXED         9
+#define MPI_COMBINER_INDEXED_BLOCK    10
+#define MPI_COMBINER_STRUCT_INTEGER   11
+#define MPI_COMBINER_STRUCT           12
+#define MPI_COMBINER_SUBARRAY         13
+#define MPI_COMBINER_DARRAY           14
+#define MPI_COMBINER_F90_REAL         15
+#define MPI_COMBINER_F90_COMPLEX      16
+#define MPI_COMBINER_F90_INTEGER      17
+#define MPI_COMBINER_RESIZED          18
+#define MPI_COMBINER_HINDEXED_BLOCK   19
+
 /* Array layouts (MPI_Type_create_subarray, MPI_Type_create_darray) */
 #define MPI_ORDER_C              56
 #define MPI_ORDER_FORTRAN        57
@@ -446,6 +468,12 @@ int MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint
                              MPI_Datatype oldtype, MPI_Datatype* newtype);
 int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
                            const MPI_Datatype types[], MPI_Datatype* newtype);
+int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint displacements[], MPI_Datatype oldtype,
+                                   MPI_Datatype* newtype);
+int MPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses, int* num_datatypes,
+                          int* combiner);
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                          int integers[], MPI_Aint addresses[], MPI_Datatype datatypes[]);
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype);
 int MPI_Type_commit(MPI_Datatype* datatype);
 int MPI_Type_free(MPI_Datatype* datatype);
@@ -896,6 +924,12 @@ int PMPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Ain
                              MPI_Datatype oldtype, MPI_Datatype* newtype);
 int PMPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
                            const MPI_Datatype types[], MPI_Datatype* newtype);
+int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint displacements[], MPI_Datatype oldtype,
+                                   MPI_Datatype* newtype);
+int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses, int* num_datatypes,
+                          int* combiner);
+int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                          int integers[], MPI_Aint addresses[], MPI_Datatype datatypes[]);
 int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype);
 int PMPI_Type_commit(MPI_Datatype* datatype);
 int PMPI_Type_free(MPI_Datatype* datatype);

@@ -1,0 +1,19 @@
+# Functions and constants real codes use that tilempi lacked (issue 33, items 7 and 11-15): each
+# in C and in Fortran (mpif.h and `use mpi`), with its error classes under MPI_ERRORS_RETURN.
+
+# A Fortran conformance program: buffers of any type (as tilempif90 compiles them) and the mpi
+# module for `use mpi`.
+function(functions_fortran_test name source)
+  if(NOT CMAKE_Fortran_COMPILER OR NOT TARGET tilempi_fortran_module)
+    return()
+  endif()
+  tilempi_add_conformance_test(NAME ${name} NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/${source})
+  target_compile_options(conformance_${name} PRIVATE -fallow-argument-mismatch -w)
+  target_include_directories(conformance_${name} PRIVATE ${TILEMPI_FORTRAN_MODULE_DIR} ${PROJECT_SOURCE_DIR}/mpi/include)
+  add_dependencies(conformance_${name} tilempi_fortran_module)
+endfunction()
+
+# 11. MPI_Type_create_hindexed_block, MPI_Type_get_envelope, MPI_Type_get_contents.
+tilempi_add_conformance_test(NAME functions.type_contents NP 4
+                             SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_type_contents.c)
+functions_fortran_test(functions.type_contents_f90 functions_type_contents.f90)
