@@ -17,3 +17,7 @@ endfunction()
 tilempi_add_conformance_test(NAME functions.type_contents NP 4
                              SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_type_contents.c)
 functions_fortran_test(functions.type_contents_f90 functions_type_contents.f90)
+
+# 12. MPI_Comm_dup_with_info, MPI_Comm_set_info, MPI_Comm_get_info.
+tilempi_add_conformance_test(NAME functions.comm_info NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_comm_info.c)
+functions_fortran_test(functions.comm_info_f90 functions_comm_info.f90)
