@@ -343,6 +343,10 @@ int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler);
 int MPI_Error_string(int errorcode, char* string, int* resultlen);
 int MPI_Error_class(int errorcode, int* errorclass);
+/* Error classes and codes a program adds: numbered after MPI_ERR_LASTCODE (MPI_LASTUSEDCODE) */
+int MPI_Add_error_class(int* errorclass);
+int MPI_Add_error_code(int errorclass, int* errorcode);
+int MPI_Add_error_string(int errorcode, const char* string);
 
 /* Point-to-point */
 int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
@@ -373,6 +377,23 @@ int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices
 int MPI_Request_free(MPI_Request* request);
 int MPI_Cancel(MPI_Request* request);
 int MPI_Test_cancelled(const MPI_Status* status, int* flag);
+int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status);
+/* MPI-4's non-blocking MPI_Sendrecv and MPI_Sendrecv_replace */
+int MPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request* request);
+int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+                          MPI_Comm comm, MPI_Request* request);
+
+/* Generalized requests: the program completes them; MPI calls the callbacks (MPI-3.1 §12.2) */
+typedef int MPI_Grequest_query_function(void* extra_state, MPI_Status* status);
+typedef int MPI_Grequest_free_function(void* extra_state);
+typedef int MPI_Grequest_cancel_function(void* extra_state, int complete);
+int MPI_Grequest_start(MPI_Grequest_query_function* query_fn, MPI_Grequest_free_function* free_fn,
+                       MPI_Grequest_cancel_function* cancel_fn, void* extra_state, MPI_Request* request);
+int MPI_Grequest_complete(MPI_Request request);
+int MPI_Status_set_cancelled(MPI_Status* status, int flag);
+int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count);
+int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count);
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status);
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status);
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status);
@@ -698,6 +719,8 @@ int MPI_Win_sync(MPI_Win win);
 #define MPI_SEEK_CUR 602
 #define MPI_SEEK_END 604
 #define MPI_MAX_DATAREP_STRING 128
+/* MPI_File_set_view's displacement: the shared file pointer's position (MPI_MODE_SEQUENTIAL files) */
+#define MPI_DISPLACEMENT_CURRENT ((MPI_Offset)-54278278)
 int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* fh);
 int MPI_File_close(MPI_File* fh);
 int MPI_File_delete(const char* filename, MPI_Info info);
@@ -812,6 +835,9 @@ int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler);
 int PMPI_Error_string(int errorcode, char* string, int* resultlen);
 int PMPI_Error_class(int errorcode, int* errorclass);
+int PMPI_Add_error_class(int* errorclass);
+int PMPI_Add_error_code(int errorclass, int* errorcode);
+int PMPI_Add_error_string(int errorcode, const char* string);
 int PMPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int PMPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int PMPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
@@ -840,6 +866,17 @@ int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indice
 int PMPI_Request_free(MPI_Request* request);
 int PMPI_Cancel(MPI_Request* request);
 int PMPI_Test_cancelled(const MPI_Status* status, int* flag);
+int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status);
+int PMPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+                          MPI_Comm comm, MPI_Request* request);
+int PMPI_Grequest_start(MPI_Grequest_query_function* query_fn, MPI_Grequest_free_function* free_fn,
+                       MPI_Grequest_cancel_function* cancel_fn, void* extra_state, MPI_Request* request);
+int PMPI_Grequest_complete(MPI_Request request);
+int PMPI_Status_set_cancelled(MPI_Status* status, int flag);
+int PMPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count);
+int PMPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count);
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status);
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status);
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status);

@@ -520,6 +520,8 @@
       PARAMETER (MPI_SEEK_END=604)
       INTEGER MPI_MAX_DATAREP_STRING
       PARAMETER (MPI_MAX_DATAREP_STRING=128)
+      INTEGER(KIND=MPI_OFFSET_KIND) MPI_DISPLACEMENT_CURRENT
+      PARAMETER (MPI_DISPLACEMENT_CURRENT=-54278278)
 !
 ! Sentinel buffers: the library recognizes these variables by their
 ! addresses, so each lives in a COMMON block of its own

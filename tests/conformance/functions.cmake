@@ -21,3 +21,12 @@ functions_fortran_test(functions.type_contents_f90 functions_type_contents.f90)
 # 12. MPI_Comm_dup_with_info, MPI_Comm_set_info, MPI_Comm_get_info.
 tilempi_add_conformance_test(NAME functions.comm_info NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_comm_info.c)
 functions_fortran_test(functions.comm_info_f90 functions_comm_info.f90)
+
+# 14. Generalized requests, MPI_Status_set_cancelled / set_elements(_x), MPI_Request_get_status,
+# MPI_Add_error_class / code / string, MPI_DISPLACEMENT_CURRENT, MPI_Isendrecv(_replace).
+tilempi_add_conformance_test(NAME functions.grequest NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_grequest.c)
+tilempi_add_conformance_test(NAME functions.error_codes NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_error_codes.c)
+tilempi_add_conformance_test(NAME functions.isendrecv NP 5 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_isendrecv.c)
+tilempi_add_conformance_test(NAME functions.displacement_current NP 3
+                             SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_displacement_current.c)
+functions_fortran_test(functions.grequest_f90 functions_grequest.f90)
