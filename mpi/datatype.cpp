@@ -96,6 +96,18 @@ detail::DatatypeTable::DatatypeTable() {
   def(MPI_INTEGER8, "MPI_INTEGER8", 8);
   def(MPI_REAL4, "MPI_REAL4", 4);
   def(MPI_REAL8, "MPI_REAL8", 8);
+  def(MPI_OFFSET, "MPI_OFFSET", sizeof(MPI_Offset));
+  def(MPI_COUNT, "MPI_COUNT", sizeof(MPI_Count));
+  def(MPI_INTEGER16, "MPI_INTEGER16", 16);
+  def(MPI_REAL16, "MPI_REAL16", 16);
+  def(MPI_COMPLEX8, "MPI_COMPLEX8", 8);
+  def(MPI_COMPLEX16, "MPI_COMPLEX16", 16);
+  def(MPI_COMPLEX32, "MPI_COMPLEX32", 32);
+  def(MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX", sizeof(std::complex<long double>));
+  def(MPI_CXX_BOOL, "MPI_CXX_BOOL", sizeof(bool));
+  def(MPI_CXX_FLOAT_COMPLEX, "MPI_CXX_FLOAT_COMPLEX", sizeof(std::complex<float>));
+  def(MPI_CXX_DOUBLE_COMPLEX, "MPI_CXX_DOUBLE_COMPLEX", sizeof(std::complex<double>));
+  def(MPI_CXX_LONG_DOUBLE_COMPLEX, "MPI_CXX_LONG_DOUBLE_COMPLEX", sizeof(std::complex<long double>));
   // MPI-1's bound markers (deprecated, removed in MPI-3.0 but still in codes): no data, they
   // only place a struct type's lower or upper bound.
   def(MPI_LB, "MPI_LB", 0);

@@ -143,7 +143,23 @@ typedef struct MPI_Status {
 /* MPI-1's bound markers for MPI_Type_struct (removed in MPI-3.0, kept for the codes that use them) */
 #define MPI_LB                   ((MPI_Datatype)52)
 #define MPI_UB                   ((MPI_Datatype)53)
-#define TILEMPI_DATATYPE_PREDEFINED_END 54
+/* MPI_Offset and MPI_Count values, in C and Fortran (INTEGER(KIND=MPI_OFFSET_KIND / MPI_COUNT_KIND)) */
+#define MPI_OFFSET               ((MPI_Datatype)54)
+#define MPI_COUNT                ((MPI_Datatype)55)
+/* Fortran's 16-byte kinds (gfortran: INTEGER(16), REAL(16) in IEEE quad precision) and the complex
+ * types by size in bytes (COMPLEX8 is COMPLEX(4), COMPLEX32 is COMPLEX(16)) */
+#define MPI_INTEGER16            ((MPI_Datatype)56)
+#define MPI_REAL16               ((MPI_Datatype)57)
+#define MPI_COMPLEX8             ((MPI_Datatype)58)
+#define MPI_COMPLEX16            ((MPI_Datatype)59)
+#define MPI_COMPLEX32            ((MPI_Datatype)60)
+#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)61)
+/* C++ types (bool, std::complex<float/double/long double>) */
+#define MPI_CXX_BOOL             ((MPI_Datatype)62)
+#define MPI_CXX_FLOAT_COMPLEX    ((MPI_Datatype)63)
+#define MPI_CXX_DOUBLE_COMPLEX   ((MPI_Datatype)64)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)65)
+#define TILEMPI_DATATYPE_PREDEFINED_END 66
 
 /* How a datatype was made (MPI_Type_get_envelope): its constructor. The _INTEGER and F90 ones
  * belong to constructors tilempi does not have; they are defined for codes that test for them. */

@@ -30,3 +30,8 @@ tilempi_add_conformance_test(NAME functions.isendrecv NP 5 SOURCES ${CMAKE_CURRE
 tilempi_add_conformance_test(NAME functions.displacement_current NP 3
                              SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_displacement_current.c)
 functions_fortran_test(functions.grequest_f90 functions_grequest.f90)
+
+# 13. MPI_OFFSET, MPI_COUNT, MPI_INTEGER16, MPI_REAL16, MPI_COMPLEX8/16/32,
+# MPI_C_LONG_DOUBLE_COMPLEX, MPI_CXX_BOOL, MPI_CXX_*_COMPLEX and their reductions.
+tilempi_add_conformance_test(NAME functions.datatypes NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_datatypes.c)
+functions_fortran_test(functions.datatypes_f90 functions_datatypes.f90)
