@@ -35,3 +35,6 @@ functions_fortran_test(functions.grequest_f90 functions_grequest.f90)
 # MPI_C_LONG_DOUBLE_COMPLEX, MPI_CXX_BOOL, MPI_CXX_*_COMPLEX and their reductions.
 tilempi_add_conformance_test(NAME functions.datatypes NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_datatypes.c)
 functions_fortran_test(functions.datatypes_f90 functions_datatypes.f90)
+
+# 7. Fortran info keys and values with blanks around them (stripped) and inside (kept).
+functions_fortran_test(functions.info_blanks_f90 functions_info_blanks.f90)
