@@ -15,6 +15,7 @@
 #include "errors.h"
 #include "runtime.h"
 #include "tilempi/transport/rank_local.h"
+#include "user_errors.h"
 
 namespace tilempi::mpi {
 
@@ -132,7 +133,7 @@ int* predefined_value(int key) {
     case MPI_WTIME_IS_GLOBAL: p.wtime_global = runtime().transport->capabilities().global_clock; return &p.wtime_global;
     case MPI_UNIVERSE_SIZE: p.universe = runtime().transport->size(); return &p.universe;
     case MPI_APPNUM: return &p.appnum;  // the launcher starts one program: application 0
-    case MPI_LASTUSEDCODE: return &p.lastusedcode;
+    case MPI_LASTUSEDCODE: p.lastusedcode = last_used_error_code(); return &p.lastusedcode;
     default: return nullptr;
   }
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "check.h"
@@ -28,7 +29,7 @@ const Datatype* type_arg(MPI_Datatype h, const char* fn, int* rc) {
 /// `c_order` says whether the last dimension is the fastest (C) or the first (Fortran). The type's
 /// extent is the whole array's, so that consecutive elements of it are consecutive arrays.
 MPI_Datatype array_selection(const Datatype& old, const std::vector<std::vector<int>>& index,
-                             const std::vector<int>& sizes, bool c_order) {
+                             const std::vector<int>& sizes, bool c_order, TypeContents contents) {
   const std::size_t n = sizes.size();
   // Dimensions from slowest to fastest.
   std::vector<std::size_t> dims(n);
@@ -62,7 +63,7 @@ MPI_Datatype array_selection(const Datatype& old, const std::vector<std::vector<
     }
   }
   Datatype sel = make_hindexed(old, lens, disps);
-  return datatype_register(make_resized(sel, 0, total * old.extent));
+  return datatype_register(make_resized(sel, 0, total * old.extent), std::move(contents));
 }
 
 bool order_ok(int order, const char* fn, int* rc) {
@@ -111,7 +112,11 @@ int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
                                       " (need 0 < subsize <= size and 0 <= start <= size - subsize)");
     for (int i = 0; i < subsizes[d]; ++i) index[static_cast<std::size_t>(d)].push_back(starts[d] + i);
   }
-  *newtype = array_selection(*old, index, std::vector<int>(sizes, sizes + ndims), order == MPI_ORDER_C);
+  TypeContents contents{MPI_COMBINER_SUBARRAY, {ndims}, {}, {oldtype}};
+  for (const int* a : {sizes, subsizes, starts}) contents.ints.insert(contents.ints.end(), a, a + ndims);
+  contents.ints.push_back(order);
+  *newtype = array_selection(*old, index, std::vector<int>(sizes, sizes + ndims), order == MPI_ORDER_C,
+                             std::move(contents));
   return MPI_SUCCESS;
 }
 
@@ -172,7 +177,11 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], co
                                         " is not MPI_DISTRIBUTE_BLOCK, _CYCLIC or _NONE");
     }
   }
-  *newtype = array_selection(*old, index, std::vector<int>(gsizes, gsizes + ndims), order == MPI_ORDER_C);
+  TypeContents contents{MPI_COMBINER_DARRAY, {size, rank, ndims}, {}, {oldtype}};
+  for (const int* a : {gsizes, distribs, dargs, psizes}) contents.ints.insert(contents.ints.end(), a, a + ndims);
+  contents.ints.push_back(order);
+  *newtype = array_selection(*old, index, std::vector<int>(gsizes, gsizes + ndims), order == MPI_ORDER_C,
+                             std::move(contents));
   return MPI_SUCCESS;
 }
 

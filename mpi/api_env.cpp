@@ -9,6 +9,7 @@
 #include "check.h"
 #include "hooks.h"
 #include "p2p.h"
+#include "user_errors.h"
 
 using namespace tilempi::mpi;
 
@@ -214,6 +215,7 @@ double MPI_Wtick(void) {
 int MPI_Error_string(int errorcode, char* string, int* resultlen) {
   ApiScope api_scope(__func__);
   const char* s = error_string(errorcode);
+  if (!s) s = user_error_string(errorcode);  // a code the program added (api_error_codes.cpp)
   if (!string || !resultlen) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string", "NULL argument");
   if (!s) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_string", "unknown error code " + std::to_string(errorcode));
   // The code a call returned says what that call's failure was, as the fatal path would have.
@@ -226,6 +228,7 @@ int MPI_Error_string(int errorcode, char* string, int* resultlen) {
 int MPI_Error_class(int errorcode, int* errorclass) {
   ApiScope api_scope(__func__);
   if (!errorclass) return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class", "errorclass is NULL");
+  if (user_error_class(errorcode, errorclass)) return MPI_SUCCESS;
   if (!error_string(errorcode))
     return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Error_class", "unknown error code " + std::to_string(errorcode));
   *errorclass = errorcode;

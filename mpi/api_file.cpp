@@ -501,7 +501,19 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
   const Datatype* ft = nullptr;
   // A rank with a wrong argument keeps its view but still takes part in the group's two
   // barriers, so that the others complete with theirs (and the shared pointer is reset for them).
-  rc = view_arguments(*f, fn, disp, etype, filetype, datarep, info, &et, &ft);
+  // MPI_DISPLACEMENT_CURRENT: the view starts where the shared file pointer is, in bytes; only
+  // a file opened MPI_MODE_SEQUENTIAL has one that means anything (MPI-3.1 §13.3).
+  rc = MPI_SUCCESS;
+  if (disp == MPI_DISPLACEMENT_CURRENT) {
+    if (!(f->amode & MPI_MODE_SEQUENTIAL)) {
+      rc = fail(f, MPI_ERR_ARG, fn, "MPI_DISPLACEMENT_CURRENT needs a file opened with MPI_MODE_SEQUENTIAL");
+    } else {
+      MPI_Offset shared = 0;
+      MPI_File_get_position_shared(fh, &shared);
+      MPI_File_get_byte_offset(fh, shared, &disp);
+    }
+  }
+  if (rc == MPI_SUCCESS) rc = view_arguments(*f, fn, disp, etype, filetype, datarep, info, &et, &ft);
   if (rc == MPI_SUCCESS) {
     info_merge(info, f->hints);  // the view's hints join the file's (MPI_File_get_info returns them)
     f->disp = disp;

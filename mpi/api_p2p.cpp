@@ -141,6 +141,7 @@ MPI_Status empty_status() {
 // Completes request i (which is done): copies its status, frees it. Returns its error class.
 int harvest(MPI_Request* requests, int i, MPI_Status* status, MPI_Comm* comm) {
   Request* r = request_get(requests[i]);
+  if (r->grequest.active) grequest_conclude(*r);
   status_set(status, r->status);
   int err = r->error;
   *comm = r->comm;
@@ -447,12 +448,14 @@ int MPI_Request_free(MPI_Request* request) {
   if (*request == MPI_REQUEST_NULL)
     return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "request is MPI_REQUEST_NULL");
   Request* r = request_get(*request);
+  const MPI_Comm comm = r->comm;
+  const int err = r->grequest.active ? grequest_free(*r) : MPI_SUCCESS;
   if (r->done)
     request_release(*request);
   else
     r->freed = true;
   *request = MPI_REQUEST_NULL;
-  return MPI_SUCCESS;
+  return err == MPI_SUCCESS ? err : raise(comm, err, "MPI_Request_free", "the generalized request's free_fn failed");
 }
 
 int MPI_Cancel(MPI_Request* request) {
@@ -463,6 +466,11 @@ int MPI_Cancel(MPI_Request* request) {
   if (*request == MPI_REQUEST_NULL) return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "request is MPI_REQUEST_NULL");
   if (request_inactive(*request))
     return raise(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "the persistent request is not active (MPI_Start it first)");
+  if (Request* r = request_get(*request); r->grequest.active) {
+    // A generalized request: its cancel_fn, told whether MPI_Grequest_complete has run (MPI-3.1 §12.2).
+    const int err = grequest_cancel(*r);
+    return err == MPI_SUCCESS ? err : raise(r->comm, err, "MPI_Cancel", "the generalized request's cancel_fn failed");
+  }
   if (request_get(*request)->kind == Request::Kind::Generic)
     return raise(request_get(*request)->comm, MPI_ERR_REQUEST, "MPI_Cancel",
                  "a non-blocking collective cannot be cancelled (MPI-3.1 §5.12)");

@@ -135,7 +135,7 @@ def cmd_coverage(check):
            "| function | C | Fortran |\n|---|---|---|\n"]
     out += [r + "\n" for r in rows]
     if extra:
-        out.append("\nIn mpi.h beyond the MPI 3.1 list (older names MPI 3.0 removed): " +
+        out.append("\nIn mpi.h beyond the MPI 3.1 list (older names MPI 3.0 removed, newer ones from MPI 4.0): " +
                    ", ".join("MPI_" + n for n in extra) + ".\n")
     old = COVERAGE.read_text() if COVERAGE.exists() else MARK
     head = old.split(MARK)[0] if MARK in old else old

@@ -10,6 +10,7 @@
 
 #include "attributes.h"
 #include "holds.h"
+#include "info.h"
 #include "mpi.h"
 #include "tilempi/transport/rank_local.h"
 
@@ -34,6 +35,7 @@ struct Comm {
   std::string name;
   std::uint64_t group_children = 0;   ///< MPI_Comm_create_group calls this process took part in
   HoldCount holds;                    ///< pending operations that use it (holds.h)
+  Hints hints;                        ///< info hints kept (MPI_Comm_set_info, api_comm_info.cpp)
 
   // Intercommunicators (api_intercomm.cpp): rank, size and world describe the local group;
   // point-to-point ranks name members of the remote group (MPI-3.1 §6.6).

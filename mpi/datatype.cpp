@@ -96,6 +96,18 @@ detail::DatatypeTable::DatatypeTable() {
   def(MPI_INTEGER8, "MPI_INTEGER8", 8);
   def(MPI_REAL4, "MPI_REAL4", 4);
   def(MPI_REAL8, "MPI_REAL8", 8);
+  def(MPI_OFFSET, "MPI_OFFSET", sizeof(MPI_Offset));
+  def(MPI_COUNT, "MPI_COUNT", sizeof(MPI_Count));
+  def(MPI_INTEGER16, "MPI_INTEGER16", 16);
+  def(MPI_REAL16, "MPI_REAL16", 16);
+  def(MPI_COMPLEX8, "MPI_COMPLEX8", 8);
+  def(MPI_COMPLEX16, "MPI_COMPLEX16", 16);
+  def(MPI_COMPLEX32, "MPI_COMPLEX32", 32);
+  def(MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX", sizeof(std::complex<long double>));
+  def(MPI_CXX_BOOL, "MPI_CXX_BOOL", sizeof(bool));
+  def(MPI_CXX_FLOAT_COMPLEX, "MPI_CXX_FLOAT_COMPLEX", sizeof(std::complex<float>));
+  def(MPI_CXX_DOUBLE_COMPLEX, "MPI_CXX_DOUBLE_COMPLEX", sizeof(std::complex<double>));
+  def(MPI_CXX_LONG_DOUBLE_COMPLEX, "MPI_CXX_LONG_DOUBLE_COMPLEX", sizeof(std::complex<long double>));
   // MPI-1's bound markers (deprecated, removed in MPI-3.0 but still in codes): no data, they
   // only place a struct type's lower or upper bound.
   def(MPI_LB, "MPI_LB", 0);
@@ -156,10 +168,14 @@ std::size_t basic_size(MPI_Datatype h) {
   return table().live[h]->size;
 }
 
-MPI_Datatype datatype_register(Datatype t) {
+MPI_Datatype datatype_register(Datatype t, TypeContents contents) {
   Table& tb = table();
   t.named = false;  // a new type has no name, whatever it was built from (MPI-3.1 §6.8)
   t.user_name.clear();
+  t.predefined = false;
+  t.refs = 1;
+  for (MPI_Datatype inner : contents.types) datatype_ref(inner);
+  t.contents = std::make_shared<const TypeContents>(std::move(contents));
   for (std::size_t i = TILEMPI_DATATYPE_PREDEFINED_END; i < tb.live.size(); ++i) {
     if (!tb.live[i]) {
       tb.live[i] = std::make_unique<Datatype>(std::move(t));
@@ -170,18 +186,30 @@ MPI_Datatype datatype_register(Datatype t) {
   return static_cast<MPI_Datatype>(tb.live.size() - 1);
 }
 
+void datatype_ref(MPI_Datatype h) {
+  Table& tb = table();
+  if (h < TILEMPI_DATATYPE_PREDEFINED_END || static_cast<std::size_t>(h) >= tb.live.size() || !tb.live[h]) return;
+  ++tb.live[h]->refs;
+}
+
 void datatype_release(MPI_Datatype h) {
   Table& tb = table();
   if (h < TILEMPI_DATATYPE_PREDEFINED_END || static_cast<std::size_t>(h) >= tb.live.size()) return;
   std::unique_ptr<Datatype>& slot = tb.live[h];
   if (!slot) return;
+  if (--slot->refs > 0) return;
+  // The last reference: a type the user freed while others held it takes its attributes now.
+  attributes_delete(slot->attributes, h);
+  const std::shared_ptr<const TypeContents> made_of = slot->contents;
   if (slot->holds.count == 0) {
     slot.reset();
-    return;
+  } else {
+    // Pending operations still point at the description: keep it until the last lets go.
+    slot->holds.freed = true;
+    tb.retired.push_back(std::move(slot));
   }
-  // Pending operations still point at the description: keep it until the last lets go.
-  slot->holds.freed = true;
-  tb.retired.push_back(std::move(slot));
+  if (made_of)
+    for (MPI_Datatype inner : made_of->types) datatype_release(inner);
 }
 
 void datatype_hold(const Datatype* t) {
@@ -267,6 +295,7 @@ Datatype make_resized(const Datatype& old, std::ptrdiff_t lb, std::ptrdiff_t ext
   t.predefined = false;
   t.committed = false;
   t.refs = 1;
+  t.contents.reset();
   t.lb = lb;
   t.extent = extent;
   t.marker = Datatype::Marker::None;

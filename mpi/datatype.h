@@ -21,6 +21,17 @@ struct Block {
   std::size_t length;     ///< bytes
 };
 
+/// How a derived type was made (MPI_Type_get_envelope, MPI_Type_get_contents): its constructor
+/// and the arguments given to it, in the standard's order for that constructor (MPI-3.1 §4.1.13).
+/// The derived types named in `types` are held (Datatype::refs) while the type made from them
+/// lives, so that get_contents can hand them out again after the user has freed them.
+struct TypeContents {
+  int combiner = MPI_COMBINER_NAMED;
+  std::vector<int> ints;
+  std::vector<MPI_Aint> aints;
+  std::vector<MPI_Datatype> types;
+};
+
 struct Datatype {
   const char* name = "";
   std::size_t size = 0;            ///< bytes of data in one element
@@ -41,7 +52,8 @@ struct Datatype {
   bool explicit_ub = false;
   bool predefined = false;
   bool committed = false;
-  int refs = 1;
+  int refs = 1;                    ///< the user's handle, plus each type or get_contents result holding it
+  std::shared_ptr<const TypeContents> contents;  ///< nullptr: a predefined (named) type
   AttrMap attributes;              ///< cached attributes (api_attributes.cpp)
   bool named = false;              ///< MPI_Type_set_name was called (then user_name is the name)
   std::string user_name;
@@ -83,9 +95,14 @@ void copy_typed(const void* src, std::size_t scount, const Datatype& st, void* d
 
 namespace tilempi::mpi {
 
-/// Make a new derived type live (uncommitted); returns its handle.
-MPI_Datatype datatype_register(Datatype t);
-/// Drop a derived type's handle; operations that hold it (holds.h) keep a valid description.
+/// Make a new derived type live (uncommitted), made as `contents` says; returns its handle. Takes
+/// a reference to each derived type contents names.
+MPI_Datatype datatype_register(Datatype t, TypeContents contents);
+/// One more reference to derived type h's handle (a type made from it, a handle MPI_Type_get_contents
+/// returned): the handle stays valid until every reference has been released.
+void datatype_ref(MPI_Datatype h);
+/// Drop one reference to a derived type's handle; the last one frees the handle and the references
+/// it takes. Operations that hold the description (holds.h) keep it valid.
 void datatype_release(MPI_Datatype h);
 /// Mark committed.
 void datatype_commit(MPI_Datatype h);

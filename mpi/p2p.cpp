@@ -709,6 +709,7 @@ void progress_messages(Engine& e, transport::Transport& tp) {
 void progress_others() {
   nbc_progress();
   onesided_progress();
+  isendrecv_progress();
 }
 
 }  // namespace
@@ -721,9 +722,13 @@ void progress() {
 MPI_Request new_generic_request(MPI_Comm comm) { return new_request(Request::Kind::Generic, comm); }
 
 void complete_generic_request(MPI_Request h, int error) {
+  complete_generic_request(h, error, MPI_Status{MPI_ANY_SOURCE, MPI_ANY_TAG, error, 0, 0, 0});
+}
+
+void complete_generic_request(MPI_Request h, int error, const MPI_Status& status) {
   Request* r = engine().requests[h].get();
   r->error = error;
-  r->status = MPI_Status{MPI_ANY_SOURCE, MPI_ANY_TAG, error, 0, 0, 0};
+  r->status = status;
   complete(h);
 }
 
@@ -1065,6 +1070,8 @@ int wait(MPI_Request* request, MPI_Status* status) {
     expect_completion_of(*r);
     return false;
   });
+  if (r->grequest.active) [[unlikely]]
+    grequest_conclude(*r);
   status_set(status, r->status);
   int rc = r->error;
   request_finish(request);
@@ -1169,6 +1176,8 @@ int waitall_requests(int count, MPI_Request* requests, MPI_Status* statuses, MPI
       status_set(st, MPI_Status{MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, 0, 0});
       continue;
     }
+    if (r->grequest.active) [[unlikely]]
+      grequest_conclude(*r);
     if (st && st != MPI_STATUS_IGNORE) *st = r->status;  // status_set(), inline
     if (r->error != MPI_SUCCESS) {
       *err_comm = r->comm;

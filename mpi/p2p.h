@@ -72,6 +72,8 @@ bool message_valid(MPI_Message m);
 /// until complete_generic_request(h, error class).
 MPI_Request new_generic_request(MPI_Comm comm);
 void complete_generic_request(MPI_Request h, int error);
+/// The same with the status a wait or test returns (MPI_Isendrecv: the receive's).
+void complete_generic_request(MPI_Request h, int error, const MPI_Status& status);
 
 /// Blocks until done; frees the request (sets it to MPI_REQUEST_NULL). Returns the request's error.
 int wait(MPI_Request* request, MPI_Status* status);

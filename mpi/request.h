@@ -16,6 +16,17 @@ struct Comm;
 /// checked), Buffered copies into the attached buffer and completes at once.
 enum class SendMode { Standard, Synchronous, Ready, Buffered };
 
+/// A generalized request's callbacks (MPI_Grequest_start, api_grequest.cpp), in the language they
+/// were given in. `active` until the request is freed (free_fn has run).
+struct GrequestCalls {
+  bool active = false;
+  bool fortran = false;
+  void (*query)() = nullptr;
+  void (*free)() = nullptr;
+  void (*cancel)() = nullptr;
+  void* extra_state = nullptr;  ///< Fortran: the INTEGER(KIND=MPI_ADDRESS_KIND) value itself
+};
+
 struct Request {
   /// Generic: completed by another part of the library (a non-blocking collective).
   enum class Kind { Send, Recv, Generic };
@@ -58,6 +69,8 @@ struct Request {
   const Datatype* held_type = nullptr;
   Comm* held_comm = nullptr;
 
+  GrequestCalls grequest;           ///< a generalized request (kind Generic): its callbacks
+
   /// A fresh request in a reused slot: every field as a new Request has it, the staging
   /// vector's memory kept (cheaper than assigning a new Request on every message).
   void reset(Kind k, MPI_Comm c) {
@@ -87,6 +100,7 @@ struct Request {
     peer = MPI_PROC_NULL;
     held_type = nullptr;
     held_comm = nullptr;
+    grequest.active = false;
   }
 };
 
@@ -107,6 +121,22 @@ bool request_inactive(MPI_Request h);
 /// After a wait or test saw request *h done: free it and set *h to MPI_REQUEST_NULL, or make a
 /// persistent request inactive.
 void request_finish(MPI_Request* h);
+/// A generalized request that a wait or test completes (its status about to be read, the request
+/// about to be freed): runs its query_fn into r.status and then its free_fn; r.error becomes the
+/// first failing callback's code (api_grequest.cpp). Nothing for any other request.
+void grequest_conclude(Request& r);
+/// MPI_Request_free of a generalized request: runs its free_fn now if it is complete, else
+/// MPI_Grequest_complete will. Returns the callback's code.
+int grequest_free(Request& r);
+/// MPI_Grequest_start with C (fortran false) or Fortran callbacks (their extra_state the
+/// INTEGER(KIND=MPI_ADDRESS_KIND) value). Errors go to MPI_COMM_WORLD's handler.
+int grequest_start(bool fortran, void (*query)(), void (*free)(), void (*cancel)(), void* extra_state,
+                   MPI_Request* request);
+/// MPI_Cancel of a generalized request: its cancel_fn. Returns the callback's code.
+int grequest_cancel(Request& r);
+/// Progress the MPI_Isendrecv(_replace) calls in flight (api_grequest.cpp): complete each whose
+/// send and receive have both completed. Run by progress().
+void isendrecv_progress();
 /// Copy a request's status out (no-op for MPI_STATUS_IGNORE).
 void status_set(MPI_Status* out, const MPI_Status& in);
 void status_set_bytes(MPI_Status& s, std::size_t bytes);

@@ -59,15 +59,19 @@ Cat category(MPI_Datatype t) {
     // Beyond the standard (MPI-3.1 §5.9.2 lists MPI_SIGNED_CHAR and MPI_UNSIGNED_CHAR, not
     // MPI_CHAR), as MPICH: codes reduce and accumulate MPI_CHAR as a C integer (docs/COVERAGE.md).
     case MPI_CHAR:
+    case MPI_OFFSET: case MPI_COUNT:  // (with MPI_AINT, the standard's "multi-language types")
       return Cat::CInt;
     case MPI_INTEGER: case MPI_INTEGER1: case MPI_INTEGER2: case MPI_INTEGER4: case MPI_INTEGER8:
+    case MPI_INTEGER16:
       return Cat::FInt;
     case MPI_FLOAT: case MPI_DOUBLE: case MPI_LONG_DOUBLE: case MPI_REAL: case MPI_DOUBLE_PRECISION:
-    case MPI_REAL4: case MPI_REAL8:
+    case MPI_REAL4: case MPI_REAL8: case MPI_REAL16:
       return Cat::Float;
     case MPI_C_FLOAT_COMPLEX: case MPI_C_DOUBLE_COMPLEX: case MPI_COMPLEX: case MPI_DOUBLE_COMPLEX:
+    case MPI_C_LONG_DOUBLE_COMPLEX: case MPI_COMPLEX8: case MPI_COMPLEX16: case MPI_COMPLEX32:
+    case MPI_CXX_FLOAT_COMPLEX: case MPI_CXX_DOUBLE_COMPLEX: case MPI_CXX_LONG_DOUBLE_COMPLEX:
       return Cat::Complex;
-    case MPI_C_BOOL: case MPI_LOGICAL:
+    case MPI_C_BOOL: case MPI_LOGICAL: case MPI_CXX_BOOL:
       return Cat::Logical;
     case MPI_BYTE:
       return Cat::Byte;
@@ -160,6 +164,50 @@ bool complex_op(MPI_Op op, const void* in, void* io, std::size_t n) {
     default: return false;
   }
 }
+
+// Fortran's INTEGER(16): GCC's 128-bit integer, wrapping in its unsigned form as integer_op does
+// (written out: the standard library's traits know the type only in GNU mode).
+bool int128_op(MPI_Op op, const void* in, void* io, std::size_t n) {
+  using I = __int128;
+  using U = unsigned __int128;
+  const std::size_t s = sizeof(I);
+  switch (op) {
+    case MPI_MAX: each<I>(in, io, n, s, [](I a, I b) { return a > b ? a : b; }); return true;
+    case MPI_MIN: each<I>(in, io, n, s, [](I a, I b) { return a < b ? a : b; }); return true;
+    case MPI_SUM: each<I>(in, io, n, s, [](I a, I b) { return static_cast<I>(U(a) + U(b)); }); return true;
+    case MPI_PROD: each<I>(in, io, n, s, [](I a, I b) { return static_cast<I>(U(a) * U(b)); }); return true;
+    case MPI_BAND: each<I>(in, io, n, s, [](I a, I b) { return a & b; }); return true;
+    case MPI_BOR: each<I>(in, io, n, s, [](I a, I b) { return a | b; }); return true;
+    case MPI_BXOR: each<I>(in, io, n, s, [](I a, I b) { return a ^ b; }); return true;
+    default: return false;
+  }
+}
+
+// Fortran's REAL(16) and COMPLEX(16) (MPI_REAL16, MPI_COMPLEX32): gfortran's IEEE quad precision,
+// GCC's __float128 where long double is something else (x86: 80-bit extended).
+#if defined(__SIZEOF_FLOAT128__)
+using Quad = __float128;
+#define TILEMPI_HAVE_QUAD 1
+#elif __LDBL_MANT_DIG__ == 113
+using Quad = long double;
+#define TILEMPI_HAVE_QUAD 1
+#endif
+
+#ifdef TILEMPI_HAVE_QUAD
+bool quad_complex_op(MPI_Op op, const void* in, void* io, std::size_t n) {
+  struct QC {
+    Quad re, im;
+  };
+  static_assert(sizeof(QC) == 32);
+  switch (op) {
+    case MPI_SUM: each<QC>(in, io, n, sizeof(QC), [](QC a, QC b) { return QC{a.re + b.re, a.im + b.im}; }); return true;
+    case MPI_PROD:
+      each<QC>(in, io, n, sizeof(QC), [](QC a, QC b) { return QC{a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; });
+      return true;
+    default: return false;
+  }
+}
+#endif
 
 // Logical values of any width: nonzero is true; results are 0 or 1.
 template <class T>
@@ -276,6 +324,17 @@ bool apply_predefined(MPI_Op op, MPI_Datatype basic, const void* in, void* io, s
     case MPI_LONG_LONG_INT: case MPI_INT64_T: case MPI_INTEGER8: return integer_op<long long>(op, in, io, n);
     case MPI_UNSIGNED_LONG_LONG: case MPI_UINT64_T: return integer_op<unsigned long long>(op, in, io, n);
     case MPI_AINT: return integer_op<MPI_Aint>(op, in, io, n);
+    case MPI_OFFSET: return integer_op<MPI_Offset>(op, in, io, n);
+    case MPI_COUNT: return integer_op<MPI_Count>(op, in, io, n);
+    case MPI_INTEGER16: return int128_op(op, in, io, n);
+#ifdef TILEMPI_HAVE_QUAD
+    case MPI_REAL16: return float_op<Quad>(op, in, io, n);
+    case MPI_COMPLEX32: return quad_complex_op(op, in, io, n);
+#endif
+    case MPI_C_LONG_DOUBLE_COMPLEX: case MPI_CXX_LONG_DOUBLE_COMPLEX: return complex_op<long double>(op, in, io, n);
+    case MPI_COMPLEX8: case MPI_CXX_FLOAT_COMPLEX: return complex_op<float>(op, in, io, n);
+    case MPI_COMPLEX16: case MPI_CXX_DOUBLE_COMPLEX: return complex_op<double>(op, in, io, n);
+    case MPI_CXX_BOOL: return logical_op<std::uint8_t>(op, in, io, n);
     case MPI_FLOAT: case MPI_REAL: case MPI_REAL4: return float_op<float>(op, in, io, n);
     case MPI_DOUBLE: case MPI_DOUBLE_PRECISION: case MPI_REAL8: return float_op<double>(op, in, io, n);
     case MPI_LONG_DOUBLE: return float_op<long double>(op, in, io, n);

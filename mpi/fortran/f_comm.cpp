@@ -23,6 +23,18 @@ void mpi_comm_rank_(const MPI_Fint* comm, MPI_Fint* rank, MPI_Fint* ierr) { *ier
 
 void mpi_comm_dup_(const MPI_Fint* comm, MPI_Fint* newcomm, MPI_Fint* ierr) { *ierr = MPI_Comm_dup(*comm, newcomm); }
 
+void mpi_comm_dup_with_info_(const MPI_Fint* comm, const MPI_Fint* info, MPI_Fint* newcomm, MPI_Fint* ierr) {
+  *ierr = MPI_Comm_dup_with_info(*comm, *info, newcomm);
+}
+
+void mpi_comm_set_info_(const MPI_Fint* comm, const MPI_Fint* info, MPI_Fint* ierr) {
+  *ierr = MPI_Comm_set_info(*comm, *info);
+}
+
+void mpi_comm_get_info_(const MPI_Fint* comm, MPI_Fint* info_used, MPI_Fint* ierr) {
+  *ierr = MPI_Comm_get_info(*comm, info_used);
+}
+
 void mpi_comm_split_(const MPI_Fint* comm, const MPI_Fint* color, const MPI_Fint* key, MPI_Fint* newcomm,
                      MPI_Fint* ierr) {
   *ierr = MPI_Comm_split(*comm, *color, *key, newcomm);
@@ -121,6 +133,9 @@ void mpi_group_free_(MPI_Fint* group, MPI_Fint* ierr) { *ierr = MPI_Group_free(g
 TILEMPI_PMPI_F_ALIAS(comm_size)
 TILEMPI_PMPI_F_ALIAS(comm_rank)
 TILEMPI_PMPI_F_ALIAS(comm_dup)
+TILEMPI_PMPI_F_ALIAS(comm_dup_with_info)
+TILEMPI_PMPI_F_ALIAS(comm_set_info)
+TILEMPI_PMPI_F_ALIAS(comm_get_info)
 TILEMPI_PMPI_F_ALIAS(comm_split)
 TILEMPI_PMPI_F_ALIAS(comm_create)
 TILEMPI_PMPI_F_ALIAS(comm_create_group)

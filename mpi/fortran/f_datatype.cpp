@@ -30,6 +30,24 @@ void mpi_type_create_indexed_block_(const MPI_Fint* count, const MPI_Fint* block
   *ierr = MPI_Type_create_indexed_block(*count, *blocklength, displacements, *oldtype, newtype);
 }
 
+void mpi_type_create_hindexed_block_(const MPI_Fint* count, const MPI_Fint* blocklength, const MPI_Aint* displacements,
+                                     const MPI_Fint* oldtype, MPI_Fint* newtype, MPI_Fint* ierr) {
+  *ierr = MPI_Type_create_hindexed_block(*count, *blocklength, displacements, *oldtype, newtype);
+}
+
+void mpi_type_get_envelope_(const MPI_Fint* datatype, MPI_Fint* num_integers, MPI_Fint* num_addresses,
+                            MPI_Fint* num_datatypes, MPI_Fint* combiner, MPI_Fint* ierr) {
+  *ierr = MPI_Type_get_envelope(*datatype, num_integers, num_addresses, num_datatypes, combiner);
+}
+
+// ADDRESSES is INTEGER(KIND=MPI_ADDRESS_KIND), as MPI_Aint; handles are the C handles.
+void mpi_type_get_contents_(const MPI_Fint* datatype, const MPI_Fint* max_integers, const MPI_Fint* max_addresses,
+                            const MPI_Fint* max_datatypes, MPI_Fint* integers, MPI_Aint* addresses,
+                            MPI_Fint* datatypes, MPI_Fint* ierr) {
+  *ierr = MPI_Type_get_contents(*datatype, *max_integers, *max_addresses, *max_datatypes, integers, addresses,
+                                datatypes);
+}
+
 void mpi_type_create_resized_(const MPI_Fint* oldtype, const MPI_Aint* lb, const MPI_Aint* extent,
                               MPI_Fint* newtype, MPI_Fint* ierr) {
   *ierr = MPI_Type_create_resized(*oldtype, *lb, *extent, newtype);
@@ -87,6 +105,9 @@ TILEMPI_PMPI_F_ALIAS(type_vector)
 TILEMPI_PMPI_F_ALIAS(type_create_hvector)
 TILEMPI_PMPI_F_ALIAS(type_indexed)
 TILEMPI_PMPI_F_ALIAS(type_create_indexed_block)
+TILEMPI_PMPI_F_ALIAS(type_create_hindexed_block)
+TILEMPI_PMPI_F_ALIAS(type_get_envelope)
+TILEMPI_PMPI_F_ALIAS(type_get_contents)
 TILEMPI_PMPI_F_ALIAS(type_create_resized)
 TILEMPI_PMPI_F_ALIAS(type_commit)
 TILEMPI_PMPI_F_ALIAS(type_free)

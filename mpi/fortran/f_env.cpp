@@ -1,4 +1,6 @@
 // Fortran bindings: environment, timers and error handling.
+#include <string>
+
 #include "fortran_support.h"
 #include "tilempi_ext.h"
 
@@ -96,6 +98,18 @@ void mpi_error_class_(const MPI_Fint* errorcode, MPI_Fint* errorclass, MPI_Fint*
   *ierr = MPI_Error_class(*errorcode, errorclass);
 }
 
+void mpi_add_error_class_(MPI_Fint* errorclass, MPI_Fint* ierr) { *ierr = MPI_Add_error_class(errorclass); }
+
+void mpi_add_error_code_(const MPI_Fint* errorclass, MPI_Fint* errorcode, MPI_Fint* ierr) {
+  *ierr = MPI_Add_error_code(*errorclass, errorcode);
+}
+
+// The string's trailing blanks are Fortran's padding, not part of it.
+void mpi_add_error_string_(const MPI_Fint* errorcode, const char* string, MPI_Fint* ierr, std::size_t string_len) {
+  while (string_len > 0 && string[string_len - 1] == ' ') --string_len;
+  *ierr = MPI_Add_error_string(*errorcode, std::string(string, string_len).c_str());
+}
+
 }  // extern "C"
 
 // The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
@@ -120,3 +134,6 @@ TILEMPI_PMPI_F_ALIAS(errhandler_get)
 TILEMPI_PMPI_F_ALIAS(errhandler_free)
 TILEMPI_PMPI_F_ALIAS(error_string)
 TILEMPI_PMPI_F_ALIAS(error_class)
+TILEMPI_PMPI_F_ALIAS(add_error_class)
+TILEMPI_PMPI_F_ALIAS(add_error_code)
+TILEMPI_PMPI_F_ALIAS(add_error_string)

@@ -7,10 +7,13 @@ using namespace tilempi::fortran;
 
 namespace {
 
-// A Fortran CHARACTER argument as a C string: trailing blanks are not part of it.
+// A Fortran CHARACTER key or value as a C string: its leading and trailing blanks are not part of
+// it (MPI-3.1 §9), the blanks inside are.
 std::string c_string(const char* f, std::size_t len) {
   while (len > 0 && f[len - 1] == ' ') --len;
-  return std::string(f, len);
+  std::size_t start = 0;
+  while (start < len && f[start] == ' ') ++start;
+  return std::string(f + start, len - start);
 }
 
 }  // namespace

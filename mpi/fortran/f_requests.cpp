@@ -1,5 +1,7 @@
-// Fortran bindings: persistent requests, buffered sends and the matched probe.
+// Fortran bindings: persistent requests, buffered sends, the matched probe, generalized requests
+// and the status setters, MPI_REQUEST_GET_STATUS and MPI-4's MPI_ISENDRECV(_REPLACE).
 #include "fortran_support.h"
+#include "request.h"
 
 using namespace tilempi::fortran;
 
@@ -66,6 +68,52 @@ void mpi_imrecv_(void* buf, const MPI_Fint* count, const MPI_Fint* datatype, MPI
   *ierr = MPI_Imrecv(buffer(buf), *count, *datatype, message, request);
 }
 
+// The callbacks are Fortran subroutines (every argument by reference, the code in a last IERROR;
+// EXTRA_STATE an INTEGER(KIND=MPI_ADDRESS_KIND), kept by value).
+void mpi_grequest_start_(void (*query_fn)(), void (*free_fn)(), void (*cancel_fn)(), const MPI_Aint* extra_state,
+                         MPI_Fint* request, MPI_Fint* ierr) {
+  *ierr = tilempi::mpi::grequest_start(true, query_fn, free_fn, cancel_fn, reinterpret_cast<void*>(*extra_state),
+                                       request);
+}
+
+void mpi_grequest_complete_(const MPI_Fint* request, MPI_Fint* ierr) { *ierr = MPI_Grequest_complete(*request); }
+
+void mpi_status_set_cancelled_(MPI_Fint* status, const MPI_Fint* flag, MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = MPI_Status_set_cancelled(st.c(), from_logical(flag));
+}
+
+void mpi_status_set_elements_(MPI_Fint* status, const MPI_Fint* datatype, const MPI_Fint* count, MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = MPI_Status_set_elements(st.c(), *datatype, *count);
+}
+
+void mpi_status_set_elements_x_(MPI_Fint* status, const MPI_Fint* datatype, const MPI_Count* count, MPI_Fint* ierr) {
+  StatusOut st(status);
+  *ierr = MPI_Status_set_elements_x(st.c(), *datatype, *count);
+}
+
+void mpi_request_get_status_(const MPI_Fint* request, MPI_Fint* flag, MPI_Fint* status, MPI_Fint* ierr) {
+  StatusOut st(status);
+  int f = 0;
+  *ierr = MPI_Request_get_status(*request, &f, st.c());
+  *flag = logical(f);
+}
+
+void mpi_isendrecv_(const void* sendbuf, const MPI_Fint* sendcount, const MPI_Fint* sendtype, const MPI_Fint* dest,
+                    const MPI_Fint* sendtag, void* recvbuf, const MPI_Fint* recvcount, const MPI_Fint* recvtype,
+                    const MPI_Fint* source, const MPI_Fint* recvtag, const MPI_Fint* comm, MPI_Fint* request,
+                    MPI_Fint* ierr) {
+  *ierr = MPI_Isendrecv(buffer(sendbuf), *sendcount, *sendtype, *dest, *sendtag, buffer(recvbuf), *recvcount,
+                        *recvtype, *source, *recvtag, *comm, request);
+}
+
+void mpi_isendrecv_replace_(void* buf, const MPI_Fint* count, const MPI_Fint* datatype, const MPI_Fint* dest,
+                            const MPI_Fint* sendtag, const MPI_Fint* source, const MPI_Fint* recvtag,
+                            const MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierr) {
+  *ierr = MPI_Isendrecv_replace(buffer(buf), *count, *datatype, *dest, *sendtag, *source, *recvtag, *comm, request);
+}
+
 }  // extern "C"
 
 // The names a profiling tool may replace (see TILEMPI_PMPI_ALIAS).
@@ -84,3 +132,11 @@ TILEMPI_PMPI_F_ALIAS(mprobe)
 TILEMPI_PMPI_F_ALIAS(improbe)
 TILEMPI_PMPI_F_ALIAS(mrecv)
 TILEMPI_PMPI_F_ALIAS(imrecv)
+TILEMPI_PMPI_F_ALIAS(grequest_start)
+TILEMPI_PMPI_F_ALIAS(grequest_complete)
+TILEMPI_PMPI_F_ALIAS(status_set_cancelled)
+TILEMPI_PMPI_F_ALIAS(status_set_elements)
+TILEMPI_PMPI_F_ALIAS(status_set_elements_x)
+TILEMPI_PMPI_F_ALIAS(request_get_status)
+TILEMPI_PMPI_F_ALIAS(isendrecv)
+TILEMPI_PMPI_F_ALIAS(isendrecv_replace)

@@ -143,7 +143,45 @@ typedef struct MPI_Status {
 /* MPI-1's bound markers for MPI_Type_struct (removed in MPI-3.0, kept for the codes that use them) */
 #define MPI_LB                   ((MPI_Datatype)52)
 #define MPI_UB                   ((MPI_Datatype)53)
-#define TILEMPI_DATATYPE_PREDEFINED_END 54
+/* MPI_Offset and MPI_Count values, in C and Fortran (INTEGER(KIND=MPI_OFFSET_KIND / MPI_COUNT_KIND)) */
+#define MPI_OFFSET               ((MPI_Datatype)54)
+#define MPI_COUNT                ((MPI_Datatype)55)
+/* Fortran's 16-byte kinds (gfortran: INTEGER(16), REAL(16) in IEEE quad precision) and the complex
+ * types by size in bytes (COMPLEX8 is COMPLEX(4), COMPLEX32 is COMPLEX(16)) */
+#define MPI_INTEGER16            ((MPI_Datatype)56)
+#define MPI_REAL16               ((MPI_Datatype)57)
+#define MPI_COMPLEX8             ((MPI_Datatype)58)
+#define MPI_COMPLEX16            ((MPI_Datatype)59)
+#define MPI_COMPLEX32            ((MPI_Datatype)60)
+#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)61)
+/* C++ types (bool, std::complex<float/double/long double>) */
+#define MPI_CXX_BOOL             ((MPI_Datatype)62)
+#define MPI_CXX_FLOAT_COMPLEX    ((MPI_Datatype)63)
+#define MPI_CXX_DOUBLE_COMPLEX   ((MPI_Datatype)64)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)65)
+#define TILEMPI_DATATYPE_PREDEFINED_END 66
+
+/* How a datatype was made (MPI_Type_get_envelope): its constructor. The _INTEGER and F90 ones
+ * belong to constructors tilempi does not have; they are defined for codes that test for them. */
+#define MPI_COMBINER_NAMED            1
+#define MPI_COMBINER_DUP              2
+#define MPI_COMBINER_CONTIGUOUS       3
+#define MPI_COMBINER_VECTOR           4
+#define MPI_COMBINER_HVECTOR_INTEGER  5
+#define MPI_COMBINER_HVECTOR          6
+#define MPI_COMBINER_INDEXED          7
+#define MPI_COMBINER_HINDEXED_INTEGER 8
+#define MPI_COMBINER_HINDEXED         9
+#define MPI_COMBINER_INDEXED_BLOCK    10
+#define MPI_COMBINER_STRUCT_INTEGER   11
+#define MPI_COMBINER_STRUCT           12
+#define MPI_COMBINER_SUBARRAY         13
+#define MPI_COMBINER_DARRAY           14
+#define MPI_COMBINER_F90_REAL         15
+#define MPI_COMBINER_F90_COMPLEX      16
+#define MPI_COMBINER_F90_INTEGER      17
+#define MPI_COMBINER_RESIZED          18
+#define MPI_COMBINER_HINDEXED_BLOCK   19
 
 /* Array layouts (MPI_Type_create_subarray, MPI_Type_create_darray) */
 #define MPI_ORDER_C              56
@@ -321,6 +359,10 @@ int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler);
 int MPI_Error_string(int errorcode, char* string, int* resultlen);
 int MPI_Error_class(int errorcode, int* errorclass);
+/* Error classes and codes a program adds: numbered after MPI_ERR_LASTCODE (MPI_LASTUSEDCODE) */
+int MPI_Add_error_class(int* errorclass);
+int MPI_Add_error_code(int errorclass, int* errorcode);
+int MPI_Add_error_string(int errorcode, const char* string);
 
 /* Point-to-point */
 int MPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
@@ -351,6 +393,23 @@ int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices
 int MPI_Request_free(MPI_Request* request);
 int MPI_Cancel(MPI_Request* request);
 int MPI_Test_cancelled(const MPI_Status* status, int* flag);
+int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status);
+/* MPI-4's non-blocking MPI_Sendrecv and MPI_Sendrecv_replace */
+int MPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request* request);
+int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+                          MPI_Comm comm, MPI_Request* request);
+
+/* Generalized requests: the program completes them; MPI calls the callbacks (MPI-3.1 §12.2) */
+typedef int MPI_Grequest_query_function(void* extra_state, MPI_Status* status);
+typedef int MPI_Grequest_free_function(void* extra_state);
+typedef int MPI_Grequest_cancel_function(void* extra_state, int complete);
+int MPI_Grequest_start(MPI_Grequest_query_function* query_fn, MPI_Grequest_free_function* free_fn,
+                       MPI_Grequest_cancel_function* cancel_fn, void* extra_state, MPI_Request* request);
+int MPI_Grequest_complete(MPI_Request request);
+int MPI_Status_set_cancelled(MPI_Status* status, int flag);
+int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count);
+int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count);
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status);
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status);
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status);
@@ -396,6 +455,9 @@ int MPI_Type_get_name(MPI_Datatype datatype, char* type_name, int* resultlen);
 int MPI_Comm_free(MPI_Comm* comm);
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm);
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request);
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm);
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used);
 int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup);
 int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup);
 int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup);
@@ -446,6 +508,12 @@ int MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint
                              MPI_Datatype oldtype, MPI_Datatype* newtype);
 int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
                            const MPI_Datatype types[], MPI_Datatype* newtype);
+int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint displacements[], MPI_Datatype oldtype,
+                                   MPI_Datatype* newtype);
+int MPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses, int* num_datatypes,
+                          int* combiner);
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                          int integers[], MPI_Aint addresses[], MPI_Datatype datatypes[]);
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype);
 int MPI_Type_commit(MPI_Datatype* datatype);
 int MPI_Type_free(MPI_Datatype* datatype);
@@ -667,6 +735,8 @@ int MPI_Win_sync(MPI_Win win);
 #define MPI_SEEK_CUR 602
 #define MPI_SEEK_END 604
 #define MPI_MAX_DATAREP_STRING 128
+/* MPI_File_set_view's displacement: the shared file pointer's position (MPI_MODE_SEQUENTIAL files) */
+#define MPI_DISPLACEMENT_CURRENT ((MPI_Offset)-54278278)
 int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info, MPI_File* fh);
 int MPI_File_close(MPI_File* fh);
 int MPI_File_delete(const char* filename, MPI_Info info);
@@ -781,6 +851,9 @@ int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* errhandler);
 int PMPI_Error_string(int errorcode, char* string, int* resultlen);
 int PMPI_Error_class(int errorcode, int* errorclass);
+int PMPI_Add_error_class(int* errorclass);
+int PMPI_Add_error_code(int errorclass, int* errorcode);
+int PMPI_Add_error_string(int errorcode, const char* string);
 int PMPI_Send(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int PMPI_Ssend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 int PMPI_Rsend(const void* buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
@@ -809,6 +882,17 @@ int PMPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indice
 int PMPI_Request_free(MPI_Request* request);
 int PMPI_Cancel(MPI_Request* request);
 int PMPI_Test_cancelled(const MPI_Status* status, int* flag);
+int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status);
+int PMPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Request* request);
+int PMPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source, int recvtag,
+                          MPI_Comm comm, MPI_Request* request);
+int PMPI_Grequest_start(MPI_Grequest_query_function* query_fn, MPI_Grequest_free_function* free_fn,
+                       MPI_Grequest_cancel_function* cancel_fn, void* extra_state, MPI_Request* request);
+int PMPI_Grequest_complete(MPI_Request request);
+int PMPI_Status_set_cancelled(MPI_Status* status, int flag);
+int PMPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count);
+int PMPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count);
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status);
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status);
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status);
@@ -848,6 +932,9 @@ int PMPI_Type_get_name(MPI_Datatype datatype, char* type_name, int* resultlen);
 int PMPI_Comm_free(MPI_Comm* comm);
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm* newcomm);
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request);
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm);
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info* info_used);
 int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup);
 int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup);
 int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup);
@@ -896,6 +983,12 @@ int PMPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Ain
                              MPI_Datatype oldtype, MPI_Datatype* newtype);
 int PMPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
                            const MPI_Datatype types[], MPI_Datatype* newtype);
+int PMPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint displacements[], MPI_Datatype oldtype,
+                                   MPI_Datatype* newtype);
+int PMPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses, int* num_datatypes,
+                          int* combiner);
+int PMPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                          int integers[], MPI_Aint addresses[], MPI_Datatype datatypes[]);
 int PMPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype);
 int PMPI_Type_commit(MPI_Datatype* datatype);
 int PMPI_Type_free(MPI_Datatype* datatype);

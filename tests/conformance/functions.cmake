@@ -1,0 +1,40 @@
+# Functions and constants real codes use that tilempi lacked (issue 33, items 7 and 11-15): each
+# in C and in Fortran (mpif.h and `use mpi`), with its error classes under MPI_ERRORS_RETURN.
+
+# A Fortran conformance program: buffers of any type (as tilempif90 compiles them) and the mpi
+# module for `use mpi`.
+function(functions_fortran_test name source)
+  if(NOT CMAKE_Fortran_COMPILER OR NOT TARGET tilempi_fortran_module)
+    return()
+  endif()
+  tilempi_add_conformance_test(NAME ${name} NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/${source})
+  target_compile_options(conformance_${name} PRIVATE -fallow-argument-mismatch -w)
+  target_include_directories(conformance_${name} PRIVATE ${TILEMPI_FORTRAN_MODULE_DIR} ${PROJECT_SOURCE_DIR}/mpi/include)
+  add_dependencies(conformance_${name} tilempi_fortran_module)
+endfunction()
+
+# 11. MPI_Type_create_hindexed_block, MPI_Type_get_envelope, MPI_Type_get_contents.
+tilempi_add_conformance_test(NAME functions.type_contents NP 4
+                             SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_type_contents.c)
+functions_fortran_test(functions.type_contents_f90 functions_type_contents.f90)
+
+# 12. MPI_Comm_dup_with_info, MPI_Comm_set_info, MPI_Comm_get_info.
+tilempi_add_conformance_test(NAME functions.comm_info NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_comm_info.c)
+functions_fortran_test(functions.comm_info_f90 functions_comm_info.f90)
+
+# 14. Generalized requests, MPI_Status_set_cancelled / set_elements(_x), MPI_Request_get_status,
+# MPI_Add_error_class / code / string, MPI_DISPLACEMENT_CURRENT, MPI_Isendrecv(_replace).
+tilempi_add_conformance_test(NAME functions.grequest NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_grequest.c)
+tilempi_add_conformance_test(NAME functions.error_codes NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_error_codes.c)
+tilempi_add_conformance_test(NAME functions.isendrecv NP 5 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_isendrecv.c)
+tilempi_add_conformance_test(NAME functions.displacement_current NP 3
+                             SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_displacement_current.c)
+functions_fortran_test(functions.grequest_f90 functions_grequest.f90)
+
+# 13. MPI_OFFSET, MPI_COUNT, MPI_INTEGER16, MPI_REAL16, MPI_COMPLEX8/16/32,
+# MPI_C_LONG_DOUBLE_COMPLEX, MPI_CXX_BOOL, MPI_CXX_*_COMPLEX and their reductions.
+tilempi_add_conformance_test(NAME functions.datatypes NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_datatypes.c)
+functions_fortran_test(functions.datatypes_f90 functions_datatypes.f90)
+
+# 7. Fortran info keys and values with blanks around them (stripped) and inside (kept).
+functions_fortran_test(functions.info_blanks_f90 functions_info_blanks.f90)
