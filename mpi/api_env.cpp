@@ -64,7 +64,16 @@ int init(int required) {
   rt.thread_level = required > most ? most : (required < 0 ? 0 : required);
   threads::g_multiple = rt.thread_level == MPI_THREAD_MULTIPLE;
   comms_init(rt.transport->rank(), rt.transport->size());
-  rt.transport->set_describer(describe_pending);
+  // A transport that brackets the calls knows which one a waiting rank is in; one in real time
+  // does not (a bracket would cost every call), so its description names the call.
+  if (modeled) {
+    rt.transport->set_describer(describe_pending);
+  } else {
+    rt.transport->set_describer([] {
+      const char* call = runtime().call;
+      return call ? std::string("in ") + call + ": " + describe_pending() : describe_pending();
+    });
+  }
   tilempi::transport::watch_library_depth(&rt.api_depth);
   rt.initialized = true;
   int rc = coll_initialize();

@@ -55,6 +55,7 @@ struct BsendBuffer {
 // at the end of the (then empty) posted queue.
 struct DirectRecv {
   std::uint64_t context = 0;
+  MPI_Comm comm = MPI_COMM_NULL;  // (for describe_pending)
   int source = MPI_ANY_SOURCE;
   int tag = MPI_ANY_TAG;
   void* buf = nullptr;
@@ -761,6 +762,8 @@ std::string describe_pending() {
   // source, 14 per call) wait by design: counted, not listed, so that what a rank really waits
   // for stays readable.
   std::size_t drains = 0;
+  if (const DirectRecv* d = e.direct; d && !d->matched)  // a blocking receive without a request
+    out += "receive from " + who(d->source) + " tag " + tag_of(d->tag) + " on " + comm_of(d->comm) + "; ";
   for (MPI_Request h : e.posted) {
     const Request& r = *e.requests[h];
     bool coll = r.context & 1;
@@ -920,6 +923,7 @@ bool recv_direct(void* buf, std::size_t count, const Datatype& t, int source, in
     if (matches(u, comm.context, source, tag)) return false;  // the general path delivers it
   DirectRecv d;
   d.context = comm.context;
+  d.comm = comm.handle;
   d.source = source;
   d.tag = tag;
   d.buf = buf;

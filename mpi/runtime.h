@@ -17,6 +17,9 @@ struct Runtime {
   bool finalized = false;
   int thread_level = MPI_THREAD_SINGLE;
   int api_depth = 0;  ///< MPI calls in progress (a call may make others)
+  /// The outermost MPI call in progress, or the last one (its name): a transport without brackets
+  /// learns it from the description of what the rank waits for (api_env.cpp).
+  const char* call = nullptr;
   /// The transport when it keeps virtual time (it charges the time between MPI calls as the
   /// application's compute, so it must see where each call begins and ends), else nullptr: a
   /// transport in real time ignores the brackets, and two calls of empty functions through its
@@ -61,7 +64,8 @@ inline transport::Transport& transport_of_job() { return *runtime().transport; }
 /// and begins (the sim transport's --compute scale:F charges the time between MPI calls, not
 /// the library's work inside them).
 /// The outermost call's name goes to the transport too: a simulator that sees a rank crash
-/// names the rank's last MPI call.
+/// names the rank's last MPI call. (A transport in real time reads it only when it asks what the
+/// rank waits for: Runtime::call.)
 /// The application's errno is kept across the call: the library's own system calls (futex
 /// timeouts, ...) are no business of the program's.
 /// Under MPI_THREAD_MULTIPLE (threads.cpp) the outermost call of each thread holds the library's
@@ -74,7 +78,10 @@ struct ApiScope {
     // __func__ of an entry point is its PMPI_ name (the library is compiled with the PMPI_
     // names); the application called it by its MPI_ name.
     if (call[0] == 'P' && call[1] == 'M') ++call;
-    if (rt_.api_depth++ == 0 && rt_.bracketed) rt_.bracketed->enter_library(call);
+    if (rt_.api_depth++ == 0) {
+      rt_.call = call;
+      if (rt_.bracketed) rt_.bracketed->enter_library(call);
+    }
   }
   ~ApiScope() {
     if (--rt_.api_depth == 0) {

@@ -94,6 +94,14 @@ const Setting& host_cma_env() {
   return s;
 }
 
+const Setting& host_deadlock_after_env() {
+  static const Setting s = st::text(
+      "TILEMPI_HOST_DEADLOCK_AFTER", st::Source::environment, "a number of seconds >= 0; 0: never", "10",
+      "host: tilempirun ends a job in which every rank has waited in MPI with nothing in flight for this long, "
+      "saying where each rank waits (the default of --deadlock-after)");
+  return s;
+}
+
 const Setting& sim_ranks_env() {
   static const Setting s = st::choice("TILEMPI_SIM_RANKS", st::Source::environment,
                                       {"auto", "contexts", "processes"}, "auto",
@@ -109,7 +117,8 @@ const Setting& sim_profile_env() {
 }
 
 std::vector<Setting> environment() {
-  return {host_eager_env(), host_chunk_env(), host_cma_env(), sim_ranks_env(), sim_profile_env()};
+  return {host_eager_env(), host_chunk_env(), host_cma_env(), host_deadlock_after_env(), sim_ranks_env(),
+          sim_profile_env()};
 }
 
 std::optional<std::uint64_t> host_eager(std::uint64_t max_bytes) {

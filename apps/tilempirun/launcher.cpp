@@ -58,6 +58,12 @@ void say(const char* fmt, ...) {
   write_all(STDERR_FILENO, line, len);
 }
 
+/// say() for a text of any length and several lines (a report): "tilempirun: " before it.
+void say_text(const std::string& text) {
+  const std::string line = "tilempirun: " + text + "\n";
+  write_all(STDERR_FILENO, line.data(), line.size());
+}
+
 /// The file execve() will run, found as a shell would (PATH search when there is no '/').
 /// On failure returns the launcher's exit status after printing why.
 std::optional<std::string> resolve_program(const std::string& program, int& status) {
@@ -217,6 +223,8 @@ class JobRunner {
   void begin_ending(int sig);
   void signal_running(int sig);
   void handle_signals();
+  void look_for_progress();
+  void end_at_timeout();
   int running_count() const;
 
   const Options& o_;
@@ -236,6 +244,8 @@ class JobRunner {
   std::optional<Clock::time_point> end_at_;
   std::optional<Clock::time_point> deadline_;
   std::optional<Clock::time_point> kill_at_;
+  /// The next look for a job that makes no progress (--deadlock-after), when the job is watched.
+  std::optional<Clock::time_point> progress_look_at_;
   /// Every rank runs inside one simulator process (the sim's ranks as contexts): ranks_[0] is it.
   bool hosted_ = false;
   std::optional<int> host_failed_;  ///< wait status of a simulator process that failed
@@ -562,6 +572,52 @@ void JobRunner::handle_signals() {
   }
 }
 
+// A few looks a second (each reads one line per rank): the backend says how long every rank has
+// waited with nothing in flight; past --deadlock-after the job is reported and ended, as the
+// sim ends a deadlocked one.
+void JobRunner::look_for_progress() {
+  const double after = o_.deadlock_after_s;
+  progress_look_at_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(std::clamp(after / 4, 0.05, 0.25)));
+  std::optional<double> idle;
+  try {
+    idle = job_->seconds_without_progress();
+  } catch (const std::exception& e) {
+    say("job backend: %s", e.what());
+  }
+  if (!idle) {
+    progress_look_at_.reset();  // the backend does not watch (the sim reports deadlocks itself)
+    return;
+  }
+  if (*idle < after) return;
+  std::string report;
+  try {
+    report = job_->no_progress_report(*idle);
+  } catch (const std::exception& e) {
+    report = std::string("no progress; ") + e.what();
+  }
+  char tail[96];
+  std::snprintf(tail, sizeof tail, "\nending the job (--deadlock-after %g)", after);
+  say_text(report + tail);
+  if (!exit_status_ || *exit_status_ == 0) exit_status_ = kExitLaunchFailed;
+  begin_ending(SIGTERM);
+}
+
+// --timeout: where every rank is comes first, then the job ends.
+void JobRunner::end_at_timeout() {
+  std::string where;
+  try {
+    where = job_->where_ranks_wait();
+  } catch (const std::exception& e) {
+    where = std::string("  (where the ranks wait is not known: ") + e.what() + ")";
+  }
+  char line[160];
+  std::snprintf(line, sizeof line, "timeout: the job ran longer than %g s (--timeout); ending it", o_.timeout_s);
+  say_text(where.empty() ? std::string(line) : std::string(line) + "\n" + where);
+  exit_status_ = kExitTimeout;
+  begin_ending(SIGTERM);
+}
+
 void JobRunner::loop() {
   std::vector<pollfd> fds;
   std::vector<std::pair<int, int>> who;  // (rank, stream) of fds[i], i >= 1
@@ -585,6 +641,7 @@ void JobRunner::loop() {
       wait = std::min(wait, std::max(d, std::chrono::milliseconds(0)));
     };
     if (deadline_ && !ending_) until(*deadline_);
+    if (progress_look_at_ && !ending_) until(*progress_look_at_);
     if (end_at_ && !ending_) until(*end_at_);
     if (kill_at_) until(*kill_at_);
     if (holding) wait = std::min<std::chrono::milliseconds>(wait, kPartialLineWait);
@@ -601,11 +658,8 @@ void JobRunner::loop() {
       if (fds[0].revents & POLLIN) handle_signals();
     }
     now = Clock::now();
-    if (deadline_ && !ending_ && now >= *deadline_) {
-      say("timeout: the job ran longer than %g s (--timeout); ending it", o_.timeout_s);
-      exit_status_ = kExitTimeout;
-      begin_ending(SIGTERM);
-    }
+    if (deadline_ && !ending_ && now >= *deadline_) end_at_timeout();
+    if (progress_look_at_ && !ending_ && now >= *progress_look_at_) look_for_progress();
     if (end_at_ && !ending_ && now >= *end_at_) begin_ending(SIGTERM);
     if (kill_at_ && now >= *kill_at_) {
       if (o_.verbose && running_count() > 0)
@@ -738,6 +792,7 @@ int JobRunner::run() {
   ranks_.resize(static_cast<std::size_t>(processes));
   if (o_.timeout_s > 0)
     deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.timeout_s));
+  if (o_.deadlock_after_s > 0 && !hosted_) progress_look_at_ = Clock::now();
   for (int r = 0; r < processes; ++r) {
     if (!spawn(r, hosted_ ? host : *path, argv, env, devnull)) {
       say("cannot start rank %d: %s; ending the job", r, std::strerror(errno));

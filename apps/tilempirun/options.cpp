@@ -325,7 +325,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       "1 when the job could not start or its transport failed it (e.g. a sim deadlock), "
       "2 for a bad option, 126/127 for a program that is not executable / not found.\n");
 
-  std::string nranks_text, mesh_text, bind = "core", timeout_text, compute, format = "text";
+  std::string nranks_text, mesh_text, bind = "core", timeout_text, deadlock_text, compute, format = "text";
   std::string preset, adapter, report, trace, config, ppn_text, bind_to;
   std::vector<std::string> sets, exports, migrations, hosts, hostfiles;
   std::vector<std::pair<std::string, std::string>> genv, mca;
@@ -343,6 +343,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       ->type_name("core|none");
   app.add_flag("--tag-output", o.tag_output, "prefix each output line with [rank]");
   app.add_option("--timeout", timeout_text, "end the whole job after SECONDS (default: $MPIEXEC_TIMEOUT, else none)")
+      ->type_name("SECONDS");
+  app.add_option("--deadlock-after", deadlock_text,
+                 "host: end a job in which every rank has waited in MPI with nothing in flight for SECONDS, "
+                 "saying where each rank waits (exit status 1); 0: never (default: "
+                 "$TILEMPI_HOST_DEADLOCK_AFTER, else 10)")
       ->type_name("SECONDS");
   app.add_option("--mesh", mesh_text,
                  "rank grid WxH (default: width ceil(sqrt(N)), rows as needed)")
@@ -646,6 +651,26 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (errno != 0 || !end || *end != '\0' || !(o.timeout_s > 0) || o.timeout_s > 1e7) {
       result.exit_status = usage_error("--timeout " + timeout_text + ": expected a positive number of seconds");
       return result;
+    }
+  }
+
+  {
+    const tilempi::settings::Setting& env = tilempi::transport::settings::host_deadlock_after_env();
+    std::string what = "--deadlock-after " + deadlock_text;
+    if (deadlock_text.empty()) {
+      if (const char* t = std::getenv(env.name.c_str()); t && *t) {
+        deadlock_text = t;
+        what = tilempi::settings::label(env) + " '" + deadlock_text + "'";
+      }
+    }
+    if (!deadlock_text.empty()) {
+      char* end = nullptr;
+      errno = 0;
+      o.deadlock_after_s = std::strtod(deadlock_text.c_str(), &end);
+      if (errno != 0 || !end || *end != '\0' || !(o.deadlock_after_s >= 0) || o.deadlock_after_s > 1e7) {
+        result.exit_status = usage_error(what + ": expected a number of seconds >= 0 (0: never)");
+        return result;
+      }
     }
   }
 

@@ -22,6 +22,9 @@ struct Options {
   bool bind = true;
   bool tag_output = false;
   double timeout_s = 0;  ///< 0: none
+  /// host: end a job that has made no progress for this long (every rank waiting in MPI,
+  /// nothing in flight), saying where each rank waits; 0: never.
+  double deadlock_after_s = 10;
   int mesh_width = 0;    ///< 0: the default grid for nranks
   int mesh_height = 0;
   std::string coll;      ///< passed to ranks as TILEMPI_COLL

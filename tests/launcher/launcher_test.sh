@@ -508,6 +508,60 @@ os.execv(sys.argv[1], sys.argv[1:])' "$run" -n 400 "$probe" sleep 60 "$token" >"
     expect_no_out out "argc"
     ;;
 
+  no-progress)
+    # launcher_test.sh no-progress TILEMPIRUN PROGRAM (mpi_no_progress.c), more ranks than cores.
+    np=$(( $(nproc) * 2 + 1 ))
+    [ "$np" -ge 5 ] || np=5
+    # Deadlocked: every rank waits in MPI_Recv for its right neighbour. Reported after the set
+    # time, not before, naming each rank's receive; the job ends with status 1, leaving nothing.
+    launch -n "$np" --deadlock-after 2 --timeout 120 "$probe" deadlock "$token"
+    expect_status 1
+    expect_out err "^tilempirun: host: no progress for [0-9.]+ s: $np rank\\(s\\) wait and nothing is in flight"
+    for ((r = 0; r < np; r++)); do
+      expect_out err "^  rank $r \\(waiting for [0-9.]+ s\\): in MPI_Recv: receive from $(((r + 1) % np)) tag 7 on MPI_COMM_WORLD$"
+    done
+    idle=$(sed -n 's/^tilempirun: host: no progress for \([0-9.]*\) s.*/\1/p' "$work/err")
+    awk -v t="${idle:-0}" 'BEGIN { exit !(t >= 2) }' || fail "reported after ${idle:-?} s of no progress, before --deadlock-after 2"
+    expect_no_out err "timeout"
+    expect_clean
+    # The same through the environment variable; 0 turns the watch off (then --timeout ends it).
+    TILEMPI_HOST_DEADLOCK_AFTER=1 launch -n 3 --timeout 120 "$probe" deadlock "$token"
+    expect_status 1
+    expect_out err "no progress for"
+    expect_clean
+    launch -n 3 --deadlock-after 0 --timeout 4 "$probe" deadlock "$token"
+    expect_status 124
+    expect_no_out err "no progress"
+    expect_clean
+    TILEMPI_HOST_DEADLOCK_AFTER=soon launch -n 2 "$probe" deadlock "$token"
+    expect_status 2
+    expect_out err "TILEMPI_HOST_DEADLOCK_AFTER 'soon'"
+    # Slow but progressing: rank 0 computes for 3 s while the others wait in MPI_Recv, then
+    # sends a message every 0.3 s; waits of up to 3 s against --deadlock-after 1 are no deadlock.
+    launch -n "$np" --deadlock-after 1 --timeout 120 "$probe" slow 3 "$token"
+    expect_status 0
+    expect_no_out err "no progress"
+    [ "$(grep -c ' done$' "$work/out")" -eq "$np" ] || fail "not every rank finished the slow job"
+    # A rank that finalized and left while the others wait for it: they are reported, and so is it.
+    launch -n 4 --deadlock-after 1 --timeout 120 "$probe" finalized "$token"
+    expect_status 1
+    expect_out err "no progress for [0-9.]+ s: 3 rank\\(s\\) wait"
+    for r in 1 2 3; do expect_out err "^  rank $r \\(waiting for [0-9.]+ s\\): in MPI_Recv: receive from 0 tag 9"; done
+    expect_out err "^  ended after MPI_Finalize: rank 0$"
+    expect_clean
+    # --timeout says where each rank is: rank 0 runs its own code, rank 1 waits in MPI_Recv,
+    # the others in MPI_Barrier.
+    launch -n 4 --timeout 3 "$probe" stuck "$token"
+    expect_status 124
+    expect_out err "^tilempirun: timeout: the job ran longer than 3 s"
+    expect_out err "^  rank 0: running \\(not waiting in MPI\\)$"
+    expect_out err "^  rank 1 \\(waiting for [0-9.]+ s\\): in MPI_Recv: receive from 0 tag 5 on MPI_COMM_WORLD"
+    expect_out err "^  rank 2 \\(waiting for [0-9.]+ s\\): in MPI_Barrier"
+    expect_out err "^  rank 3 \\(waiting for [0-9.]+ s\\): in MPI_Barrier"
+    expect_no_out err "no progress"
+    expect_clean
+    ;;
+
   tools-bad-option)
     # launcher_test.sh tools-bad-option TILEMPIRUN PROBE TOOL...: every tool exits 2 on a bad option
     # with a message naming it, and 0 on --help; tilempirun's bad preset or --set key is 2 too.

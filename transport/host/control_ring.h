@@ -37,6 +37,8 @@ class CtrlWriter {
   }
 
   bool space_released() const { return shared(*tail_).load(std::memory_order_seq_cst) != tail_seen_; }
+  /// Entries written so far.
+  std::uint64_t written() const { return head_; }
 
  private:
   CtrlSlot* slots_ = nullptr;
@@ -63,6 +65,9 @@ class CtrlReader {
   bool ready() const {
     return shared(slots_[read_ % n_].seq).load(std::memory_order_seq_cst) == read_ + 1;
   }
+
+  /// Entries read so far.
+  std::uint64_t read_count() const { return read_; }
 
   /// Hands every entry read so far back to the writer.
   void release() { shared(*tail_).store(read_, std::memory_order_release); }

@@ -271,6 +271,8 @@ class RingReader {
   }
 
   std::uint64_t released() const { return released_; }
+  /// The next line to look at (absolute): moves with every record polled or taken.
+  std::uint64_t position() const { return read_pos_; }
   /// Records polled and not yet released (consumed or not).
   std::size_t held() const { return held_.size() + (open_end_ != 0 ? 1 : 0); }
 

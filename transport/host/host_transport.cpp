@@ -451,10 +451,93 @@ void HostTransport::wait(std::uint64_t timeout_ns) {
   WaitEnd end;
   {
     TerminationWindow window;  // a SIGTERM now (the job is ending) flushes the rank's output
-    end = wait_for_work(me_, spin_, timeout_ns, nap_cap, [this] { return has_work() || termination_signal() != 0; });
+    end = wait_for_work(
+        me_, spin_, timeout_ns, nap_cap,
+        [this] { return has_work() || termination_signal() != 0 || describe_wanted(); }, [this] { before_nap(); });
   }
   if (int sig = termination_signal()) end_by_signal(sig);
-  if (end == WaitEnd::Slept) check_launcher();
+  if (end == WaitEnd::Slept) {
+    nap_ended_ = now_ns();
+    check_launcher();
+  }
+  if (describe_wanted()) answer_describe();
+}
+
+// ---------------------------------------------------------------- what the launcher sees of a wait
+//
+// A job makes no progress when every rank waits with nothing to do and nothing is in flight for
+// long. The launcher tells that from each rank's slot: idle_since, the start of the rank's
+// current stretch of waiting, and naps, which moves while it sleeps (host_job.cpp). Both are
+// written on the way to a sleep, so a message costs nothing more. A stretch goes on from sleep
+// to sleep while the rank has done nothing in between: neither has it moved any of its rings
+// (activity()), which every message sent, received or answered does, nor been away from its
+// waits for long (a rank back from its own work is a new stretch). A rank that is woken by a
+// message, or whose peer copies a large message with it, leaves its stretch by the first of
+// these; the peer copying is awake, not waiting. "Away" is measured in the rank's own CPU time
+// (a rank that waits for a core on a busy machine has done nothing), and in wall time only
+// beyond what a busy machine delays a wake-up.
+
+namespace {
+// Far more than the rank's own steps from one sleep to the next (a progress pass and a short
+// spin: microseconds); shorter than any report.
+constexpr std::uint64_t kOwnWorkNs = 20'000'000;
+constexpr std::uint64_t kAwayNs = 1'000'000'000;
+
+std::uint64_t thread_cpu_ns() {
+  timespec ts;
+  if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return 0;
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<std::uint64_t>(ts.tv_nsec);
+}
+}  // namespace
+
+// Everything this rank's side of the transport has moved: lines and entries written and read,
+// arena bytes, operations and rendezvous begun. Only ever compared with itself.
+std::uint64_t HostTransport::activity() const {
+  std::uint64_t a = next_id_ + next_rdv_;
+  for (const Peer& p : peers_)
+    a += p.ring_in.position() + p.ring_out.head() + p.ctrl_in.read_count() + p.ctrl_out.written() + p.produced +
+         p.consumed;
+  return a;
+}
+
+void HostTransport::note_idle(std::uint64_t now, bool was_away) {
+  const std::uint64_t a = activity();
+  if (idle_since_ == 0 || a != idle_activity_ || was_away) {
+    idle_since_ = now;
+    idle_activity_ = a;
+  }
+  shared(me_->idle_since).store(idle_since_, std::memory_order_relaxed);
+}
+
+void HostTransport::before_nap() {
+  const std::uint64_t now = now_ns();
+  const std::uint64_t cpu = thread_cpu_ns();  // (a system call, on the way to another: the sleep)
+  const bool away = cpu - cpu_at_nap_ > kOwnWorkNs || now - nap_ended_ > kAwayNs;
+  cpu_at_nap_ = cpu;
+  note_idle(now, away);
+  shared(me_->nap_bell).store(shared(me_->bell).load(std::memory_order_acquire), std::memory_order_relaxed);
+  shared(me_->naps).store(++naps_, std::memory_order_release);
+}
+
+// The launcher asks (its no-progress report, --timeout) what this rank waits for: the layer
+// above says it (set_describer), from here, where its state is whole (not a signal handler).
+void HostTransport::answer_describe() {
+  const std::uint32_t req = shared(me_->describe_req).load(std::memory_order_acquire);
+  std::string text;
+  try {
+    text = describer_ ? describer_() : std::string("(no description)");
+  } catch (const std::exception&) {
+    text = "(no description: out of memory)";
+  }
+  char* out = seg_.description(rank_);
+  const std::size_t n = std::min(text.size(), kDescriptionBytes - 1);
+  std::memcpy(out, text.data(), n);
+  out[n] = 0;
+  // The stretch as of now, for the report's "waiting for" (the rank may have moved since its
+  // last sleep).
+  note_idle(now_ns(), false);
+  describe_ack_ = req;
+  shared(me_->describe_ack).store(req, std::memory_order_release);
 }
 
 // A rank whose launcher died (SIGKILL leaves no one to end the job) must not sleep forever.
@@ -503,6 +586,10 @@ void HostTransport::finalize() {
     progress();
     if (ctrl_backlog_peers_ > 0 || arena_tx_total_ > 0 || backlog_peers_ > 0) wait(1000000);
   }
+  // From here on the rank waits for nothing of the job's (the launcher counts it as running
+  // until it exits), and the layer above that describes it is going away.
+  describer_ = nullptr;
+  shared(me_->finalized).store(1, std::memory_order_release);
 }
 
 // ---------------------------------------------------------------- attaching

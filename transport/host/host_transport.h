@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -79,6 +80,7 @@ class HostTransport final : public Transport {
   double wtime() override;
   double wtick() override;
   [[noreturn]] void abort(int code, const std::string& why) override;
+  void set_describer(std::function<std::string()> describe) override { describer_ = std::move(describe); }
   void finalize() override;
 
  private:
@@ -138,6 +140,15 @@ class HostTransport final : public Transport {
 
   // host_transport.cpp
   void check_launcher();
+  // What the launcher sees of a waiting rank (its no-progress watch, host_job.cpp), all on the
+  // way to a sleep, none per message.
+  std::uint64_t activity() const;
+  void note_idle(std::uint64_t now, bool was_away);
+  void before_nap();
+  bool describe_wanted() const {
+    return shared(me_->describe_req).load(std::memory_order_acquire) != describe_ack_;
+  }
+  void answer_describe();
   bool work_pending() const {
     return (expect_ctrl_total_ | backlog_peers_ | ctrl_backlog_peers_ | arena_tx_total_ | arena_rx_total_ |
             coop_total_) != 0;
@@ -211,6 +222,14 @@ class HostTransport final : public Transport {
   int arena_tx_total_ = 0;
   int arena_rx_total_ = 0;
   int coop_total_ = 0;
+  // The rank's current stretch of waiting with nothing to do (note_idle).
+  std::uint64_t idle_since_ = 0;     ///< its start (ns), 0 before the first sleep
+  std::uint64_t idle_activity_ = 0;  ///< activity() when it began
+  std::uint64_t nap_ended_ = 0;      ///< when the last sleep ended (ns)
+  std::uint64_t cpu_at_nap_ = 0;     ///< this thread's CPU time when the last sleep began (ns)
+  std::uint64_t naps_ = 0;
+  std::uint32_t describe_ack_ = 0;
+  std::function<std::string()> describer_;
 };
 
 }  // namespace tilempi::transport::host

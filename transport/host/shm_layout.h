@@ -1,7 +1,7 @@
 // The host transport's shared-memory segment: one POSIX shm object per job, laid out the same
 // way by the launcher (which creates it) and by every rank (which attach to it).
 //
-//   [Header][RankSlot x N]                       page-aligned, the launcher maps only this part
+//   [Header][RankSlot x N][description x N]      page-aligned, the launcher maps only this part
 //   [Block of receiver 0][Block of receiver 1]... one page-aligned block per receiving rank
 //   Block r = Channel(0->r) Channel(1->r) ... Channel(N-1->r)
 //   Channel s->r = [control lines][data ring][ctrl ring][arena]
@@ -20,7 +20,7 @@
 namespace tilempi::transport::host {
 
 inline constexpr std::uint64_t kMagic = 0x74696c656d706931ull;  // "tilempi1"
-inline constexpr std::uint32_t kLayoutVersion = 2;
+inline constexpr std::uint32_t kLayoutVersion = 3;
 inline constexpr std::size_t kLine = 64;
 inline constexpr std::size_t kPage = 4096;
 
@@ -38,7 +38,7 @@ struct Geometry {
   std::uint64_t eager_max = 0;      ///< largest payload sent eagerly
   std::uint64_t channel_bytes = 0;  ///< one channel, page-aligned
   std::uint64_t block_bytes = 0;    ///< one receiver's block (nranks channels)
-  std::uint64_t header_bytes = 0;   ///< header + rank slots, page-aligned
+  std::uint64_t header_bytes = 0;   ///< header + rank slots + descriptions, page-aligned
   std::uint64_t total_bytes = 0;
 };
 
@@ -54,15 +54,30 @@ inline std::uint64_t clamp_u64(std::uint64_t v, std::uint64_t lo, std::uint64_t 
 }
 inline std::uint64_t round_up(std::uint64_t v, std::uint64_t to) { return (v + to - 1) / to * to; }
 
+/// A rank's doorbell and what the launcher may know of it. The words after heavy_fence are
+/// written only when the rank goes to sleep or has finished (never per message): the launcher
+/// reads them to tell a job that can make no progress (host_job.cpp), and asks a waiting rank
+/// for its pending operations through describe_req/describe_ack (the text goes to the rank's
+/// description, Segment::description).
 struct alignas(kLine) RankSlot {
   std::uint32_t bell;      ///< futex word: bumped by whoever wakes this rank
   std::uint32_t sleeping;  ///< 1 while the rank is (about to be) asleep on bell
   std::int32_t pid;        ///< set when the rank attaches (cross-memory attach needs it)
   std::uint32_t attached;
   std::uint32_t heavy_fence;  ///< 1: the rank fences every registered writer before it sleeps (waiting.h)
-  std::uint8_t pad_[kLine - 20];
+  std::uint32_t finalized;    ///< 1 once the rank has been through MPI_Finalize
+  std::uint32_t describe_req;  ///< bumped by the launcher (then it rings bell): describe what you wait for
+  std::uint32_t describe_ack;  ///< set to describe_req by the rank once its description is written
+  std::uint64_t idle_since;    ///< CLOCK_MONOTONIC ns: start of the rank's current stretch of waiting with
+                               ///< nothing to do (0: none yet), as of its last sleep
+  std::uint64_t naps;          ///< sleeps taken in waits so far: moves while a waiting rank sleeps
+  std::uint32_t nap_bell;      ///< bell as the rank's last sleep began: a wake-up since moves bell
+  std::uint8_t pad_[kLine - 52];
 };
 static_assert(sizeof(RankSlot) == kLine);
+
+/// Bytes of a rank's description of its pending operations (with the terminating NUL).
+inline constexpr std::size_t kDescriptionBytes = 2048;
 
 struct alignas(kPage) Header {
   std::uint64_t magic;
@@ -160,7 +175,7 @@ inline Geometry make_geometry(int nranks) {
   g.channel_bytes =
       round_up(kChannelCtlBytes + g.ring_bytes + g.ctrl_slots * kLine + arena, kPage);
   g.block_bytes = g.channel_bytes * n;
-  g.header_bytes = round_up(sizeof(Header) + n * sizeof(RankSlot), kPage);
+  g.header_bytes = round_up(sizeof(Header) + n * (sizeof(RankSlot) + kDescriptionBytes), kPage);
   g.total_bytes = g.header_bytes + g.block_bytes * n;
   return g;
 }
@@ -173,6 +188,10 @@ struct Segment {
   Header* header() const { return reinterpret_cast<Header*>(base); }
   RankSlot* rank_slot(int r) const {
     return reinterpret_cast<RankSlot*>(base + sizeof(Header)) + r;
+  }
+  char* description(int r) const {
+    return reinterpret_cast<char*>(base + sizeof(Header) + static_cast<std::size_t>(header()->nranks) * sizeof(RankSlot)) +
+           kDescriptionBytes * static_cast<std::size_t>(r);
   }
   unsigned char* channel(int sender, int receiver) const {
     const Geometry& g = header()->geometry;

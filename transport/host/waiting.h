@@ -81,9 +81,11 @@ enum class WaitEnd {
 /// The sleeper's half, and the spinning before it. has_work() must use seq_cst loads of what
 /// the writers store seq_cst (see above); nap_cap_ns bounds the sleep (a wake-up that the
 /// writer does not fence, e.g. ring space released, can then only delay, never hang).
-template <class HasWork>
+/// before_nap() runs once, right before the sleep (not while spinning): what the rank publishes
+/// about its sleeping costs nothing to a wait that ends in the spin.
+template <class HasWork, class BeforeNap>
 WaitEnd wait_for_work(RankSlot* me, const SpinPolicy& policy, std::uint64_t timeout_ns, std::uint64_t nap_cap_ns,
-                      HasWork&& has_work);
+                      HasWork&& has_work, BeforeNap&& before_nap);
 
 /// The sleeping step alone: announce, fence (for light writers too, if me->heavy_fence),
 /// re-check, FUTEX_WAIT at most nap_ns.
@@ -103,9 +105,9 @@ void sleep_on_doorbell(RankSlot* me, std::uint64_t nap_ns, HasWork&& has_work) {
 
 void yield_core();
 
-template <class HasWork>
+template <class HasWork, class BeforeNap>
 WaitEnd wait_for_work(RankSlot* me, const SpinPolicy& policy, std::uint64_t timeout_ns, std::uint64_t nap_cap_ns,
-                      HasWork&& has_work) {
+                      HasWork&& has_work, BeforeNap&& before_nap) {
   const std::uint64_t start = now_ns();
   const std::uint64_t deadline = timeout_ns > UINT64_MAX - start ? UINT64_MAX : start + timeout_ns;
   for (std::uint32_t i = 1;; ++i) {
@@ -126,8 +128,15 @@ WaitEnd wait_for_work(RankSlot* me, const SpinPolicy& policy, std::uint64_t time
   if (t >= deadline) return WaitEnd::Timeout;
   std::uint64_t nap = deadline - t;
   if (nap > nap_cap_ns) nap = nap_cap_ns;
+  before_nap();
   sleep_on_doorbell(me, nap, has_work);
   return WaitEnd::Slept;
+}
+
+template <class HasWork>
+WaitEnd wait_for_work(RankSlot* me, const SpinPolicy& policy, std::uint64_t timeout_ns, std::uint64_t nap_cap_ns,
+                      HasWork&& has_work) {
+  return wait_for_work(me, policy, timeout_ns, nap_cap_ns, has_work, [] {});
 }
 
 }  // namespace tilempi::transport::host

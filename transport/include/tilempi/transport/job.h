@@ -4,6 +4,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -63,6 +64,19 @@ class Job {
   virtual void rank_exited(int rank, int wait_status) { (void)rank; (void)wait_status; }
   /// The first abort a rank recorded, if any.
   virtual bool abort_record(AbortRecord& out) const = 0;
+  /// How long the job has made no progress as far as the backend can see (host: every rank
+  /// still running has waited in MPI with nothing to do, and nothing in flight), in seconds; 0
+  /// while it makes progress, nothing when the backend does not watch (the sim reports a
+  /// deadlock itself). The launcher calls it a few times a second: each call is one look.
+  virtual std::optional<double> seconds_without_progress() { return std::nullopt; }
+  /// The report of a job that made no progress for `seconds`: a first line, then one line per
+  /// rank that waits with its MPI call and pending operations (as the sim's deadlock report),
+  /// and the ranks that ended. Asks each waiting rank (within a second or two).
+  virtual std::string no_progress_report(double seconds) { (void)seconds; return {}; }
+  /// One line per rank still running: where it waits (its MPI call and pending operations) or
+  /// that it runs outside a wait; empty when the backend cannot tell. For a job about to be
+  /// ended (--timeout); asks each rank (within a second or two).
+  virtual std::string where_ranks_wait() { return {}; }
   /// Stop services and write reports; called after every rank has ended. Returns a non-empty
   /// message when the backend itself failed the job (e.g. a deadlock the sim engine detected).
   virtual std::string finish() { return {}; }

@@ -30,6 +30,7 @@ const Setting* find_sim_key(const std::string& key);
 const Setting& host_eager_env();    ///< TILEMPI_HOST_EAGER
 const Setting& host_chunk_env();    ///< TILEMPI_HOST_CHUNK
 const Setting& host_cma_env();      ///< TILEMPI_HOST_CMA
+const Setting& host_deadlock_after_env();  ///< TILEMPI_HOST_DEADLOCK_AFTER (read by tilempirun)
 const Setting& sim_ranks_env();     ///< TILEMPI_SIM_RANKS
 const Setting& sim_profile_env();   ///< TILEMPI_SIM_PROFILE
 /// Every environment variable of the transport layer, in listing order.
