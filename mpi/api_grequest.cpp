@@ -120,6 +120,20 @@ int isendrecv(const char* fn, const void* sendbuf, int sendcount, MPI_Datatype s
   return MPI_SUCCESS;
 }
 
+/// MPI_Status_set_elements(_x): the bytes that many basic elements of the type take, so that
+/// MPI_Get_elements(_x) gives count back and MPI_Get_count the whole elements among them.
+int set_elements(const char* fn, MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
+  int rc;
+  if (!check::initialized(fn, &rc)) return rc;
+  if (!status || status == MPI_STATUS_IGNORE) return bad(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "status is NULL or MPI_STATUS_IGNORE");
+  const Datatype* t = datatype_get(datatype);
+  if (!t) return bad(MPI_COMM_WORLD, MPI_ERR_TYPE, fn, "datatype handle " + std::to_string(datatype) + " is not valid");
+  if (count < 0) return bad(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "count " + std::to_string(count) + " is negative");
+  const std::size_t basic = basic_size(t->basic);
+  status_set_bytes(*status, static_cast<std::size_t>(count) * (basic ? basic : 1));
+  return MPI_SUCCESS;
+}
+
 }  // namespace
 
 namespace tilempi::mpi {
@@ -216,23 +230,12 @@ int MPI_Status_set_cancelled(MPI_Status* status, int flag) {
 
 int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Count count) {
   ApiScope api_scope(__func__);
-  const char* fn = "MPI_Status_set_elements_x";
-  int rc;
-  if (!check::initialized(fn, &rc)) return rc;
-  if (!status || status == MPI_STATUS_IGNORE) return bad(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "status is NULL or MPI_STATUS_IGNORE");
-  const Datatype* t = datatype_get(datatype);
-  if (!t) return bad(MPI_COMM_WORLD, MPI_ERR_TYPE, fn, "datatype handle " + std::to_string(datatype) + " is not valid");
-  if (count < 0) return bad(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "count " + std::to_string(count) + " is negative");
-  // The bytes that many basic elements of the type take, so that MPI_Get_elements(_x) gives
-  // count back and MPI_Get_count the whole elements among them.
-  const std::size_t basic = basic_size(t->basic);
-  status_set_bytes(*status, static_cast<std::size_t>(count) * (basic ? basic : 1));
-  return MPI_SUCCESS;
+  return set_elements("MPI_Status_set_elements_x", status, datatype, count);
 }
 
 int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype datatype, int count) {
   ApiScope api_scope(__func__);
-  return MPI_Status_set_elements_x(status, datatype, count);
+  return set_elements("MPI_Status_set_elements", status, datatype, count);
 }
 
 int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {

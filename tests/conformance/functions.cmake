@@ -38,3 +38,7 @@ functions_fortran_test(functions.datatypes_f90 functions_datatypes.f90)
 
 # 7. Fortran info keys and values with blanks around them (stripped) and inside (kept).
 functions_fortran_test(functions.info_blanks_f90 functions_info_blanks.f90)
+tilempi_add_conformance_test(NAME functions.grequest_thread NP 2
+                             SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_grequest_thread.c)
+find_package(Threads REQUIRED)
+target_link_libraries(conformance_functions.grequest_thread PRIVATE Threads::Threads)
