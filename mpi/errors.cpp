@@ -1,4 +1,5 @@
 #include "errors.h"
+#include "user_errors.h"
 
 #include <cstdio>
 #include <string>
@@ -23,6 +24,13 @@ std::vector<std::string>& returned_messages() {
 /// "function: class text: detail", the fatal path's message.
 std::string compose(int errclass, const char* function, const std::string& detail) {
   const char* text = error_string(errclass);
+  std::string added;  // a code the program added (MPI_Add_error_code): its string, else its number
+  if (!text) {
+    if (const char* s = user_error_string(errclass)) {
+      added = *s ? std::string(s) : "error code " + std::to_string(errclass) + " (added by the program)";
+      text = added.c_str();
+    }
+  }
   return std::string(function) + ": " + (text ? text : "unknown error class") + (detail.empty() ? "" : ": ") + detail;
 }
 
