@@ -1,8 +1,9 @@
 // Fuzz target: tilempirun's command line (apps/tilempirun/options.cpp, compiled into this
 // target): one argument per input line, through parse_command_line, which must either return
 // options that hold together or an exit status with a message, for any argument vector.
-// Options that read files the fuzzer names (--config) are left out: a path such as /dev/zero
-// would be a test of the file system, not of the parser.
+// Options that read or open files the fuzzer names are left out (--config, the host files of
+// -hostfile/-machinefile/-f, and --report/--trace, which are opened for writing before a run):
+// a path such as /dev/zero would be a test of the file system, not of the parser.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -16,7 +17,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::string> args = tilempi::fuzz::split_lines(data, size, 32);
   std::vector<const char*> argv{"tilempirun"};
   for (const std::string& a : args) {
-    if (a.find("--con") == 0) return 0;
+    for (const char* touches_files : {"--con", "--rep", "--tra", "--hostf", "-hostf", "--machinef", "-machinef", "-f"})
+      if (a.find(touches_files) == 0) return 0;
     argv.push_back(a.c_str());
   }
   const tilempirun::ParseResult r = tilempirun::parse_command_line(static_cast<int>(argv.size()), argv.data());
