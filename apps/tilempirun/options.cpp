@@ -322,7 +322,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       "Exit status: 0 when every rank succeeded; else the first failing rank's status "
       "(128+N for a rank killed by signal N), the code a rank gave MPI_Abort, 124 when "
       "--timeout expired, 130/143 when tilempirun was interrupted (SIGINT/SIGTERM), "
-      "1 when the job could not start or its transport failed it (e.g. a sim deadlock), "
+      "1 when the job could not start or its transport failed it (e.g. a sim deadlock, or a host job without "
+      "progress for --deadlock-after), "
       "2 for a bad option, 126/127 for a program that is not executable / not found.\n");
 
   std::string nranks_text, mesh_text, bind = "core", timeout_text, deadlock_text, compute, format = "text";

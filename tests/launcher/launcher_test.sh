@@ -76,7 +76,7 @@ case $case_name in
   help)
     launch --help
     expect_status 0
-    for opt in -np --transport --bind --tag-output --timeout --mesh --coll --preset --adapter \
+    for opt in -np --transport --bind --tag-output --timeout --deadlock-after --mesh --coll --preset --adapter \
                --compute --report --trace --set --config -x --verbose --version; do
       expect_out out "(^|[ ,(])$opt([ ,)]|$)"
     done

@@ -475,13 +475,13 @@ void HostTransport::wait(std::uint64_t timeout_ns) {
 // message, or whose peer copies a large message with it, leaves its stretch by the first of
 // these; the peer copying is awake, not waiting. "Away" is measured in the rank's own CPU time
 // (a rank that waits for a core on a busy machine has done nothing), and in wall time only
-// beyond what a busy machine delays a wake-up.
+// beyond what a busy machine delays a wake-up. A rank that waits sleeps in steps of a
+// millisecond (the layer above's wait), so it looks at itself only every few of them: a stretch
+// that ended is seen a little late, which only delays a report.
 
 namespace {
-// Far more than the rank's own steps from one sleep to the next (a progress pass and a short
-// spin: microseconds); shorter than any report.
-constexpr std::uint64_t kOwnWorkNs = 20'000'000;
-constexpr std::uint64_t kAwayNs = 1'000'000'000;
+constexpr std::uint64_t kSelfLookNs = 20'000'000;  ///< between two looks at the rank's activity
+constexpr std::uint64_t kAwayNs = 1'000'000'000;   ///< from a sleep's end to the next: away
 
 std::uint64_t thread_cpu_ns() {
   timespec ts;
@@ -511,10 +511,15 @@ void HostTransport::note_idle(std::uint64_t now, bool was_away) {
 
 void HostTransport::before_nap() {
   const std::uint64_t now = now_ns();
-  const std::uint64_t cpu = thread_cpu_ns();  // (a system call, on the way to another: the sleep)
-  const bool away = cpu - cpu_at_nap_ > kOwnWorkNs || now - nap_ended_ > kAwayNs;
-  cpu_at_nap_ = cpu;
-  note_idle(now, away);
+  if (idle_since_ == 0 || now - self_looked_ >= kSelfLookNs || now - nap_ended_ > kAwayNs) {
+    const std::uint64_t cpu = thread_cpu_ns();
+    // On a core more than a quarter of the time since the last look: its own work between waits
+    // (waiting costs it a few microseconds per millisecond).
+    const bool worked = cpu - self_looked_cpu_ > (now - self_looked_) / 4;
+    note_idle(now, worked || now - nap_ended_ > kAwayNs);
+    self_looked_ = now;
+    self_looked_cpu_ = cpu;
+  }
   shared(me_->nap_bell).store(shared(me_->bell).load(std::memory_order_acquire), std::memory_order_relaxed);
   shared(me_->naps).store(++naps_, std::memory_order_release);
 }

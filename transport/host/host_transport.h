@@ -226,7 +226,8 @@ class HostTransport final : public Transport {
   std::uint64_t idle_since_ = 0;     ///< its start (ns), 0 before the first sleep
   std::uint64_t idle_activity_ = 0;  ///< activity() when it began
   std::uint64_t nap_ended_ = 0;      ///< when the last sleep ended (ns)
-  std::uint64_t cpu_at_nap_ = 0;     ///< this thread's CPU time when the last sleep began (ns)
+  std::uint64_t self_looked_ = 0;      ///< when before_nap() last looked at the rank's activity (ns)
+  std::uint64_t self_looked_cpu_ = 0;  ///< this thread's CPU time then (ns)
   std::uint64_t naps_ = 0;
   std::uint32_t describe_ack_ = 0;
   std::function<std::string()> describer_;
