@@ -578,7 +578,7 @@ void JobRunner::handle_signals() {
 void JobRunner::look_for_progress() {
   const double after = o_.deadlock_after_s;
   progress_look_at_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
-                                         std::chrono::duration<double>(std::clamp(after / 4, 0.05, 0.25)));
+                                         std::chrono::duration<double>(std::clamp(after / 4, 0.1, 0.25)));
   std::optional<double> idle;
   try {
     idle = job_->seconds_without_progress();
