@@ -87,12 +87,12 @@ int main(int argc, char** argv) {
     CHECK(osum == ((MPI_Offset)size << 40) + (MPI_Offset)size * (size - 1) / 2 &&
               omax == ((MPI_Offset)1 << 40) + size - 1 && oband == ((MPI_Offset)1 << 40),
           "MPI_OFFSET: sum %lld max %lld band %lld", (long long)osum, (long long)omax, (long long)oband);
-    MPI_Count c = (MPI_Count)(rank + 2) << 20, cprod = 0, cmin = 0;
+    MPI_Count c = (MPI_Count)(rank + 2) << 8, cprod = 0, cmin = 0;  /* the product of 4 is 120 * 2^32 */
     MPI_Allreduce(&c, &cprod, 1, MPI_COUNT, MPI_PROD, MPI_COMM_WORLD);
     MPI_Allreduce(&c, &cmin, 1, MPI_COUNT, MPI_MIN, MPI_COMM_WORLD);
     MPI_Count want = 1;
-    for (int r = 0; r < size; ++r) want *= (MPI_Count)(r + 2) << 20;
-    CHECK(cprod == want && cmin == (MPI_Count)2 << 20, "MPI_COUNT: prod %lld (want %lld) min %lld", (long long)cprod,
+    for (int r = 0; r < size; ++r) want *= (MPI_Count)(r + 2) << 8;
+    CHECK(cprod == want && cmin == (MPI_Count)2 << 8, "MPI_COUNT: prod %lld (want %lld) min %lld", (long long)cprod,
           (long long)want, (long long)cmin);
   }
 
