@@ -7,9 +7,7 @@
 namespace tilempi::hwmodel::adapter {
 
 const registry::Registry<AdapterEntry>& Adapter::registry() {
-#define TILEMPI_ADAPTER_ENTRY(id) &registered::adapter_##id,
-  static const registry::Registry<AdapterEntry> r("adapter", {TILEMPI_REGISTERED_ADAPTERS(TILEMPI_ADAPTER_ENTRY)});
-#undef TILEMPI_ADAPTER_ENTRY
+  static const auto r = TILEMPI_REGISTRY_OF("adapter", TILEMPI_REGISTERED_ADAPTERS, registered);
   return r;
 }
 

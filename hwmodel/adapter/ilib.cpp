@@ -180,6 +180,8 @@ class Ilib final : public Adapter {
 TILEMPI_REGISTER_ADAPTER(ilib,
                          "OperaMPI over Tilera's iLib on the UDN: a software message path, channels for large "
                          "messages ([Yagna 2013] §2.2)",
-                         .create = [](const Config& c) -> std::unique_ptr<Adapter> { return std::make_unique<Ilib>(c); });
+                         .create = [](const Config& c) -> std::unique_ptr<Adapter> {
+                           return std::make_unique<Ilib>(c);
+                         });
 
 }  // namespace tilempi::hwmodel::adapter

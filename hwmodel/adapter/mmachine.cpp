@@ -770,6 +770,8 @@ class MMachine final : public Adapter {
 TILEMPI_REGISTER_ADAPTER(mmachine,
                          "the M-Machine's message interface: atomic SENDs, GTLB, return-to-sender flow control "
                          "([Lee 1999] ch. 3, 4)",
-                         .create = [](const Config& c) -> std::unique_ptr<Adapter> { return std::make_unique<MMachine>(c); });
+                         .create = [](const Config& c) -> std::unique_ptr<Adapter> {
+                           return std::make_unique<MMachine>(c);
+                         });
 
 }  // namespace tilempi::hwmodel::adapter

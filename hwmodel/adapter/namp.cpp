@@ -847,10 +847,14 @@ class Alloc final : public Adapter {
 TILEMPI_REGISTER_ADAPTER(namp,
                          "rendezvous by allocation run by the network adapter, with collective offload and task "
                          "migration ([Wallentowitz 2018] §3.2, §3.3, §3.6)",
-                         .create = [](const Config& c) -> std::unique_ptr<Adapter> { return std::make_unique<Alloc>(c, true); });
+                         .create = [](const Config& c) -> std::unique_ptr<Adapter> {
+                           return std::make_unique<Alloc>(c, true);
+                         });
 TILEMPI_REGISTER_ADAPTER(rdma,
                          "namp's packets with every protocol step in software on the cores over a plain RDMA engine "
                          "(the baseline of [Wallentowitz 2018] §3.2)",
-                         .create = [](const Config& c) -> std::unique_ptr<Adapter> { return std::make_unique<Alloc>(c, false); });
+                         .create = [](const Config& c) -> std::unique_ptr<Adapter> {
+                           return std::make_unique<Alloc>(c, false);
+                         });
 
 }  // namespace tilempi::hwmodel::adapter

@@ -17,20 +17,14 @@
   X(mmachine)
 
 namespace tilempi::hwmodel::adapter::registered {
-#define TILEMPI_ADAPTER_DECLARE(id) extern const AdapterEntry adapter_##id;
-TILEMPI_REGISTERED_ADAPTERS(TILEMPI_ADAPTER_DECLARE)
-#undef TILEMPI_ADAPTER_DECLARE
-inline constexpr std::string_view kAdapterNames[] = {TILEMPI_REGISTERED_ADAPTERS(TILEMPI_REGISTRY_NAME)};
+using Entry = AdapterEntry;
+TILEMPI_REGISTRY_DECLARE_ENTRIES(TILEMPI_REGISTERED_ADAPTERS)
 }  // namespace tilempi::hwmodel::adapter::registered
 
-/// Defines adapter `id`'s entry, in the adapter's own file (inside namespace
-/// tilempi::hwmodel::adapter or at file scope):
+/// Defines adapter `id`'s entry, in the adapter's own file:
 ///   TILEMPI_REGISTER_ADAPTER(udn, "one line of help",
 ///                            .create = [](const Config& c) -> std::unique_ptr<Adapter> {...});
 /// `id` must have a registration line above.
-#define TILEMPI_REGISTER_ADAPTER(id, help_text, ...)                                                         \
-  static_assert(::tilempi::hwmodel::registry::listed(::tilempi::hwmodel::adapter::registered::kAdapterNames, \
-                                                     #id),                                                  \
-                "adapter '" #id "' has no registration line in hwmodel/adapter/registered_adapters.h");     \
-  constinit const tilempi::hwmodel::adapter::AdapterEntry tilempi::hwmodel::adapter::registered::adapter_##id{ \
-      .name = #id, .help = help_text, __VA_ARGS__}
+#define TILEMPI_REGISTER_ADAPTER(id, help_text, ...)                                                        \
+  TILEMPI_REGISTRY_DEFINE(tilempi::hwmodel::adapter::registered, "adapter", "hwmodel/adapter/registered_adapters.h", \
+                          id, help_text, __VA_ARGS__)

@@ -163,6 +163,8 @@ class Udn final : public Adapter {
 TILEMPI_REGISTER_ADAPTER(udn,
                          "the TilePro64's register-mapped user dynamic network, eager and rendezvous in software "
                          "on the cores ([Yagna 2013] §2.1.2)",
-                         .create = [](const Config& c) -> std::unique_ptr<Adapter> { return std::make_unique<Udn>(c); });
+                         .create = [](const Config& c) -> std::unique_ptr<Adapter> {
+                           return std::make_unique<Udn>(c);
+                         });
 
 }  // namespace tilempi::hwmodel::adapter

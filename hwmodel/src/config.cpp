@@ -349,9 +349,7 @@ std::string Config::to_text() const {
 }
 
 const registry::Registry<PresetEntry>& Config::presets() {
-#define TILEMPI_PRESET_ENTRY(id) &registered::preset_##id,
-  static const registry::Registry<PresetEntry> r("preset", {TILEMPI_REGISTERED_PRESETS(TILEMPI_PRESET_ENTRY)});
-#undef TILEMPI_PRESET_ENTRY
+  static const auto r = TILEMPI_REGISTRY_OF("preset", TILEMPI_REGISTERED_PRESETS, registered_presets);
   return r;
 }
 

@@ -8,10 +8,8 @@
 namespace tilempi::hwmodel {
 
 const registry::Registry<NetworkModelEntry>& network_models() {
-#define TILEMPI_NETWORK_MODEL_ENTRY(id) &registered::network_model_##id,
-  static const registry::Registry<NetworkModelEntry> r("network model",
-                                                       {TILEMPI_REGISTERED_NETWORK_MODELS(TILEMPI_NETWORK_MODEL_ENTRY)});
-#undef TILEMPI_NETWORK_MODEL_ENTRY
+  static const auto r =
+      TILEMPI_REGISTRY_OF("network model", TILEMPI_REGISTERED_NETWORK_MODELS, registered_network_models);
   return r;
 }
 

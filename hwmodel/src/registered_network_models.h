@@ -15,21 +15,17 @@
   X(packet)                                  \
   X(ideal)
 
-namespace tilempi::hwmodel::registered {
-#define TILEMPI_NETWORK_MODEL_DECLARE(id) extern const NetworkModelEntry network_model_##id;
-TILEMPI_REGISTERED_NETWORK_MODELS(TILEMPI_NETWORK_MODEL_DECLARE)
-#undef TILEMPI_NETWORK_MODEL_DECLARE
-inline constexpr std::string_view kNetworkModelNames[] = {TILEMPI_REGISTERED_NETWORK_MODELS(TILEMPI_REGISTRY_NAME)};
-}  // namespace tilempi::hwmodel::registered
+namespace tilempi::hwmodel::registered_network_models {
+using Entry = NetworkModelEntry;
+TILEMPI_REGISTRY_DECLARE_ENTRIES(TILEMPI_REGISTERED_NETWORK_MODELS)
+}  // namespace tilempi::hwmodel::registered_network_models
 
-/// Defines network model `id`'s entry, in the model's own file (inside namespace tilempi::hwmodel
-/// or at file scope), the fields after the help as designated initializers:
+/// Defines network model `id`'s entry, in the model's own file, the fields after the help as
+/// designated initializers:
 ///   TILEMPI_REGISTER_NETWORK_MODEL(packet, "one line of help",
 ///                                  .create = [](Chip& chip, const Config& c, const Topology& t) {...},
 ///                                  .check = ...);
 /// `id` must have a registration line above.
-#define TILEMPI_REGISTER_NETWORK_MODEL(id, help_text, ...)                                                      \
-  static_assert(::tilempi::hwmodel::registry::listed(::tilempi::hwmodel::registered::kNetworkModelNames, #id), \
-                "network model '" #id "' has no registration line in hwmodel/src/registered_network_models.h"); \
-  constinit const tilempi::hwmodel::NetworkModelEntry tilempi::hwmodel::registered::network_model_##id{        \
-      .name = #id, .help = help_text, __VA_ARGS__}
+#define TILEMPI_REGISTER_NETWORK_MODEL(id, help_text, ...)                                          \
+  TILEMPI_REGISTRY_DEFINE(tilempi::hwmodel::registered_network_models, "network model",            \
+                          "hwmodel/src/registered_network_models.h", id, help_text, __VA_ARGS__)

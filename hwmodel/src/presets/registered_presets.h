@@ -17,18 +17,14 @@
   X(booksim)                          \
   X(booksim_speculative)
 
-namespace tilempi::hwmodel::registered {
-#define TILEMPI_PRESET_DECLARE(id) extern const PresetEntry preset_##id;
-TILEMPI_REGISTERED_PRESETS(TILEMPI_PRESET_DECLARE)
-#undef TILEMPI_PRESET_DECLARE
-inline constexpr std::string_view kPresetNames[] = {TILEMPI_REGISTERED_PRESETS(TILEMPI_REGISTRY_NAME)};
-}  // namespace tilempi::hwmodel::registered
+namespace tilempi::hwmodel::registered_presets {
+using Entry = PresetEntry;
+TILEMPI_REGISTRY_DECLARE_ENTRIES(TILEMPI_REGISTERED_PRESETS)
+}  // namespace tilempi::hwmodel::registered_presets
 
-/// Defines preset `id`'s entry, in the preset's own file (inside namespace tilempi::hwmodel or at
-/// file scope):
+/// Defines preset `id`'s entry, in the preset's own file:
 ///   TILEMPI_REGISTER_PRESET(tilepro64, "one line of help", .apply = [](Config& c) { c.width = 8; ... });
 /// `id` must have a registration line above.
-#define TILEMPI_REGISTER_PRESET(id, help_text, ...)                                                                 \
-  static_assert(::tilempi::hwmodel::registry::listed(::tilempi::hwmodel::registered::kPresetNames, #id),           \
-                "preset '" #id "' has no registration line in hwmodel/src/presets/registered_presets.h");          \
-  constinit const tilempi::hwmodel::PresetEntry tilempi::hwmodel::registered::preset_##id{.name = #id, .help = help_text, __VA_ARGS__}
+#define TILEMPI_REGISTER_PRESET(id, help_text, ...)                                                          \
+  TILEMPI_REGISTRY_DEFINE(tilempi::hwmodel::registered_presets, "preset", "hwmodel/src/presets/registered_presets.h", \
+                          id, help_text, __VA_ARGS__)

@@ -7,14 +7,16 @@
 // the hardware model"):
 //   - its registration header holds the registration lines, one X(name) per entry:
 //       #define TILEMPI_REGISTERED_ADAPTERS(X) X(udn) X(namp) ...
-//     and declares one entry object per line (extern const AdapterEntry adapter_udn, ...);
+//     and, in a namespace of its own whose `Entry` names the entry type, declares one entry object
+//     per line (udn_entry, namp_entry, ...) and the names (kNames) with
+//     TILEMPI_REGISTRY_DECLARE_ENTRIES;
 //   - each entry's own file defines its entry with the extension point's macro
-//     (TILEMPI_REGISTER_ADAPTER(udn, "help", factory)). The macro refuses to compile when the
-//     name has no registration line, and a registration line whose entry is defined nowhere does
-//     not link: no entry can be lost, and none is found by a static constructor that a static
-//     library could drop;
-//   - one function builds the Registry from the registration lines (in the extension point's
-//     .cpp), the first time it is asked.
+//     (TILEMPI_REGISTER_ADAPTER(udn, "help", .create = ...), a TILEMPI_REGISTRY_DEFINE). The macro
+//     refuses to compile when the name has no registration line, and a registration line whose
+//     entry is defined nowhere does not link: no entry can be lost, and none is found by a static
+//     constructor that a static library could drop;
+//   - one function builds the Registry from the registration lines (TILEMPI_REGISTRY_OF, in the
+//     extension point's .cpp), the first time it is asked.
 // CMake reads the same registration lines (cmake/TilempiRegistry.cmake) for the tests that run
 // once per entry.
 #pragma once
@@ -86,6 +88,32 @@ class Registry {
 
 }  // namespace tilempi::hwmodel::registry
 
-/// One registration line's name as a string: TILEMPI_REGISTERED_ADAPTERS(TILEMPI_REGISTRY_NAME)
-/// gives "udn", "namp", ...
+// ---- the macros of the registration headers and the entries' files
+
+/// One registration line's name as a string: LIST(TILEMPI_REGISTRY_NAME) gives "udn", "namp", ...
 #define TILEMPI_REGISTRY_NAME(id) #id,
+#define TILEMPI_REGISTRY_DECLARE_ONE(id) extern const Entry id##_entry;
+#define TILEMPI_REGISTRY_ADDRESS(id) &id##_entry,
+
+/// In the extension point's namespace, after `using Entry = ...;`: the entry of every registration
+/// line of LIST (`extern const Entry udn_entry;`, ...) and their names, kNames.
+#define TILEMPI_REGISTRY_DECLARE_ENTRIES(LIST) \
+  LIST(TILEMPI_REGISTRY_DECLARE_ONE)           \
+  inline constexpr std::string_view kNames[] = {LIST(TILEMPI_REGISTRY_NAME)};
+
+/// Defines entry `id` of the extension point declared in namespace `ns` (written without a
+/// leading ::), the fields after name and help as designated initializers. `kind` and `header`
+/// name the extension point and its registration header in the error for an unlisted name.
+#define TILEMPI_REGISTRY_DEFINE(ns, kind, header, id, help_text, ...)                              \
+  static_assert(::tilempi::hwmodel::registry::listed(::ns::kNames, #id),                          \
+                kind " '" #id "' has no registration line in " header);                           \
+  constinit const ns::Entry ns::id##_entry {                                                        \
+    .name = #id, .help = help_text, __VA_ARGS__                                                     \
+  }
+
+/// The Registry of the registration lines LIST, whose entries namespace `ns` declares.
+#define TILEMPI_REGISTRY_OF(kind, LIST, ns)                                                \
+  [] {                                                                                    \
+    using namespace ns;                                                                   \
+    return ::tilempi::hwmodel::registry::Registry<ns::Entry>(kind, {LIST(TILEMPI_REGISTRY_ADDRESS)}); \
+  }()
