@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace tilempi::hwmodel::registry {
