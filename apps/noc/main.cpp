@@ -296,7 +296,7 @@ int run(const Options& o) {
 int main(int argc, char** argv) {
   CLI::App app{"tilempi-noc: synthetic traffic on the modeled 2D-mesh network-on-chip"};
   Options o;
-  app.add_option("--preset", o.preset, "chip preset: default, tilepro64, optimsoc, mmachine")
+  app.add_option("--preset", o.preset, "chip preset: " + Config::presets().joined())
       ->check(CLI::IsMember(Config::preset_names()));
   app.add_option("--config", o.config_files, "config file of key=value lines (# comments); repeatable")
       ->check(CLI::ExistingFile);

@@ -2,24 +2,21 @@
 
 #include <algorithm>
 
+#include "registered_adapters.h"
 
 namespace tilempi::hwmodel::adapter {
 
-std::unique_ptr<Adapter> make_udn(const Config& c);
-std::unique_ptr<Adapter> make_namp(const Config& c, bool offloaded);
-std::unique_ptr<Adapter> make_ilib(const Config& c);
-std::unique_ptr<Adapter> make_mmachine(const Config& c);
+const registry::Registry<AdapterEntry>& Adapter::registry() {
+  static const auto r = TILEMPI_REGISTRY_OF("adapter", TILEMPI_REGISTERED_ADAPTERS, registered);
+  return r;
+}
 
-std::vector<std::string> Adapter::names() { return {"udn", "namp", "rdma", "ilib", "mmachine"}; }
+std::vector<std::string> Adapter::names() { return registry().names(); }
 
 std::unique_ptr<Adapter> Adapter::create(const std::string& name, const Config& config) {
-  std::unique_ptr<Adapter> a;
-  if (name == "udn") a = make_udn(config);
-  else if (name == "namp") a = make_namp(config, true);
-  else if (name == "rdma") a = make_namp(config, false);
-  else if (name == "ilib") a = make_ilib(config);
-  else if (name == "mmachine") a = make_mmachine(config);
-  else throw ConfigError("adapter", "unknown adapter '" + name + "' (udn, namp, rdma, ilib, mmachine)");
+  const AdapterEntry* e = registry().find(name);
+  if (!e) throw ConfigError("adapter", "unknown adapter '" + name + "' (" + registry().joined() + ")");
+  std::unique_ptr<Adapter> a = e->create(config);
   a->check_unknown();
   return a;
 }

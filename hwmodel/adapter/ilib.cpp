@@ -31,6 +31,7 @@
 #include <unordered_map>
 
 #include "tilempi/hwmodel/adapter.h"
+#include "registered_adapters.h"
 
 namespace tilempi::hwmodel::adapter {
 
@@ -176,6 +177,11 @@ class Ilib final : public Adapter {
 
 }  // namespace
 
-std::unique_ptr<Adapter> make_ilib(const Config& c) { return std::make_unique<Ilib>(c); }
+TILEMPI_REGISTER_ADAPTER(ilib,
+                         "OperaMPI over Tilera's iLib on the UDN: a software message path, channels for large "
+                         "messages ([Yagna 2013] §2.2)",
+                         .create = [](const Config& c) -> std::unique_ptr<Adapter> {
+                           return std::make_unique<Ilib>(c);
+                         });
 
 }  // namespace tilempi::hwmodel::adapter

@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "tilempi/hwmodel/adapter.h"
+#include "registered_adapters.h"
 
 namespace tilempi::hwmodel::adapter {
 
@@ -766,6 +767,11 @@ class MMachine final : public Adapter {
 
 }  // namespace
 
-std::unique_ptr<Adapter> make_mmachine(const Config& c) { return std::make_unique<MMachine>(c); }
+TILEMPI_REGISTER_ADAPTER(mmachine,
+                         "the M-Machine's message interface: atomic SENDs, GTLB, return-to-sender flow control "
+                         "([Lee 1999] ch. 3, 4)",
+                         .create = [](const Config& c) -> std::unique_ptr<Adapter> {
+                           return std::make_unique<MMachine>(c);
+                         });
 
 }  // namespace tilempi::hwmodel::adapter

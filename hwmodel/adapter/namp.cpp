@@ -70,6 +70,7 @@
 #include <vector>
 
 #include "tilempi/hwmodel/adapter.h"
+#include "registered_adapters.h"
 
 namespace tilempi::hwmodel::adapter {
 
@@ -843,6 +844,17 @@ class Alloc final : public Adapter {
 
 }  // namespace
 
-std::unique_ptr<Adapter> make_namp(const Config& c, bool offloaded) { return std::make_unique<Alloc>(c, offloaded); }
+TILEMPI_REGISTER_ADAPTER(namp,
+                         "rendezvous by allocation run by the network adapter, with collective offload and task "
+                         "migration ([Wallentowitz 2018] §3.2, §3.3, §3.6)",
+                         .create = [](const Config& c) -> std::unique_ptr<Adapter> {
+                           return std::make_unique<Alloc>(c, true);
+                         });
+TILEMPI_REGISTER_ADAPTER(rdma,
+                         "namp's packets with every protocol step in software on the cores over a plain RDMA engine "
+                         "(the baseline of [Wallentowitz 2018] §3.2)",
+                         .create = [](const Config& c) -> std::unique_ptr<Adapter> {
+                           return std::make_unique<Alloc>(c, false);
+                         });
 
 }  // namespace tilempi::hwmodel::adapter

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "tilempi/hwmodel/adapter.h"
+#include "registered_adapters.h"
 
 namespace tilempi::hwmodel::adapter {
 
@@ -159,6 +160,11 @@ class Udn final : public Adapter {
 
 }  // namespace
 
-std::unique_ptr<Adapter> make_udn(const Config& c) { return std::make_unique<Udn>(c); }
+TILEMPI_REGISTER_ADAPTER(udn,
+                         "the TilePro64's register-mapped user dynamic network, eager and rendezvous in software "
+                         "on the cores ([Yagna 2013] §2.1.2)",
+                         .create = [](const Config& c) -> std::unique_ptr<Adapter> {
+                           return std::make_unique<Udn>(c);
+                         });
 
 }  // namespace tilempi::hwmodel::adapter

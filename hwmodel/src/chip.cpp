@@ -4,9 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "flit_network.h"
-#include "ideal_network.h"
-#include "packet_network.h"
+#include "network_model.h"
 
 namespace tilempi::hwmodel {
 
@@ -15,23 +13,22 @@ const Config& validated(const Config& c) {
   c.validate();
   return c;
 }
+
+ZeroLoadTerms zero_load_terms(const Config& c) {
+  const NetworkModelEntry& m = network_model_of(c);
+  return m.zero_load ? m.zero_load(c) : router_pipeline_zero_load(c);
+}
 }  // namespace
 
 std::unique_ptr<Chip::NetworkModel> Chip::make_network(Chip& chip, const Config& c, const Topology& topo) {
-  if (c.network_model == "packet") return std::make_unique<PacketNetwork>(chip, c, topo);
-  if (c.network_model == "ideal") return std::make_unique<IdealNetwork>(chip, c, topo);
-  return std::make_unique<FlitNetwork>(chip, c, topo);
+  return network_model_of(c).create(chip, c, topo);
 }
 
 Chip::Chip(const Config& config)
     : config_(validated(config)),
       topo_(config.width, config.height, config.torus),
-      ideal_(config_.network_model == "ideal"),
-      // injection, the source router's stages, the header and body behind the head, ejection
-      zero_load_fixed_(static_cast<Cycle>(config_.injection_latency) +
-                       static_cast<Cycle>(config_.head_stages() + config_.router_delay) +
-                       static_cast<Cycle>(config_.header_flits) - 1 + static_cast<Cycle>(config_.ejection_latency)),
-      zero_load_per_hop_(static_cast<Cycle>(config_.head_stages() + config_.router_delay + config_.link_latency)),
+      zero_load_fixed_(zero_load_terms(config_).fixed),
+      zero_load_per_hop_(zero_load_terms(config_).per_hop),
       network_(make_network(*this, config_, topo_)),
       static_(this) {}
 
@@ -60,9 +57,9 @@ std::uint64_t Chip::packets_in_flight() const { return network_->in_flight(); }
 
 void Chip::hold_ejection(int network, TileId tile, bool hold) { network_->hold_ejection(network, tile, hold); }
 
-// inj + (h + 1) x (head stages + router) + h x link + (flits - 1) + ejection, for h hops.
+// The model's terms (the router pipeline's: inj + (h + 1) x (head stages + router) + h x link +
+// (flits - 1) + ejection, for h hops).
 Cycle Chip::zero_load_latency(TileId src, TileId dst, std::uint32_t payload_flits) const {
-  if (ideal_) return static_cast<Cycle>(config_.header_flits) + payload_flits - 1;
   return zero_load_fixed_ + static_cast<Cycle>(topo_.hops(src, dst)) * zero_load_per_hop_ + payload_flits;
 }
 

@@ -9,6 +9,8 @@
 #include <functional>
 #include <sstream>
 
+#include "network_model.h"
+#include "presets/registered_presets.h"
 #include "tilempi/hwmodel/topology.h"
 
 namespace tilempi::hwmodel {
@@ -69,13 +71,14 @@ const st::Setting& st_delay_decl() {
   return s;
 }
 
+// The registered network models: their names are the choices, "name: help; ..." the description.
 const st::Setting& network_model_decl() {
-  static const st::Setting s = st::choice(
-      "network_model", st::Source::chip, {"flit", "packet", "ideal"}, "",
-      "flit: wormhole routers moved flit by flit with credits (exact); packet: each head claims the ports of "
-      "its path for as many cycles as it has flits (fast, no chain blocking); ideal: zero latency, one flit per "
-      "cycle written by the source and read by the destination (an adapter's own costs, as [Lee 1999] §6.3 "
-      "measures them)");
+  static const st::Setting s = [] {
+    std::string description;
+    for (const NetworkModelEntry* m : network_models().entries())
+      description += (description.empty() ? "" : "; ") + std::string(m->name) + ": " + m->help;
+    return st::choice("network_model", st::Source::chip, network_models().names(), "", description);
+  }();
   return s;
 }
 
@@ -282,9 +285,7 @@ void Config::validate() const {
   if (routing_delay < 0 || vc_alloc_delay < 0)
     throw ConfigError(routing_delay < 0 ? "routing_delay" : "vc_alloc_delay",
                       "config key 'routing_delay' and 'vc_alloc_delay' must be >= 0");
-  if (torus && network_model == "packet")
-    throw ConfigError("network_model", "config key 'network_model': packet is for meshes (it models no dateline "
-                                       "virtual channels, so a torus could deadlock); use flit");
+  if (const NetworkModelEntry& m = network_model_of(*this); m.check) m.check(*this);
   if (vcs % vcs_per_class != 0)
     throw ConfigError("vcs_per_class", "config key 'vcs_per_class' (" + std::to_string(vcs_per_class) +
                                            ") must divide vcs (" + std::to_string(vcs) + ")");
@@ -305,22 +306,8 @@ void Config::validate() const {
 
 std::vector<std::string> Config::ignored_settings() const {
   std::vector<std::string> out;
-  const bool packet = network_model == "packet";
-  if (fast_worms && packet) out.push_back("fast_worms is ignored by network_model=packet (it moves no flits)");
-  else if (fast_worms && vcs > 1) out.push_back("fast_worms is ignored with vcs > 1: one-step worms need one VC");
-  if (network_model == "ideal")
-    out.push_back("network_model=ideal has no routers or links: the router, link, buffer and credit keys are "
-                  "ignored (only header_flits, max_packet_flits, networks and vcs count)");
-  if (packet) {
-    if (vcs > 1) out.push_back("network_model=packet has no virtual channels: vcs=" + std::to_string(vcs) +
-                               " only sets the number of packet classes");
-    if (vcs_per_class > 1) out.push_back("vcs_per_class is ignored by network_model=packet (no virtual channels)");
-    if (routing_delay > 0 || vc_alloc_delay > 0)
-      out.push_back("network_model=packet adds routing_delay and vc_alloc_delay to every hop as fixed delays; "
-                    "it has no input-VC pipeline (HWMODEL.md: its error against BookSim's router)");
-    if (injection_credit_delay > 0)
-      out.push_back("injection_credit_delay is ignored by network_model=packet (no credits)");
-  }
+  const NetworkModelEntry* m = network_models().find(network_model);
+  if (m && m->ignored) m->ignored(*this, out);
   return out;
 }
 
@@ -361,112 +348,20 @@ std::string Config::to_text() const {
   return out;
 }
 
-std::vector<std::string> Config::preset_names() {
-  return {"default", "tilepro64", "optimsoc", "mmachine", "booksim", "booksim_speculative"};
+const registry::Registry<PresetEntry>& Config::presets() {
+  static const auto r = TILEMPI_REGISTRY_OF("preset", TILEMPI_REGISTERED_PRESETS, registered_presets);
+  return r;
 }
 
+std::vector<std::string> Config::preset_names() { return presets().names(); }
+
 Config Config::preset_named(const std::string& name) {
+  const PresetEntry* e = presets().find(name);
+  if (!e) throw ConfigError(name, "unknown preset '" + name + "' (" + presets().joined() + ")");
   Config c;
   c.preset = name;
-  if (name == "default") return c;
-  if (name == "tilepro64") {
-    // Tilera TilePro64, the chip NoCMsg ran on. [Yagna 2013] in docs/REFERENCES.md.
-    c.width = 8;                 // [Yagna 2013] §2.1: 8x8 tiles
-    c.height = 8;                // [Yagna 2013] §2.1
-    c.clock_hz = 700e6;          // [Yagna 2013] §2.1: 700 MHz
-    c.torus = false;             // [Yagna 2013] §2.1: no wrap-around links at the mesh edges
-    c.flit_bytes = 4;            // [Yagna 2013] §2.1.2: the networks carry 32-bit data words, one word per flit
-    c.header_flits = 1;          // assumption (not in the source): one header word carries the route
-    c.max_packet_flits = 129;    // [Yagna 2013] §2.1.2: 1 to 128 data words per packet, plus the header word
-    c.ejection_buffer_flits = 118;  // [Yagna 2013] §2.1.2: demux FIFO of 118 words at the receiver
-    c.input_buffer_flits = 4;    // assumption (not in the source)
-    c.injection_buffer_flits = 4;  // assumption (not in the source): cores write words to special registers
-    c.router_delay = 1;          // assumption (not in the source): one cycle per hop
-    c.networks = 1;              // [Yagna 2013] §2.1.2: the UDN is the one user dynamic network
-    c.static_network = true;     // [Yagna 2013] §2.1.2: the SN, per-tile routes configured by software
-    c.static_hop_cycles = 1;     // [Yagna 2013] §2.1.2, §3.2.3: single words between neighbours, no routing overhead
-    c.static_setup_cycles = 100; // placeholder: [Yagna 2013] §3.2.3 calls SN route setup costly but gives no number
-    // The core (--compute model). [Yagna 2013] §2.1: a 32-bit integer core, three-way VLIW (up to
-    // three operations per cycle), no native floating point.
-    c.core_int_cycles = 4;       // assumption: the bucket-count element is about 6 operations (load, shift, mask,
-                                 // load, add, store) behind two dependent loads; 3-wide issue gives 2 at best, the
-                                 // dependence and the cache (8 KiB L1 data) about 4
-    c.core_fp_cycles = 120;      // assumption: a double multiply and add in software on a 32-bit integer core, each
-                                 // some 50 instructions (unpack, multiply or align, normalize, round, pack) at
-                                 // about one per cycle on their dependent chains, plus the loads
-    return c;
-  }
-  if (name == "optimsoc") {
-    // OpTiMSoC prototype NoC under the NAMP. [Wallentowitz 2018] in docs/REFERENCES.md.
-    c.width = 4;                 // [Wallentowitz 2018] §4.3: 16 tiles in 4 rows and 4 columns
-    c.height = 4;                // [Wallentowitz 2018] §4.3
-    c.clock_hz = 100e6;          // assumption (not in the source): a typical FPGA prototype clock
-    c.flit_bytes = 4;            // [Wallentowitz 2018] §3.2.2: 4 bytes per flit
-    c.header_flits = 2;          // [Wallentowitz 2018] §3.2.2: h = 2 header flits
-    c.max_packet_flits = 32;     // [Wallentowitz 2018] §3.2.2.2: packet length l = 32 words from there on
-    c.input_buffer_flits = 4;    // [Wallentowitz 2018] §4.1, the OpTiMSoC router: 4-flit input buffers
-    c.output_buffer_flits = 4;   // [Wallentowitz 2018] §4.1, the OpTiMSoC router: 4-flit output buffers
-    c.injection_buffer_flits = 4;  // assumption: the adapter buffer matches the router buffers
-    c.ejection_buffer_flits = 4;   // assumption: as above
-    c.router_delay = 1;          // assumption (not in the source)
-    c.vcs = 4;                   // [Wallentowitz 2018] §4.2.1: 4 adapter channels (control req/resp, data req/resp);
-                                 // [Wallentowitz 2018] §4.1: carried as VCs of one network (or as physical networks)
-    c.core_int_cycles = 7;       // assumption: a single-issue 32-bit RISC core, one cycle per operation plus a
-                                 // load-use stall
-    c.core_fp_cycles = 150;      // assumption: no FPU configured, double arithmetic in software as on the TilePro
-    return c;
-  }
-  if (name == "mmachine") {
-    // MIT M-Machine router. [Lee 1999] in docs/REFERENCES.md.
-    c.width = 8;                 // [Lee 1999] §4.1: 2D mesh of up to 1024 MAP chips; 8x8 for the 64-node runs of ch. 7
-    c.height = 8;
-    c.flit_bytes = 8;            // [Lee 1999] §4.1: 68 payload bits per flit, i.e. one 64-bit word (plus tag bits)
-    c.vcs = 4;                   // [Lee 1999] §3.3.3, §4.4: four virtual channels per physical path
-    c.input_buffer_flits = 6;    // [Lee 1999] §4.4: the virtual channels are 6-entry FIFOs
-    c.credit_delay = 5;          // [Lee 1999] §4.4.2 note 9: vacancy (credit) information takes up to 5 cycles
-    c.injection_buffer_flits = 6;  // assumption: sized like a VC FIFO so that injection runs at full rate
-    c.ejection_buffer_flits = 6;   // assumption: as above (covers the 5-cycle credit loop)
-    c.header_flits = 1;          // assumption: one address word leads the message
-    c.max_packet_flits = 13;     // [Lee 1999] §4.2: a message is at most 13 words: header, HandlerIP, DestAddr
-                                 // and a body of up to 10 words (§3.2.1)
-    c.router_delay = 1;          // assumption (not in the source)
-    c.core_int_cycles = 3;       // assumption: a MAP cluster issues integer, memory and floating-point operations in
-    c.core_fp_cycles = 4;        // parallel (hardware floating point): a few cycles per element of either kernel
-    return c;
-  }
-  if (name == "booksim" || name == "booksim_speculative") {
-    // BookSim 2's input-queued router on the 8x8 mesh of the reference curves
-    // (docs/REFERENCES.md: BookSim 2; ../shared/reference/booksim-8x8.md has the configuration and curves).
-    // "booksim" is BookSim's default pipeline (routing_delay = vc_alloc_delay = sw_alloc_delay =
-    // st_final_delay = 1, speculative = 0); "booksim_speculative" adds lookahead routing
-    // (routing_delay = 0) and speculative switch allocation. HWMODEL.md "Router pipeline" maps them.
-    const bool spec = name == "booksim_speculative";
-    c.width = 8;                   // k = 8, n = 2
-    c.height = 8;
-    c.vcs = 1;                     // num_vcs = 1
-    c.input_buffer_flits = 4;      // vc_buf_size = 4
-    c.injection_buffer_flits = 4;  // vc_buf_size = 4 (the router's injection input)
-    c.ejection_buffer_flits = 4;   // vc_buf_size = 4: the router keeps credits for the ejection channel too
-    c.header_flits = 1;            // packet_size counts every flit; no separate header
-    c.max_packet_flits = 129;
-    c.routing_delay = spec ? 0 : 1;  // routing_delay = 1 (0: lookahead)
-    c.vc_alloc_delay = 1;          // vc_alloc_delay = 1
-    c.sw_alloc_delay = 1;          // sw_alloc_delay = 1
-    c.router_delay = 2;            // sw_alloc_delay + st_final_delay (1) + st_prepare_delay (0)
-    c.speculative = spec;          // speculative = 0 / 1
-    c.link_latency = 1;            // channel latency 1
-    c.injection_latency = 3;       // injection channel latency 1 and 2 cycles to the router's input VC, and
-    c.ejection_latency = 0;        // the ejection channel's cycle: together fitted to the measured zero-load
-                                   // latencies (7 + 5h and 5 + 3h with 1-flit packets) and to the source's
-                                   // credit round trip of 5 cycles (one more cycle for 5-flit packets,
-                                   // 12 + 5h and 10 + 3h; a single flow gets 0.8 flit/cycle)
-    c.injection_credit_delay = 2;  // as credit_delay
-    c.credit_delay = 2;            // credit_delay = 0 plus the 1-cycle credit channel and its read: fitted
-                                   // to the credit round trip of 5 cycles the reference measured
-    return c;
-  }
-  throw ConfigError(name, "unknown preset '" + name +
-                              "' (default, tilepro64, optimsoc, mmachine, booksim, booksim_speculative)");
+  e->apply(c);
+  return c;
 }
 
 }  // namespace tilempi::hwmodel

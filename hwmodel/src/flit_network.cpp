@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "registered_network_models.h"
+
 namespace tilempi::hwmodel {
 
 Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo)
@@ -847,5 +849,12 @@ void Chip::FlitNetwork::reset_stats() {
   activations_ = 0;
   log_.clear();
 }
+
+TILEMPI_REGISTER_NETWORK_MODEL(
+    flit, "wormhole routers moved flit by flit with credits (exact)",
+    .create = [](Chip& chip, const Config& c, const Topology& topo) -> std::unique_ptr<Chip::NetworkModel> {
+      return std::make_unique<Chip::FlitNetwork>(chip, c, topo);
+    },
+    .ignored = one_step_worms_need_one_vc);
 
 }  // namespace tilempi::hwmodel

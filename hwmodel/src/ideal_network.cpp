@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "registered_network_models.h"
+
 namespace tilempi::hwmodel {
 
 Chip::IdealNetwork::IdealNetwork(Chip& chip, const Config& c, const Topology& topo)
@@ -148,5 +150,26 @@ void Chip::IdealNetwork::reset_stats() {
   for (NetCounters& nc : counters_) nc = NetCounters{};
   log_.clear();
 }
+
+namespace {
+
+void ideal_ignored(const Config& c, std::vector<std::string>& out) {
+  one_step_worms_need_one_vc(c, out);
+  out.push_back("network_model=ideal has no routers or links: the router, link, buffer and credit keys are "
+                "ignored (only header_flits, max_packet_flits, networks and vcs count)");
+}
+
+}  // namespace
+
+TILEMPI_REGISTER_NETWORK_MODEL(
+    ideal,
+    "zero latency, one flit per cycle written by the source and read by the destination (an adapter's own costs, "
+    "as [Lee 1999] §6.3 measures them)",
+    .create = [](Chip& chip, const Config& c, const Topology& topo) -> std::unique_ptr<Chip::NetworkModel> {
+      return std::make_unique<Chip::IdealNetwork>(chip, c, topo);
+    },
+    // header + payload - 1 whatever the distance: the flits stream one per cycle.
+    .zero_load = [](const Config& c) { return ZeroLoadTerms{static_cast<Cycle>(c.header_flits) - 1, 0}; },
+    .ignored = ideal_ignored);
 
 }  // namespace tilempi::hwmodel

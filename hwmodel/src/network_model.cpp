@@ -3,7 +3,34 @@
 #include <stdexcept>
 #include <string>
 
+#include "registered_network_models.h"
+
 namespace tilempi::hwmodel {
+
+const registry::Registry<NetworkModelEntry>& network_models() {
+  static const auto r =
+      TILEMPI_REGISTRY_OF("network model", TILEMPI_REGISTERED_NETWORK_MODELS, registered_network_models);
+  return r;
+}
+
+const NetworkModelEntry& network_model_of(const Config& c) {
+  const NetworkModelEntry* e = network_models().find(c.network_model);
+  if (!e)
+    throw ConfigError("network_model", "config key 'network_model': bad value '" + c.network_model + "': expected one of " +
+                                           network_models().joined());
+  return *e;
+}
+
+ZeroLoadTerms router_pipeline_zero_load(const Config& c) {
+  const Cycle stages = static_cast<Cycle>(c.head_stages() + c.router_delay);
+  return ZeroLoadTerms{static_cast<Cycle>(c.injection_latency) + stages + static_cast<Cycle>(c.header_flits) - 1 +
+                           static_cast<Cycle>(c.ejection_latency),
+                       stages + static_cast<Cycle>(c.link_latency)};
+}
+
+void one_step_worms_need_one_vc(const Config& c, std::vector<std::string>& out) {
+  if (c.fast_worms && c.vcs > 1) out.push_back("fast_worms is ignored with vcs > 1: one-step worms need one VC");
+}
 
 void Chip::NetworkModel::check_inject(const Topology& topo, int network, int networks, TileId src, TileId dst, int cls,
                                  int classes, std::uint64_t flits, std::uint32_t max_flits, Cycle at, Cycle now) {

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "registered_network_models.h"
+
 namespace tilempi::hwmodel {
 
 Chip::PacketNetwork::PacketNetwork(Chip& chip, const Config& c, const Topology& topo)
@@ -378,5 +380,34 @@ void Chip::PacketNetwork::reset_stats() {
   activations_ = 0;
   log_.clear();
 }
+
+namespace {
+
+void packet_check(const Config& c) {
+  if (c.torus)
+    throw ConfigError("network_model", "config key 'network_model': packet is for meshes (it models no dateline "
+                                       "virtual channels, so a torus could deadlock); use flit");
+}
+
+void packet_ignored(const Config& c, std::vector<std::string>& out) {
+  if (c.fast_worms) out.push_back("fast_worms is ignored by network_model=packet (it moves no flits)");
+  if (c.vcs > 1) out.push_back("network_model=packet has no virtual channels: vcs=" + std::to_string(c.vcs) +
+                               " only sets the number of packet classes");
+  if (c.vcs_per_class > 1) out.push_back("vcs_per_class is ignored by network_model=packet (no virtual channels)");
+  if (c.routing_delay > 0 || c.vc_alloc_delay > 0)
+    out.push_back("network_model=packet adds routing_delay and vc_alloc_delay to every hop as fixed delays; "
+                  "it has no input-VC pipeline (HWMODEL.md: its error against BookSim's router)");
+  if (c.injection_credit_delay > 0)
+    out.push_back("injection_credit_delay is ignored by network_model=packet (no credits)");
+}
+
+}  // namespace
+
+TILEMPI_REGISTER_NETWORK_MODEL(
+    packet, "each head claims the ports of its path for as many cycles as it has flits (fast, no chain blocking)",
+    .create = [](Chip& chip, const Config& c, const Topology& topo) -> std::unique_ptr<Chip::NetworkModel> {
+      return std::make_unique<Chip::PacketNetwork>(chip, c, topo);
+    },
+    .check = packet_check, .ignored = packet_ignored);
 
 }  // namespace tilempi::hwmodel

@@ -206,3 +206,59 @@ TEST(Ilib, ParametersAreDeclaredAndChecked) {
   EXPECT_EQ(r.ad->send_cost(8, false), 105u);
   for (const Param& p : r.ad->params()) EXPECT_FALSE(p.source.empty()) << p.name;
 }
+
+// ---- every registered adapter (the registry's list: a new adapter is tested without a new line)
+
+class EveryAdapter : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryAdapter, IsNamedAndDescribedByItsEntry) {
+  const AdapterEntry* e = Adapter::registry().find(GetParam());
+  ASSERT_NE(e, nullptr);
+  EXPECT_STRNE(e->help, "");
+  EXPECT_EQ(Adapter::create(GetParam(), Config::preset_named("tilepro64"))->name(), GetParam());
+  EXPECT_FALSE(Adapter::declarations(GetParam(), Config::preset_named("tilepro64")).empty());
+}
+
+// On every registered preset: an eager message and a synchronous one reach the receiver and
+// complete, and the adapter forgets them.
+TEST_P(EveryAdapter, DeliversAndCompletesOnEveryPreset) {
+  for (const std::string& preset : Config::preset_names()) {
+    SCOPED_TRACE(preset);
+    Rig r(GetParam(), preset);
+    const TileId far = static_cast<TileId>(r.cfg.num_tiles() - 1);
+    r.ad->start(Message{1, 0, far, 8, false}, 0);
+    r.ad->start(Message{2, far, 0, 4096, true}, 0);
+    r.run();
+    for (MsgId id : {MsgId{1}, MsgId{2}}) {
+      ASSERT_TRUE(r.rec.arrived_at.count(id)) << "message " << id;
+      r.ad->accept(id, r.chip->now());
+    }
+    r.run();
+    EXPECT_TRUE(r.rec.sent_at.count(2) || r.ad->send_completes_at_once(4096, r.ad->rendezvous(4096, true)));
+    EXPECT_EQ(r.ad->active(), 0u);
+  }
+}
+
+TEST_P(EveryAdapter, RefusesAnUnknownParameterNamingIt) {
+  Config c = Config::preset_named("tilepro64");
+  const std::string key = "adapter." + GetParam() + ".no_such_parameter";
+  c.set(key, "1");
+  try {
+    Adapter::create(GetParam(), c);
+    ADD_FAILURE() << "no error for " << key;
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.key(), key);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registered, EveryAdapter, ::testing::ValuesIn(Adapter::names()),
+                         [](const ::testing::TestParamInfo<std::string>& p) { return p.param; });
+
+TEST(AdapterRegistry, UnknownAdapterNamesEveryRegisteredOne) {
+  try {
+    Adapter::create("bogus", Config::preset_named("tilepro64"));
+    ADD_FAILURE() << "no error for adapter bogus";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown adapter 'bogus' (" + Adapter::registry().joined() + ")");
+  }
+}

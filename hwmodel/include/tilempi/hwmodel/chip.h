@@ -144,7 +144,7 @@ class Chip {
   void set_packet_log(bool on);
 
   // Models of the dynamic networks (private; hwmodel/src): the interface, and one class per
-  // value of network_model.
+  // value of network_model (registered in hwmodel/src/registered_network_models.h).
   struct NetworkModel;
   struct FlitNetwork;    // network_model=flit: routers flit by flit
   struct PacketNetwork;  // network_model=packet: one event per packet and hop
@@ -155,9 +155,8 @@ class Chip {
   static std::unique_ptr<NetworkModel> make_network(Chip& chip, const Config& c, const Topology& topo);
   Config config_;
   Topology topo_;
-  // zero_load_latency's terms, from the config once (it is asked for every delivered packet):
-  // the ideal network's, or a fixed part and a part per hop.
-  bool ideal_;
+  // zero_load_latency's terms, from the network model once (it is asked for every delivered
+  // packet): a fixed part and a part per hop.
   Cycle zero_load_fixed_, zero_load_per_hop_;
   Cycle now_ = 0;
   PacketCallback on_injected_;

@@ -8,9 +8,21 @@
 #include <string>
 #include <vector>
 
+#include "tilempi/hwmodel/registry.h"
 #include "tilempi/settings.h"
 
 namespace tilempi::hwmodel {
+
+struct Config;
+
+/// A registered preset (hwmodel/src/presets/registered_presets.h lists them; each preset's file
+/// defines its entry with TILEMPI_REGISTER_PRESET).
+struct PresetEntry {
+  const char* name;
+  const char* help;  ///< one line: the chip, after which source
+  /// Sets the preset's values on a default Config (whose `preset` already names it).
+  void (*apply)(Config& c);
+};
 
 // Raised for an unknown key, a malformed or out-of-range value, an unknown
 // preset or an unreadable file. what() names the offending key (or preset/file)
@@ -97,9 +109,11 @@ struct Config {
   // validate them (hwmodel/adapter/).
   std::map<std::string, std::string> adapter;
 
-  // Builds a preset: "default", "tilepro64", "optimsoc", "mmachine".
-  // Throws ConfigError naming the preset if unknown.
+  // The registered presets, in registration order (--preset's help and every list of presets).
+  static const registry::Registry<PresetEntry>& presets();
+  // Builds a registered preset. Throws ConfigError naming the preset if unknown.
   static Config preset_named(const std::string& name);
+  // The registered presets' names, in registration order.
   static std::vector<std::string> preset_names();
 
   // Sets one key from its text value; throws ConfigError naming the key.

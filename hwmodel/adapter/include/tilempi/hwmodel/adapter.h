@@ -24,6 +24,7 @@
 
 #include "tilempi/hwmodel/chip.h"
 #include "tilempi/hwmodel/config.h"
+#include "tilempi/hwmodel/registry.h"
 
 namespace tilempi::hwmodel::adapter {
 
@@ -113,11 +114,26 @@ struct Param {
 };
 constexpr std::uint64_t kParamMax = 1ull << 40;
 
+class Adapter;
+
+/// A registered adapter (hwmodel/adapter/registered_adapters.h lists them; each adapter's file
+/// defines its entry with TILEMPI_REGISTER_ADAPTER).
+struct AdapterEntry {
+  const char* name;
+  const char* help;  ///< one line: what the adapter models, after which source
+  /// The adapter on `config` (parameters from config.adapter, read by its constructor's param()
+  /// calls, which are also its settings declarations: Adapter::declarations()).
+  std::unique_ptr<Adapter> (*create)(const Config& config);
+};
+
 class Adapter {
  public:
-  /// "udn", "namp" or "rdma"; parameters from config.adapter. Throws ConfigError naming a bad
-  /// key (unknown parameter of this adapter, malformed value) or an unknown adapter.
+  /// The registered adapters, in registration order (--adapter's help and every list of adapters).
+  static const registry::Registry<AdapterEntry>& registry();
+  /// A registered adapter by name; parameters from config.adapter. Throws ConfigError naming a
+  /// bad key (unknown parameter of this adapter, malformed value) or an unknown adapter.
   static std::unique_ptr<Adapter> create(const std::string& name, const Config& config);
+  /// The registered adapters' names, in registration order.
   static std::vector<std::string> names();
   /// The declaration of every key of adapter `name` (type, valid values, default for `config`,
   /// description and source of the default): `tilempirun --adapter NAME --set help` and the
