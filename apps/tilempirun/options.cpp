@@ -359,11 +359,12 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       ->type_name("SPEC");
   app.add_option("--preset", preset,
                  "sim: chip parameter preset: " + joined(tilempi::hwmodel::Config::preset_names()) +
-                     " (default: tilepro64, the TilePro64's 8x8 chip; -n 49 runs 7x7 ranks on it)")
+                     " (default: tilepro64, the TilePro64's 8x8 chip; -n 49 runs 7x7 ranks on it); 'help' says "
+                     "what each models")
       ->type_name("NAME");
   app.add_option("--adapter", adapter,
                  "sim: network adapter model: " + joined(tilempi::hwmodel::adapter::Adapter::names()) +
-                     " (default: udn)")
+                     " (default: udn); 'help' says what each models")
       ->type_name("NAME");
   app.add_option("--compute", compute,
                  "sim: charge the application's work between MPI calls as a tile core would take it (model: "
@@ -495,6 +496,18 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
 
   if (o.coll == "help") {
     result.exit_status = coll_help();
+    return result;
+  }
+  // --preset help, --adapter help: each registered entry and what it models (the registries'
+  // help lines, hwmodel/registry.h).
+  if (preset == "help" || adapter == "help") {
+    const auto list = [](const auto& registry, const char* what) {
+      std::cout << what << ":\n";
+      for (const auto* e : registry.entries()) std::cout << "  " << e->name << "  " << e->help << '\n';
+    };
+    if (preset == "help") list(tilempi::hwmodel::Config::presets(), "Presets (--preset NAME; default tilepro64)");
+    if (adapter == "help") list(tilempi::hwmodel::adapter::Adapter::registry(), "Adapters (--adapter NAME; default udn)");
+    result.exit_status = 0;
     return result;
   }
   for (const auto& s : sets) {

@@ -86,6 +86,13 @@ case $case_name in
     launch --version
     expect_status 0
     expect_out out "^tilempirun .*[0-9]+\.[0-9]+"
+    # What each preset and adapter models, from their registries.
+    launch --preset help
+    expect_status 0
+    expect_out out "^  tilepro64  Tilera TilePro64"
+    launch --adapter help
+    expect_status 0
+    expect_out out "^  namp  "
     ;;
 
   bad-options)
