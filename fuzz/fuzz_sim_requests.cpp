@@ -1,4 +1,5 @@
-// Fuzz target: the sim transport's request decoding (transport/sim/sim_engine.cpp). Ranks post
+// Fuzz target: the sim transport's request decoding (transport/sim/*_messages.h, taken by
+// transport/sim/sim_engine.cpp). Ranks post
 // requests (send, fetch, block, finish, static broadcast part, note, collective offload part)
 // that the engine decodes and times on the modeled chip; with ranks as processes they travel
 // through shared memory that a faulty program can overwrite. Here an engine with ranks as
@@ -38,6 +39,7 @@ class Sink final : public sim::RankSink {
     if (r < 0 || r >= kRanks) std::abort();
   }
   const unsigned char* arena(int r) const override { return arenas_.at(static_cast<std::size_t>(r)).data(); }
+  std::uint64_t arena_bytes() const override { return kArena; }
   std::uint64_t clock_of(int) const override { return 0; }
   std::string describe(int) override { return "fuzz"; }
   std::vector<std::vector<unsigned char>> arenas_;
@@ -72,8 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::memcpy(sink.arenas_[0].data(), route.data(), route.size());
   sim::EngineOptions eo;
   eo.summary = false;
-  eo.arena_bytes = kArena;
-  sim::Engine engine(sim::Segment{}, kRanks, cfg, adapter, tiles, eo, &sink);
+  sim::SimEngine engine(kRanks, cfg, adapter, tiles, eo, sink);
   std::uint64_t clock[kRanks] = {};
   try {
     for (int i = 0; i < 64 && !in.empty(); ++i) {

@@ -80,7 +80,7 @@ enum Kind : unsigned {
   kReq = 1, kGrant = 2, kNack = 3, kData = 4, kFin = 5, kSyncAck = 6,
   // One-sided operations: the address is known (the target exposed the memory), so no allocation.
   kPutData = 7, kPutAck = 8, kGetReq = 9, kGetData = 10,
-  // Task migration's packets: the id field carries a sub-kind in bits 56-58 (MigKind).
+  // Task migration's packets: the tag's own bits carry a sub-kind (MigKind).
   kMig = 11
 };
 enum MigKind : unsigned {
@@ -92,11 +92,10 @@ enum MigKind : unsigned {
   kDualFin = 6,
   kResumeOut = 7,  ///< new tile -> itself: the task's outgoing channels resume (phase II's end)
 };
-constexpr unsigned kMigShift = 56;
-constexpr MsgId kMigMask = MsgId{7} << kMigShift;
-inline std::uint64_t mig_tag(MsgId id, MigKind k) { return make_tag((id & ~kMigMask) | (MsgId{k} << kMigShift), kMig); }
-inline MigKind mig_kind(std::uint64_t tag) { return static_cast<MigKind>((tag_msg(tag) >> kMigShift) & 7); }
-inline MsgId mig_msg(std::uint64_t tag) { return tag_msg(tag) & ~kMigMask; }
+// The sub-kind rides in the tag's own bits, above the id (adapter.h's tag layout).
+inline std::uint64_t mig_tag(MsgId id, MigKind k) { return make_tag(with_own_bits(id, k), kMig); }
+inline MigKind mig_kind(std::uint64_t tag) { return static_cast<MigKind>(own_bits(tag_msg(tag)) & 7); }
+inline MsgId mig_msg(std::uint64_t tag) { return tag_msg(tag) & (kMsgIdLimit - 1); }
 enum Channel : int { kChReq = 0, kChResp = 1, kChData = 2, kChAck = 3 };
 
 class Alloc final : public Adapter {

@@ -111,10 +111,10 @@ class Scheduler final : public RankSink {
   }
 
   // ---- what the ranks' links call
-  Engine& engine() { return *engine_; }
+  SimEngine& engine() { return *engine_; }
   const JobFacts& facts() const { return facts_; }
   unsigned char* arena_of(int r) const { return arenas_ + arena_bytes_ * static_cast<std::uint64_t>(r); }
-  std::uint64_t arena_bytes() const { return arena_bytes_; }
+  std::uint64_t arena_bytes() const override { return arena_bytes_; }
   std::uint64_t horizon() const { return horizon_; }
   Header* header() const { return header_; }
 
@@ -165,7 +165,7 @@ class Scheduler final : public RankSink {
   Header* header_ = nullptr;
   int n_ = 0;
   JobFacts facts_;
-  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<SimEngine> engine_;
   std::vector<Slot> slots_;
   std::priority_queue<std::pair<std::uint64_t, int>, std::vector<std::pair<std::uint64_t, int>>,
                       std::greater<>>
@@ -470,11 +470,10 @@ int Scheduler::run(int argc, char** argv) {
   eo.compute = header_->compute;
   eo.summary = header_->summary != 0;
   eo.progress = header_->progress != 0;
-  eo.arena_bytes = arena_bytes_;
   eo.migrations = parse_migrations(std::string(header_->migrations, strnlen(header_->migrations, sizeof header_->migrations)));
   eo.summary_note = "; ranks as contexts";
   if (!notes_.empty()) eo.summary_note += " (" + notes_ + " for the ranks, a tile core runs one thread)";
-  engine_ = std::make_unique<Engine>(Segment{}, n_, cfg, facts_.adapter, tiles, eo, this);
+  engine_ = std::make_unique<SimEngine>(n_, cfg, facts_.adapter, tiles, eo, *this);
 
   // Payload arenas: virtual memory, committed only where messages are written.
   const std::uint64_t total = arena_bytes_ * static_cast<std::uint64_t>(n_);
@@ -500,7 +499,7 @@ int Scheduler::run(int argc, char** argv) {
   if (tilempi::settings::env_boolean(tilempi::transport::settings::sim_profile_env()).value_or(false))
     std::fprintf(stderr, "tilempirun: sim: %llu context switches to ranks; %zu library variables per rank, %zu references rebound per switch\n",
                  static_cast<unsigned long long>(switches_), variables_.variables(), variables_.references());
-  const std::string engine_failure = engine_->finish();
+  const std::string engine_failure = engine_->finish(std::string(), false);
   if (failure.empty()) failure = engine_failure;
   if (!failure.empty()) set_failure(failure);
   return failed_status_;
@@ -524,7 +523,7 @@ int run_contexts(int argc, char** argv) {
 std::unique_ptr<Transport> connect_context() {
   if (!g_running || !g_scheduler) throw std::runtime_error("tilempi: not a rank of a simulator process");
   Slot& s = *g_running;
-  const int n = static_cast<int>(g_scheduler->engine().ranks());
+  const int n = static_cast<int>(g_scheduler->engine().nranks());
   return make_sim_transport(std::make_unique<ContextLink>(*g_scheduler, s), s.rank, n);
 }
 

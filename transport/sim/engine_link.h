@@ -1,5 +1,5 @@
 // How a rank of the sim transport talks to the simulation engine. The rank's logic
-// (sim_transport.cpp: clocks, events, operations, the payload arena) is the same whichever way
+// (sim_rank.h: clocks, events, operations, the payload arena) is the same whichever way
 // the ranks run; only this link differs:
 //  - ranks as processes (shm_link.cpp): requests and events travel through rings in a shared
 //    segment, the engine is a thread of the launcher, waiting is a futex sleep;

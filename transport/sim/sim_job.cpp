@@ -21,7 +21,7 @@
 #include "sim/placement.h"
 #include "sim/program_image.h"
 #endif
-#include "sim/sim_engine.h"
+#include "sim/segment_ranks.h"
 #include "sim/sim_shm.h"
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/config.h"
@@ -241,7 +241,7 @@ class SimJob final : public Job {
     eo.progress = progress;
     eo.migrations = migrations;
     try {
-      engine_ = std::make_unique<Engine>(seg_, n, cfg, adapter, tiles, eo);
+      engine_ = std::make_unique<SegmentRanks>(seg_, n, cfg, adapter, tiles, eo);
     } catch (...) {
       unlink();
       ::munmap(seg_.base, seg_.bytes);
@@ -360,7 +360,7 @@ class SimJob final : public Job {
 
   std::string name_;
   Segment seg_;
-  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<SegmentRanks> engine_;
   bool contexts_ = false;
   std::string host_;
   std::string notice_;

@@ -26,7 +26,7 @@ std::string link_name(const hw::Topology& topo, int index) {
 
 }  // namespace
 
-void Engine::write_report() {
+void SimEngine::write_report() {
   const hw::Stats st = chip_->stats();
   const hw::Topology& topo = chip_->topology();
   std::uint64_t total = 0;
@@ -107,16 +107,16 @@ void Engine::write_report() {
                   {"delayed_packets", delayed_},
                   {"delay_cycles", delay_cycles_},
                   {"link_blocked_cycles", blocked_total},
-                  {"static_broadcasts", static_bcasts_},
-                  {"one_sided_operations", remote_ops_},
-                  {"one_sided_bytes", remote_bytes_},
-                  {"message_latency", msg_latency_.to_json()},
+                  {"static_broadcasts", statics_.count()},
+                  {"one_sided_operations", remotes_.count()},
+                  {"one_sided_bytes", remotes_.bytes()},
+                  {"message_latency", p2p_.latency().to_json()},
                   {"packet_latency", st.networks.empty() ? json() : st.networks[0].latency.to_json()}};
   j["adapter_stats"] = adapter_->stats();
   // Task migrations ([Wallentowitz 2018] §3.6): when each was asked for, when the task stopped on
   // its old tile and when it ran on the new one.
   json moves = json::array();
-  for (const auto& [id, mv] : moves_)
+  for (const auto& [id, mv] : migrations_.moves())
     moves.push_back({{"rank", mv.rank},
                      {"from_tile", mv.from},
                      {"to_tile", mv.to},
@@ -137,7 +137,7 @@ void Engine::write_report() {
   out << j.dump(2) << '\n';
 }
 
-void Engine::write_trace() {
+void SimEngine::write_trace() {
   // Chrome trace JSON: ts/dur in microseconds of virtual time.
   const double us = 1e6 / config_.clock_hz;
   std::ofstream out(opt_.trace_path);
@@ -176,7 +176,7 @@ void Engine::write_trace() {
   out << "\n]}\n";
 }
 
-std::string Engine::compute_text() const {
+std::string SimEngine::compute_text() const {
   // Ranks say how they were charged when they finish; a job that ended early counts those.
   int counted = 0, finished = 0;
   for (const RankInfo& ri : ranks_) {
@@ -193,7 +193,7 @@ std::string Engine::compute_text() const {
   return s;
 }
 
-void Engine::print_summary() {
+void SimEngine::print_summary() {
   std::uint64_t total = 0, comm = 0, compute = 0;
   for (const RankInfo& ri : ranks_) {
     total = std::max(total, ri.end);

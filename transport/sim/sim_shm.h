@@ -4,7 +4,7 @@
 //   [Header][RankCtl x N][request rings x N][event rings x N][payload arenas x N]
 //
 // Requests go rank -> engine (single producer, single consumer per rank); events go engine ->
-// rank. Payloads never pass through the engine: a sender copies them into its own arena, the
+// rank (their records: wire.h). Payloads never pass through the engine: a sender copies them into its own arena, the
 // receiver copies them out, and the engine only tells, in virtual time, when that may happen.
 // Shared words are plain integers accessed through std::atomic_ref.
 #pragma once
@@ -16,13 +16,12 @@
 #include "shm/abort_record.h"
 #include "shm/futex.h"
 #include "shm/segment.h"
-#include "tilempi/transport/transport.h"
+#include "sim/wire.h"
 
 namespace tilempi::transport::sim {
 
 inline constexpr std::uint64_t kMagic = 0x74696c656d73696dull;  // "tilemsim"
 inline constexpr std::uint32_t kVersion = 6;
-inline constexpr std::size_t kLine = 64;
 inline constexpr std::size_t kPage = 4096;
 inline constexpr std::uint64_t kRing = 4096;  ///< entries per request / event ring (power of two)
 
@@ -30,79 +29,6 @@ template <class T>
 inline std::atomic_ref<T> shared(T& word) {
   return std::atomic_ref<T>(word);
 }
-
-enum RankState : std::uint32_t {
-  kRunning = 0,   ///< may post requests at times >= clock
-  kBlocked = 1,   ///< waits for an event; the engine wakes it
-  kFinished = 2,  ///< finalized or exited
-};
-
-// The kinds are numbered by their order (no explicit values), so two kinds cannot share a number;
-// a new kind goes last, before the count, and keeps the older numbers as they were.
-enum ReqKind : std::uint32_t {
-  kReqSend = 1,      ///< a = dst, b = bytes, c = arena offset, d = flags (1 sync, 2 rendezvous), env
-  kReqFetch,         ///< msg = message id
-  kReqBlock,         ///< a = events seen, b = earliest held event, c = waits for arena space, d = completions to sleep through (kSleepAll: all but op's), op
-  kReqFinish,        ///< b = comm cycles, c = compute cycles
-  kReqStatic,        ///< a = root, b = bytes, c = in_port, d = out_mask, msg = bcast id, env.word[0] = participants
-  kReqNote,          ///< a = count; env and spare hold "key=value" (NUL-padded, at most kNoteChars): one annotation
-  kReqOffload,       ///< msg = id, a = root, b = bytes per part, c = arena offset, d = hw::adapter::CollKind, env.word[0] = members
-  kReqStaticCopied,  ///< a = root, c = its arena offset: a static broadcast's data copied out
-  kReqRemote,        ///< one-sided: msg = id, a = target rank, b = bytes written, c = bytes read, op
-  kReqMigrate,       ///< task migration: a = rank, b = tile; op answered by kEvSendDone, d = MigrateStatus
-  kReqKinds,         ///< one past the last kind
-};
-
-/// The answer to a rank's migration request (kReqMigrate, TILEMPIX_Migrate).
-enum class MigrateStatus : std::uint64_t { Ok = 0, Unsupported = 1, BadTile = 2, Occupied = 3, BadRank = 4 };
-
-
-/// kReqBlock's d: sleep through every completion but that of the request's op.
-inline constexpr std::uint64_t kSleepAll = ~std::uint64_t{0};
-
-struct alignas(kLine) Request {
-  std::uint32_t kind;
-  std::uint32_t pad_;
-  std::uint64_t time;   ///< core cycle of the call
-  std::uint64_t msg;    ///< message id (send: assigned by the rank)
-  std::uint64_t a, b, c, d;
-  std::uint64_t op;     ///< the rank's operation id to complete
-  Envelope env;
-  std::uint64_t spare[3];
-};
-static_assert(sizeof(Request) == 2 * kLine);
-/// The longest "key=value" a kReqNote carries (its text fills env and spare).
-inline constexpr std::size_t kNoteChars = sizeof(Envelope) + 3 * sizeof(std::uint64_t);
-
-// Numbered by their order, as the request kinds are.
-enum EvtKind : std::uint32_t {
-  kEvArrival = 1,  ///< msg, a = source rank, b = bytes, c = arena offset, d = rendezvous, env
-  kEvSendDone,     ///< op
-  kEvDataDone,     ///< op (a rendezvous fetch)
-  kEvRelease,      ///< a = arena offset: the payload was copied out
-  kEvStatic,       ///< op: the static broadcast completed here; a = root, b = the root's bytes, c = arena offset of the root
-  kEvWake,         ///< no content: the engine woke a blocked rank at `time`
-  kEvOffload,      ///< op: this rank's part of a collective offload is complete; a = root, b = bytes per part (the root's, for a spread), c = the root's arena offset
-  kEvOffloadPart,  ///< op: (at a gather or reduce root, before kEvOffload) a = a sender, b = its length, c = its arena offset
-  kEvServed,       ///< no content: the rank's core served a one-sided operation (core_cycles)
-  kEvMigrated,     ///< the rank's task stopped at `time` for core_cycles and runs on tile a since
-  kEvKinds,        ///< one past the last kind (a rank's own local kinds start above it)
-};
-
-
-struct alignas(kLine) Event {
-  std::uint32_t kind;
-  std::uint32_t pad_;
-  std::uint64_t time;         ///< cycle at which the rank may see it
-  std::uint64_t core_cycles;  ///< handler cycles taken from the rank's core
-  std::uint64_t msg;
-  std::uint64_t op;
-  std::uint64_t a, b, c;
-  std::uint64_t d;
-  Envelope env;
-  std::uint64_t spare[2];
-};
-static_assert(sizeof(Event) == 2 * kLine);
 
 struct RankCtl {
   // written by the rank

@@ -5,9 +5,21 @@
 target_sources(tilempi_transport PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/sim_job.cpp
   ${CMAKE_CURRENT_LIST_DIR}/placement.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/engine_core.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_engine.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/segment_ranks.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/p2p_engine.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/static_engine.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/offload_engine.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/remote_engine.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/migration_engine.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_report.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/sim_transport.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rank_clock.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rank_p2p.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rank_static.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rank_offload.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rank_remote.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rank_migration.cpp
   ${CMAKE_CURRENT_LIST_DIR}/virtual_sleep.cpp
   ${CMAKE_CURRENT_LIST_DIR}/shm_link.cpp)
 # Ranks as contexts: the simulator process (the program loader and the scheduler of contexts;

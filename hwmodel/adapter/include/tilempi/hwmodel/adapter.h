@@ -272,9 +272,25 @@ class Adapter {
   Listener* out_ = nullptr;
 };
 
-/// Tag layout shared by the adapters: message id in the high bits, packet kind in the low 4.
-inline std::uint64_t make_tag(MsgId id, unsigned kind) { return (id << 4) | (kind & 0xF); }
-inline MsgId tag_msg(std::uint64_t tag) { return tag >> 4; }
+/// A packet's tag, the one layout every adapter uses:
+///
+///   bits 60-63: the adapter's own (namp: a migration packet's sub-kind)
+///   bits  4-59: the message id, as the transport gave it (below kMsgIdLimit, opaque here)
+///   bits  0-3:  the packet kind (the adapter's own numbering)
+///
+/// The transport owns every bit of an id (transport/sim/sim_ids.h lays them out); an adapter
+/// adds its own bits around it, never inside it.
+inline constexpr unsigned kTagKindBits = 4;
+inline constexpr unsigned kMsgIdBits = 56;
+inline constexpr unsigned kTagOwnBits = 64 - kMsgIdBits - kTagKindBits;
+inline constexpr MsgId kMsgIdLimit = MsgId{1} << kMsgIdBits;
+static_assert(kTagOwnBits == 4);
+/// The id field of a tag with the adapter's own bits in it: (own << kMsgIdBits) | id.
+inline MsgId with_own_bits(MsgId id, unsigned own) { return (id & (kMsgIdLimit - 1)) | (MsgId{own} << kMsgIdBits); }
+inline unsigned own_bits(MsgId field) { return static_cast<unsigned>(field >> kMsgIdBits); }
+inline std::uint64_t make_tag(MsgId id, unsigned kind) { return (id << kTagKindBits) | (kind & 0xF); }
+/// The id field (the message id, with the adapter's own bits if it set any).
+inline MsgId tag_msg(std::uint64_t tag) { return tag >> kTagKindBits; }
 inline unsigned tag_kind(std::uint64_t tag) { return static_cast<unsigned>(tag & 0xF); }
 
 }  // namespace tilempi::hwmodel::adapter

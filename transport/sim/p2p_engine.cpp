@@ -1,0 +1,142 @@
+#include "sim/p2p_engine.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace tilempi::transport::sim {
+
+namespace ad = tilempi::hwmodel::adapter;
+
+P2pMessages::P2pMessages(EngineCore& core) : core_(core) {
+  const int n = core_.nranks();
+  if (n <= kDensePairRanks) dense_pairs_.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
+}
+
+void P2pMessages::send(int r, const SendRequest& s) {
+  Msg& m = new_msg();
+  m.src = r;
+  m.dst = s.dst;
+  m.bytes = s.bytes;
+  m.arena_off = s.arena_off;
+  m.sync = s.sync;
+  m.rdv = s.rdv;
+  m.send_op = s.op;
+  m.sent = s.op == 0;
+  m.env = s.env;
+  m.start = s.time;
+  m.pair_seq = pair_order(r, m.dst).sent++;
+  core_.count_message();
+  RankInfo& ri = core_.rank(r);
+  ++ri.sends;
+  ri.bytes_sent += s.bytes;
+  if (core_.tracing()) core_.trace(r, "send", s.time, s.time + core_.adapter().send_cost(s.bytes, m.rdv));
+  core_.adapter().start(ad::Message{m.handle, core_.tile(r), core_.tile(m.dst), s.bytes, m.sync}, s.time);
+}
+
+void P2pMessages::fetch(int r, const FetchRequest& f, std::uint64_t now) {
+  Msg* mp = find(f.msg);
+  if (!mp) return;
+  Msg& m = *mp;
+  ++core_.rank(r).recvs;
+  m.fetched = true;
+  m.fetch_op = f.op;
+  if (core_.tracing())
+    core_.trace(r, "recv", f.time,
+                f.time + (m.rdv ? core_.adapter().accept_cost() : core_.adapter().recv_cost(m.bytes, false)));
+  core_.adapter().accept(f.msg, f.time);
+  // The receiver copied the payload out of the sender's arena inside its fetch call.
+  core_.publish(m.src, ReleaseEvent{now, m.arena_off});
+  if (m.sent && (!m.rdv || m.data)) free_msg(m);
+}
+
+P2pMessages::Msg& P2pMessages::new_msg() {
+  std::uint32_t slot;
+  if (!free_msgs_.empty()) {
+    slot = free_msgs_.back();
+    free_msgs_.pop_back();
+  } else {
+    if (msgs_.size() >= MessageHandle::kMaxSlots) throw std::length_error("sim engine: more than 16M messages in flight");
+    slot = static_cast<std::uint32_t>(msgs_.size());
+    msgs_.emplace_back();
+  }
+  Msg& m = msgs_[slot];
+  m = Msg{};
+  m.handle = MessageHandle::make(++msg_count_, slot);
+  return m;
+}
+
+P2pMessages::Msg* P2pMessages::find(MsgId handle) {
+  const std::uint32_t slot = MessageHandle::slot(handle);
+  if (slot >= msgs_.size() || msgs_[slot].handle != handle) return nullptr;
+  return &msgs_[slot];
+}
+
+void P2pMessages::free_msg(Msg& m) {
+  free_msgs_.push_back(MessageHandle::slot(m.handle));
+  m.handle = 0;
+}
+
+void P2pMessages::arrived(MsgId id, std::uint64_t at, std::uint64_t core_cycles) {
+  Msg* mp = find(id);
+  if (!mp) return;
+  Msg& m = *mp;
+  if (!m.arrived) {
+    latency_.add(at - m.start);
+    m.arrived = true;
+  }
+  // Handler cycles delay what the core learns rather than being charged when the rank happens
+  // to look: that keeps the rank's clock independent of when it drained its events.
+  ArrivalEvent e;
+  e.time = at + core_cycles;
+  e.msg = id;  // the receiver's fetch names the message by this handle
+  e.src = m.src;
+  e.bytes = m.bytes;
+  e.arena_off = m.arena_off;
+  e.rdv = m.rdv;
+  e.sync = m.sync;
+  e.env = m.env;
+  publish_arrival(m, e);
+}
+
+void P2pMessages::publish_arrival(const Msg& m, ArrivalEvent e) {
+  PairOrder& po = pair_order(m.src, m.dst);
+  const std::uint64_t key = pair_key(m.src, m.dst);
+  if (m.pair_seq < po.published) return core_.publish(m.dst, e);  // told again (an adapter's later notice)
+  if (m.pair_seq > po.published) {
+    // An earlier message between the two is still on its way.
+    if (held_.insert_or_assign({key, m.pair_seq}, e).second) ++po.held;
+    return;
+  }
+  for (;;) {
+    e.time = std::max(e.time, po.last_time);
+    po.last_time = e.time;
+    ++po.published;
+    core_.publish(m.dst, e);
+    if (po.held == 0) break;
+    auto next = held_.find({key, po.published});
+    if (next == held_.end()) break;
+    e = next->second;
+    held_.erase(next);
+    --po.held;
+  }
+}
+
+void P2pMessages::sent(MsgId id, std::uint64_t at, std::uint64_t core_cycles) {
+  Msg* mp = find(id);
+  if (!mp) return;
+  Msg& m = *mp;
+  m.sent = true;
+  if (m.send_op != 0) core_.publish(m.src, DoneEvent{at + core_cycles, m.send_op, 0});
+  if (m.fetched && (!m.rdv || m.data)) free_msg(m);
+}
+
+void P2pMessages::data_done(MsgId id, std::uint64_t at, std::uint64_t core_cycles) {
+  Msg* mp = find(id);
+  if (!mp) return;
+  Msg& m = *mp;
+  m.data = true;
+  core_.publish(m.dst, DataDoneEvent{at + core_cycles, m.fetch_op});
+  if (m.sent && m.fetched) free_msg(m);
+}
+
+}  // namespace tilempi::transport::sim

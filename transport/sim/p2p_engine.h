@@ -1,0 +1,80 @@
+// The engine's half of point-to-point messages (p2p_messages.h): the table of messages in
+// flight, the adapter's reports on them, and the order of arrivals between two ranks.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "sim/engine_core.h"
+#include "sim/p2p_messages.h"
+#include "sim/sim_ids.h"
+
+namespace tilempi::transport::sim {
+
+class P2pMessages {
+ public:
+  explicit P2pMessages(EngineCore& core);
+
+  void send(int r, const SendRequest& s);
+  void fetch(int r, const FetchRequest& f, std::uint64_t now);
+
+  // The adapter's reports on a message, by its handle.
+  void arrived(MsgId id, std::uint64_t at, std::uint64_t core_cycles);
+  void sent(MsgId id, std::uint64_t at, std::uint64_t core_cycles);
+  void data_done(MsgId id, std::uint64_t at, std::uint64_t core_cycles);
+
+  /// Each message's latency, from the send call to its arrival.
+  const hwmodel::Summary& latency() const { return latency_; }
+
+ private:
+  // A message in flight, in a slot of msgs_, named by its MessageHandle (sim_ids.h).
+  struct Msg {
+    MsgId handle = 0;  // 0: free slot
+    int src = -1, dst = -1;
+    std::uint64_t bytes = 0, arena_off = 0;
+    OpId send_op = 0, fetch_op = 0;
+    std::uint64_t start = 0;  // cycle of the send call (message latency)
+    bool rdv = false, sync = false;
+    bool sent = false, fetched = false, data = false, arrived = false;
+    std::uint64_t pair_seq = 0;  // its place among the messages from src to dst
+    Envelope env{};
+  };
+  Msg& new_msg();
+  Msg* find(MsgId handle);
+  void free_msg(Msg& m);
+  /// Publishes an arrival in the order its messages were sent between the two ranks.
+  void publish_arrival(const Msg& m, ArrivalEvent e);
+
+  /// Per pair of ranks (src * n + dst): messages sent, arrivals published, and arrivals held
+  /// back until the ones sent before them are published (an adapter that moves an endpoint
+  /// may finish a later message first; MPI's non-overtaking rule rests on this order).
+  struct PairOrder {
+    std::uint64_t sent = 0, published = 0, last_time = 0;
+    std::uint64_t held = 0;  ///< arrivals in held_ for this pair
+  };
+  /// Every pair's entry in one array up to kDensePairRanks ranks (25 MB at 1024: every message
+  /// asks for its pair twice, and a hash lookup was 2 % of an alltoall's job); a hash map above.
+  static constexpr int kDensePairRanks = 1024;
+  std::uint64_t pair_key(int src, int dst) const {
+    return static_cast<std::uint64_t>(src) * static_cast<std::uint64_t>(core_.nranks()) + static_cast<std::uint64_t>(dst);
+  }
+  PairOrder& pair_order(int src, int dst) {
+    const std::uint64_t key = pair_key(src, dst);
+    return dense_pairs_.empty() ? sparse_pairs_[key] : dense_pairs_[key];
+  }
+
+  EngineCore& core_;
+  std::vector<Msg> msgs_;
+  std::vector<std::uint32_t> free_msgs_;
+  std::uint64_t msg_count_ = 0;
+  std::vector<PairOrder> dense_pairs_;
+  std::unordered_map<std::uint64_t, PairOrder> sparse_pairs_;
+  /// Arrivals held back, by (src * n + dst, the pair's message number).
+  std::map<std::pair<std::uint64_t, std::uint64_t>, ArrivalEvent> held_;
+  hwmodel::Summary latency_;
+};
+
+}  // namespace tilempi::transport::sim
