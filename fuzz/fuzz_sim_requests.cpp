@@ -31,7 +31,7 @@ constexpr std::size_t kArena = 1 << 16;
 class Sink final : public sim::RankSink {
  public:
   Sink() : arenas_(kRanks, std::vector<unsigned char>(kArena)) {}
-  void deliver(int r, const sim::Event& e) override {
+  void deliver(int r, const sim::EngineEvent& e) override {
     if (r < 0 || r >= kRanks || e.kind < sim::kEvArrival || e.kind >= sim::kEvKinds) std::abort();
     ++events;
   }
@@ -79,7 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     for (int i = 0; i < 64 && !in.empty(); ++i) {
       const int r = static_cast<int>(in.below(kRanks));
-      sim::Request q{};
+      sim::EngineRequest q{};
       q.kind = in.below(sim::kReqKinds);  // every kind, and 0 (none)
       clock[r] += in.below(64);
       q.time = clock[r];
@@ -90,7 +90,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       q.d = field(in);
       q.op = field(in);
       for (auto& w : q.env.word) w = field(in);
-      for (auto& w : q.spare) w = field(in);
+      q.e = field(in);
+      q.f = field(in);
+      q.g = field(in);
       // A one-sided request's sizes (b written, c read) are the window's business, checked by the
       // MPI layer; bounded here like a send's, or one request of 2^60 bytes streams for ever.
       if (q.kind == sim::kReqRemote) q.c %= kArena + 1;

@@ -10,7 +10,7 @@
 //
 //   send: a standard-mode send of a contiguous, committed type to another member of an
 //   intracommunicator, handed to the transport's send() as the general path would hand it (the
-//   envelope is send_on()'s, p2p.cpp). It usually leaves at once; when the transport keeps it
+//   envelope is envelope.h's, as every path writes it). It usually leaves at once; when the transport keeps it
 //   pending (its ring full, or earlier sends queued, which it keeps in order), it gets a request
 //   as in the general path, out of line.
 //
@@ -33,19 +33,11 @@
 
 #include "comm.h"
 #include "datatype.h"
+#include "envelope.h"
 #include "mpi.h"
 #include "runtime.h"
 
 namespace tilempi::mpi {
-
-/// The envelope of a user message as send_on() writes it: context, then the sender's rank in the
-/// communicator in the low half and the tag in the high half.
-inline transport::Envelope user_envelope(std::uint64_t context, int rank, int tag) {
-  transport::Envelope env{};
-  env.word[0] = context;
-  env.word[1] = static_cast<std::uint32_t>(rank) | (static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag)) << 32);
-  return env;
-}
 
 /// The fast paths' look-ups: this rank's runtime, if it allows them (Runtime::direct_p2p), and
 /// the communicator and the type, if their handles are live. One look at the rank slot for the
@@ -83,13 +75,13 @@ inline transport::Envelope user_envelope(std::uint64_t context, int rank, int ta
       static_cast<unsigned>(dest) >= static_cast<unsigned>(c->size) || dest == c->rank ||
       (!buf && count != 0 && t->size != 0)) [[unlikely]]
     return false;
-  *op = rt->transport->send(c->world[static_cast<std::size_t>(dest)], user_envelope(c->context, c->rank, tag), buf,
+  *op = rt->transport->send(c->world[static_cast<std::size_t>(dest)], envelope::encode(c->context, c->rank, tag), buf,
                             static_cast<std::size_t>(count) * t->size, transport::SendMode::Standard);
   return true;
 }
 
 /// A send of send_fast() that the transport keeps pending (its ring full, or a queue before it):
-/// a request for it, completed when the operation is, as the general path's (p2p.cpp).
+/// a request for it, completed when the operation is, as the general path's (p2p_shortcuts.cpp).
 MPI_Request send_pending(transport::OpId op, MPI_Comm comm);
 
 /// MPI_Recv's fast path: true when the message was received (*status set, *rc its error:

@@ -11,6 +11,7 @@ list(APPEND TILEMPI_MPI_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/call_sequence.cpp
   ${CMAKE_CURRENT_LIST_DIR}/comm_state.cpp
   ${CMAKE_CURRENT_LIST_DIR}/intercomm.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/lane.cpp
   ${CMAKE_CURRENT_LIST_DIR}/named_schedules.cpp
   ${CMAKE_CURRENT_LIST_DIR}/nonblocking.cpp
   ${CMAKE_CURRENT_LIST_DIR}/op.cpp

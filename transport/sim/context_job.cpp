@@ -72,7 +72,7 @@ struct Slot {
   SlotState state = SlotState::Ready;
   std::uint64_t clock = 0;  ///< the rank's published clock
   std::uint64_t wake = 0;   ///< the clock a blocked rank resumes at
-  std::vector<Event> inbox;
+  std::vector<EngineEvent> inbox;
   std::function<std::string()> describer;
   const char* last_call = nullptr;
   int saved_errno = 0;
@@ -90,7 +90,7 @@ class Scheduler final : public RankSink {
   int run(int argc, char** argv);
 
   // RankSink
-  void deliver(int r, const Event& e) override { slots_[static_cast<std::size_t>(r)].inbox.push_back(e); }
+  void deliver(int r, const EngineEvent& e) override { slots_[static_cast<std::size_t>(r)].inbox.push_back(e); }
   void woken(int r, std::uint64_t at) override {
     Slot& s = slots_[static_cast<std::size_t>(r)];
     s.wake = at;
@@ -192,14 +192,14 @@ class ContextLink final : public EngineLink {
   std::uint64_t arena_bytes() const override { return s_.arena_bytes(); }
   std::uint64_t initial_clock() const override { return slot_.clock; }
 
-  void post(const Request& q) override { s_.engine().take(slot_.rank, q); }
+  void post(const EngineRequest& q) override { s_.engine().take(slot_.rank, q); }
   std::uint64_t horizon() const override { return s_.horizon(); }
-  void take_events(std::vector<Event>& into) override {
+  void take_events(std::vector<EngineEvent>& into) override {
     if (slot_.inbox.empty()) return;
     into.insert(into.end(), slot_.inbox.begin(), slot_.inbox.end());
     slot_.inbox.clear();
   }
-  const std::vector<Event>* local_inbox() const override { return &slot_.inbox; }
+  const std::vector<EngineEvent>* local_inbox() const override { return &slot_.inbox; }
   void publish_clock(std::uint64_t clock) override { slot_.clock = clock; }
   void sync_to(std::uint64_t t) override {
     while (s_.horizon() < t) {
@@ -207,7 +207,7 @@ class ContextLink final : public EngineLink {
       s_.yield_ready(slot_);
     }
   }
-  std::uint64_t block(const Request& q) override {
+  std::uint64_t block(const EngineRequest& q) override {
     s_.engine().take(slot_.rank, q);
     // Something the rank has not seen yet was published: the engine left it running.
     if (!s_.engine().is_blocked(slot_.rank)) return q.time;
@@ -451,17 +451,7 @@ int Scheduler::run(int argc, char** argv) {
     for (const std::string& lib : image->needed())
       if (lib.find("libgomp") != std::string::npos || lib.find("libomp") != std::string::npos) notes_ = "OMP_NUM_THREADS=1";
   }
-  hw::Config cfg;
-  {
-    std::size_t pos = 0;
-    const std::string& text = facts_.config_text;
-    while (pos < text.size()) {
-      std::size_t nl = text.find('\n', pos);
-      if (nl == std::string::npos) nl = text.size();
-      if (nl > pos) cfg.apply(text.substr(pos, nl - pos));
-      pos = nl + 1;
-    }
-  }
+  const hw::Config cfg = chip_config(facts_);
   std::vector<hw::TileId> tiles(static_cast<std::size_t>(n_));
   for (int r = 0; r < n_; ++r) tiles[static_cast<std::size_t>(r)] = header_->tile_of[r];
   EngineOptions eo;

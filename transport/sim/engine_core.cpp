@@ -19,10 +19,10 @@ EngineCore::EngineCore(int nranks, const hw::Config& config, const std::string& 
   tracing_ = !opt_.trace_path.empty();
 }
 
-void EngineCore::publish(int r, const Event& e0) {
+void EngineCore::publish(int r, const EngineEvent& e0) {
   RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
   if (ri.finished) return;  // e.g. arena space returned after the sender's MPI_Finalize
-  Event e = e0;
+  EngineEvent e = e0;
   if (wake_cycles_ && (e.kind == kEvArrival || e.kind == kEvSendDone || e.kind == kEvDataDone ||
                        e.kind == kEvOffload || e.kind == kEvStatic)) {
     // The event reaches the waiting code through a handler (the adapter's wakeup mode).

@@ -28,7 +28,7 @@ class RankSink {
  public:
   virtual ~RankSink() = default;
   /// An event for rank r, in publication order.
-  virtual void deliver(int r, const Event& e) = 0;
+  virtual void deliver(int r, const EngineEvent& e) = 0;
   /// Blocked rank r resumes at cycle `at`.
   virtual void woken(int r, std::uint64_t at) = 0;
   /// Rank r asked to block at `at` but an event it has not seen is published: it goes on.
@@ -75,14 +75,13 @@ struct RankInfo {
   bool wants_space = false;  ///< blocked for arena space: releases wake it
   std::uint64_t sleep_through = 0;  ///< completions the blocked rank need not be woken for (kSleepAll: all)
   std::uint64_t wake_op = 0;        ///< with kSleepAll: the operation whose completion wakes it
-  std::uint64_t blocked_cycles = 0;
   std::uint64_t handler_cycles = 0;  ///< the adapter's wake-up handlers on this rank's core
-  std::uint64_t end = 0, comm = 0, compute = 0;
+  std::uint64_t end = 0;
+  FinishRequest totals{};  ///< what the rank said at its goodbye (all zero without one)
   std::uint64_t sends = 0, bytes_sent = 0, recvs = 0;
   bool finished = false;
   bool said_goodbye = false;
   bool used_mpi = false;  ///< it posted a request: a rank of an MPI program
-  bool counted = false;  ///< its compute was charged as counted operations (--compute model)
   std::map<std::string, std::uint64_t> notes;  ///< the rank's annotations ("alltoall=mesh_rounds" -> calls)
 };
 
@@ -109,10 +108,10 @@ class EngineCore {
   std::uint64_t processing() const { return processing_; }
 
   /// Publishes an event to rank r (typed messages: their encode()), and wakes r if it waits for it.
-  void publish(int r, const Event& e);
+  void publish(int r, const EngineEvent& e);
   template <class Message>
   void publish(int r, const Message& m) {
-    publish(r, m.encode());
+    publish(r, encode(m));
   }
 
   bool tracing() const { return tracing_; }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "sim/sim_shm.h"
+#include "tilempi/hwmodel/config.h"
 #include "tilempi/transport/transport.h"
 
 namespace tilempi::transport::sim {
@@ -31,6 +32,15 @@ struct JobFacts {
   bool compute_model = false;  ///< --compute model: counted operations where the program has them
   std::vector<std::int32_t> tiles;  ///< chip tile of each rank (sim/placement.h)
 };
+
+/// The job's chip, from its facts: one parser (Config::apply_text) and one error behaviour for
+/// every reader (the launcher validated the text; a key this library does not know is an error
+/// that names it, as for any config).
+inline hwmodel::Config chip_config(const JobFacts& f) {
+  hwmodel::Config cfg;
+  cfg.apply_text(f.config_text, "the job's chip configuration");
+  return cfg;
+}
 
 /// The facts as the launcher wrote them into the job's header.
 inline JobFacts facts_of(const Header& h) {
@@ -55,22 +65,22 @@ class EngineLink {
   virtual std::uint64_t initial_clock() const = 0;
 
   /// Hands a request to the engine (never blocks for long).
-  virtual void post(const Request& q) = 0;
+  virtual void post(const EngineRequest& q) = 0;
   /// Every event up to this cycle has been published to the rank.
   virtual std::uint64_t horizon() const = 0;
   /// Appends the events published since the last call, in publication order.
-  virtual void take_events(std::vector<Event>& into) = 0;
+  virtual void take_events(std::vector<EngineEvent>& into) = 0;
   /// The events published and not taken yet, when they wait in this process's memory and can
   /// only change while the rank is switched out (ranks as contexts): the rank then looks at it
   /// instead of calling take_events in its completion loops. nullptr: events may come at any
   /// time (ranks as processes).
-  virtual const std::vector<Event>* local_inbox() const { return nullptr; }
+  virtual const std::vector<EngineEvent>* local_inbox() const { return nullptr; }
   /// The rank's clock: every request it will still post has a time >= clock.
   virtual void publish_clock(std::uint64_t clock) = 0;
   /// Returns once horizon() >= t (the rank's clock, published, is <= t).
   virtual void sync_to(std::uint64_t t) = 0;
   /// Posts the BLOCK request q and returns when the engine wakes the rank: the clock to resume at.
-  virtual std::uint64_t block(const Request& q) = 0;
+  virtual std::uint64_t block(const EngineRequest& q) = 0;
   /// Returns only if the job still runs.
   virtual void check_dead() = 0;
   /// Ends the whole job: the launcher learns rank, code and why.

@@ -11,7 +11,7 @@
 namespace tilempi::transport::sim {
 
 /// The events the rank holds, in (cycle, sequence) order: small keys kept sorted, the events in
-/// slots beside them (an Event is two cache lines). They come from the engine almost in cycle
+/// slots beside them (an EngineEvent is two cache lines). They come from the engine almost in cycle
 /// order, so a new key goes in a step or two from the back, and taking the first costs nothing
 /// (a heap paid a walk of its depth for both, hundreds of events deep while a rank sleeps
 /// through a wait for its alltoall).
@@ -19,13 +19,13 @@ class EventQueue {
  public:
   bool empty() const { return keys_.empty(); }
   std::uint64_t top_time() const { return keys_.front().time; }
-  void push(std::uint64_t time, std::uint64_t seq, const Event& e) {
+  void push(std::uint64_t time, std::uint64_t seq, const EngineEvent& e) {
     const Key k{time, seq, events_.put(e), e.kind};
     auto at = keys_.end();
     while (at != keys_.begin() && *std::prev(at) > k) --at;
     keys_.insert(at, k);
   }
-  Event pop() {
+  EngineEvent pop() {
     const std::uint32_t slot = keys_.front().slot;
     keys_.pop_front();
     events_.release(slot);  // (its value stays until the slot is put again)
@@ -46,7 +46,7 @@ class EventQueue {
     bool operator>(const Key& o) const { return time != o.time ? time > o.time : seq > o.seq; }
   };
   std::deque<Key> keys_;
-  Slots<Event> events_;
+  Slots<EngineEvent> events_;
 };
 
 }  // namespace tilempi::transport::sim

@@ -17,29 +17,24 @@ struct MigrateRequest {
   std::uint64_t tile = 0;
   OpId op = 0;
 
-  Request encode() const {
-    Request q = request_of(kReqMigrate, time);
-    q.a = who;
-    q.b = tile;
-    q.op = op;
-    return q;
-  }
-  static MigrateRequest decode(const Request& q, const DecodeContext&) { return {q.time, q.a, q.b, q.op}; }
+  static constexpr auto kWire = wire<EngineRequest, kReqMigrate>(slot(&MigrateRequest::time, &EngineRequest::time),
+      slot(&MigrateRequest::who, &EngineRequest::a), slot(&MigrateRequest::tile, &EngineRequest::b),
+      slot(&MigrateRequest::op, &EngineRequest::op));
 };
 
-/// The rank's task stopped at `time` for `core_cycles` and runs on `tile` since.
-struct MigratedEvent {
+/// The rank's core was taken from `time` on for `core_cycles`: by a one-sided operation's
+/// handler or the OS's work for a migration (CoreTakenEvent), or by the task's switch of tiles,
+/// after which it runs on `tile` (MigratedEvent).
+template <std::uint32_t Kind>
+struct CoreStopEvent {
   std::uint64_t time = 0;
   std::uint64_t core_cycles = 0;
   std::uint64_t tile = 0;
 
-  Event encode() const {
-    Event e = event_of(kEvMigrated, time);
-    e.core_cycles = core_cycles;
-    e.a = tile;
-    return e;
-  }
-  static MigratedEvent decode(const Event& e) { return {e.time, e.core_cycles, e.a}; }
+  static constexpr auto kWire = wire<EngineEvent, Kind>(slot(&CoreStopEvent::time, &EngineEvent::time),
+      slot(&CoreStopEvent::core_cycles, &EngineEvent::core_cycles), slot(&CoreStopEvent::tile, &EngineEvent::a));
 };
+using CoreTakenEvent = CoreStopEvent<kEvServed>;
+using MigratedEvent = CoreStopEvent<kEvMigrated>;
 
 }  // namespace tilempi::transport::sim

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "sim/messages.h"
+#include "sim/static_messages.h"
 #include "tilempi/hwmodel/adapter.h"
 
 namespace tilempi::transport::sim {
@@ -28,90 +29,45 @@ struct OffloadRequest {
   std::uint64_t members = 0;
   OpId op = 0;
 
-  bool spread() const {
-    return kind == hwmodel::adapter::CollKind::Multicast || kind == hwmodel::adapter::CollKind::Scatter;
+  static bool spreads(hwmodel::adapter::CollKind k) {
+    return k == hwmodel::adapter::CollKind::Multicast || k == hwmodel::adapter::CollKind::Scatter;
   }
+  bool spread() const { return spreads(kind); }
 
-  Request encode() const {
-    Request q = request_of(kReqOffload, time);
-    q.msg = id;
-    q.a = static_cast<std::uint64_t>(root);
-    q.b = bytes;
-    q.c = arena_off;
-    q.d = static_cast<std::uint64_t>(kind);
-    q.op = op;
-    q.env.word[0] = members;
-    return q;
-  }
-  static OffloadRequest decode(const Request& q, const DecodeContext& cx) {
+  static constexpr auto kWire = wire<EngineRequest, kReqOffload>(slot(&OffloadRequest::time, &EngineRequest::time),
+      slot(&OffloadRequest::id, &EngineRequest::msg), slot(&OffloadRequest::root, &EngineRequest::a),
+      slot(&OffloadRequest::bytes, &EngineRequest::b), slot(&OffloadRequest::arena_off, &EngineRequest::c),
+      slot(&OffloadRequest::kind, &EngineRequest::d), slot(&OffloadRequest::members, &EngineRequest::e),
+      slot(&OffloadRequest::op, &EngineRequest::op));
+  static void check(const EngineRequest& q, const DecodeContext& cx) {
     namespace ad = hwmodel::adapter;
     if (!cx.is_rank(q.a)) cx.bad(q, "collective offload root " + std::to_string(q.a));
-    if (q.env.word[0] < 2 || q.env.word[0] > static_cast<std::uint64_t>(cx.nranks))
-      cx.bad(q, "collective offload of " + std::to_string(q.env.word[0]) + " members");
+    if (q.e < 2 || q.e > static_cast<std::uint64_t>(cx.nranks))
+      cx.bad(q, "collective offload of " + std::to_string(q.e) + " members");
     if (q.d > static_cast<std::uint64_t>(ad::CollKind::Reduce)) cx.bad(q, "collective offload kind " + std::to_string(q.d));
-    OffloadRequest o;
-    o.time = q.time;
-    o.id = q.msg;
-    o.root = static_cast<int>(q.a);
-    o.bytes = q.b;
-    o.arena_off = q.c;
-    o.kind = static_cast<ad::CollKind>(q.d);
-    o.members = q.env.word[0];
-    o.op = q.op;
     // What the engine reads from the arena: a spreading root's [count][ranks][data], a
     // collecting sender's data (copied by the root from there).
+    const auto kind = static_cast<ad::CollKind>(q.d);
+    const bool root = q.a == static_cast<std::uint64_t>(cx.rank);
     std::uint64_t need = 0;
-    const bool root = o.root == cx.rank;
-    if (o.spread() && root) {
-      if (o.bytes > cx.arena_bytes) cx.bad(q, "collective offload of " + std::to_string(o.bytes) + " bytes");
-      need = offload_list_bytes(o.members) + o.bytes * (o.kind == ad::CollKind::Scatter ? o.members : 1);
+    if (spreads(kind) && root) {
+      if (q.b > cx.arena_bytes) cx.bad(q, "collective offload of " + std::to_string(q.b) + " bytes");
+      need = offload_list_bytes(q.e) + q.b * (kind == ad::CollKind::Scatter ? q.e : 1);
       std::uint64_t count = 0;
-      if (cx.in_arena(o.arena_off, sizeof count)) std::memcpy(&count, cx.arena_of(cx.rank) + o.arena_off, sizeof count);
-      if (count != o.members) cx.bad(q, "collective offload list of " + std::to_string(count) + " members");
-    } else if (!o.spread() && !root) {
-      need = o.bytes;
+      if (cx.in_arena(q.c, sizeof count)) std::memcpy(&count, cx.arena_of(cx.rank) + q.c, sizeof count);
+      if (count != q.e) cx.bad(q, "collective offload list of " + std::to_string(count) + " members");
+    } else if (!spreads(kind) && !root) {
+      need = q.b;
     }
-    if (need && !cx.in_arena(o.arena_off, need)) cx.bad(q, "collective offload data outside the arena");
-    return o;
+    if (need && !cx.in_arena(q.c, need)) cx.bad(q, "collective offload data outside the arena");
   }
 };
 
-/// This rank's part of an offloaded transfer is complete. `bytes` is the root's length for a
-/// spread; `root_off` the root's arena chunk (a spread's data, after its member list).
-struct OffloadEvent {
-  std::uint64_t time = 0;
-  OpId op = 0;
-  int root = 0;
-  std::uint64_t bytes = 0, root_off = 0;
+/// This rank's part of an offloaded transfer is complete. `rank` is the root, `bytes` its length
+/// for a spread, `arena_off` its chunk (a spread's data, after its member list).
+using OffloadEvent = ChunkEvent<kEvOffload>;
 
-  Event encode() const {
-    Event e = event_of(kEvOffload, time);
-    e.op = op;
-    e.a = static_cast<std::uint64_t>(root);
-    e.b = bytes;
-    e.c = root_off;
-    return e;
-  }
-  static OffloadEvent decode(const Event& e) { return {e.time, e.op, static_cast<int>(e.a), e.b, e.c}; }
-};
-
-/// At a gather or reduce root, before its OffloadEvent: one sender's block, `bytes` long at
-/// `arena_off` of the sender's arena.
-struct OffloadPartEvent {
-  std::uint64_t time = 0;
-  OpId op = 0;
-  int sender = 0;
-  std::uint64_t bytes = 0, arena_off = 0;
-
-  Event encode() const {
-    Event e = event_of(kEvOffloadPart, time);
-    e.op = op;
-    e.a = static_cast<std::uint64_t>(sender);
-    e.b = bytes;
-    e.c = arena_off;
-    return e;
-  }
-  static OffloadPartEvent decode(const Event& e) { return {e.time, e.op, static_cast<int>(e.a), e.b, e.c}; }
-};
+/// At a gather or reduce root, before its OffloadEvent: one sender's (`rank`) block.
+using OffloadPartEvent = ChunkEvent<kEvOffloadPart>;
 
 }  // namespace tilempi::transport::sim

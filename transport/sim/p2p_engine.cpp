@@ -15,22 +15,15 @@ P2pMessages::P2pMessages(EngineCore& core) : core_(core) {
 void P2pMessages::send(int r, const SendRequest& s) {
   Msg& m = new_msg();
   m.src = r;
-  m.dst = s.dst;
-  m.bytes = s.bytes;
-  m.arena_off = s.arena_off;
-  m.sync = s.sync;
-  m.rdv = s.rdv;
-  m.send_op = s.op;
+  m.send = s;
   m.sent = s.op == 0;
-  m.env = s.env;
-  m.start = s.time;
-  m.pair_seq = pair_order(r, m.dst).sent++;
+  m.pair_seq = pair_order(r, s.dst).sent++;
   core_.count_message();
   RankInfo& ri = core_.rank(r);
   ++ri.sends;
   ri.bytes_sent += s.bytes;
-  if (core_.tracing()) core_.trace(r, "send", s.time, s.time + core_.adapter().send_cost(s.bytes, m.rdv));
-  core_.adapter().start(ad::Message{m.handle, core_.tile(r), core_.tile(m.dst), s.bytes, m.sync}, s.time);
+  if (core_.tracing()) core_.trace(r, "send", s.time, s.time + core_.adapter().send_cost(s.bytes, s.rdv));
+  core_.adapter().start(ad::Message{m.handle, core_.tile(r), core_.tile(s.dst), s.bytes, s.sync}, s.time);
 }
 
 void P2pMessages::fetch(int r, const FetchRequest& f, std::uint64_t now) {
@@ -42,11 +35,11 @@ void P2pMessages::fetch(int r, const FetchRequest& f, std::uint64_t now) {
   m.fetch_op = f.op;
   if (core_.tracing())
     core_.trace(r, "recv", f.time,
-                f.time + (m.rdv ? core_.adapter().accept_cost() : core_.adapter().recv_cost(m.bytes, false)));
+                f.time + (m.send.rdv ? core_.adapter().accept_cost() : core_.adapter().recv_cost(m.send.bytes, false)));
   core_.adapter().accept(f.msg, f.time);
   // The receiver copied the payload out of the sender's arena inside its fetch call.
-  core_.publish(m.src, ReleaseEvent{now, m.arena_off});
-  if (m.sent && (!m.rdv || m.data)) free_msg(m);
+  core_.publish(m.src, ReleaseEvent{now, m.send.arena_off});
+  if (m.sent && (!m.send.rdv || m.data)) free_msg(m);
 }
 
 P2pMessages::Msg& P2pMessages::new_msg() {
@@ -81,27 +74,22 @@ void P2pMessages::arrived(MsgId id, std::uint64_t at, std::uint64_t core_cycles)
   if (!mp) return;
   Msg& m = *mp;
   if (!m.arrived) {
-    latency_.add(at - m.start);
+    latency_.add(at - m.send.time);
     m.arrived = true;
   }
   // Handler cycles delay what the core learns rather than being charged when the rank happens
-  // to look: that keeps the rank's clock independent of when it drained its events.
-  ArrivalEvent e;
-  e.time = at + core_cycles;
-  e.msg = id;  // the receiver's fetch names the message by this handle
-  e.src = m.src;
-  e.bytes = m.bytes;
-  e.arena_off = m.arena_off;
-  e.rdv = m.rdv;
-  e.sync = m.sync;
-  e.env = m.env;
-  publish_arrival(m, e);
+  // to look: that keeps the rank's clock independent of when it drained its events. The
+  // receiver's fetch names the message by its handle.
+  const SendRequest& s = m.send;
+  publish_arrival(m, ArrivalEvent{.time = at + core_cycles, .msg = id, .src = m.src, .bytes = s.bytes,
+                                  .arena_off = s.arena_off, .rdv = s.rdv, .sync = s.sync, .env = s.env});
 }
 
 void P2pMessages::publish_arrival(const Msg& m, ArrivalEvent e) {
-  PairOrder& po = pair_order(m.src, m.dst);
-  const std::uint64_t key = pair_key(m.src, m.dst);
-  if (m.pair_seq < po.published) return core_.publish(m.dst, e);  // told again (an adapter's later notice)
+  const int dst = m.send.dst;
+  PairOrder& po = pair_order(m.src, dst);
+  const std::uint64_t key = pair_key(m.src, dst);
+  if (m.pair_seq < po.published) return core_.publish(dst, e);  // told again (an adapter's later notice)
   if (m.pair_seq > po.published) {
     // An earlier message between the two is still on its way.
     if (held_.insert_or_assign({key, m.pair_seq}, e).second) ++po.held;
@@ -111,7 +99,7 @@ void P2pMessages::publish_arrival(const Msg& m, ArrivalEvent e) {
     e.time = std::max(e.time, po.last_time);
     po.last_time = e.time;
     ++po.published;
-    core_.publish(m.dst, e);
+    core_.publish(dst, e);
     if (po.held == 0) break;
     auto next = held_.find({key, po.published});
     if (next == held_.end()) break;
@@ -126,8 +114,8 @@ void P2pMessages::sent(MsgId id, std::uint64_t at, std::uint64_t core_cycles) {
   if (!mp) return;
   Msg& m = *mp;
   m.sent = true;
-  if (m.send_op != 0) core_.publish(m.src, DoneEvent{at + core_cycles, m.send_op, 0});
-  if (m.fetched && (!m.rdv || m.data)) free_msg(m);
+  if (m.send.op != 0) core_.publish(m.src, DoneEvent{at + core_cycles, m.send.op, 0});
+  if (m.fetched && (!m.send.rdv || m.data)) free_msg(m);
 }
 
 void P2pMessages::data_done(MsgId id, std::uint64_t at, std::uint64_t core_cycles) {
@@ -135,7 +123,7 @@ void P2pMessages::data_done(MsgId id, std::uint64_t at, std::uint64_t core_cycle
   if (!mp) return;
   Msg& m = *mp;
   m.data = true;
-  core_.publish(m.dst, DataDoneEvent{at + core_cycles, m.fetch_op});
+  core_.publish(m.send.dst, DataDoneEvent{at + core_cycles, m.fetch_op});
   if (m.sent && m.fetched) free_msg(m);
 }
 

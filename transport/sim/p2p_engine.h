@@ -33,14 +33,11 @@ class P2pMessages {
   // A message in flight, in a slot of msgs_, named by its MessageHandle (sim_ids.h).
   struct Msg {
     MsgId handle = 0;  // 0: free slot
-    int src = -1, dst = -1;
-    std::uint64_t bytes = 0, arena_off = 0;
-    OpId send_op = 0, fetch_op = 0;
-    std::uint64_t start = 0;  // cycle of the send call (message latency)
-    bool rdv = false, sync = false;
+    int src = -1;
+    SendRequest send{};  // as the sender posted it (its time: the send call's cycle, for the latency)
+    OpId fetch_op = 0;
     bool sent = false, fetched = false, data = false, arrived = false;
     std::uint64_t pair_seq = 0;  // its place among the messages from src to dst
-    Envelope env{};
   };
   Msg& new_msg();
   Msg* find(MsgId handle);

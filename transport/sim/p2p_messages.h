@@ -11,7 +11,6 @@ namespace tilempi::transport::sim {
 /// A rank sends `bytes` to `dst`; its payload waits at `arena_off` of the sender's arena.
 struct SendRequest {
   std::uint64_t time = 0;
-  std::uint64_t msg = 0;  ///< the sender's id of the message (sim_ids.h RankMessageIds)
   int dst = 0;
   std::uint64_t bytes = 0, arena_off = 0;
   bool sync = false;  ///< completes when the receiver takes it (MPI_Ssend)
@@ -19,30 +18,13 @@ struct SendRequest {
   OpId op = 0;        ///< the send operation to complete (0: complete at once)
   Envelope env{};
 
-  Request encode() const {
-    Request q = request_of(kReqSend, time);
-    q.msg = msg;
-    q.a = static_cast<std::uint64_t>(dst);
-    q.b = bytes;
-    q.c = arena_off;
-    q.d = (sync ? 1u : 0u) | (rdv ? 2u : 0u);
-    q.op = op;
-    q.env = env;
-    return q;
-  }
-  static SendRequest decode(const Request& q, const DecodeContext& cx) {
+  static constexpr auto kWire = wire<EngineRequest, kReqSend>(slot(&SendRequest::time, &EngineRequest::time),
+      slot(&SendRequest::dst, &EngineRequest::a), slot(&SendRequest::bytes, &EngineRequest::b),
+      slot(&SendRequest::arena_off, &EngineRequest::c), flag(&SendRequest::sync, &EngineRequest::d, 0),
+      flag(&SendRequest::rdv, &EngineRequest::d, 1), slot(&SendRequest::op, &EngineRequest::op),
+      slot(&SendRequest::env, &EngineRequest::env));
+  static void check(const EngineRequest& q, const DecodeContext& cx) {
     if (!cx.is_rank(q.a)) cx.bad(q, "destination rank " + std::to_string(q.a) + " of " + std::to_string(cx.nranks));
-    SendRequest s;
-    s.time = q.time;
-    s.msg = q.msg;
-    s.dst = static_cast<int>(q.a);
-    s.bytes = q.b;
-    s.arena_off = q.c;
-    s.sync = (q.d & 1) != 0;
-    s.rdv = (q.d & 2) != 0;
-    s.op = q.op;
-    s.env = q.env;
-    return s;
   }
 };
 
@@ -53,13 +35,8 @@ struct FetchRequest {
   std::uint64_t msg = 0;
   OpId op = 0;
 
-  Request encode() const {
-    Request q = request_of(kReqFetch, time);
-    q.msg = msg;
-    q.op = op;
-    return q;
-  }
-  static FetchRequest decode(const Request& q, const DecodeContext&) { return {q.time, q.msg, q.op}; }
+  static constexpr auto kWire = wire<EngineRequest, kReqFetch>(slot(&FetchRequest::time, &EngineRequest::time),
+      slot(&FetchRequest::msg, &EngineRequest::msg), slot(&FetchRequest::op, &EngineRequest::op));
 };
 
 /// A message arrived at its destination (the receiver may poll it from `time` on).
@@ -71,28 +48,11 @@ struct ArrivalEvent {
   bool rdv = false, sync = false;
   Envelope env{};
 
-  Event encode() const {
-    Event e = event_of(kEvArrival, time);
-    e.msg = msg;
-    e.a = static_cast<std::uint64_t>(src);
-    e.b = bytes;
-    e.c = arena_off;
-    e.d = (rdv ? 1u : 0u) | (sync ? 2u : 0u);
-    e.env = env;
-    return e;
-  }
-  static ArrivalEvent decode(const Event& e) {
-    ArrivalEvent a;
-    a.time = e.time;
-    a.msg = e.msg;
-    a.src = static_cast<int>(e.a);
-    a.bytes = e.b;
-    a.arena_off = e.c;
-    a.rdv = (e.d & 1) != 0;
-    a.sync = (e.d & 2) != 0;
-    a.env = e.env;
-    return a;
-  }
+  static constexpr auto kWire = wire<EngineEvent, kEvArrival>(slot(&ArrivalEvent::time, &EngineEvent::time),
+      slot(&ArrivalEvent::msg, &EngineEvent::msg), slot(&ArrivalEvent::src, &EngineEvent::a),
+      slot(&ArrivalEvent::bytes, &EngineEvent::b), slot(&ArrivalEvent::arena_off, &EngineEvent::c),
+      flag(&ArrivalEvent::rdv, &EngineEvent::d, 0), flag(&ArrivalEvent::sync, &EngineEvent::d, 1),
+      slot(&ArrivalEvent::env, &EngineEvent::env));
 };
 
 /// Operation `op` of the rank completed: a send, a one-sided operation, or a migration request
@@ -102,13 +62,8 @@ struct DoneEvent {
   OpId op = 0;
   std::uint64_t status = 0;
 
-  Event encode() const {
-    Event e = event_of(kEvSendDone, time);
-    e.op = op;
-    e.d = status;
-    return e;
-  }
-  static DoneEvent decode(const Event& e) { return {e.time, e.op, e.d}; }
+  static constexpr auto kWire = wire<EngineEvent, kEvSendDone>(slot(&DoneEvent::time, &EngineEvent::time),
+      slot(&DoneEvent::op, &EngineEvent::op), slot(&DoneEvent::status, &EngineEvent::d));
 };
 
 /// A rendezvous fetch's data has come (operation `op` of the receiver).
@@ -116,12 +71,8 @@ struct DataDoneEvent {
   std::uint64_t time = 0;
   OpId op = 0;
 
-  Event encode() const {
-    Event e = event_of(kEvDataDone, time);
-    e.op = op;
-    return e;
-  }
-  static DataDoneEvent decode(const Event& e) { return {e.time, e.op}; }
+  static constexpr auto kWire = wire<EngineEvent, kEvDataDone>(slot(&DataDoneEvent::time, &EngineEvent::time),
+      slot(&DataDoneEvent::op, &EngineEvent::op));
 };
 
 /// The payload at `arena_off` of the rank's arena was copied out: the space is free again.
@@ -129,12 +80,8 @@ struct ReleaseEvent {
   std::uint64_t time = 0;
   std::uint64_t arena_off = 0;
 
-  Event encode() const {
-    Event e = event_of(kEvRelease, time);
-    e.a = arena_off;
-    return e;
-  }
-  static ReleaseEvent decode(const Event& e) { return {e.time, e.a}; }
+  static constexpr auto kWire = wire<EngineEvent, kEvRelease>(slot(&ReleaseEvent::time, &EngineEvent::time),
+      slot(&ReleaseEvent::arena_off, &EngineEvent::a));
 };
 
 }  // namespace tilempi::transport::sim

@@ -18,24 +18,7 @@ namespace hw = tilempi::hwmodel;
 SimTransport::SimTransport(std::unique_ptr<EngineLink> link, int rank, int size)
     : link_(std::move(link)), rank_(rank), size_(size) {
   const JobFacts& facts = link_->facts();
-  // The launcher validated the config; a key this (older or newer) library does not know
-  // concerns the chip only, which the ranks do not model: skip it.
-  hw::Config cfg;
-  {
-    const std::string& text = facts.config_text;
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-      std::size_t nl = text.find('\n', pos);
-      if (nl == std::string::npos) nl = text.size();
-      const std::string line = text.substr(pos, nl - pos);
-      pos = nl + 1;
-      if (line.empty()) continue;
-      try {
-        cfg.apply(line);
-      } catch (const hw::ConfigError&) {
-      }
-    }
-  }
+  const hw::Config cfg = chip_config(facts);
   hz_ = cfg.clock_hz;
   static_ok_ = cfg.static_network;
   costs_ = hw::adapter::Adapter::create(facts.adapter, cfg);
@@ -151,16 +134,9 @@ void SimTransport::finalize() {
   }
   // The annotations go to the engine once, at the rank's end: one request each, text inline.
   for (const auto& [k, count] : notes_) post(NoteRequest{clock_, count, k});
-  FinishRequest f;
-  f.time = clock_;
-  f.counted = counts_ != nullptr;
-  f.comm = comm_;
-  f.compute = compute_;
-  f.waited = waited_;
-  f.horizon_waits = link_->horizon_waits();
-  f.horizon_sleeps = link_->horizon_sleeps();
-  f.blocks = blocks_;
-  post(f);
+  post(FinishRequest{.time = clock_, .counted = counts_ != nullptr, .comm = comm_, .compute = compute_,
+                     .waited = waited_, .horizon_waits = link_->horizon_waits(),
+                     .horizon_sleeps = link_->horizon_sleeps(), .blocks = blocks_});
   published_ = clock_;
   link_->publish_clock(clock_);
   finished_ = true;
@@ -223,10 +199,10 @@ void SimTransport::drain() {
   if (!events_waiting()) return;
   incoming_events_.clear();
   link_->take_events(incoming_events_);
-  for (const Event& e : incoming_events_) heap_.push(e.time, seen_++, e);
+  for (const EngineEvent& e : incoming_events_) heap_.push(e.time, seen_++, e);
 }
 
-void SimTransport::apply(const Event& e) {
+void SimTransport::apply(const EngineEvent& e) {
   switch (e.kind) {
     case kEvArrival:
     case kEvSendDone:
@@ -268,7 +244,7 @@ void SimTransport::jump_or_block() {
     }
     if (known_ >= clock_ && !heap_.empty() && heap_.top_time() <= p) {
       // Every event up to that cycle is known (and none up to the clock is left): jump there.
-      const Event e = heap_.pop();
+      const EngineEvent e = heap_.pop();
       if (e.time > clock_) waited_ += e.time - clock_;
       known_ = std::max(known_, e.time);
       clock_ = std::max(clock_, e.time) + e.core_cycles;
@@ -316,7 +292,7 @@ void SimTransport::block() {
   expect_ = 0;
   expect_op_ = kDone;
   publish_clock();
-  const std::uint64_t wake = link_->block(b.encode());
+  const std::uint64_t wake = link_->block(encode(b));
   if (wake > clock_) {
     waited_ += wake - clock_;
     clock_ = wake;

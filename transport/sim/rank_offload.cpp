@@ -66,32 +66,24 @@ std::size_t SimTransport::offload(OffloadCall c, std::uint64_t id) {
   }
   const OpId op = next_op_++;
   ops_.insert(op).offload = &c;
-  OffloadRequest q;
-  q.time = clock_;
-  q.id = id;
-  q.root = c.root;
-  q.bytes = c.bytes;
-  q.arena_off = off;
-  q.kind = c.kind;
-  q.members = n;
-  q.op = op;
-  post(q);
+  post(OffloadRequest{.time = clock_, .id = id, .root = c.root, .bytes = c.bytes, .arena_off = off, .kind = c.kind,
+                      .members = n, .op = op});
   clock_ += costs_->coll_call_cost(c.kind, root);
   wait_for(*ops_.find(op));
   ops_.erase(op);
   return c.sent;
 }
 
-void SimTransport::apply_offload(const Event& e) {
+void SimTransport::apply_offload(const EngineEvent& e) {
   if (e.kind == kEvOffloadPart) {
-    const OffloadPartEvent p = OffloadPartEvent::decode(e);
-    if (Op* o = ops_.find(p.op); o && o->offload) o->offload->parts.push_back({p.sender, p.arena_off, p.bytes});
+    const OffloadPartEvent p = decode<OffloadPartEvent>(e);
+    if (Op* o = ops_.find(p.op); o && o->offload) o->offload->parts.push_back({p.rank, p.arena_off, p.bytes});
     return;
   }
-  const OffloadEvent d = OffloadEvent::decode(e);
+  const OffloadEvent d = decode<OffloadEvent>(e);
   Op* o = ops_.find(d.op);
   if (!o) return;
-  if (o->offload) finish_offload(*o->offload, d.bytes, d.root_off);
+  if (o->offload) finish_offload(*o->offload, d.bytes, d.arena_off);
   ops_.set_done(*o);
   changed_ = true;
 }

@@ -15,16 +15,8 @@ OpId SimTransport::send(int dst, const Envelope& envelope, const void* buf, std:
   if (len) std::memcpy(arena_ + off, buf, len);
   const bool at_once = costs_->send_completes_at_once(len, rdv);
   const OpId op = at_once ? 0 : next_op_++;
-  SendRequest s;
-  s.time = clock_;
-  s.dst = dst;
-  s.bytes = len;
-  s.arena_off = off;
-  s.sync = sync;
-  s.rdv = rdv;
-  s.op = op;
-  s.env = envelope;
-  post(s);
+  post(SendRequest{.time = clock_, .dst = dst, .bytes = len, .arena_off = off, .sync = sync, .rdv = rdv, .op = op,
+                   .env = envelope});
   clock_ += costs_->send_cost(len, rdv);
   if (op == 0) return kDone;
   Op& o = ops_.insert(op);
@@ -44,7 +36,7 @@ bool SimTransport::poll(Arrival& out) {
     if (lazy_ == 0) clock_ += poll_cost_;
     return false;
   }
-  const ArrivalEvent e = ArrivalEvent::decode(ready_[ready_head_++]);
+  const ArrivalEvent e = decode<ArrivalEvent>(ready_[ready_head_++]);
   if (ready_head_ == ready_.size()) {
     ready_.clear();
     ready_head_ = 0;
@@ -87,20 +79,20 @@ OpId SimTransport::fetch(const Arrival& a, void* dst, std::size_t len) {
   return op;
 }
 
-void SimTransport::apply_p2p(const Event& e) {
+void SimTransport::apply_p2p(const EngineEvent& e) {
   switch (e.kind) {
     case kEvArrival:
       ready_.push_back(e);
       changed_ = true;
       break;
     case kEvSendDone: {
-      const DoneEvent d = DoneEvent::decode(e);
+      const DoneEvent d = decode<DoneEvent>(e);
       if (Op* o = ops_.find(d.op)) ops_.set_done(*o), o->status = d.status;
       changed_ = true;
       break;
     }
     case kEvDataDone: {
-      const DataDoneEvent d = DataDoneEvent::decode(e);
+      const DataDoneEvent d = decode<DataDoneEvent>(e);
       Op* op = ops_.find(d.op);
       if (!op) break;
       const std::uint64_t at = std::max(d.time, op->min_done);
@@ -109,7 +101,7 @@ void SimTransport::apply_p2p(const Event& e) {
         changed_ = true;
       } else {
         // The core's own work on the fetch ends later: a local event then.
-        Event l{};
+        EngineEvent l{};
         l.kind = kEvLocalDone;
         l.time = at;
         l.op = d.op;
@@ -122,7 +114,7 @@ void SimTransport::apply_p2p(const Event& e) {
       changed_ = true;
       break;
     case kEvRelease:
-      space_.release(ReleaseEvent::decode(e).arena_off);
+      space_.release(decode<ReleaseEvent>(e).arena_off);
       if (!waiting_for_.empty()) changed_ = true;  // only a send waiting for space cares
       break;
     default:

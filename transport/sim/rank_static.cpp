@@ -42,15 +42,8 @@ std::size_t SimTransport::bcast(std::uint64_t id, std::span<const StaticRouteHop
     o.dst = static_cast<unsigned char*>(buf);
     o.len = len;
   }
-  StaticRequest s;
-  s.time = clock_;
-  s.id = id;
-  s.root = root;
-  s.bytes = len;
-  s.arena_off = off;
-  s.participants = participants;
-  s.op = op;
-  post(s);
+  post(StaticRequest{.time = clock_, .id = id, .root = root, .bytes = len, .arena_off = off,
+                     .participants = participants, .op = op});
   Op& mine = *ops_.find(op);
   wait_for(mine);
   const std::size_t sent = rank_ == root ? len : static_cast<std::size_t>(mine.sent);
@@ -58,21 +51,21 @@ std::size_t SimTransport::bcast(std::uint64_t id, std::span<const StaticRouteHop
   return sent;
 }
 
-void SimTransport::apply_static(const Event& ev) {
-  const StaticEvent e = StaticEvent::decode(ev);
+void SimTransport::apply_static(const EngineEvent& ev) {
+  const StaticEvent e = decode<StaticEvent>(ev);
   Op* found = ops_.find(e.op);
   if (!found) return;
   Op& o = *found;
-  if (e.root != rank_) {
+  if (e.rank != rank_) {
     o.sent = e.bytes;
     if (const std::uint64_t len = std::min(o.len, e.bytes)) {  // (the root's data, never beyond it)
-      const unsigned char* base = link_->arena(e.root) + e.root_off;
+      const unsigned char* base = link_->arena(e.rank) + e.arena_off;
       std::uint64_t hops = 0;
       std::memcpy(&hops, base, 8);
       std::memcpy(o.dst, base + static_routes_bytes(hops), len);
     }
     // The root's arena space may be reused from now on.
-    post(StaticCopiedRequest{clock_, e.root, e.root_off});
+    post(StaticCopiedRequest{clock_, e.rank, e.arena_off});
   }
   ops_.set_done(o);
   changed_ = true;

@@ -1,5 +1,6 @@
 #include "sim/remote_engine.h"
 
+#include "sim/migration_messages.h"
 #include "sim/p2p_messages.h"
 
 namespace tilempi::transport::sim {

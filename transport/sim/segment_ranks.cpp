@@ -18,7 +18,9 @@ SegmentRanks::SegmentRanks(Segment seg, int nranks, const hw::Config& config, co
   engine_ = std::make_unique<SimEngine>(nranks, config, adapter, std::move(tiles), std::move(options), *this);
 }
 
-SegmentRanks::~SegmentRanks() {
+SegmentRanks::~SegmentRanks() { stop_thread(); }
+
+void SegmentRanks::stop_thread() {
   if (thread_.joinable()) {
     stop_.store(true, std::memory_order_release);
     Header* h = seg_.header();
@@ -60,8 +62,8 @@ void SegmentRanks::ring_rank(int r) {
 
 // ------------------------------------------------------------------ the ranks' side
 
-void SegmentRanks::deliver(int r, const Event& e) {
-  std::deque<Event>& overflow = overflow_[static_cast<std::size_t>(r)];
+void SegmentRanks::deliver(int r, const EngineEvent& e) {
+  std::deque<EngineEvent>& overflow = overflow_[static_cast<std::size_t>(r)];
   if (!overflow.empty()) {
     overflow.push_back(e);
     flush_overflow(r);
@@ -80,7 +82,7 @@ void SegmentRanks::deliver(int r, const Event& e) {
 }
 
 void SegmentRanks::flush_overflow(int r) {
-  std::deque<Event>& overflow = overflow_[static_cast<std::size_t>(r)];
+  std::deque<EngineEvent>& overflow = overflow_[static_cast<std::size_t>(r)];
   RankCtl* c = seg_.ctl(r);
   std::uint64_t& head = evt_head_[static_cast<std::size_t>(r)];
   const std::uint64_t tail = shared(c->evt_tail).load(std::memory_order_acquire);
@@ -160,9 +162,9 @@ bool SegmentRanks::drain_requests() {
     std::uint64_t& tail = req_tail_[static_cast<std::size_t>(r)];
     const std::uint64_t head = shared(c->req_head).load(std::memory_order_acquire);
     if (head == tail) continue;
-    Request* ring = seg_.req(r);
+    EngineRequest* ring = seg_.req(r);
     while (tail != head) {
-      const Request q = ring[tail % kRing];
+      const EngineRequest q = ring[tail % kRing];
       engine_->take(r, q);
       ++tail;
     }
@@ -265,13 +267,7 @@ bool SegmentRanks::deadlock_check() {
 }
 
 std::string SegmentRanks::finish() {
-  if (thread_.joinable()) {
-    stop_.store(true, std::memory_order_release);
-    Header* h = seg_.header();
-    shared(h->engine_bell).fetch_add(1, std::memory_order_seq_cst);
-    futex_wake(&h->engine_bell);
-    thread_.join();
-  }
+  stop_thread();
   // Requests the thread had no time to take (the last goodbyes).
   drain_requests();
   engine_->set_driver_counts(passes_, sleeps_);

@@ -32,7 +32,7 @@ class SegmentRanks final : public RankSink {
   std::string finish();
 
   // RankSink
-  void deliver(int r, const Event& e) override;
+  void deliver(int r, const EngineEvent& e) override;
   void woken(int r, std::uint64_t at) override;
   void stays_awake(int r, std::uint64_t at) override;
   void state_changed(int r, RankState s) override;
@@ -44,6 +44,7 @@ class SegmentRanks final : public RankSink {
 
  private:
   void run();
+  void stop_thread();
   /// Takes every request posted; notes processes that ended. Returns whether there were any.
   bool drain_requests();
   void flush_overflow(int r);
@@ -55,7 +56,7 @@ class SegmentRanks final : public RankSink {
   std::unique_ptr<SimEngine> engine_;
   std::vector<std::uint64_t> req_tail_;  ///< per rank: requests taken from its ring
   std::vector<std::uint64_t> evt_head_;  ///< per rank: events written to its ring
-  std::vector<std::deque<Event>> overflow_;  ///< per rank: events waiting for room in its ring
+  std::vector<std::deque<EngineEvent>> overflow_;  ///< per rank: events waiting for room in its ring
   std::vector<int> to_ring_;  ///< ranks woken in this pass, rung after the horizon is published
   std::uint64_t horizon_ = 0;
   std::uint64_t passes_ = 0, sleeps_ = 0;

@@ -68,7 +68,7 @@ class ShmLink final : public EngineLink {
   std::uint64_t arena_bytes() const override { return seg_.g.arena_bytes; }
   std::uint64_t initial_clock() const override { return shared(me_->clock).load(std::memory_order_acquire); }
 
-  void post(const Request& q) override {
+  void post(const EngineRequest& q) override {
     const std::uint64_t head = req_head_;
     int spins = 0;
     while (head - shared(me_->req_tail).load(std::memory_order_acquire) >= kRing) {
@@ -89,10 +89,10 @@ class ShmLink final : public EngineLink {
 
   std::uint64_t horizon() const override { return shared(h_->horizon).load(std::memory_order_acquire); }
 
-  void take_events(std::vector<Event>& into) override {
+  void take_events(std::vector<EngineEvent>& into) override {
     const std::uint64_t head = shared(me_->evt_head).load(std::memory_order_acquire);
     if (head == seen_) return;
-    const Event* ring = seg_.evt(rank_);
+    const EngineEvent* ring = seg_.evt(rank_);
     for (; seen_ != head; ++seen_) into.push_back(ring[seen_ % kRing]);
     shared(me_->evt_tail).store(seen_, std::memory_order_release);
   }
@@ -127,7 +127,7 @@ class ShmLink final : public EngineLink {
     shared(me_->want_horizon).store(0, std::memory_order_relaxed);
   }
 
-  std::uint64_t block(const Request& q) override {
+  std::uint64_t block(const EngineRequest& q) override {
     shared(me_->state).store(kBlocked, std::memory_order_seq_cst);
     post(q);
     TerminationWindow window;

@@ -24,7 +24,7 @@ SimEngine::SimEngine(int nranks, const hw::Config& config, const std::string& ad
   std::uint64_t seq = 0;
   for (const MigrationOrder& o : opt_.migrations)
     enqueue(o.at, -1, seq++,
-            MigrateRequest{o.at, static_cast<std::uint64_t>(o.rank), static_cast<std::uint64_t>(o.tile), 0}.encode());
+            encode(MigrateRequest{o.at, static_cast<std::uint64_t>(o.rank), static_cast<std::uint64_t>(o.tile), 0}));
 }
 
 // ------------------------------------------------------------------ requests
@@ -39,7 +39,7 @@ DecodeContext SimEngine::decode_context(int r) const {
   return cx;
 }
 
-void SimEngine::take(int r, const Request& q) {
+void SimEngine::take(int r, const EngineRequest& q) {
   RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
   const std::uint64_t seq = ri.requests++;
   const DecodeContext cx = decode_context(r);
@@ -48,23 +48,23 @@ void SimEngine::take(int r, const Request& q) {
   switch (q.kind) {
     case kReqBlock:
       ri.used_mpi = true;
-      return block(r, BlockRequest::decode(q, cx));
+      return block(r, decode<BlockRequest>(q, cx));
     case kReqFinish:
       ri.used_mpi = true;
-      return finish_rank(r, FinishRequest::decode(q, cx));
+      return finish_rank(r, decode<FinishRequest>(q, cx));
     case kReqNote: {
-      const NoteRequest note = NoteRequest::decode(q, cx);
+      const NoteRequest note = decode<NoteRequest>(q, cx);
       ri.used_mpi = true;
       ri.notes[note.text] += note.count;
       return;
     }
-    case kReqSend: SendRequest::decode(q, cx); break;
-    case kReqFetch: FetchRequest::decode(q, cx); break;
-    case kReqStatic: StaticRequest::decode(q, cx); break;
-    case kReqStaticCopied: StaticCopiedRequest::decode(q, cx); break;
-    case kReqOffload: OffloadRequest::decode(q, cx); break;
-    case kReqRemote: RemoteRequest::decode(q, cx); break;
-    case kReqMigrate: MigrateRequest::decode(q, cx); break;
+    case kReqSend: decode<SendRequest>(q, cx); break;
+    case kReqFetch: decode<FetchRequest>(q, cx); break;
+    case kReqStatic: decode<StaticRequest>(q, cx); break;
+    case kReqStaticCopied: decode<StaticCopiedRequest>(q, cx); break;
+    case kReqOffload: decode<OffloadRequest>(q, cx); break;
+    case kReqRemote: decode<RemoteRequest>(q, cx); break;
+    case kReqMigrate: decode<MigrateRequest>(q, cx); break;
     default: cx.bad(q, "no such kind");
   }
   ri.used_mpi = true;
@@ -99,29 +99,26 @@ void SimEngine::finish_rank(int r, const FinishRequest& f) {
   ri.said_goodbye = true;
   ri.state = kFinished;
   ri.end = f.time;
-  ri.comm = f.comm;
-  ri.compute = f.compute;
-  ri.counted = f.counted;
-  ri.blocked_cycles = f.waited;
+  ri.totals = f;
   rank_horizon_waits_ += f.horizon_waits;
   rank_horizon_sleeps_ += f.horizon_sleeps;
   sink_.state_changed(r, kFinished);
 }
 
-void SimEngine::enqueue(std::uint64_t eff, int rank, std::uint64_t seq, const Request& q) {
+void SimEngine::enqueue(std::uint64_t eff, int rank, std::uint64_t seq, const EngineRequest& q) {
   queue_.push(Queued{eff, rank, queued_reqs_.put(q), seq});
 }
 
-void SimEngine::apply(int r, const Request& q, std::uint64_t now) {
+void SimEngine::apply(int r, const EngineRequest& q, std::uint64_t now) {
   const DecodeContext cx = decode_context(r < 0 ? 0 : r);
   switch (q.kind) {
-    case kReqMigrate: return migrations_.take(r, MigrateRequest::decode(q, cx), r < 0);  // r < 0: a --migrate order
-    case kReqSend: return p2p_.send(r, SendRequest::decode(q, cx));
-    case kReqFetch: return p2p_.fetch(r, FetchRequest::decode(q, cx), now);
-    case kReqRemote: return remotes_.take(r, RemoteRequest::decode(q, cx));
-    case kReqStatic: return statics_.take(r, StaticRequest::decode(q, cx), now);
-    case kReqStaticCopied: return statics_.copied(StaticCopiedRequest::decode(q, cx));
-    case kReqOffload: return offloads_.take(r, OffloadRequest::decode(q, cx));
+    case kReqMigrate: return migrations_.take(r, decode<MigrateRequest>(q, cx), r < 0);  // r < 0: a --migrate order
+    case kReqSend: return p2p_.send(r, decode<SendRequest>(q, cx));
+    case kReqFetch: return p2p_.fetch(r, decode<FetchRequest>(q, cx), now);
+    case kReqRemote: return remotes_.take(r, decode<RemoteRequest>(q, cx));
+    case kReqStatic: return statics_.take(r, decode<StaticRequest>(q, cx), now);
+    case kReqStaticCopied: return statics_.copied(decode<StaticCopiedRequest>(q, cx));
+    case kReqOffload: return offloads_.take(r, decode<OffloadRequest>(q, cx));
     default: return;
   }
 }
@@ -215,7 +212,7 @@ bool SimEngine::advance_to(std::uint64_t bound) {
       do {
         const Queued k = queue_.top();
         queue_.pop();
-        const Request q = queued_reqs_[k.slot];  // (apply may queue more and move the slots)
+        const EngineRequest q = queued_reqs_[k.slot];  // (apply may queue more and move the slots)
         queued_reqs_.release(k.slot);
         apply(k.rank, q, next);
       } while (!queue_.empty() && queue_.top().eff == next);
@@ -307,9 +304,9 @@ std::string SimEngine::finish(std::string failure, bool aborted) {
     std::uint64_t end = 0;
     for (const RankInfo& ri : ranks_) end = std::max(end, ri.end);
     for (auto q = queue_; !q.empty(); q.pop()) {
-      const Request& req = queued_reqs_[q.top().slot];
+      const EngineRequest& req = queued_reqs_[q.top().slot];
       if (req.kind != kReqMigrate || q.top().rank >= 0) continue;
-      const MigrateRequest m = MigrateRequest::decode(req, decode_context(0));
+      const MigrateRequest m = decode<MigrateRequest>(req, decode_context(0));
       std::fprintf(stderr, "tilempirun: sim: --migrate %llu:%llu@%llu did not happen: the job ended at cycle %llu\n",
                    static_cast<unsigned long long>(m.who), static_cast<unsigned long long>(m.tile),
                    static_cast<unsigned long long>(m.time), static_cast<unsigned long long>(end));

@@ -43,7 +43,7 @@ class SimEngine final : public EngineCore, public hwmodel::adapter::Listener {
 
   /// A request of rank r, taken at once (a BLOCK leaves the rank blocked unless something was
   /// published that it has not seen). Throws MalformedRequest for a malformed one.
-  void take(int r, const Request& q);
+  void take(int r, const EngineRequest& q);
   bool is_blocked(int r) const { return ranks_[static_cast<std::size_t>(r)].state == kBlocked; }
   std::uint32_t state(int r) const { return ranks_[static_cast<std::size_t>(r)].state; }
   /// Simulates every cycle up to `bound`; a rank woken on the way lowers the bound to its wake-up
@@ -79,7 +79,7 @@ class SimEngine final : public EngineCore, public hwmodel::adapter::Listener {
 
  private:
   /// A request waiting for its cycle: the heap holds this key, the request itself stays in a
-  /// slot of queued_reqs_ (a Request is two cache lines, which the heap would move at every
+  /// slot of queued_reqs_ (an EngineRequest is two cache lines, which the heap would move at every
   /// sift).
   struct Queued {
     std::uint64_t eff;
@@ -93,9 +93,9 @@ class SimEngine final : public EngineCore, public hwmodel::adapter::Listener {
     }
   };
   DecodeContext decode_context(int r) const;
-  void enqueue(std::uint64_t eff, int rank, std::uint64_t seq, const Request& q);
+  void enqueue(std::uint64_t eff, int rank, std::uint64_t seq, const EngineRequest& q);
   /// A queued request at its cycle `now`, handed to its mechanism.
-  void apply(int r, const Request& q, std::uint64_t now);
+  void apply(int r, const EngineRequest& q, std::uint64_t now);
   void block(int r, const BlockRequest& b);
   void finish_rank(int r, const FinishRequest& f);
   void on_delivered(const hwmodel::PacketEvent& e);
@@ -115,7 +115,7 @@ class SimEngine final : public EngineCore, public hwmodel::adapter::Listener {
   Migrations migrations_;
 
   std::priority_queue<Queued, std::vector<Queued>, std::greater<Queued>> queue_;
-  Slots<Request> queued_reqs_;  ///< the queued requests (Queued::slot)
+  Slots<EngineRequest> queued_reqs_;  ///< the queued requests (Queued::slot)
 
   // statistics
   std::uint64_t packets_ = 0;

@@ -177,10 +177,10 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   }
 
   // ---- events and waiting (rank_clock.cpp)
-  void post(const Request& q) { link_->post(q); }
+  void post(const EngineRequest& q) { link_->post(q); }
   template <class Message>
   void post(const Message& m) {
-    link_->post(m.encode());
+    link_->post(encode(m));
   }
   /// Waits until the engine has published every event up to cycle t; from then on the rank may
   /// look at them.
@@ -196,13 +196,13 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   void advance() {
     if (events_waiting()) drain();
     while (!heap_.empty() && heap_.top_time() <= clock_ && heap_.top_time() <= known_) {
-      const Event e = heap_.pop();
+      const EngineEvent e = heap_.pop();
       clock_ += e.core_cycles;
       apply(e);
     }
   }
   /// An event at its cycle, handed to its mechanism.
-  void apply(const Event& e);
+  void apply(const EngineEvent& e);
   /// Events may have been published that this rank has not taken yet. Always true when the link
   /// cannot tell cheaply (ranks as processes).
   bool events_waiting() const { return !inbox_ || !inbox_->empty(); }
@@ -237,9 +237,9 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   void block();
 
   // ---- per mechanism: what its events do to the rank
-  void apply_p2p(const Event& e);       // rank_p2p.cpp
-  void apply_static(const Event& e);    // rank_static.cpp
-  void apply_offload(const Event& e);   // rank_offload.cpp
+  void apply_p2p(const EngineEvent& e);       // rank_p2p.cpp
+  void apply_static(const EngineEvent& e);    // rank_static.cpp
+  void apply_offload(const EngineEvent& e);   // rank_offload.cpp
   std::uint64_t alloc_or_wait(std::uint64_t len);  // rank_p2p.cpp
   OpId remote(int target, std::uint64_t put_bytes, std::uint64_t get_bytes);  // rank_remote.cpp
   std::size_t offload(OffloadCall c, std::uint64_t id);  // rank_offload.cpp
@@ -270,11 +270,11 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
 
   std::uint64_t clock_ = 0, published_ = 0;
   std::uint64_t known_ = 0;  ///< the rank has synchronized up to this cycle: events up to it are final
-  const std::vector<Event>* inbox_ = nullptr;  ///< EngineLink::local_inbox()
+  const std::vector<EngineEvent>* inbox_ = nullptr;  ///< EngineLink::local_inbox()
   std::uint64_t comm_ = 0, compute_ = 0, waited_ = 0;
   std::uint64_t blocks_ = 0;  ///< hand-offs (TILEMPI_SIM_PROFILE)
   std::uint64_t seen_ = 0;
-  std::vector<Event> incoming_events_;
+  std::vector<EngineEvent> incoming_events_;
   std::uint64_t local_seq_ = 0;
   std::uint64_t remote_seq_ = 0;  ///< one-sided operations posted (their ids: sim_ids.h)
   OpId next_op_ = 1;
@@ -285,7 +285,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   std::vector<std::uint8_t> static_seen_;  ///< bcast's scratch: marks by tile
   // Arrivals not polled yet, oldest first from ready_head_ on (a deque of these line-sized events
   // allocated and freed a block for every eight of them).
-  std::vector<Event> ready_;
+  std::vector<EngineEvent> ready_;
   std::size_t ready_head_ = 0;
   OpTable ops_;
   std::size_t expect_ = 0;  ///< expect_completions() of the blocking wait, for its next sleep

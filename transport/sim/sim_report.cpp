@@ -61,9 +61,9 @@ void SimEngine::write_report() {
                      {"x", c.x},
                      {"y", c.y},
                      {"end_cycles", ri.end},
-                     {"comm_cycles", ri.comm},
-                     {"compute_cycles", ri.compute},
-                     {"blocked_cycles", ri.blocked_cycles},
+                     {"comm_cycles", ri.totals.comm},
+                     {"compute_cycles", ri.totals.compute},
+                     {"blocked_cycles", ri.totals.waited},
                      {"handler_cycles", ri.handler_cycles},
                      {"sends", ri.sends},
                      {"bytes_sent", ri.bytes_sent},
@@ -180,7 +180,7 @@ std::string SimEngine::compute_text() const {
   // Ranks say how they were charged when they finish; a job that ended early counts those.
   int counted = 0, finished = 0;
   for (const RankInfo& ri : ranks_) {
-    counted += ri.counted ? 1 : 0;
+    counted += ri.totals.counted ? 1 : 0;
     finished += ri.said_goodbye ? 1 : 0;
   }
   if (counted == 0) return opt_.compute;
@@ -197,8 +197,8 @@ void SimEngine::print_summary() {
   std::uint64_t total = 0, comm = 0, compute = 0;
   for (const RankInfo& ri : ranks_) {
     total = std::max(total, ri.end);
-    comm += ri.comm;
-    compute += ri.compute;
+    comm += ri.totals.comm;
+    compute += ri.totals.compute;
   }
   const hw::Stats st = chip_->stats();
   const double cycles = static_cast<double>(std::max<std::uint64_t>(1, st.cycles()));
@@ -237,7 +237,7 @@ void SimEngine::print_summary() {
   // line of its own, since the summary's parenthesis is easy to miss.
   int counted = 0, finished = 0;
   for (const RankInfo& ri : ranks_) {
-    counted += ri.counted ? 1 : 0;
+    counted += ri.totals.counted ? 1 : 0;
     finished += ri.said_goodbye ? 1 : 0;
   }
   if (opt_.compute.rfind("model", 0) == 0 && finished > counted)

@@ -96,8 +96,8 @@ inline Geometry make_geometry(int nranks, std::uint64_t arena_bytes) {
   Geometry g{};
   g.header_bytes = round_up(sizeof(Header), kPage);
   g.ctl_bytes = round_up(sizeof(RankCtl), kLine);
-  g.req_bytes = kRing * sizeof(Request);
-  g.evt_bytes = kRing * sizeof(Event);
+  g.req_bytes = kRing * sizeof(EngineRequest);
+  g.evt_bytes = kRing * sizeof(EngineEvent);
   g.arena_bytes = round_up(arena_bytes, kPage);
   g.ctl_off = g.header_bytes;
   g.req_off = round_up(g.ctl_off + n * g.ctl_bytes, kPage);
@@ -114,8 +114,8 @@ struct Segment {
 
   Header* header() const { return reinterpret_cast<Header*>(base); }
   RankCtl* ctl(int r) const { return reinterpret_cast<RankCtl*>(base + g.ctl_off + g.ctl_bytes * static_cast<std::uint64_t>(r)); }
-  Request* req(int r) const { return reinterpret_cast<Request*>(base + g.req_off + g.req_bytes * static_cast<std::uint64_t>(r)); }
-  Event* evt(int r) const { return reinterpret_cast<Event*>(base + g.evt_off + g.evt_bytes * static_cast<std::uint64_t>(r)); }
+  EngineRequest* req(int r) const { return reinterpret_cast<EngineRequest*>(base + g.req_off + g.req_bytes * static_cast<std::uint64_t>(r)); }
+  EngineEvent* evt(int r) const { return reinterpret_cast<EngineEvent*>(base + g.evt_off + g.evt_bytes * static_cast<std::uint64_t>(r)); }
   unsigned char* arena(int r) const { return base + g.arena_off + g.arena_bytes * static_cast<std::uint64_t>(r); }
 };
 

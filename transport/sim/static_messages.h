@@ -24,75 +24,52 @@ struct StaticRequest {
   std::uint64_t participants = 0;
   OpId op = 0;
 
-  Request encode() const {
-    Request q = request_of(kReqStatic, time);
-    q.msg = id;
-    q.a = static_cast<std::uint64_t>(root);
-    q.b = bytes;
-    q.c = arena_off;
-    q.op = op;
-    q.env.word[0] = participants;
-    return q;
-  }
-  static StaticRequest decode(const Request& q, const DecodeContext& cx) {
+  static constexpr auto kWire = wire<EngineRequest, kReqStatic>(slot(&StaticRequest::time, &EngineRequest::time),
+      slot(&StaticRequest::id, &EngineRequest::msg), slot(&StaticRequest::root, &EngineRequest::a),
+      slot(&StaticRequest::bytes, &EngineRequest::b), slot(&StaticRequest::arena_off, &EngineRequest::c),
+      slot(&StaticRequest::participants, &EngineRequest::e), slot(&StaticRequest::op, &EngineRequest::op));
+  static void check(const EngineRequest& q, const DecodeContext& cx) {
     if (!cx.is_rank(q.a)) cx.bad(q, "static broadcast root " + std::to_string(q.a));
-    if (q.env.word[0] == 0 || q.env.word[0] > static_cast<std::uint64_t>(cx.nranks))
-      cx.bad(q, "static broadcast of " + std::to_string(q.env.word[0]) + " participants");
-    if (q.a == static_cast<std::uint64_t>(cx.rank)) {
-      // The root's route list: [count][count hops], at most one hop per tile, inside its arena.
-      std::uint64_t count = 0;
-      if (!cx.in_arena(q.c, sizeof count)) cx.bad(q, "static route outside the arena");
-      std::memcpy(&count, cx.arena_of(cx.rank) + q.c, sizeof count);
-      if (count > static_cast<std::uint64_t>(cx.nranks) || !cx.in_arena(q.c, static_routes_bytes(count)))
-        cx.bad(q, "static route of " + std::to_string(count) + " hops");
-    }
-    StaticRequest s;
-    s.time = q.time;
-    s.id = q.msg;
-    s.root = static_cast<int>(q.a);
-    s.bytes = q.b;
-    s.arena_off = q.c;
-    s.participants = q.env.word[0];
-    s.op = q.op;
-    return s;
+    if (q.e == 0 || q.e > static_cast<std::uint64_t>(cx.nranks))
+      cx.bad(q, "static broadcast of " + std::to_string(q.e) + " participants");
+    if (q.a != static_cast<std::uint64_t>(cx.rank)) return;
+    // The root's route list: [count][count hops], at most one hop per tile, inside its arena.
+    std::uint64_t count = 0;
+    if (!cx.in_arena(q.c, sizeof count)) cx.bad(q, "static route outside the arena");
+    std::memcpy(&count, cx.arena_of(cx.rank) + q.c, sizeof count);
+    if (count > static_cast<std::uint64_t>(cx.nranks) || !cx.in_arena(q.c, static_routes_bytes(count)))
+      cx.bad(q, "static route of " + std::to_string(count) + " hops");
   }
 };
 
-/// A participant copied the broadcast's data out of the root's arena (at `arena_off`).
+/// A participant copied the broadcast's data out of the root's arena (at `arena_off`). (It names
+/// a chunk only: the engine looks it up, and an unknown one changes nothing.)
 struct StaticCopiedRequest {
   std::uint64_t time = 0;
   int root = 0;
   std::uint64_t arena_off = 0;
 
-  Request encode() const {
-    Request q = request_of(kReqStaticCopied, time);
-    q.a = static_cast<std::uint64_t>(root);
-    q.c = arena_off;
-    return q;
-  }
-  // (Names a chunk only: the engine looks it up, and an unknown one changes nothing.)
-  static StaticCopiedRequest decode(const Request& q, const DecodeContext&) {
-    return {q.time, static_cast<int>(q.a), q.c};
-  }
+  static constexpr auto kWire = wire<EngineRequest, kReqStaticCopied>(slot(&StaticCopiedRequest::time, &EngineRequest::time),
+      slot(&StaticCopiedRequest::root, &EngineRequest::a), slot(&StaticCopiedRequest::arena_off, &EngineRequest::c));
 };
 
-/// The static broadcast completed at this participant: its data is at `root_off` of the root's
-/// arena, after the routes; `bytes` is the root's length.
-struct StaticEvent {
+/// A collective's part at this rank, with a chunk of some rank's arena: `bytes` at `arena_off`
+/// of rank `rank`'s arena. The static network's broadcast and the adapter's collective offload
+/// (offload_messages.h) use it, each under its own kinds.
+template <std::uint32_t Kind>
+struct ChunkEvent {
   std::uint64_t time = 0;
   OpId op = 0;
-  int root = 0;
-  std::uint64_t bytes = 0, root_off = 0;
+  int rank = 0;
+  std::uint64_t bytes = 0, arena_off = 0;
 
-  Event encode() const {
-    Event e = event_of(kEvStatic, time);
-    e.op = op;
-    e.a = static_cast<std::uint64_t>(root);
-    e.b = bytes;
-    e.c = root_off;
-    return e;
-  }
-  static StaticEvent decode(const Event& e) { return {e.time, e.op, static_cast<int>(e.a), e.b, e.c}; }
+  static constexpr auto kWire = wire<EngineEvent, Kind>(slot(&ChunkEvent::time, &EngineEvent::time),
+      slot(&ChunkEvent::op, &EngineEvent::op), slot(&ChunkEvent::rank, &EngineEvent::a), slot(&ChunkEvent::bytes, &EngineEvent::b),
+      slot(&ChunkEvent::arena_off, &EngineEvent::c));
 };
+
+/// The static broadcast completed at this participant: its data is in the root's (`rank`) chunk,
+/// after the routes; `bytes` is the root's length.
+using StaticEvent = ChunkEvent<kEvStatic>;
 
 }  // namespace tilempi::transport::sim

@@ -1,11 +1,12 @@
-// The records a rank and the simulation engine exchange: a Request (rank -> engine) and an
-// Event (engine -> rank), each two cache lines, the same whether they travel through the rings of
+// The records a rank and the simulation engine exchange: an EngineRequest (rank -> engine) and an
+// EngineEvent (engine -> rank), each two cache lines, the same whether they travel through the rings of
 // the shared segment (ranks as processes) or as function arguments (ranks as contexts).
 //
-// Their generic fields (a, b, c, d, ...) mean what each kind's typed message says: every kind has
+// Their generic slots (a, b, c, d, ...) mean what each kind's typed message says: every kind has
 // one typed message in the header of its mechanism (p2p_messages.h, static_messages.h,
-// offload_messages.h, remote_messages.h, migration_messages.h, rank_messages.h), which alone
-// encodes and decodes it. Code outside those headers reads no generic field.
+// offload_messages.h, remote_messages.h, migration_messages.h, rank_messages.h), whose one list
+// of fields places its members in the slots (messages.h encodes and decodes by that list). Code
+// outside those headers reads no generic slot.
 #pragma once
 
 #include <cstddef>
@@ -41,7 +42,7 @@ enum ReqKind : std::uint32_t {
   kReqKinds,         ///< one past the last kind
 };
 
-struct alignas(kLine) Request {
+struct alignas(kLine) EngineRequest {
   std::uint32_t kind;
   std::uint32_t pad_;
   std::uint64_t time;   ///< core cycle of the call
@@ -49,9 +50,9 @@ struct alignas(kLine) Request {
   std::uint64_t a, b, c, d;
   std::uint64_t op;     ///< the rank's operation id to complete
   Envelope env;
-  std::uint64_t spare[3];
+  std::uint64_t e, f, g;
 };
-static_assert(sizeof(Request) == 2 * kLine);
+static_assert(sizeof(EngineRequest) == 2 * kLine);
 // Numbered by their order, as the request kinds are.
 enum EvtKind : std::uint32_t {
   kEvArrival = 1,  ///< ArrivalEvent (p2p_messages.h)
@@ -67,7 +68,7 @@ enum EvtKind : std::uint32_t {
   kEvKinds,        ///< one past the last kind (a rank's own local kinds start above it)
 };
 
-struct alignas(kLine) Event {
+struct alignas(kLine) EngineEvent {
   std::uint32_t kind;
   std::uint32_t pad_;
   std::uint64_t time;         ///< cycle at which the rank may see it
@@ -77,8 +78,8 @@ struct alignas(kLine) Event {
   std::uint64_t a, b, c;
   std::uint64_t d;
   Envelope env;
-  std::uint64_t spare[2];
+  std::uint64_t e, f;
 };
-static_assert(sizeof(Event) == 2 * kLine);
+static_assert(sizeof(EngineEvent) == 2 * kLine);
 
 }  // namespace tilempi::transport::sim
