@@ -42,7 +42,7 @@ struct Options {
   double sweep_step = 0.02;
   double sweep_max = 1.0;
   int threads = 0;
-  std::string json_file, csv_file, heatmap_file, packets_csv, pairs_csv, energy_csv;
+  std::string json_file, csv_file, heatmap_file, packets_csv, pairs_csv, energy_csv, energy_heatmap;
   bool print_config = false;
 };
 
@@ -248,6 +248,10 @@ int run(const Options& o) {
       write_heatmap(r.window, topo, s.network, o.heatmap_file,
                     std::string(pattern_name(s.pattern)) + " traffic at " + std::to_string(s.rate) + " " + o.unit +
                         "/node/cycle: link utilization");
+    if (!o.energy_heatmap.empty())
+      write_energy_heatmap(r.run, topo, c, s.network, o.energy_heatmap,
+                           std::string(pattern_name(s.pattern)) + " traffic at " + std::to_string(s.rate) + " " +
+                               o.unit + "/node/cycle: link energy (uJ, whole run)");
     if (!o.packets_csv.empty()) write_packets_csv(o.packets_csv, r);
     if (!o.pairs_csv.empty()) write_pairs_csv(o.pairs_csv, r);
     if (!r.drained) {
@@ -372,6 +376,8 @@ int main(int argc, char** argv) {
   app.add_option("--threads", o.threads, "threads of the sweep (default: OpenMP default)");
   app.add_option("--json", o.json_file, "write results as JSON");
   app.add_option("--csv", o.csv_file, "write per-link statistics (or the sweep) as CSV");
+  app.add_option("--energy-heatmap", o.energy_heatmap,
+                 "draw each link's energy over the whole run (FILE.png or FILE.svg, needs gnuplot)");
   app.add_option("--energy-csv", o.energy_csv,
                  "write the energy summary as CSV: component,joules,watts (single run)");
   app.add_option("--packets-csv", o.packets_csv, "write one line per measured packet as CSV (single run)");

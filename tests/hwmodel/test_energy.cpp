@@ -267,3 +267,40 @@ TEST(Energy, AdapterWordDefaultIsItsStatedDerivation) {
 }
 
 }  // namespace
+
+namespace {
+
+// Per packet, the energy a report attributes to its sender adds up to the network's dynamic
+// energy once every packet is delivered (flit and packet models, mesh and torus).
+TEST(Energy, PacketEnergiesAddUpToTheDynamicEnergy) {
+  for (const char* model : {"flit", "packet"})
+    for (bool torus : {false, true}) {
+      if (torus && std::string(model) == "packet") continue;  // the packet model has no torus
+      SCOPED_TRACE(std::string(model) + (torus ? " torus" : " mesh"));
+      Config c = Config::preset_named("default");
+      c.width = 5;
+      c.height = 3;
+      c.torus = torus;
+      c.vcs = torus ? 2 : 1;
+      c.network_model = model;
+      c.energy.va_pj = 0.3;
+      c.energy.sa_pj = 0.2;
+      c.validate();
+      Chip chip(c);
+      const EnergyCosts k = energy_costs(c);
+      double sum = 0;
+      chip.on_delivered([&](const PacketEvent& e) { sum += packet_energy(c, k, chip.topology(), e.src, e.dst, e.flits); });
+      std::uint64_t rng = 7;
+      for (int i = 0; i < 200; ++i) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        const TileId s = static_cast<TileId>((rng >> 33) % 15), d = static_cast<TileId>((rng >> 45) % 15);
+        chip.inject(0, s, d, static_cast<std::uint32_t>((rng >> 20) % 9), static_cast<Cycle>(i * 3), 1);
+      }
+      chip.run_to_idle();
+      const EnergyBreakdown e = network_energy(c, chip.stats());
+      EXPECT_GT(sum, 0);
+      EXPECT_NEAR(sum, e.dynamic(), 1e-9 * e.dynamic());
+    }
+}
+
+}  // namespace

@@ -260,6 +260,9 @@ NetworkActivity network_activity(const Config& c, const Stats& s) {
     a.switch_out_far += ej;
     a.vc_allocations += static_cast<std::uint64_t>(ns.hops.sum) + ns.hops.count;
   }
+  // The static network's words cross wires like flits (its crossbars are configured once per
+  // route and not charged; its channels' clock and leakage are not modeled).
+  for (const LinkStats& l : s.static_links) a.channel_flits += l.flits;
   return a;
 }
 
@@ -309,6 +312,28 @@ EnergyBreakdown network_energy(const EnergyCosts& e, const NetworkActivity& a, d
 
 EnergyBreakdown network_energy(const Config& c, const Stats& s) {
   return network_energy(energy_costs(c), network_activity(c, s), c.clock_hz);
+}
+
+double packet_energy(const Config& c, const EnergyCosts& k, const Topology& topo, TileId src, TileId dst,
+                     std::uint64_t flits) {
+  if (c.network_model == "ideal") return 0;
+  // The source router's local input and the destination's local output are in the crossbar's
+  // second half; each hop adds its output's half here and its input's half at the next router.
+  double halves = k.switch_input_far + k.switch_output_far;
+  int hops = 0;
+  for (TileId at = src; at != dst; ++hops) {
+    const Dir d = topo.route(at, dst);
+    halves += crossbar_port_near(static_cast<int>(d)) ? k.switch_output_near : k.switch_output_far;
+    halves += crossbar_port_near(static_cast<int>(opposite(d))) ? k.switch_input_near : k.switch_input_far;
+    at = topo.neighbor(at, d);
+  }
+  const double routers = hops + 1;
+  const double channels = hops + (c.energy.local_channels ? 2 : 0);
+  const double per_flit = channels * (k.wire_per_flit + k.retiming_per_flit) +
+                          routers * (k.buffer_write_per_flit + k.buffer_read_per_flit + k.switch_control_per_flit +
+                                     k.output_dff_per_flit + k.output_control_per_flit + k.sw_allocation) +
+                          halves;
+  return static_cast<double>(flits) * per_flit + routers * k.vc_allocation;
 }
 
 double adapter_energy(const EnergyParameters& p, std::uint64_t message_ends, std::uint64_t words) {

@@ -15,6 +15,7 @@
 
 #include "tilempi/hwmodel/config.h"
 #include "tilempi/hwmodel/stats.h"
+#include "tilempi/hwmodel/topology.h"
 
 namespace tilempi::hwmodel {
 
@@ -93,7 +94,7 @@ struct NetworkActivity {
   std::uint64_t cycles = 0;
   std::uint64_t routers = 0;         // per network: width x height
   std::uint64_t channels = 0;        // channels that exist (and leak, and are clocked)
-  std::uint64_t channel_flits = 0;   // flit-channel traversals
+  std::uint64_t channel_flits = 0;   // flit-channel traversals (and static-network words per link)
   std::uint64_t buffer_writes = 0;
   std::uint64_t buffer_reads = 0;
   std::uint64_t input_ports = 0;
@@ -127,6 +128,14 @@ struct EnergyBreakdown {
 };
 EnergyBreakdown network_energy(const EnergyCosts& costs, const NetworkActivity& a, double clock_hz);
 EnergyBreakdown network_energy(const Config& c, const Stats& s);
+
+// The dynamic energy one packet of `flits` flits (header included) costs on its route from src to
+// dst: the per-flit terms network_energy charges for it (its channels, its routers' buffers,
+// crossbar halves, output stages and allocators) and one VC allocation per router. Summed over the
+// delivered packets of a drained run it is network_energy's dynamic part (Energy tests); what a run
+// report attributes to the packet's sender. 0 under the ideal model.
+double packet_energy(const Config& c, const EnergyCosts& k, const Topology& topo, TileId src, TileId dst,
+                     std::uint64_t flits);
 
 // What the chosen network model cannot be charged for, one sentence (empty: nothing).
 std::string energy_limits(const Config& c);
