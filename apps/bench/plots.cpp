@@ -387,7 +387,7 @@ std::string comparison_table(const std::vector<Result>& rs, bool markdown) {
     for (const Result& r : rs)
       if (r.collective == coll && r.conflicts >= 0) conflicts = true;
     std::vector<std::string> head = {"ranks", "size"};
-    for (const std::string& a : algs) head.push_back(a + (conflicts ? " us (confl.)" : " us"));
+    for (const std::string& a : algs) head.push_back(a + " " + unit() + (conflicts ? " (confl.)" : ""));
     if (!mesh.empty() && !base.empty()) head.push_back(mesh + " vs " + base);
     if (!mesh.empty() && algs.size() > 1) head.push_back(mesh + " vs best classic");
     std::vector<std::vector<std::string>> rows;
