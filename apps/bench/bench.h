@@ -28,6 +28,7 @@ struct Result {
   double span_us = 0;       // mean over trials of (last rank's end - first rank's start), one job clock
   double clock_hz = 0;      // sim: the preset's clock; cycles = us * clock_hz / 1e6
   long long conflicts = -1;  // sim: link conflicts of one call alone (-1: not measured)
+  double energy_uj = -1;     // sim: the job's energy for one call alone, in uJ (-1: not measured)
   double run_seconds = 0;   // wall time the configuration took to run
 };
 
@@ -39,7 +40,7 @@ std::string baseline_algorithm(const std::string& coll);
 
 /// What tables and figures show: Yagna's statistic (per trial the slowest rank's own elapsed
 /// time) or the span of each trial (first rank's start to last rank's end on the job's clock).
-enum class Metric { max, span };
+enum class Metric { max, span, energy };
 void set_metric(Metric m);
 const char* metric_label();
 

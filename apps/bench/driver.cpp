@@ -380,6 +380,8 @@ void run_one(const Settings& s, Result& r, int slot) {
         if (rc1 != 0) throw std::runtime_error("status " + std::to_string(rc1));
         const json j = json::parse(slurp(report));
         r.conflicts = j.at("network").at("link_conflicts").get<long long>();
+        // And its energy (network, adapters and counted cores; docs/SIM.md "Run report").
+        if (j.contains("energy")) r.energy_uj = 1e6 * j.at("energy").at("total_joules").get<double>();
       } catch (const std::exception& e) {
         r.error = std::string("the single-call run for the conflict count failed: ") + e.what() + " " +
                   last_lines(slurp(log), 2);
@@ -447,7 +449,7 @@ void run_all(const Settings& s, std::vector<Result>& results, int jobs, bool pro
 
 const char* kCsvHeader =
     "transport,preset,adapter,compute,ranks,mesh,collective,algorithm,selected,bytes,trials,warmup,"
-    "mean_us,min_us,max_us,variance_us2,span_us,mean_cycles,min_cycles,max_cycles,clock_hz,conflicts,status";
+    "mean_us,min_us,max_us,variance_us2,span_us,mean_cycles,min_cycles,max_cycles,clock_hz,conflicts,energy_uj,status";
 
 std::string csv_row(const Result& r) {
   auto cyc = [&](double us) { return r.clock_hz > 0 && r.ok ? fmt("%.0f", us * r.clock_hz / 1e6) : std::string(); };
@@ -461,7 +463,8 @@ std::string csv_row(const Result& r) {
     << (r.ok ? fmt("%.4f", r.max_us) : "") << ',' << (r.ok ? fmt("%.6g", r.var_us2) : "") << ',' << (r.ok ? fmt("%.4f", r.span_us) : "") << ','
     << cyc(r.mean_us)
     << ',' << cyc(r.min_us) << ',' << cyc(r.max_us) << ',' << (r.clock_hz > 0 ? fmt("%.0f", r.clock_hz) : "") << ','
-    << (r.conflicts >= 0 ? std::to_string(r.conflicts) : "") << ',' << status;
+    << (r.conflicts >= 0 ? std::to_string(r.conflicts) : "") << ',' << (r.energy_uj >= 0 ? fmt("%.6g", r.energy_uj) : "")
+    << ',' << status;
   return o.str();
 }
 
@@ -506,6 +509,7 @@ std::vector<Result> read_csv(const std::string& path) {
     r.span_us = num("span_us");
     r.clock_hz = num("clock_hz");
     r.conflicts = get("conflicts").empty() ? -1 : std::atoll(get("conflicts").c_str());
+    r.energy_uj = get("energy_uj").empty() ? -1 : num("energy_uj");
     out.push_back(r);
   }
   return out;
@@ -532,6 +536,7 @@ json to_json(const std::vector<Result>& results, const json& params) {
         j["max_cycles"] = std::llround(r.max_us * r.clock_hz / 1e6);
       }
       if (r.conflicts >= 0) j["conflicts"] = r.conflicts;
+      if (r.energy_uj >= 0) j["energy_uj"] = r.energy_uj;
       j["run_seconds"] = r.run_seconds;
     } else {
       j["error"] = r.error;
@@ -612,8 +617,9 @@ int bench_main(int argc, char** argv) {
   app.add_option("--from", from, "do not run: read an earlier --csv and only write tables and plots")->type_name("FILE.csv");
   app.add_option("--metric", metric,
                  "what tables and plots show: max = per trial the slowest rank's own time ([Yagna 2013] §4.1), "
-                 "span = first rank's start to last rank's end (CSV and JSON always have both)")
-      ->check(CLI::IsMember({"max", "span"}))
+                 "span = first rank's start to last rank's end (CSV and JSON always have both), energy = sim: "
+                 "the energy of one call alone in uJ (the single-call run's report; CSV column energy_uj)")
+      ->check(CLI::IsMember({"max", "span", "energy"}))
       ->capture_default_str();
   app.add_flag("--quick", quick,
                "seconds-long comparison: 16 and 49 ranks, 8 B and 1 KiB, alltoall/barrier/bcast/reduce, mesh vs "
@@ -628,7 +634,7 @@ int bench_main(int argc, char** argv) {
       ->type_name("DIR");
   if (int status = tilempi::apps::parse_command_line(app, argc, argv); status >= 0) return status;
 
-  set_metric(metric == "span" ? Metric::span : Metric::max);
+  set_metric(metric == "span" ? Metric::span : metric == "energy" ? Metric::energy : Metric::max);
   if (list) {
     // From the library's registry: what the default sweep and --quick run per collective.
     for (const std::string& c : kCollectives)

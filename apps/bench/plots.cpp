@@ -49,7 +49,14 @@ bool is_mesh_series(const std::string& s) { return is_mesh_algorithm(algorithm_o
 
 // The time a figure or table shows: Yagna's per-trial maximum over ranks of each rank's own
 // elapsed time, or the span from the first rank's start to the last rank's end.
-double value(const Result& r) { return g_metric == Metric::span && r.span_us > 0 ? r.span_us : r.mean_us; }
+// With --metric energy: the energy of one call alone (the conflict run's report), in uJ.
+double value(const Result& r) {
+  if (g_metric == Metric::energy) return r.energy_uj;
+  return g_metric == Metric::span && r.span_us > 0 ? r.span_us : r.mean_us;
+}
+// The quantity and unit figures and tables show.
+const char* quantity() { return g_metric == Metric::energy ? "energy" : "time"; }
+const char* unit() { return g_metric == Metric::energy ? "uJ" : "us"; }
 
 std::string fmt(const char* f, double v) {
   char b[64];
@@ -196,7 +203,7 @@ std::string ranks_plot(const std::vector<Result>& rs, const std::string& coll, c
   const std::vector<std::string> algs = algorithms_of(rs, coll);
   const std::vector<int> ranks = ranks_of(rs, coll);
   std::ofstream d(dat_path);
-  d << "# " << coll << ", " << size_label(b) << ": mean time (us) per rank count; columns: ranks";
+  d << "# " << coll << ", " << size_label(b) << ": mean " << quantity() << " (" << unit() << ") per rank count; columns: ranks";
   for (const std::string& a : algs) d << ' ' << a;
   d << "\n";
   for (int n : ranks) {
@@ -209,7 +216,7 @@ std::string ranks_plot(const std::vector<Result>& rs, const std::string& coll, c
   }
   std::ostringstream g;
   g << "set title " << quoted(gp_text(title)) << "\n"
-    << "set xlabel 'tasks (ranks)'\nset ylabel 'time (us)'\nset logscale y\nset grid\n"
+    << "set xlabel 'tasks (ranks)'\nset ylabel '" << quantity() << " (" << unit() << ")'\nset logscale y\nset grid\n"
     << "set key top left\nset xtics (";
   for (std::size_t i = 0; i < ranks.size(); ++i) g << (i ? ", " : "") << ranks[i];
   g << ")\nset datafile missing 'NaN'\nplot ";
@@ -226,6 +233,7 @@ std::string ranks_plot(const std::vector<Result>& rs, const std::string& coll, c
 void set_metric(Metric m) { g_metric = m; }
 
 const char* metric_label() {
+  if (g_metric == Metric::energy) return "energy of one call alone: network, adapters, counted cores";
   return g_metric == Metric::span ? "first start to last end, mean over trials"
                                   : "slowest rank's own time, mean over trials";
 }
@@ -258,11 +266,11 @@ std::vector<std::string> write_figures(const std::vector<Result>& rs, const Plot
     const std::string name = opt.prefix + "-sizes-" + coll;
     const std::string dat = name + ".dat";
     std::ofstream d(dir / dat);
-    d << "# " << coll << ": mean time (us) per message size; one block per algorithm and rank count "
+    d << "# " << coll << ": mean " << quantity() << " (" << unit() << ") per message size; one block per algorithm and rank count "
       << "(gnuplot index = block number)\n";
     std::ostringstream g;
-    g << "set title " << quoted(gp_text(coll + ": time against message size (" + opt.title + ")\n" + metric_label())) << "\n"
-      << "set xlabel 'message size (bytes)'\nset ylabel 'time (us)'\n"
+    g << "set title " << quoted(gp_text(coll + ": " + quantity() + " against message size (" + opt.title + ")\n" + metric_label())) << "\n"
+      << "set xlabel 'message size (bytes)'\nset ylabel '" << quantity() << " (" << unit() << ")'\n"
       << "set logscale xy 2\nset format x '2^{%L}'\n"
       << "set format y '10^{%T}'\nset logscale y 10\nset grid\nset key outside right top\nplot ";
     int block = 0;
@@ -290,7 +298,7 @@ std::vector<std::string> write_figures(const std::vector<Result>& rs, const Plot
       files.push_back((dir / (name + ".svg")).string());
     }
   }
-  if (g_metric != Metric::span) {
+  if (g_metric == Metric::max) {
     // The trials' variance is recorded for the slowest rank's time only: a span table would
     // repeat it under a wrong title.
     std::ofstream o(dir / (opt.prefix + "-variance.md"));
@@ -379,7 +387,7 @@ std::string comparison_table(const std::vector<Result>& rs, bool markdown) {
     for (const Result& r : rs)
       if (r.collective == coll && r.conflicts >= 0) conflicts = true;
     std::vector<std::string> head = {"ranks", "size"};
-    for (const std::string& a : algs) head.push_back(a + (conflicts ? " us (confl.)" : " us"));
+    for (const std::string& a : algs) head.push_back(a + " " + unit() + (conflicts ? " (confl.)" : ""));
     if (!mesh.empty() && !base.empty()) head.push_back(mesh + " vs " + base);
     if (!mesh.empty() && algs.size() > 1) head.push_back(mesh + " vs best classic");
     std::vector<std::vector<std::string>> rows;
@@ -421,8 +429,8 @@ std::string comparison_table(const std::vector<Result>& rs, bool markdown) {
       return s + "\n";
     };
     o << "\n" << (markdown ? "**" + coll + "**" : "== " + coll)
-      << (sim ? ": virtual us (" : ": wall us (") << metric_label() << ")" << (conflicts ? ", link conflicts of one call in ()" : "")
-      << (mesh.empty() ? "" : "; negative % = " + mesh + " faster") << "\n" << (markdown ? "\n" : "");
+      << (g_metric == Metric::energy ? ": uJ (" : sim ? ": virtual us (" : ": wall us (") << metric_label() << ")" << (conflicts ? ", link conflicts of one call in ()" : "")
+      << (mesh.empty() ? "" : "; negative % = " + mesh + (g_metric == Metric::energy ? " spends less" : " faster")) << "\n" << (markdown ? "\n" : "");
     o << line(head);
     if (markdown) {
       std::string sep = "|";

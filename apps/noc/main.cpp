@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "tilempi/hwmodel/energy.h"
 #include "tilempi/hwmodel/hwmodel.h"
 #include "tilempi/hwmodel/traffic.h"
 
@@ -41,7 +42,7 @@ struct Options {
   double sweep_step = 0.02;
   double sweep_max = 1.0;
   int threads = 0;
-  std::string json_file, csv_file, heatmap_file, packets_csv, pairs_csv;
+  std::string json_file, csv_file, heatmap_file, packets_csv, pairs_csv, energy_csv, energy_heatmap;
   bool print_config = false;
 };
 
@@ -78,6 +79,42 @@ void print_result(const TrafficResult& r, const TrafficSpec& s, const Config& c)
               r.drained ? "all delivered" : "NOT all delivered within the drain limit: saturated");
   std::printf("Simulated %llu cycles (%.6g s at %.6g Hz), %.0f router-cycles, %llu flit-hops\n", u(r.cycles),
               static_cast<double>(r.cycles) / c.clock_hz, c.clock_hz, r.router_cycles, u(r.flit_hops));
+}
+
+// The energy summary: the whole run (warm-up, window and drain), every network, as BookSim's power
+// module averages it over its whole run.
+void print_energy(const EnergyBreakdown& e, const Config& c) {
+  const EnergyCosts k = energy_costs(c);
+  std::printf("====== Power and energy (whole run, all networks; docs/HWMODEL.md \"Energy\") ======\n");
+  std::printf("Technology: energy.* keys (Vdd %.3g V), %d-bit flits, %.3g mm links of %d stage(s) of %d repeater(s) "
+              "of size %.1f%s\n",
+              c.energy.vdd, k.flit_bits, k.wire.length_mm, k.wire.m, k.wire.n, k.wire.k,
+              k.wire.meets_clock ? "" : " (NO design meets the clock: the fastest is used)");
+  const double pj = 1e12;
+  std::printf("Per flit: link %.4g pJ (wire %.4g, retiming %.4g), buffer write %.4g / read %.4g pJ, crossbar "
+              "%.4g-%.4g pJ (+ control %.4g), output %.4g pJ; per cycle: channel %.4g pJ, router %.4g pJ\n",
+              pj * (k.wire_per_flit + k.retiming_per_flit), pj * k.wire_per_flit, pj * k.retiming_per_flit,
+              pj * k.buffer_write_per_flit, pj * k.buffer_read_per_flit,
+              pj * (k.switch_input_near + k.switch_output_near), pj * (k.switch_input_far + k.switch_output_far),
+              pj * k.switch_control_per_flit, pj * (k.output_dff_per_flit + k.output_control_per_flit),
+              pj * (k.channel_clock_per_cycle + k.channel_leakage_per_cycle),
+              pj * (k.switch_leakage_per_cycle + kPorts * (k.buffer_leakage_per_cycle + k.output_clock_per_cycle)));
+  std::fputs(format_energy(e).c_str(), stdout);
+  if (const std::string l = energy_limits(c); !l.empty()) std::printf("Energy model: %s\n", l.c_str());
+}
+
+void write_energy_csv(const std::string& file, const EnergyBreakdown& e) {
+  std::ofstream f(file);
+  if (!f) throw std::runtime_error("cannot write " + file);
+  f.precision(10);
+  f << "component,joules,watts\n";
+  for (int i = 0; i < kEnergyComponents; ++i) {
+    const auto comp = static_cast<EnergyComponent>(i);
+    f << energy_component_name(comp) << ',' << e.joules[static_cast<std::size_t>(i)] << ',' << e.power_w(comp)
+      << '\n';
+  }
+  f << "total," << e.total() << ',' << e.total_power_w() << '\n';
+  f << "per_delivered_flit," << e.per_delivered_flit() << ",\n";
 }
 
 // "a=1 b=2" or "a=1,b=2" (a comma inside a value, as in mapping=list:0,1,2, stays in it).
@@ -186,6 +223,9 @@ int run(const Options& o) {
   if (!o.sweep) {
     TrafficResult r = run_traffic(c, s);
     print_result(r, s, c);
+    const EnergyBreakdown energy = network_energy(c, r.run);
+    print_energy(energy, c);
+    if (!o.energy_csv.empty()) write_energy_csv(o.energy_csv, energy);
     const Topology topo(c.width, c.height, c.torus);
     if (!o.json_file.empty()) {
       nlohmann::json j = result_json(r);
@@ -194,6 +234,7 @@ int run(const Options& o) {
       j["rate"] = s.rate;
       j["rate_unit"] = o.unit;
       j["window"] = r.window.to_json(topo);
+      j["energy"] = energy.to_json();
       std::ofstream f(o.json_file);
       if (!f) throw std::runtime_error("cannot write " + o.json_file);
       f << j.dump(2) << "\n";
@@ -207,6 +248,10 @@ int run(const Options& o) {
       write_heatmap(r.window, topo, s.network, o.heatmap_file,
                     std::string(pattern_name(s.pattern)) + " traffic at " + std::to_string(s.rate) + " " + o.unit +
                         "/node/cycle: link utilization");
+    if (!o.energy_heatmap.empty())
+      write_energy_heatmap(r.run, topo, c, s.network, o.energy_heatmap,
+                           std::string(pattern_name(s.pattern)) + " traffic at " + std::to_string(s.rate) + " " +
+                               o.unit + "/node/cycle: link energy (uJ, whole run)");
     if (!o.packets_csv.empty()) write_packets_csv(o.packets_csv, r);
     if (!o.pairs_csv.empty()) write_pairs_csv(o.pairs_csv, r);
     if (!r.drained) {
@@ -260,6 +305,8 @@ int run(const Options& o) {
                   static_cast<unsigned long long>(r.latency.max), r.network_latency.mean(), r.hops.mean(),
                   sat ? "  saturated" : "");
       nlohmann::json j = result_json(r);
+      const EnergyBreakdown energy = network_energy(c, r.run);
+      j["energy"] = energy.to_json();
       j["rate"] = rates[i];
       j["saturated"] = sat;
       points.push_back(j);
@@ -280,13 +327,15 @@ int run(const Options& o) {
   if (!o.csv_file.empty()) {
     std::ofstream f(o.csv_file);
     if (!f) throw std::runtime_error("cannot write " + o.csv_file);
-    f << "rate,offered_flits,accepted_flits,latency,latency_min,latency_max,network_latency,hops,saturated\n";
+    f << "rate,offered_flits,accepted_flits,latency,latency_min,latency_max,network_latency,hops,saturated,"
+         "power_w,joules_per_flit\n";
     for (const auto& p : points)
       f << p["rate"].get<double>() << ',' << p["offered_flits"].get<double>() << ','
         << p["accepted_flits"].get<double>() << ',' << p["latency"]["mean"].get<double>() << ','
         << p["latency"]["min"].get<std::uint64_t>() << ',' << p["latency"]["max"].get<std::uint64_t>() << ','
         << p["network_latency"]["mean"].get<double>() << ',' << p["hops"]["mean"].get<double>() << ','
-        << (p["saturated"].get<bool>() ? 1 : 0) << '\n';
+        << (p["saturated"].get<bool>() ? 1 : 0) << ',' << p["energy"]["total_watts"].get<double>() << ','
+        << p["energy"]["joules_per_delivered_flit"].get<double>() << '\n';
   }
   return 0;
 }
@@ -327,6 +376,10 @@ int main(int argc, char** argv) {
   app.add_option("--threads", o.threads, "threads of the sweep (default: OpenMP default)");
   app.add_option("--json", o.json_file, "write results as JSON");
   app.add_option("--csv", o.csv_file, "write per-link statistics (or the sweep) as CSV");
+  app.add_option("--energy-heatmap", o.energy_heatmap,
+                 "draw each link's energy over the whole run (FILE.png or FILE.svg, needs gnuplot)");
+  app.add_option("--energy-csv", o.energy_csv,
+                 "write the energy summary as CSV: component,joules,watts (single run)");
   app.add_option("--packets-csv", o.packets_csv, "write one line per measured packet as CSV (single run)");
   app.add_option("--pairs-csv", o.pairs_csv,
                  "write per source-destination pair packets, latency and link wait as CSV (single run)");

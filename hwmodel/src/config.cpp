@@ -9,6 +9,7 @@
 #include <functional>
 #include <sstream>
 
+#include "energy/energy_keys.h"
 #include "network_model.h"
 #include "presets/registered_presets.h"
 #include "tilempi/hwmodel/topology.h"
@@ -212,8 +213,20 @@ const std::vector<Key>& key_table() {
   return table;
 }
 
+// The chip keys, then the energy model's (energy/energy_keys.cpp).
+const std::vector<Key>& all_keys() {
+  static const std::vector<Key> all = [] {
+    std::vector<Key> out = key_table();
+    for (const EnergyKey& e : energy_keys())
+      out.push_back(Key{e.decl, [&e](Config& c, const std::string& v) { e.set(c.energy, e.decl, v); },
+                        [&e](const Config& c) { return e.get(c.energy); }});
+    return out;
+  }();
+  return all;
+}
+
 const Key* find_key(const std::string& name) {
-  for (const Key& k : key_table())
+  for (const Key& k : all_keys())
     if (name == k.decl.name) return &k;
   return nullptr;
 }
@@ -321,13 +334,13 @@ std::string Config::get(const std::string& key) const {
 
 std::vector<std::string> Config::keys() {
   std::vector<std::string> out;
-  for (const Key& k : key_table()) out.emplace_back(k.decl.name);
+  for (const Key& k : all_keys()) out.emplace_back(k.decl.name);
   return out;
 }
 
 std::vector<settings::Setting> Config::declarations() const {
   std::vector<settings::Setting> out;
-  for (const Key& k : key_table()) {
+  for (const Key& k : all_keys()) {
     out.push_back(k.decl);
     out.back().default_value = k.get(*this);
   }
@@ -343,7 +356,7 @@ std::string Config::describe(const std::string& key) {
 
 std::string Config::to_text() const {
   std::string out;
-  for (const Key& k : key_table()) out += k.decl.name + "=" + k.get(*this) + "\n";
+  for (const Key& k : all_keys()) out += k.decl.name + "=" + k.get(*this) + "\n";
   for (const auto& [key, value] : adapter) out += key + "=" + value + "\n";
   return out;
 }

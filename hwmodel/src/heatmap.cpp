@@ -1,11 +1,14 @@
 #include "tilempi/hwmodel/heatmap.h"
 
+#include "tilempi/hwmodel/energy.h"
+
 #include <spawn.h>
 #include <sys/wait.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <stdexcept>
 #include <vector>
@@ -45,8 +48,13 @@ std::string quote(const std::string& s) {
 }
 }  // namespace
 
-void write_heatmap(const Stats& stats, const Topology& topo, int network, const std::string& path,
-                   const std::string& title) {
+namespace {
+
+// Draws one value per link (`value` of its statistics), with `unit` on the colour bar and in the
+// data file's header.
+void draw_heatmap(const Stats& stats, const Topology& topo, int network, const std::string& path,
+                  const std::string& title, const std::string& quantity, const std::string& unit,
+                  const std::function<double(const LinkStats&)>& value) {
   namespace fs = std::filesystem;
   fs::path out(path);
   std::string ext = out.extension().string();
@@ -65,7 +73,6 @@ void write_heatmap(const Stats& stats, const Topology& topo, int network, const 
   const int w = topo.width(), h = topo.height();
   const int cols = 3 * w, rows = 3 * h;
   std::vector<double> grid(static_cast<std::size_t>(cols) * static_cast<std::size_t>(rows), NAN);
-  const double cycles = static_cast<double>(stats.cycles());
   double vmax = 0;
   for (int i = 0; i < static_cast<int>(links->size()); ++i) {
     Link l = Topology::link_at(i);
@@ -79,7 +86,7 @@ void write_heatmap(const Stats& stats, const Topology& topo, int network, const 
       case Dir::South: ++cy; break;
       case Dir::Local: break;
     }
-    double u = cycles > 0 ? static_cast<double>((*links)[static_cast<std::size_t>(i)].busy_cycles) / cycles : 0.0;
+    double u = value((*links)[static_cast<std::size_t>(i)]);
     grid[static_cast<std::size_t>(cy) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(cx)] = u;
     vmax = std::max(vmax, u);
   }
@@ -91,7 +98,7 @@ void write_heatmap(const Stats& stats, const Topology& topo, int network, const 
   {
     std::ofstream d(dat);
     if (!d) throw std::runtime_error("heatmap: cannot write '" + dat + "'");
-    d << "# link utilization (flits/cycle), 3x3 cells per tile: N above, S below, W left, E right; -1: no link\n";
+    d << "# link " << quantity << " (" << unit << "), 3x3 cells per tile: N above, S below, W left, E right; -1: no link\n";
     for (int y = 0; y < rows; ++y) {
       for (int x = 0; x < cols; ++x) {
         double v = grid[static_cast<std::size_t>(y) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(x)];
@@ -106,7 +113,7 @@ void write_heatmap(const Stats& stats, const Topology& topo, int network, const 
     std::ofstream g(gp);
     if (!g) throw std::runtime_error("heatmap: cannot write '" + gp + "'");
     std::string t = title.empty() ? (network < 0 ? std::string("static network") : "network " + std::to_string(network)) +
-                                        " link utilization (flits/cycle)"
+                                        " link " + quantity + " (" + unit + ")"
                                   : title;
     g << "set terminal " << terminal << "\n"
       << "set output " << quote(out.string()) << "\n"
@@ -115,7 +122,7 @@ void write_heatmap(const Stats& stats, const Topology& topo, int network, const 
       << "set xrange [-0.5:" << cols - 0.5 << "]\n"
       << "set yrange [" << rows - 0.5 << ":-0.5]\n"
       << "set cbrange [0:" << (vmax > 0 ? vmax : 1.0) << "]\n"
-      << "set cblabel 'flits/cycle'\n"
+      << "set cblabel " << quote(unit) << "\n"
       << "set palette rgbformulae 22,13,-31\n"
       << "set xtics (";
     for (int x = 0; x < w; ++x) g << (x ? ", " : "") << "'" << x << "' " << 3 * x + 1;
@@ -137,6 +144,26 @@ void write_heatmap(const Stats& stats, const Topology& topo, int network, const 
   int status = 0;
   if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
     throw std::runtime_error("heatmap: gnuplot failed on '" + gp + "'");
+}
+
+}  // namespace
+
+void write_heatmap(const Stats& stats, const Topology& topo, int network, const std::string& path,
+                   const std::string& title) {
+  const double cycles = static_cast<double>(stats.cycles());
+  draw_heatmap(stats, topo, network, path, title, "utilization", "flits/cycle", [cycles](const LinkStats& l) {
+    return cycles > 0 ? static_cast<double>(l.busy_cycles) / cycles : 0.0;
+  });
+}
+
+void write_energy_heatmap(const Stats& stats, const Topology& topo, const Config& config, int network,
+                          const std::string& path, const std::string& title) {
+  const EnergyCosts k = energy_costs(config);
+  const double cycles = static_cast<double>(stats.cycles());
+  draw_heatmap(stats, topo, network, path, title, "energy", "uJ", [&](const LinkStats& l) {
+    return 1e6 * (static_cast<double>(l.flits) * (k.wire_per_flit + k.retiming_per_flit) +
+                  cycles * (k.channel_clock_per_cycle + k.channel_leakage_per_cycle));
+  });
 }
 
 }  // namespace tilempi::hwmodel

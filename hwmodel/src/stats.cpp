@@ -1,5 +1,6 @@
 #include "tilempi/hwmodel/stats.h"
 
+#include <algorithm>
 #include <ostream>
 
 namespace tilempi::hwmodel {
@@ -11,6 +12,49 @@ nlohmann::json Summary::to_json() const {
   j["min"] = count ? min : 0;
   j["max"] = max;
   return j;
+}
+
+void Summary::add(const Summary& o) {
+  count += o.count;
+  sum += o.sum;
+  min = std::min(min, o.min);
+  max = std::max(max, o.max);
+}
+
+namespace {
+void add_links(std::vector<LinkStats>& to, const std::vector<LinkStats>& from) {
+  if (to.size() < from.size()) to.resize(from.size());
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    to[i].flits += from[i].flits;
+    to[i].busy_cycles += from[i].busy_cycles;
+    to[i].blocked_cycles += from[i].blocked_cycles;
+  }
+}
+}  // namespace
+
+void Stats::append(const Stats& later) {
+  end_cycle = later.end_cycle;
+  router_cycles += later.router_cycles;
+  if (networks.size() < later.networks.size()) networks.resize(later.networks.size());
+  for (std::size_t n = 0; n < later.networks.size(); ++n) {
+    NetworkStats& a = networks[n];
+    const NetworkStats& b = later.networks[n];
+    add_links(a.links, b.links);
+    add_links(a.injection, b.injection);
+    add_links(a.ejection, b.ejection);
+    a.latency.add(b.latency);
+    a.queueing.add(b.queueing);
+    a.network.add(b.network);
+    a.hops.add(b.hops);
+    a.packets_injected += b.packets_injected;
+    a.packets_delivered += b.packets_delivered;
+    a.flits_delivered += b.flits_delivered;
+    a.flit_hops += b.flit_hops;
+    a.link_wait_packets += b.link_wait_packets;
+    a.link_wait_cycles += b.link_wait_cycles;
+  }
+  add_links(static_links, later.static_links);
+  packets.insert(packets.end(), later.packets.begin(), later.packets.end());
 }
 
 double Stats::utilization(int network, int link_index) const {

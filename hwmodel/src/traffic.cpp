@@ -206,7 +206,8 @@ TrafficResult run_traffic(const Config& config, const TrafficSpec& spec) {
   std::uint64_t warmup_hops = 0;
   for (;;) {
     if (t0 == w0) {
-      warmup_hops = chip.stats().networks[static_cast<std::size_t>(spec.network)].flit_hops;
+      r.run = chip.stats();
+      warmup_hops = r.run.networks[static_cast<std::size_t>(spec.network)].flit_hops;
       chip.reset_stats();
     }
     if (t0 == w1) {
@@ -242,7 +243,9 @@ TrafficResult run_traffic(const Config& config, const TrafficSpec& spec) {
   r.drained = measured_done == r.measured_packets;
   r.cycles = chip.now();
   r.router_cycles = static_cast<double>(r.cycles) * n;
-  r.flit_hops = warmup_hops + chip.stats().networks[static_cast<std::size_t>(spec.network)].flit_hops;
+  const Stats after_warmup = chip.stats();
+  r.run.append(after_warmup);
+  r.flit_hops = warmup_hops + after_warmup.networks[static_cast<std::size_t>(spec.network)].flit_hops;
   const double denom = static_cast<double>(spec.measure) * n;
   const NetworkStats& ns = r.window.networks[static_cast<std::size_t>(spec.network)];
   r.offered_flits = static_cast<double>(generated_flits) / denom;

@@ -65,6 +65,10 @@ determinism)
   cmp "$tmp/o1" "$tmp/o2" || fail "program output differs between runs"
   cmp "$tmp/r1.json" "$tmp/r2.json" || fail "reports differ between runs"
   grep -q '"total_cycles"' "$tmp/r1.json" || fail "report has no total_cycles"
+  # The energy too (issue 37): in the report (compared above) and on the summary line.
+  grep -q '"total_joules"' "$tmp/r1.json" || fail "report has no energy"
+  e1=$(grep -o 'energy [^;]*' "$tmp/e1") e2=$(grep -o 'energy [^;]*' "$tmp/e2")
+  [ -n "$e1" ] && [ "$e1" = "$e2" ] || fail "the summary's energy differs between runs: '$e1' / '$e2'"
   ;;
 same_as_processes)
   # Ranks as contexts and ranks as processes give the same virtual times, the same report and the
@@ -122,9 +126,16 @@ counted_repeat)
   np=$1
   shift
   for i in 1 2; do
-    "$run" -n "$np" --transport sim --compute model --timeout 100 "$@" >"$tmp/o$i" 2>&1 || fail "job failed: $(cat "$tmp/o$i")"
+    "$run" -n "$np" --transport sim --compute model --timeout 100 --report "$tmp/r$i.json" "$@" >"$tmp/o$i" 2>&1 ||
+      fail "job failed: $(cat "$tmp/o$i")"
     grep -q "counted operations" "$tmp/o$i" || fail "the summary does not say compute was counted: $(cat "$tmp/o$i")"
   done
+  # The cores' energy is charged per counted operation, the same on both runs (issue 37).
+  grep -Eq '"cores_counted": [1-9]' "$tmp/r1.json" || fail "the report charges no core energy"
+  grep -E '"(cores_joules|int_ops|fp_ops)"' "$tmp/r1.json" >"$tmp/c1"
+  grep -E '"(cores_joules|int_ops|fp_ops)"' "$tmp/r2.json" >"$tmp/c2"
+  grep -Eq '"int_ops": [1-9]' "$tmp/c1" || fail "no counted integer operations in the report"
+  cmp "$tmp/c1" "$tmp/c2" || fail "the cores' energy differs between runs"
   cat "$tmp/o1"
   t1=$(grep -E "cycles = |Time in seconds" "$tmp/o1" | sed 's/wall .*//')
   t2=$(grep -E "cycles = |Time in seconds" "$tmp/o2" | sed 's/wall .*//')
@@ -166,6 +177,24 @@ assert (n["delayed_packets"] == 0) == (n["delay_cycles"] == 0), n
 ev = t["traceEvents"]
 assert any(e.get("pid") == 0 and e.get("ph") == "X" for e in ev), "no rank spans"
 assert any(e.get("pid") == 1 and e.get("ph") == "X" for e in ev), "no link spans"
+# Energy (docs/SIM.md "Energy"): the packets' energies, charged to their senders, add up to the
+# network's dynamic energy (every packet delivered); the job's total is its parts; every link has
+# its energy; the trace's counter track never falls.
+e = r["energy"]
+near = lambda a, b: abs(a - b) <= 1e-9 * max(abs(a), abs(b))
+assert e["total_joules"] > 0 and e["network"]["dynamic_joules"] > 0, e
+assert near(sum(x["energy"]["network_joules"] for x in r["rank_stats"]), e["network_packets_joules"]), e
+if r["static_links"]:  # the static network's words are charged on their links, not in packets
+  assert e["network_packets_joules"] < e["network"]["dynamic_joules"], e
+else:
+  assert near(e["network_packets_joules"], e["network"]["dynamic_joules"]), e
+assert near(e["total_joules"], e["network"]["total_joules"] + e["adapters_joules"] + e["cores_joules"]), e
+assert e["adapters_joules"] > 0 and all(x["energy"]["adapter_joules"] > 0 for x in r["rank_stats"]), e
+assert all(x["energy"]["core_joules"] is None for x in r["rank_stats"]), "--compute none counts no operations"
+assert all(l["energy_joules"] > 0 for l in r["links"])
+c = [x["args"]["uJ"] for x in ev if x.get("ph") == "C" and x.get("pid") == 2]
+assert len(c) > 2 and all(a <= b for a, b in zip(c, c[1:])), "no rising energy counter track"
+assert abs(c[-1] - 1e6 * e["network"]["total_joules"]) <= 1e-3 * c[-1], (c[-1], e["network"]["total_joules"])
 PY
   fi
   ;;

@@ -35,6 +35,9 @@ SimTransport::SimTransport(std::unique_ptr<EngineLink> link, int rank, int size)
       op_costs_ = hw::op_costs(cfg);
       counted_charged_ = counted_due();
       scaled_ = false;
+      // The report charges the core's energy per operation counted from here on (sim_report.cpp).
+      notes_["energy_ops_from=int"] = counts_[0];
+      notes_["energy_ops_from=fp"] = counts_[1];
     }
   }
   topo_ = rank_topology(cfg, facts.tiles);
@@ -131,6 +134,10 @@ void SimTransport::finalize() {
         }
       }
     });
+  }
+  if (counts_) {
+    notes_["energy_ops_to=int"] = counts_[0] + shared_mine_[0];
+    notes_["energy_ops_to=fp"] = counts_[1] + shared_mine_[1];
   }
   // The annotations go to the engine once, at the rank's end: one request each, text inline.
   for (const auto& [k, count] : notes_) post(NoteRequest{clock_, count, k});

@@ -16,7 +16,8 @@ namespace ad = tilempi::hwmodel::adapter;
 SimEngine::SimEngine(int nranks, const hw::Config& config, const std::string& adapter, std::vector<hw::TileId> tiles,
                      EngineOptions options, RankSink& sink)
     : EngineCore(nranks, config, adapter, std::move(tiles), std::move(options), sink),
-      p2p_(*this), statics_(*this), offloads_(*this), remotes_(*this), migrations_(*this) {
+      p2p_(*this), statics_(*this), offloads_(*this), remotes_(*this), migrations_(*this),
+      energy_(config_, chip_->topology(), nranks, tracing_) {
   adapter_->attach(*chip_, *this);
   chip_->on_delivered([this](const hw::PacketEvent& e) { on_delivered(e); });
   chip_->on_injected([this](const hw::PacketEvent& e) { adapter_->injected(e); });
@@ -171,6 +172,7 @@ void SimEngine::on_delivered(const hw::PacketEvent& e) {
       link_spans_.push_back(LinkSpan{hw::Topology::link_index(path[i]) + e.network * 1000000, b, b + e.flits});
     }
   }
+  energy_.delivered(e, tiles_);
   adapter_->delivered(e);
 }
 

@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/energy_account.h"
 #include "sim/engine_core.h"
 #include "sim/migration_engine.h"
 #include "sim/offload_engine.h"
@@ -101,6 +102,10 @@ class SimEngine final : public EngineCore, public hwmodel::adapter::Listener {
   void on_delivered(const hwmodel::PacketEvent& e);
 
   void write_report();
+  /// The job's energy (sim_report.cpp) and one rank's share for the report.
+  JobEnergy job_energy() const;
+  hwmodel::Stats energy_stats() const;  ///< the chip's statistics, stretched to the job's end
+  nlohmann::json rank_energy(int r) const;
   void write_trace();
   void print_summary();
   static constexpr int kProgressSeconds = 5;
@@ -128,6 +133,7 @@ class SimEngine final : public EngineCore, public hwmodel::adapter::Listener {
     std::uint64_t begin, end;
   };
   std::vector<LinkSpan> link_spans_;
+  EnergyAccount energy_;  ///< each delivered packet's energy, per rank (energy_account.h)
   std::uint64_t progress_calls_ = 0;
   std::chrono::steady_clock::time_point progress_started_{}, progress_said_{};
   double wall_seconds_ = 0;

@@ -9,6 +9,7 @@
 
 #include "sim/sim_engine.h"
 #include "tilempi/hwmodel/core_model.h"
+#include "tilempi/hwmodel/energy.h"
 #include "tilempi/transport/settings.h"
 
 namespace tilempi::transport::sim {
@@ -24,7 +25,46 @@ std::string link_name(const hw::Topology& topo, int index) {
   return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")" + hw::dir_name(l.dir);
 }
 
+// Notes "energy_ops_from=int" ... are the counted operations a rank's core energy is charged for
+// (rank_clock.cpp), not a choice of the layers above.
+bool energy_note(const std::string& key) { return key.rfind("energy_ops_", 0) == 0; }
+
+// The operations rank `ri` counted between MPI_Init and its end: {integer, floating point}.
+std::pair<double, double> counted_ops(const RankInfo& ri) {
+  auto note = [&](const char* k) {
+    const auto it = ri.notes.find(k);
+    return it == ri.notes.end() ? 0.0 : static_cast<double>(it->second);
+  };
+  return {std::max(0.0, note("energy_ops_to=int") - note("energy_ops_from=int")),
+          std::max(0.0, note("energy_ops_to=fp") - note("energy_ops_from=fp"))};
+}
+
+
 }  // namespace
+
+hw::Stats SimEngine::energy_stats() const {
+  // Leakage and clocks run for the whole job: to the latest rank's end, even where the chip had
+  // nothing left to simulate (a job on the static network alone never advances it).
+  hw::Stats st = chip_->stats();
+  std::uint64_t total = 0;
+  for (const RankInfo& ri : ranks_) total = std::max(total, ri.end);
+  st.end_cycle = std::max(st.end_cycle, st.start_cycle + total);
+  return st;
+}
+
+JobEnergy SimEngine::job_energy() const {
+  JobEnergy e;
+  e.network = hw::network_energy(config_, energy_stats());
+  for (int r = 0; r < n_; ++r) {
+    const RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+    e.adapters += hw::adapter_energy(config_.energy, ri.sends + ri.recvs, energy_.words(r));
+    if (!ri.counted) continue;
+    const auto [int_ops, fp_ops] = counted_ops(ri);
+    e.cores += hw::core_energy(config_.energy, int_ops, fp_ops);
+    ++e.cores_counted;
+  }
+  return e;
+}
 
 void SimEngine::write_report() {
   const hw::Stats st = chip_->stats();
@@ -49,6 +89,7 @@ void SimEngine::write_report() {
     const hw::Coord c = topo.coord(tiles_[static_cast<std::size_t>(r)]);
     json mine = json::object();
     for (const auto& [kv, count] : ri.notes) {
+      if (energy_note(kv)) continue;
       const std::size_t eq = kv.find('=');
       const std::string key = kv.substr(0, eq), value = eq == std::string::npos ? "" : kv.substr(eq + 1);
       mine[key][value] = count;
@@ -67,11 +108,13 @@ void SimEngine::write_report() {
                      {"handler_cycles", ri.handler_cycles},
                      {"sends", ri.sends},
                      {"bytes_sent", ri.bytes_sent},
-                     {"receives", ri.recvs}});
+                     {"receives", ri.recvs},
+                     {"energy", rank_energy(r)}});
   }
   j["rank_stats"] = ranks;
   j["chosen"] = chosen;
   const double cycles = static_cast<double>(std::max<std::uint64_t>(1, st.cycles()));
+  const hw::EnergyCosts& ek = energy_.costs();
   json links = json::array();
   std::uint64_t blocked_total = 0;
   for (std::size_t net = 0; net < st.networks.size(); ++net) {
@@ -86,7 +129,12 @@ void SimEngine::write_report() {
                        {"flits", ls.flits},
                        {"busy_cycles", ls.busy_cycles},
                        {"blocked_cycles", ls.blocked_cycles},
-                       {"utilization", static_cast<double>(ls.busy_cycles) / cycles}});
+                       {"utilization", static_cast<double>(ls.busy_cycles) / cycles},
+                       // The channel's own energy: its flits over the wire and through its
+                       // retiming flip-flops, its clock and leakage over the run.
+                       {"energy_joules", static_cast<double>(ls.flits) * (ek.wire_per_flit + ek.retiming_per_flit) +
+                                             static_cast<double>(st.cycles()) *
+                                                 (ek.channel_clock_per_cycle + ek.channel_leakage_per_cycle)}});
     }
   }
   j["links"] = links;
@@ -112,6 +160,19 @@ void SimEngine::write_report() {
                   {"one_sided_bytes", remotes_.bytes()},
                   {"message_latency", p2p_.latency().to_json()},
                   {"packet_latency", st.networks.empty() ? json() : st.networks[0].latency.to_json()}};
+  {
+    const JobEnergy e = job_energy();
+    json je = json::object();
+    je["network"] = e.network.to_json();
+    je["network_packets_joules"] = energy_.dynamic_joules();
+    je["adapters_joules"] = e.adapters;
+    je["cores_joules"] = e.cores;
+    je["cores_counted"] = e.cores_counted;
+    je["total_joules"] = e.total();
+    je["total_watts"] = e.network.seconds > 0 ? e.total() / e.network.seconds : 0.0;
+    je["limits"] = hw::energy_limits(config_);
+    j["energy"] = je;
+  }
   j["adapter_stats"] = adapter_->stats();
   // Task migrations ([Wallentowitz 2018] §3.6): when each was asked for, when the task stopped on
   // its old tile and when it ran on the new one.
@@ -173,7 +234,43 @@ void SimEngine::write_trace() {
                   l.link, static_cast<double>(l.begin) * us, static_cast<double>(l.end - l.begin) * us);
     emit(buf);
   }
+  // Energy counter track: the network's energy so far, in uJ: its leakage and clock at their
+  // average rate plus the dynamic energy of the packets delivered by then (at most ~4 000 points).
+  {
+    const hw::Stats st = energy_stats();
+    const hw::EnergyBreakdown net = hw::network_energy(config_, st);
+    const double static_per_cycle =
+        st.cycles() ? net.leakage_and_clock() / static_cast<double>(st.cycles()) : 0.0;
+    emit(R"({"name":"process_name","ph":"M","pid":2,"args":{"name":"energy"}})");
+    const std::vector<EnergyAccount::Sample>& samples = energy_.samples();
+    const std::size_t step = samples.size() / 4000 + 1;
+    auto counter = [&](std::uint64_t cycle, double dynamic) {
+      const double uj = 1e6 * (dynamic + static_per_cycle * static_cast<double>(cycle - st.start_cycle));
+      std::snprintf(buf, sizeof buf, "{\"name\":\"network energy\",\"ph\":\"C\",\"pid\":2,\"ts\":%.4f,\"args\":{\"uJ\":%.6g}}",
+                    static_cast<double>(cycle) * us, uj);
+      emit(buf);
+    };
+    counter(st.start_cycle, 0.0);
+    for (std::size_t i = step - 1; i < samples.size(); i += step) counter(samples[i].cycle, samples[i].joules);
+    counter(st.end_cycle, energy_.dynamic_joules());
+  }
   out << "\n]}\n";
+}
+
+json SimEngine::rank_energy(int r) const {
+  const RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+  json e = {{"network_joules", energy_.network_joules(r)},
+            {"adapter_joules", hw::adapter_energy(config_.energy, ri.sends + ri.recvs, energy_.words(r))},
+            {"adapter_words", energy_.words(r)}};
+  if (ri.counted) {
+    const auto [int_ops, fp_ops] = counted_ops(ri);
+    e["core_joules"] = hw::core_energy(config_.energy, int_ops, fp_ops);
+    e["int_ops"] = int_ops;
+    e["fp_ops"] = fp_ops;
+  } else {
+    e["core_joules"] = nullptr;  // its compute was not counted: no operations to charge
+  }
+  return e;
 }
 
 std::string SimEngine::compute_text() const {
@@ -213,6 +310,7 @@ void SimEngine::print_summary() {
       }
     }
   const double sum = static_cast<double>(std::max<std::uint64_t>(1, comm + compute));
+  const JobEnergy energy = job_energy();
   std::string busiest = best_link >= 0 ? link_name(chip_->topology(), best_link) : std::string("-");
   if (tilempi::settings::env_boolean(tilempi::transport::settings::sim_profile_env()).value_or(false))
     std::fprintf(stderr,
@@ -225,14 +323,16 @@ void SimEngine::print_summary() {
   std::fprintf(stderr,
                "tilempirun: sim: %d ranks on %s %dx%d, adapter %s: %llu cycles = %.3f us virtual; "
                "comm %.0f%% / compute %.0f%% of rank time (compute %s); %llu messages, %llu packets, %llu link "
-               "conflicts (%llu packets delayed); busiest link %s %.1f%%; wall %.2f s (chip model %.2f s)%s\n",
+               "conflicts (%llu packets delayed); busiest link %s %.1f%%; energy %.4g uJ (network %.0f%%); wall %.2f "
+               "s (chip model %.2f s)%s\n",
                n_, config_.preset.c_str(), config_.width, config_.height, adapter_name_.c_str(),
                static_cast<unsigned long long>(total), static_cast<double>(total) / config_.clock_hz * 1e6,
                100.0 * static_cast<double>(comm) / sum, 100.0 * static_cast<double>(compute) / sum,
                compute_text().c_str(),
                static_cast<unsigned long long>(messages_), static_cast<unsigned long long>(packets_),
                static_cast<unsigned long long>(conflicts_), static_cast<unsigned long long>(delayed_), busiest.c_str(),
-               100.0 * best, wall_seconds_, chip_seconds_, opt_.summary_note.c_str());
+               100.0 * best, 1e6 * energy.total(), energy.total() > 0 ? 100.0 * energy.network.total() / energy.total() : 0.0,
+               wall_seconds_, chip_seconds_, opt_.summary_note.c_str());
   // Ranks that did not count their operations under --compute model are timed by this host: a
   // line of its own, since the summary's parenthesis is easy to miss.
   int counted = 0, finished = 0;

@@ -1,5 +1,6 @@
 // The booksim and booksim_speculative presets: the reference router of the comparison curves.
 #include "registered_presets.h"
+#include "tilempi/hwmodel/energy.h"
 
 namespace tilempi::hwmodel {
 
@@ -33,6 +34,11 @@ void booksim_router(Config& c, bool spec) {
   c.injection_credit_delay = 2;  // as credit_delay
   c.credit_delay = 2;            // credit_delay = 0 plus the 1-cycle credit channel and its read: fitted
                                  // to the credit round trip of 5 cycles the reference measured
+  // The power module's view (sim_power = 1, its techfile.txt: the energy.* defaults): its clock is
+  // 20 FO4 delays of the technology (9.71 GHz at 32 nm), and a mesh keeps every router's four
+  // network channels, the unconnected ones at the edges included (they are clocked and leak).
+  c.clock_hz = technology_clock_hz(c.energy);
+  c.energy.edge_channels = true;
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tilempi/hwmodel/energy_parameters.h"
 #include "tilempi/hwmodel/registry.h"
 #include "tilempi/settings.h"
 
@@ -104,6 +105,9 @@ struct Config {
   bool static_network = false;
   int static_setup_cycles = 0;  // per route configuration of one tile
   int static_hop_cycles = 1;    // per word per hop
+
+  // Energy model (keys energy.*; energy.h, docs/HWMODEL.md "Energy").
+  EnergyParameters energy;
 
   // Keys "adapter.<name>" are kept verbatim for the adapter models, which
   // validate them (hwmodel/adapter/).

@@ -30,6 +30,7 @@ struct Summary {
     if (v > max) max = v;
   }
   double mean() const { return count ? sum / static_cast<double>(count) : 0.0; }
+  void add(const Summary& o);  // as if o's values had been added here
   nlohmann::json to_json() const;
 };
 
@@ -76,6 +77,9 @@ struct Stats {
   std::vector<PacketRecord> packets;    // when the packet log is on
 
   Cycle cycles() const { return end_cycle - start_cycle; }
+  // Appends the statistics of the stretch that followed this one (taken after a reset_stats() at
+  // this one's end): counters add up, the stretch ends where `later` ends.
+  void append(const Stats& later);
   // Flits per cycle on a link over the measured interval.
   double utilization(int network, int link_index) const;
 

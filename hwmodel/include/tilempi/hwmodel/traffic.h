@@ -56,6 +56,7 @@ struct TrafficResult {
   double router_cycles = 0;     // cycles x routers simulated in total
   std::uint64_t flit_hops = 0;  // in total
   Stats window;                 // chip statistics of the measurement window
+  Stats run;                    // chip statistics of the whole run: warm-up, window and drain
   double bisection_bound = 0;   // uniform-traffic bound 4/k (flits/node/cycle) for the mesh
   // Mean zero-load latency of the pattern, measured: one packet alone on the chip per hop
   // count (at zero load a packet's latency depends only on its hops). The analytic T0 below
