@@ -58,7 +58,7 @@ JobEnergy SimEngine::job_energy() const {
   for (int r = 0; r < n_; ++r) {
     const RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
     e.adapters += hw::adapter_energy(config_.energy, ri.sends + ri.recvs, energy_.words(r));
-    if (!ri.counted) continue;
+    if (!ri.totals.counted) continue;
     const auto [int_ops, fp_ops] = counted_ops(ri);
     e.cores += hw::core_energy(config_.energy, int_ops, fp_ops);
     ++e.cores_counted;
@@ -262,7 +262,7 @@ json SimEngine::rank_energy(int r) const {
   json e = {{"network_joules", energy_.network_joules(r)},
             {"adapter_joules", hw::adapter_energy(config_.energy, ri.sends + ri.recvs, energy_.words(r))},
             {"adapter_words", energy_.words(r)}};
-  if (ri.counted) {
+  if (ri.totals.counted) {
     const auto [int_ops, fp_ops] = counted_ops(ri);
     e["core_joules"] = hw::core_energy(config_.energy, int_ops, fp_ops);
     e["int_ops"] = int_ops;
