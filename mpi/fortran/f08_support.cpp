@@ -1,0 +1,179 @@
+// The choice-buffer helpers of the mpi_f08 entry points, and the entry points the generator does
+// not write (mpi/fortran/mpi_f08_gen.py, HANDWRITTEN and extra_interfaces()).
+#include "f08_support.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace tilempi::fortran::f08 {
+
+namespace {
+
+/// Calls f(byte offset from base_addr) for each element of the descriptor, in array element order.
+template <class F>
+void for_each_element(const CFI_cdesc_t* d, F f) {
+  const int rank = d->rank;
+  std::size_t n = element_count(d);
+  if (n == 0) return;
+  CFI_index_t index[CFI_MAX_RANK] = {};
+  for (std::size_t i = 0; i < n; ++i) {
+    CFI_index_t offset = 0;
+    for (int k = 0; k < rank; ++k) offset += index[k] * d->dim[k].sm;
+    f(offset);
+    for (int k = 0; k < rank; ++k) {
+      if (++index[k] < d->dim[k].extent) break;
+      index[k] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+bool contiguous(const CFI_cdesc_t* d) {
+  CFI_index_t expect = static_cast<CFI_index_t>(d->elem_len);
+  for (int k = 0; k < d->rank; ++k) {
+    const CFI_index_t extent = d->dim[k].extent;
+    if (extent == 0) return true;  // empty: nothing to lay out
+    if (extent < 0) return true;   // assumed size (last dimension): contiguous by definition
+    if (extent > 1 && d->dim[k].sm != expect) return false;
+    expect *= extent;
+  }
+  return true;
+}
+
+std::size_t element_count(const CFI_cdesc_t* d) {
+  std::size_t n = 1;
+  for (int k = 0; k < d->rank; ++k) n *= d->dim[k].extent > 0 ? static_cast<std::size_t>(d->dim[k].extent) : 0;
+  return n;
+}
+
+MPI_Fint buffer_error(const char* call, const char* why) {
+  std::fprintf(stderr, "tilempi: %s (use mpi_f08): %s\n", call, why);
+  MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_BUFFER);
+  return MPI_ERR_BUFFER;
+}
+
+BlockingChoice::BlockingChoice(const CFI_cdesc_t* d, const char*, bool written) : d_(d), written_(written) {
+  if (contiguous(d)) return;
+  copy_.resize(element_count(d) * d->elem_len);
+  const char* base = static_cast<const char*>(d->base_addr);
+  char* out = copy_.data();
+  const std::size_t len = d->elem_len;
+  for_each_element(d, [&](CFI_index_t offset) {
+    std::memcpy(out, base + offset, len);
+    out += len;
+  });
+}
+
+void BlockingChoice::finish() {
+  if (copy_.empty() || !written_) return;
+  char* base = static_cast<char*>(d_->base_addr);
+  const char* in = copy_.data();
+  const std::size_t len = d_->elem_len;
+  for_each_element(d_, [&](CFI_index_t offset) {
+    std::memcpy(base + offset, in, len);
+    in += len;
+  });
+}
+
+AsyncChoice::AsyncChoice(const CFI_cdesc_t* d, const char* call, const void* count_arg, const void* datatype_arg)
+    : d_(d) {
+  if (contiguous(d)) return;
+  const auto* count = static_cast<const MPI_Fint*>(count_arg);
+  const auto* datatype = static_cast<const MPI_Fint*>(datatype_arg);
+  if (count == nullptr || datatype == nullptr) {
+    err_ = buffer_error(call, "a non-contiguous array section here needs a contiguous array (or a datatype "
+                              "describing the layout) instead: its count and datatype are shared with another buffer");
+    return;
+  }
+  if (*count == 0) return;
+  // The elements of the datatype must be whole array elements: k instances of a gap-free type
+  // make one element of the array.
+  int size = 0;
+  MPI_Aint lb = 0, extent = 0;
+  if (MPI_Type_size(*datatype, &size) != MPI_SUCCESS || MPI_Type_get_extent(*datatype, &lb, &extent) != MPI_SUCCESS ||
+      size <= 0 || lb != 0 || extent != size || d->elem_len % static_cast<std::size_t>(size) != 0 ||
+      *count % static_cast<MPI_Fint>(d->elem_len / static_cast<std::size_t>(size)) != 0) {
+    err_ = buffer_error(call, "a non-contiguous array section needs a datatype of whole array elements");
+    return;
+  }
+  const int per_element = static_cast<int>(d->elem_len / static_cast<std::size_t>(size));
+  const std::size_t wanted = static_cast<std::size_t>(*count / per_element);
+  const std::size_t have = element_count(d);
+  if (wanted > have) {
+    err_ = buffer_error(call, "count is larger than the array section");
+    return;
+  }
+  MPI_Datatype element = *datatype;
+  MPI_Datatype made = MPI_DATATYPE_NULL;
+  if (per_element > 1) {
+    MPI_Type_contiguous(per_element, *datatype, &made);
+    element = made;
+  }
+  MPI_Datatype t = element;
+  if (wanted == have) {
+    // The whole section: one hvector per dimension, innermost first.
+    for (int k = 0; k < d->rank; ++k) {
+      MPI_Datatype next = MPI_DATATYPE_NULL;
+      MPI_Type_create_hvector(static_cast<int>(d->dim[k].extent), 1, d->dim[k].sm, t, &next);
+      if (t != *datatype) MPI_Type_free(&t);
+      t = next;
+    }
+  } else {
+    std::vector<MPI_Aint> displacements;
+    displacements.reserve(wanted);
+    for_each_element(d, [&](CFI_index_t offset) {
+      if (displacements.size() < wanted) displacements.push_back(offset);
+    });
+    MPI_Datatype next = MPI_DATATYPE_NULL;
+    MPI_Type_create_hindexed_block(static_cast<int>(wanted), 1, displacements.data(), t, &next);
+    if (t != *datatype) MPI_Type_free(&t);
+    t = next;
+  }
+  MPI_Type_commit(&t);
+  section_ = t;
+}
+
+AsyncChoice::~AsyncChoice() {
+  // A pending operation keeps its datatype alive: freeing it now is what MPI_TYPE_FREE allows.
+  if (section_ != MPI_DATATYPE_NULL) MPI_Type_free(&section_);
+}
+
+WholeChoice::WholeChoice(const CFI_cdesc_t* d, const char* call) : d_(d) {
+  if (!contiguous(d)) err_ = buffer_error(call, "the memory must be contiguous, not an array section with gaps");
+}
+
+}  // namespace tilempi::fortran::f08
+
+using tilempi::fortran::f08::set_ierror;
+
+extern "C" {
+
+// MPI_BUFFER_DETACH: BUFFER_ADDR is TYPE(C_PTR) in mpi_f08, so the address can come back.
+void PMPI_Buffer_detach_f08(void** buffer_addr, MPI_Fint* size, MPI_Fint* ierror) {
+  void* addr = nullptr;
+  int s = 0;
+  const int err = MPI_Buffer_detach(&addr, &s);
+  *buffer_addr = addr;
+  *size = s;
+  set_ierror(ierror, err);
+}
+
+void PMPI_Status_f2f08_f08(const MPI_Fint* f_status, MPI_Status* f08_status, MPI_Fint* ierror) {
+  set_ierror(ierror, MPI_Status_f2f08(f_status, f08_status));
+}
+
+void PMPI_Status_f082f_f08(const MPI_Status* f08_status, MPI_Fint* f_status, MPI_Fint* ierror) {
+  set_ierror(ierror, MPI_Status_f082f(f08_status, f_status));
+}
+
+// MPI_F_SYNC_REG: a call the compiler cannot see into, so a buffer it names is in memory, not in
+// a register, around it (MPI 3.1, section 17.1.17).
+void PMPI_F_sync_reg_f08ts(CFI_cdesc_t* buf) { __asm__ volatile("" : : "r"(buf) : "memory"); }
+
+}  // extern "C"
+
+TILEMPI_PMPI_ALIAS(Buffer_detach_f08)
+TILEMPI_PMPI_ALIAS(Status_f2f08_f08)
+TILEMPI_PMPI_ALIAS(Status_f082f_f08)
+TILEMPI_PMPI_ALIAS(F_sync_reg_f08ts)
