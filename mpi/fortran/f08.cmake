@@ -29,10 +29,13 @@ set_source_files_properties(${_f08_dir}/f08_entry.cpp ${CMAKE_CURRENT_SOURCE_DIR
   PROPERTIES INCLUDE_DIRECTORIES "${CMAKE_CURRENT_SOURCE_DIR}/fortran" COMPILE_OPTIONS "-isystem;${_f08_cfi_dir}")
 add_dependencies(tilempi_objects tilempi_f08_sources)
 
-# The module: declarations only (every procedure binds to an entry point above), so only its
-# mpi_f08.mod matters. Its interfaces use LOGICAL and CHARACTER(*) arguments in BIND(C)
+# The module: its mpi_f08.mod for the compiler, and its object (the handle constants and the
+# elemental == and /=, no calls into the Fortran runtime) inside libtilempi, so that programs still
+# link -ltilempi alone. Its interfaces use LOGICAL and CHARACTER(*) arguments in BIND(C)
 # procedures, which Fortran 2018 allows and gfortran warns about.
 add_library(tilempi_f08_module OBJECT ${_f08_dir}/mpi_f08.f90)
+target_sources(tilempi PRIVATE $<TARGET_OBJECTS:tilempi_f08_module>)
+target_sources(tilempi_static PRIVATE $<TARGET_OBJECTS:tilempi_f08_module>)
 set_target_properties(tilempi_f08_module PROPERTIES Fortran_MODULE_DIRECTORY ${TILEMPI_FORTRAN_MODULE_DIR})
 target_compile_options(tilempi_f08_module PRIVATE -Wno-c-binding-type)
 add_dependencies(tilempi_f08_module tilempi_f08_sources)

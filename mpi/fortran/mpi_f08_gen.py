@@ -275,6 +275,9 @@ def classify(fname, args):
             a.name_suffix = f"({shape})"
         else:
             a.fdecl = f"{ftype}, intent({intent})"
+    if any(a.kind == "choice" for a in args) and any(
+            a.kind in ("char", "proc") or (a.fdecl or "").startswith("logical") for a in args):
+        return "a choice buffer together with a LOGICAL, CHARACTER or procedure argument (BIND(C) cannot take both)"
     # Each choice buffer's own (count, datatype), when the next two arguments after it are those
     # and no other buffer shares them.
     claimed = {}
@@ -416,6 +419,13 @@ def wrap(head, names, tail, indent):
     return "\n".join(out)
 
 
+def uses_bind_c(args):
+    """Procedures with choice buffers bind to C (the buffer arrives as a C descriptor); the others
+    keep gfortran's own calling convention (every argument by reference, hidden CHARACTER
+    lengths), which takes LOGICAL arguments and Fortran callbacks where standard BIND(C) cannot."""
+    return any(a.kind == "choice" for a in args)
+
+
 def fortran_interface(prefix, name, ret, args, suffix):
     proc = f"{prefix}_{name}{suffix}"
     names = [a.name for a in args if a.kind != "dropped"]
@@ -425,15 +435,18 @@ def fortran_interface(prefix, name, ret, args, suffix):
         out = [wrap(head, [], f' bind(C, name="{prefix}_{name}")', ind)]
         out.append(f"{ind}end function")
         return proc, "\n".join(out)
-    bind_c = not any(a.kind == "proc" for a in args)
+    bind_c = uses_bind_c(args)
     names.append("ierror")
     tail = f' bind(C, name="{proc}")' if bind_c else ""
     out = [wrap(f"{ind}subroutine {proc}", names, tail, ind), f"{ind}  import"]
     for a in args:
         if a.kind == "dropped":
             continue
-        out.append(f"{ind}  {a.fdecl} :: {a.name}{getattr(a, 'name_suffix', '')}")
-    out.append(f"{ind}  integer, optional, intent(out) :: ierror")
+        decl = a.fdecl
+        if bind_c and decl.startswith("integer,"):
+            decl = "integer(c_int)," + decl[len("integer,"):]  # the same type as INTEGER, spelled interoperably
+        out.append(f"{ind}  {decl} :: {a.name}{getattr(a, 'name_suffix', '')}")
+    out.append(f"{ind}  integer{'(c_int)' if bind_c else ''}, optional, intent(out) :: ierror")
     out.append(f"{ind}end subroutine")
     return proc, "\n".join(out)
 
@@ -493,14 +506,11 @@ def generate_module(funcs):
         for n in names:
             o.append(f"  procedure(MPI_{kind}_{what}_attr_function) :: {n}")
     o.append("")
-    o.append("  ! == and /= on handles.")
+    o.append("  ! == and /= on handles: elemental, so that whole arrays of requests compare.")
     for op, suffix in (("==", "eq"), ("/=", "ne")):
         o.append(f"  interface operator({op})")
         for h in HANDLES:
-            o.append(f"    logical function tilempi_f08_{h.lower()}_{suffix}(a, b) bind(C, name=\"tilempi_f08_{h.lower()}_{suffix}\")")
-            o.append("      import")
-            o.append(f"      type(MPI_{h}), intent(in) :: a, b")
-            o.append("    end function")
+            o.append(f"    module procedure tilempi_f08_{h.lower()}_{suffix}")
         o.append("  end interface")
     o.append("")
     for prefix in ("MPI", "PMPI"):
@@ -515,6 +525,136 @@ def generate_module(funcs):
             o.append(f"  interface {prefix}_{name}")
             o.append(body)
             o.append("  end interface")
+    o.append("")
+    o.append("contains")
+    o.append("")
+    for h in HANDLES:
+        for op, suffix in (("==", "eq"), ("/=", "ne")):
+            fn = f"tilempi_f08_{h.lower()}_{suffix}"
+            o.append(f"  elemental logical function {fn}(a, b)")
+            o.append(f"    type(MPI_{h}), intent(in) :: a, b")
+            o.append(f"    {fn} = a%MPI_VAL {op} b%MPI_VAL")
+            o.append("  end function")
+    o.append("end module mpi_f08")
+    return "\n".join(o) + "\n"
+
+
+def uses_bind_c(args):
+    """Procedures with choice buffers bind to C (the buffer arrives as a C descriptor); the others
+    keep gfortran's own calling convention (every argument by reference, hidden CHARACTER
+    lengths), which takes LOGICAL arguments and Fortran callbacks where standard BIND(C) cannot."""
+    return any(a.kind == "choice" for a in args)
+
+
+def fortran_interface(prefix, name, ret, args, suffix):
+    proc = f"{prefix}_{name}{suffix}"
+    names = [a.name for a in args if a.kind != "dropped"]
+    ind = "    "
+    if name in DIRECT:
+        head = f"{ind}{DIRECT[name]} function {proc}"
+        out = [wrap(head, [], f' bind(C, name="{prefix}_{name}")', ind)]
+        out.append(f"{ind}end function")
+        return proc, "\n".join(out)
+    bind_c = uses_bind_c(args)
+    names.append("ierror")
+    tail = f' bind(C, name="{proc}")' if bind_c else ""
+    out = [wrap(f"{ind}subroutine {proc}", names, tail, ind), f"{ind}  import"]
+    for a in args:
+        if a.kind == "dropped":
+            continue
+        decl = a.fdecl
+        if bind_c and decl.startswith("integer,"):
+            decl = "integer(c_int)," + decl[len("integer,"):]  # the same type as INTEGER, spelled interoperably
+        out.append(f"{ind}  {decl} :: {a.name}{getattr(a, 'name_suffix', '')}")
+    out.append(f"{ind}  integer{'(c_int)' if bind_c else ''}, optional, intent(out) :: ierror")
+    out.append(f"{ind}end subroutine")
+    return proc, "\n".join(out)
+
+
+def generate_module(funcs):
+    consts, commons = mpif_constants()
+    htypes = handle_types()
+    fields = status_fields()
+    o = []
+    o.append("! Generated by mpi/fortran/mpi_f08_gen.py from mpi.h, mpif.h and the Fortran bindings: do not edit.")
+    o.append("!")
+    o.append("! The Fortran 2008 module (`use mpi_f08`): typed handles, TYPE(MPI_Status), optional IERROR,")
+    o.append("! assumed-type assumed-rank choice buffers. It holds declarations only; every procedure is")
+    o.append("! an entry point of libtilempi (mpi/fortran/f08_support.h).")
+    o.append("module mpi_f08")
+    o.append("  use, intrinsic :: iso_c_binding, only: c_ptr, c_int")
+    o.append("  implicit none")
+    o.append("  private :: c_int")
+    o.append("")
+    for h in HANDLES:
+        o.append(f"  type, bind(C) :: MPI_{h}")
+        o.append("    integer(c_int) :: MPI_VAL")
+        o.append("  end type")
+    o.append("  ! The same six integers as C's MPI_Status and mpif.h's INTEGER STATUS(MPI_STATUS_SIZE).")
+    o.append("  type, bind(C) :: MPI_Status")
+    for f in fields:
+        o.append(f"    integer(c_int) :: {f}")
+    o.append("  end type")
+    o.append("")
+    o.append("  ! What this module provides (MPI 3.1, section 17.1.1).")
+    o.append("  logical, parameter :: MPI_SUBARRAYS_SUPPORTED = .true.")
+    o.append("  logical, parameter :: MPI_ASYNC_PROTECTS_NONBLOCKING = .false.")
+    o.append("")
+    o.append("  ! The constants of mpif.h: handles as TYPE(...) parameters, the rest as there.")
+    kinds_first = [c for c in consts if c[0] in ("MPI_ADDRESS_KIND", "MPI_OFFSET_KIND", "MPI_COUNT_KIND",
+                                                  "MPI_INTEGER_KIND")]
+    for n, t, v in kinds_first + [c for c in consts if c not in kinds_first]:
+        if n in htypes:
+            o.append(f"  type({htypes[n]}), parameter :: {n} = {htypes[n]}({v})")
+        else:
+            o.append(f"  {t.lower()}, parameter :: {n} = {v}")
+    o.append("")
+    o.append("  ! Sentinel variables: the library recognizes their COMMON blocks by address, the same")
+    o.append("  ! blocks as mpif.h's.")
+    for blk, var, decl in commons:
+        dims = decl[1] if decl else ""
+        if "STATUS" in var:
+            o.append(f"  type(MPI_Status) :: {var}{'(1)' if 'STATUSES' in var else ''}")
+        else:
+            o.append(f"  {(decl[0] if decl else 'INTEGER').lower()} :: {var}{dims.replace('MPI_STATUS_SIZE,', '')}")
+        o.append(f"  common /{blk.lower()}/ {var}")
+    o.append("")
+    attr = "\n".join(ATTR_INTERFACES.format(k=k, t=t, o=ob) for k, t, ob in
+                     (("Comm", "Comm", "comm"), ("Type", "Datatype", "type"), ("Win", "Win", "win")))
+    o.append(ABSTRACT_INTERFACES.format(attr=attr))
+    for kind, what, names in PREDEFINED_CALLBACKS:
+        for n in names:
+            o.append(f"  procedure(MPI_{kind}_{what}_attr_function) :: {n}")
+    o.append("")
+    o.append("  ! == and /= on handles: elemental, so that whole arrays of requests compare.")
+    for op, suffix in (("==", "eq"), ("/=", "ne")):
+        o.append(f"  interface operator({op})")
+        for h in HANDLES:
+            o.append(f"    module procedure tilempi_f08_{h.lower()}_{suffix}")
+        o.append("  end interface")
+    o.append("")
+    for prefix in ("MPI", "PMPI"):
+        for name, ret, args, suffix, reason in funcs:
+            if reason:
+                continue
+            proc, body = fortran_interface(prefix, name, ret, args, suffix)
+            o.append(f"  interface {prefix}_{name}")
+            o.append(body)
+            o.append("  end interface")
+        for name, body in extra_interfaces(prefix):
+            o.append(f"  interface {prefix}_{name}")
+            o.append(body)
+            o.append("  end interface")
+    o.append("")
+    o.append("contains")
+    o.append("")
+    for h in HANDLES:
+        for op, suffix in (("==", "eq"), ("/=", "ne")):
+            fn = f"tilempi_f08_{h.lower()}_{suffix}"
+            o.append(f"  elemental logical function {fn}(a, b)")
+            o.append(f"    type(MPI_{h}), intent(in) :: a, b")
+            o.append(f"    {fn} = a%MPI_VAL {op} b%MPI_VAL")
+            o.append("  end function")
     o.append("end module mpi_f08")
     return "\n".join(o) + "\n"
 
@@ -543,7 +683,9 @@ def extra_interfaces(prefix):
     ]
 
 
-def cxx_param(a):
+def cxx_param(a, bind_c):
+    if a.kind == "char" and not bind_c:
+        return f"char* {a.name}"
     if a.kind == "choice" or a.kind == "char":
         return f"CFI_cdesc_t* {a.name}"
     if a.kind == "proc":
@@ -556,11 +698,6 @@ def generate_entries(funcs):
          "// The entry points of the mpi_f08 module: each calls the function's Fortran binding.",
          '#include "f08_support.h"', "", "using namespace tilempi::fortran::f08;", "", 'extern "C" {', ""]
     aliases = []
-    for h in HANDLES:
-        lh = h.lower()
-        o.append(f"int tilempi_f08_{lh}_eq(const MPI_Fint* a, const MPI_Fint* b) {{ return *a == *b ? 1 : 0; }}")
-        o.append(f"int tilempi_f08_{lh}_ne(const MPI_Fint* a, const MPI_Fint* b) {{ return *a != *b ? 1 : 0; }}")
-    o.append("")
     for name, ret, args, suffix, reason in funcs:
         if reason or name in DIRECT or name in HANDWRITTEN:
             continue
@@ -572,9 +709,11 @@ def generate_entries(funcs):
         fixed_params.append("MPI_Fint*")
         fixed_params += ["std::size_t"] * sum(1 for a in live if a.kind == "char")
         o.append(f"void {binding}({', '.join(fixed_params)});")
-        bind_c = not any(a.kind == "proc" for a in args)
+        bind_c = uses_bind_c(args)
         entry = f"PMPI_{name}{suffix}" if bind_c else f"pmpi_{name.lower()}{suffix.lower()}_"
-        params = [cxx_param(a) for a in live] + ["MPI_Fint* ierror"]
+        params = [cxx_param(a, bind_c) for a in live] + ["MPI_Fint* ierror"]
+        if not bind_c:
+            params += [f"std::size_t {a.name}_len" for a in live if a.kind == "char"]
         o.append(f"void {entry}({', '.join(params)}) {{")
         call = []
         for i, a in enumerate(live):
@@ -602,12 +741,14 @@ def generate_entries(funcs):
         for a in live:
             if a.kind == "choice":
                 call.append(f"{a.name}_c.address()")
+            elif a.kind == "char" and not bind_c:
+                call.append(a.name)
             elif a.kind == "char":
                 call.append(f"static_cast<char*>({a.name}->base_addr)")
             else:
                 call.append(replaced.get(a.name, a.name))
         call.append("&err")
-        call += [f"{a.name}->elem_len" for a in live if a.kind == "char"]
+        call += [f"{a.name}{'->elem_len' if bind_c else '_len'}" for a in live if a.kind == "char"]
         o.append("  MPI_Fint err = MPI_SUCCESS;")
         if choices:
             cond = " && ".join(f"{a.name}_c.ok(&err)" for a in choices)

@@ -1,0 +1,16 @@
+# `use mpi_f08` (issue 40, docs/FORTRAN.md): Fortran 2008 programs on host and sim, and the check
+# that every procedure of the module is an exported symbol of libtilempi.
+
+# A Fortran 2008 program: the module's explicit interfaces need no -fallow-argument-mismatch.
+function(fortran08_test name np)
+  if(NOT TARGET tilempi_f08_module)
+    return()
+  endif()
+  tilempi_add_conformance_test(NAME fortran08.${name} NP ${np}
+                               SOURCES ${CMAKE_CURRENT_LIST_DIR}/fortran08_${name}.f90 ${ARGN})
+  target_include_directories(conformance_fortran08.${name} PRIVATE ${TILEMPI_FORTRAN_MODULE_DIR})
+  target_compile_options(conformance_fortran08.${name} PRIVATE -std=f2018 -Wall -Werror -Wno-compare-reals)
+  add_dependencies(conformance_fortran08.${name} tilempi_f08_module)
+endfunction()
+
+fortran08_test(p2p 4)
