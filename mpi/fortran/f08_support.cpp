@@ -76,7 +76,8 @@ void BlockingChoice::finish() {
   });
 }
 
-AsyncChoice::AsyncChoice(const CFI_cdesc_t* d, const char* call, const void* count_arg, const void* datatype_arg)
+AsyncChoice::AsyncChoice(const CFI_cdesc_t* d, const char* call, const void* count_arg, const void* datatype_arg,
+                         bool per_rank_blocks)
     : d_(d) {
   if (contiguous(d)) return;
   const auto* count = static_cast<const MPI_Fint*>(count_arg);
@@ -98,38 +99,59 @@ AsyncChoice::AsyncChoice(const CFI_cdesc_t* d, const char* call, const void* cou
     return;
   }
   const int per_element = static_cast<int>(d->elem_len / static_cast<std::size_t>(size));
-  const std::size_t wanted = static_cast<std::size_t>(*count / per_element);
-  const std::size_t have = element_count(d);
-  if (wanted > have) {
-    err_ = buffer_error(call, "count is larger than the array section");
-    return;
-  }
   MPI_Datatype element = *datatype;
-  MPI_Datatype made = MPI_DATATYPE_NULL;
-  if (per_element > 1) {
-    MPI_Type_contiguous(per_element, *datatype, &made);
-    element = made;
-  }
-  MPI_Datatype t = element;
-  if (wanted == have) {
-    // The whole section: one hvector per dimension, innermost first.
-    for (int k = 0; k < d->rank; ++k) {
-      MPI_Datatype next = MPI_DATATYPE_NULL;
-      MPI_Type_create_hvector(static_cast<int>(d->dim[k].extent), 1, d->dim[k].sm, t, &next);
-      if (t != *datatype) MPI_Type_free(&t);
-      t = next;
+  if (per_element > 1) MPI_Type_contiguous(per_element, *datatype, &element);
+  MPI_Datatype t = MPI_DATATYPE_NULL;
+  // Elements a constant stride apart (a 1-D section, or one whose dimensions chain): the element
+  // type stretched to the stride, with the same count, which also walks a collective's blocks.
+  CFI_index_t stride = 0, next_sm = 0;
+  bool uniform = true;
+  for (int k = 0; k < d->rank && uniform; ++k) {
+    if (d->dim[k].extent <= 1) continue;
+    if (stride == 0) {
+      stride = d->dim[k].sm;
+    } else if (d->dim[k].sm != next_sm) {
+      uniform = false;
     }
-  } else {
-    std::vector<MPI_Aint> displacements;
-    displacements.reserve(wanted);
-    for_each_element(d, [&](CFI_index_t offset) {
-      if (displacements.size() < wanted) displacements.push_back(offset);
-    });
-    MPI_Datatype next = MPI_DATATYPE_NULL;
-    MPI_Type_create_hindexed_block(static_cast<int>(wanted), 1, displacements.data(), t, &next);
-    if (t != *datatype) MPI_Type_free(&t);
-    t = next;
+    next_sm = d->dim[k].sm * d->dim[k].extent;
   }
+  const std::size_t have = element_count(d);
+  if (uniform && stride > 0) {
+    MPI_Type_create_resized(element, 0, stride, &t);
+    if (per_element > 1) {
+      count_ = *count / per_element;
+      replaced_count_ = true;
+    }
+  } else if (per_rank_blocks) {
+    err_ = buffer_error(call, "a collective's non-contiguous buffer must be a section with a constant stride");
+  } else if (static_cast<std::size_t>(*count / per_element) > have) {
+    err_ = buffer_error(call, "count is larger than the array section");
+  } else {
+    // The whole message in the section: one hvector per dimension, innermost first, or the
+    // first elements of it.
+    const std::size_t wanted = static_cast<std::size_t>(*count / per_element);
+    MPI_Datatype cur = element;
+    if (wanted == have) {
+      for (int k = 0; k < d->rank; ++k) {
+        MPI_Datatype nt = MPI_DATATYPE_NULL;
+        MPI_Type_create_hvector(static_cast<int>(d->dim[k].extent), 1, d->dim[k].sm, cur, &nt);
+        if (cur != element) MPI_Type_free(&cur);
+        cur = nt;
+      }
+    } else {
+      std::vector<MPI_Aint> displacements;
+      displacements.reserve(wanted);
+      for_each_element(d, [&](CFI_index_t offset) {
+        if (displacements.size() < wanted) displacements.push_back(offset);
+      });
+      MPI_Type_create_hindexed_block(static_cast<int>(wanted), 1, displacements.data(), cur, &cur);
+    }
+    t = cur;
+    count_ = 1;
+    replaced_count_ = true;
+  }
+  if (element != *datatype) MPI_Type_free(&element);
+  if (t == MPI_DATATYPE_NULL) return;
   MPI_Type_commit(&t);
   section_ = t;
 }

@@ -49,12 +49,16 @@ class BlockingChoice {
 
 /// The buffer of a call that uses it after returning (nonblocking, persistent, one-sided, split
 /// collective): a non-contiguous section becomes a datatype that describes it in place, which
-/// replaces the call's (count, datatype) by (1, that type). That needs the buffer's own count and
+/// replaces the call's datatype (the element type stretched to a constant stride, same count) or
+/// its (count, datatype) by (1, the section's type). That needs the buffer's own count and
 /// datatype (count and datatype null when it shares them with another buffer) and a datatype of
 /// whole array elements; otherwise the call fails with MPI_ERR_BUFFER.
 class AsyncChoice {
  public:
-  AsyncChoice(const CFI_cdesc_t* d, const char* call, const void* count, const void* datatype);
+  /// per_rank_blocks: the count is that of each rank's block (gather, scatter, alltoall), not
+  /// of the whole buffer.
+  AsyncChoice(const CFI_cdesc_t* d, const char* call, const void* count, const void* datatype,
+              bool per_rank_blocks);
   AsyncChoice(const AsyncChoice&) = delete;
   AsyncChoice& operator=(const AsyncChoice&) = delete;
   ~AsyncChoice();
@@ -63,14 +67,15 @@ class AsyncChoice {
     return err_ == MPI_SUCCESS;
   }
   void* address() const { return d_->base_addr; }
-  void* count(void* original) { return section_ != MPI_DATATYPE_NULL ? &one_ : original; }
+  void* count(void* original) { return replaced_count_ ? &count_ : original; }
   void* datatype(void* original) { return section_ != MPI_DATATYPE_NULL ? &section_ : original; }
   void finish() {}
 
  private:
   const CFI_cdesc_t* d_;
   MPI_Fint err_ = MPI_SUCCESS;
-  MPI_Fint one_ = 1;
+  MPI_Fint count_ = 1;
+  bool replaced_count_ = false;
   MPI_Datatype section_ = MPI_DATATYPE_NULL;
 };
 

@@ -730,6 +730,8 @@ def generate_entries(funcs):
                         ctor += f", {args[a.pair[0]].name}, {args[a.pair[1]].name}"
                     else:
                         ctor += ", nullptr, nullptr"
+                    blocks = re.search(r"gather|scatter|alltoall|neighbor", name, re.I) is not None
+                    ctor += ", true" if blocks else ", false"
                 o.append(f"  {cls} {a.name}_c({ctor});")
         # A choice buffer with its own count and datatype may replace them (a section's datatype).
         replaced = {}

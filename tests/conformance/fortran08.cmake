@@ -14,3 +14,4 @@ function(fortran08_test name np)
 endfunction()
 
 fortran08_test(p2p 4)
+fortran08_test(coll 5)
