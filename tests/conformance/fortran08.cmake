@@ -15,3 +15,4 @@ endfunction()
 
 fortran08_test(p2p 4)
 fortran08_test(coll 5)
+fortran08_test(types 3)
