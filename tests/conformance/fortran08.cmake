@@ -17,3 +17,5 @@ fortran08_test(p2p 4)
 fortran08_test(coll 5)
 fortran08_test(types 3)
 fortran08_test(comm 4)
+fortran08_test(onesided_io 3)
+
