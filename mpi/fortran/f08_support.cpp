@@ -172,7 +172,7 @@ using tilempi::fortran::f08::set_ierror;
 extern "C" {
 
 // MPI_BUFFER_DETACH: BUFFER_ADDR is TYPE(C_PTR) in mpi_f08, so the address can come back.
-void PMPI_Buffer_detach_f08(void** buffer_addr, MPI_Fint* size, MPI_Fint* ierror) {
+void pmpi_buffer_detach_f08_(void** buffer_addr, MPI_Fint* size, MPI_Fint* ierror) {
   void* addr = nullptr;
   int s = 0;
   const int err = MPI_Buffer_detach(&addr, &s);
@@ -195,7 +195,7 @@ void PMPI_F_sync_reg_f08ts(CFI_cdesc_t* buf) { __asm__ volatile("" : : "r"(buf) 
 
 }  // extern "C"
 
-TILEMPI_PMPI_ALIAS(Buffer_detach_f08)
+TILEMPI_PMPI_F_ALIAS(buffer_detach_f08)
 TILEMPI_PMPI_ALIAS(Status_f2f08_f08)
 TILEMPI_PMPI_ALIAS(Status_f082f_f08)
 TILEMPI_PMPI_ALIAS(F_sync_reg_f08ts)

@@ -5,6 +5,10 @@
                             OUTDIR/f08_entry.cpp (the procedures the interfaces bind to) and
                             OUTDIR/mpi_f08_functions.txt (what the module has and what it lacks)
   mpi_f08_gen.py --list     print which functions of mpi.h have an mpi_f08 procedure, and why not
+  mpi_f08_gen.py --check-symbols MODULE.f90 LIB...
+                            check that every procedure the module declares is a symbol each
+                            library exports (a profiling name PMPI_x and a weak MPI_x for the
+                            entry points); exits 1 naming each one missing
 
 The description is the one the C and Fortran sides already share: the prototypes of
 mpi/include/mpi.h (the order and C type of every argument), the constants of mpif.h (their values)
@@ -787,7 +791,44 @@ def listing(funcs):
     return "\n".join(out) + "\n"
 
 
+def module_symbols(module_text):
+    """(symbol, wanted kinds) of every procedure a generated module declares."""
+    out = []
+    for m in re.finditer(r'bind\(C, name="(\w+)"\)', module_text):
+        out.append((m.group(1), "W" if m.group(1).startswith("MPI_") else "T"))
+    for m in re.finditer(r"^\s*subroutine (P?MPI_\w+)\(([^)]*)\)\s*$", module_text, re.M):
+        name = m.group(1).lower() + "_"
+        out.append((name, "W" if name.startswith("mpi_") else "T"))
+    for m in re.finditer(r"^\s*elemental logical function (\w+)\(", module_text, re.M):
+        out.append((f"__mpi_f08_MOD_{m.group(1)}", "T"))
+    return out
+
+
+def check_symbols(module_path, libs):
+    import subprocess
+    text = pathlib.Path(module_path).read_text()
+    # Abstract interfaces name no procedure.
+    text = re.sub(r"^\s*abstract interface$.*?^\s*end interface$", "", text, flags=re.M | re.S)
+    wanted = module_symbols(text)
+    bad = 0
+    for lib in libs:
+        args = ["nm", "--defined-only"] + (["-D"] if lib.endswith(".so") else []) + [lib]
+        kinds = {}
+        for line in subprocess.run(args, check=True, capture_output=True, text=True).stdout.splitlines():
+            parts = line.split()
+            if len(parts) == 3:
+                kinds.setdefault(parts[2], set()).add(parts[1])
+        for sym, kind in wanted:
+            if kind not in kinds.get(sym, set()):
+                print(f"{lib}: {sym} is {sorted(kinds.get(sym, [])) or 'missing'}, want {kind}", file=sys.stderr)
+                bad += 1
+        print(f"{lib}: the {len(wanted)} procedures of {pathlib.Path(module_path).name} are defined")
+    return 1 if bad or len(wanted) < 500 else 0
+
+
 def main():
+    if len(sys.argv) > 3 and sys.argv[1] == "--check-symbols":
+        return check_symbols(sys.argv[2], sys.argv[3:])
     funcs = functions()
     if len(sys.argv) == 2 and sys.argv[1] == "--list":
         sys.stdout.write(listing(funcs))

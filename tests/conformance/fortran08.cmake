@@ -19,3 +19,13 @@ fortran08_test(types 3)
 fortran08_test(comm 4)
 fortran08_test(onesided_io 3)
 
+
+# Every procedure the module declares resolves to a symbol libtilempi exports (shared and static):
+# the entry point PMPI_x and its weak MPI_x, and the module's own procedures.
+if(TARGET tilempi_f08_module)
+  find_package(Python3 COMPONENTS Interpreter)
+  add_test(NAME fortran08.symbols
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/mpi/fortran/mpi_f08_gen.py --check-symbols
+                   ${PROJECT_BINARY_DIR}/mpi/f08/mpi_f08.f90 $<TARGET_FILE:tilempi> $<TARGET_FILE:tilempi_static>)
+  set_tests_properties(fortran08.symbols PROPERTIES LABELS "conformance;fortran")
+endif()
