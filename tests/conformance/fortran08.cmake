@@ -29,3 +29,35 @@ if(TARGET tilempi_f08_module)
                    ${PROJECT_BINARY_DIR}/mpi/f08/mpi_f08.f90 $<TARGET_FILE:tilempi> $<TARGET_FILE:tilempi_static>)
   set_tests_properties(fortran08.symbols PROPERTIES LABELS "conformance;fortran")
 endif()
+
+# The acceptance program: the 3-D stencil with `use mpi_f08`, built with tilempif90 as users build
+# it (counted compute), on 49 sim ranks (contexts), on 4 host ranks, and its `use mpi` twin on both:
+# the residuals and the checksum agree line for line.
+if(TARGET tilempi_f08_module AND TARGET tilempirun AND DEFINED TILEMPI_WRAPPER_BUILD_DIR)
+  set(_dir ${CMAKE_CURRENT_BINARY_DIR}/fortran08_stencil3d)
+  file(MAKE_DIRECTORY ${_dir})
+  foreach(_v stencil3d stencil3d_mpi)
+    add_test(NAME fortran08.${_v}.compile
+             COMMAND ${TILEMPI_WRAPPER_BUILD_DIR}/tilempif90 -O2 -w
+                     ${CMAKE_CURRENT_LIST_DIR}/fortran08_${_v}.f90 -o ${_dir}/${_v})
+    set_tests_properties(fortran08.${_v}.compile PROPERTIES FIXTURES_SETUP fortran08_${_v} WORKING_DIRECTORY ${_dir}
+                         LABELS "conformance;fortran" TIMEOUT 120)
+  endforeach()
+  set(_script [=[
+set -e
+run=$1; dir=$2; sims=$3
+"$run" -n "$sims" --transport sim "$dir/stencil3d" > "$dir/f08.sim.txt"
+"$run" -n 4 --transport host "$dir/stencil3d" > "$dir/f08.host.txt"
+"$run" -n "$sims" --transport sim "$dir/stencil3d_mpi" > "$dir/mpi.sim.txt"
+"$run" -n 4 --transport host "$dir/stencil3d_mpi" > "$dir/mpi.host.txt"
+test "$(grep -c '^residual' "$dir/f08.sim.txt")" -eq 4 && grep -q '^checksum' "$dir/f08.sim.txt"
+for other in f08.host mpi.sim mpi.host; do
+  cmp "$dir/f08.sim.txt" "$dir/$other.txt" || { echo "use mpi_f08 on $sims sim ranks and $other differ"; exit 1; }
+done
+cat "$dir/f08.sim.txt"
+echo "fortran08.stencil3d: the same result"
+]=])
+  add_test(NAME fortran08.stencil3d COMMAND /bin/sh -c "${_script}" sh $<TARGET_FILE:tilempirun> ${_dir} 49)
+  set_tests_properties(fortran08.stencil3d PROPERTIES FIXTURES_REQUIRED "fortran08_stencil3d;fortran08_stencil3d_mpi"
+                       LABELS "conformance;fortran;sim" TIMEOUT 300 PASS_REGULAR_EXPRESSION "the same result")
+endif()
