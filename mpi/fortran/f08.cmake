@@ -2,6 +2,9 @@
 # mpi/fortran/mpi_f08_gen.py from mpi.h, mpif.h and the Fortran bindings. Included by
 # mpi/CMakeLists.txt once tilempi_objects exists, when a Fortran compiler is present. The module
 # needs gfortran's ISO_Fortran_binding.h (choice buffers arrive as its C descriptors) and python3.
+# The compiler whose modules these are: gfortran reads only module files of its own version.
+set(TILEMPI_FORTRAN_MODULE_COMPILER "${CMAKE_Fortran_COMPILER_ID} ${CMAKE_Fortran_COMPILER_VERSION}"
+    CACHE INTERNAL "the Fortran compiler that built mpi.mod and mpi_f08.mod")
 find_package(Python3 COMPONENTS Interpreter)
 execute_process(COMMAND ${CMAKE_Fortran_COMPILER} -print-file-name=include/ISO_Fortran_binding.h
                 OUTPUT_VARIABLE _f08_cfi_header OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
@@ -41,6 +44,3 @@ target_compile_options(tilempi_f08_module PRIVATE -Wno-c-binding-type)
 add_dependencies(tilempi_f08_module tilempi_f08_sources)
 add_dependencies(tilempi tilempi_f08_module)
 install(FILES ${TILEMPI_FORTRAN_MODULE_DIR}/mpi_f08.mod DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-# The compiler whose modules these are: gfortran reads only module files of its own version.
-set(TILEMPI_FORTRAN_MODULE_COMPILER "${CMAKE_Fortran_COMPILER_ID} ${CMAKE_Fortran_COMPILER_VERSION}"
-    CACHE INTERNAL "the Fortran compiler that built mpi.mod and mpi_f08.mod")

@@ -61,3 +61,24 @@ echo "fortran08.stencil3d: the same result"
   set_tests_properties(fortran08.stencil3d PROPERTIES FIXTURES_REQUIRED "fortran08_stencil3d;fortran08_stencil3d_mpi"
                        LABELS "conformance;fortran;sim" TIMEOUT 300 PASS_REGULAR_EXPRESSION "the same result")
 endif()
+
+# tilempif90 with a gfortran of another major version (TILEMPI_FC): a source that uses the mpi
+# modules is refused in one line, before the compiler runs; one that only includes mpif.h is not.
+if(TARGET tilempi_f08_module AND DEFINED TILEMPI_WRAPPER_BUILD_DIR)
+  set(_fake ${CMAKE_CURRENT_BINARY_DIR}/fortran08_other_gfortran)
+  file(WRITE ${_fake} "#!/bin/sh\n# A stand-in for a gfortran of another version: says so, compiles nothing.\n"
+                      "case $1 in -dumpversion) echo 99 ;; *) echo compiled ;; esac\n")
+  file(CHMOD ${_fake} PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+  set(_script [=[
+wrapper=$1; fake=$2; src=$3
+out=$(TILEMPI_FC=$fake "$wrapper" "$src/fortran08_p2p.f90" -o /dev/null 2>&1) && { echo "not refused: $out"; exit 1; }
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || { echo "more than one line: $out"; exit 1; }
+printf '%s\n' "$out" | grep -q "cannot read them" || { echo "unexpected: $out"; exit 1; }
+other=$(TILEMPI_FC=$fake "$wrapper" "$src/../fortran/p2p.f" -o /dev/null 2>&1) || { echo "mpif.h refused: $other"; exit 1; }
+echo "refused: $out"
+]=])
+  add_test(NAME fortran08.wrapper_other_gfortran
+           COMMAND /bin/sh -c "${_script}" sh ${TILEMPI_WRAPPER_BUILD_DIR}/tilempif90 ${_fake} ${CMAKE_CURRENT_LIST_DIR})
+  set_tests_properties(fortran08.wrapper_other_gfortran PROPERTIES LABELS "conformance;fortran" TIMEOUT 60
+                       PASS_REGULAR_EXPRESSION "^refused: ")
+endif()
