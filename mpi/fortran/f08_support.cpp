@@ -76,15 +76,42 @@ void BlockingChoice::finish() {
   });
 }
 
-AsyncChoice::AsyncChoice(const CFI_cdesc_t* d, const char* call, const void* count_arg, const void* datatype_arg,
-                         bool per_rank_blocks)
-    : d_(d) {
+namespace {
+
+bool same_layout(const CFI_cdesc_t* a, const CFI_cdesc_t* b) {
+  if (a->rank != b->rank || a->elem_len != b->elem_len) return false;
+  for (int k = 0; k < a->rank; ++k)
+    if (a->dim[k].extent != b->dim[k].extent || a->dim[k].sm != b->dim[k].sm) return false;
+  return true;
+}
+
+/// MPI_IN_PLACE or MPI_BOTTOM: not a buffer of its own.
+bool sentinel(const CFI_cdesc_t* d) { return tilempi::fortran::buffer(d->base_addr) != d->base_addr; }
+
+}  // namespace
+
+AsyncChoice::AsyncChoice(const CFI_cdesc_t* own, const char* call, const void* count_arg, const void* datatype_arg,
+                         bool per_rank_blocks, std::initializer_list<const CFI_cdesc_t*> companions)
+    : d_(own) {
+  // The section the datatype describes: this buffer's, or a companion's when this one is
+  // contiguous; every other buffer that shares the count and datatype must be laid out alike.
+  const CFI_cdesc_t* d = own;
+  for (const CFI_cdesc_t* c : companions)
+    if (contiguous(d) && !contiguous(c)) d = c;
   if (contiguous(d)) return;
+  for (const CFI_cdesc_t* c : companions) {
+    for (const CFI_cdesc_t* other : {own, c}) {
+      if (other != d && !sentinel(other) && !same_layout(other, d)) {
+        err_ = buffer_error(call, "a non-contiguous array section shares its count and datatype with a buffer "
+                                  "laid out differently: make both sections alike, or both contiguous");
+        return;
+      }
+    }
+  }
   const auto* count = static_cast<const MPI_Fint*>(count_arg);
   const auto* datatype = static_cast<const MPI_Fint*>(datatype_arg);
   if (count == nullptr || datatype == nullptr) {
-    err_ = buffer_error(call, "a non-contiguous array section here needs a contiguous array (or a datatype "
-                              "describing the layout) instead: its count and datatype are shared with another buffer");
+    err_ = buffer_error(call, "a non-contiguous array section needs a count and datatype of its own here");
     return;
   }
   if (*count == 0) return;

@@ -9,6 +9,7 @@ extern "C" {
 }
 
 #include <cstddef>
+#include <initializer_list>
 #include <vector>
 
 #include "fortran_support.h"
@@ -50,15 +51,17 @@ class BlockingChoice {
 /// The buffer of a call that uses it after returning (nonblocking, persistent, one-sided, split
 /// collective): a non-contiguous section becomes a datatype that describes it in place, which
 /// replaces the call's datatype (the element type stretched to a constant stride, same count) or
-/// its (count, datatype) by (1, the section's type). That needs the buffer's own count and
-/// datatype (count and datatype null when it shares them with another buffer) and a datatype of
-/// whole array elements; otherwise the call fails with MPI_ERR_BUFFER.
+/// its (count, datatype) by (1, the section's type). That needs a count and datatype that describe
+/// this buffer (and any companions of the same layout) and a datatype of whole array elements;
+/// otherwise the call fails with MPI_ERR_BUFFER.
 class AsyncChoice {
  public:
   /// per_rank_blocks: the count is that of each rank's block (gather, scatter, alltoall), not
   /// of the whole buffer.
+  /// companions: the buffers that share this one's count and datatype (a reduction's), which must
+  /// then have the same layout or be MPI_IN_PLACE.
   AsyncChoice(const CFI_cdesc_t* d, const char* call, const void* count, const void* datatype,
-              bool per_rank_blocks);
+              bool per_rank_blocks, std::initializer_list<const CFI_cdesc_t*> companions = {});
   AsyncChoice(const AsyncChoice&) = delete;
   AsyncChoice& operator=(const AsyncChoice&) = delete;
   ~AsyncChoice();

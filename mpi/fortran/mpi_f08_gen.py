@@ -39,7 +39,7 @@ HANDLES = ["Comm", "Datatype", "Group", "Request", "Op", "Win", "File", "Info", 
 
 # --- The Fortran 2008 facts C does not state ---------------------------------------------------
 # int arguments that are LOGICAL in Fortran.
-LOGICAL_NAMES = {"flag", "periods", "reorder", "remain_dims", "high", "commute", "complete"}
+LOGICAL_NAMES = {"flag", "periods", "reorder", "remain_dims", "high", "commute", "complete", "weighted"}
 # void* arguments that are choice buffers (TYPE(*), DIMENSION(..)).
 CHOICE_NAMES = {"buf", "buffer", "sendbuf", "recvbuf", "inbuf", "outbuf", "inoutbuf", "origin_addr",
                 "result_addr", "compare_addr", "location", "base"}
@@ -168,6 +168,7 @@ class Arg:
         self.fdecl = None  # Fortran declaration text without the name
         self.mode = None  # for choice buffers: blocking, async, address, whole
         self.pair = None  # for choice buffers: (count index, datatype index) when it has its own
+        self.companions = []  # names of the buffers that share this one's count and datatype
 
 
 def parse_prototype(decl):
@@ -295,10 +296,16 @@ def classify(fname, args):
                 claimed.setdefault(j, []).append(i)
                 a.pair = (j, j + 1)
                 break
+    # Buffers that share theirs (a reduction's send and receive buffers): the first one describes
+    # a section for all of them, which then must have the same layout (or be MPI_IN_PLACE).
     for j, owners in claimed.items():
         if len(owners) > 1:
-            for i in owners:
+            if args[owners[0]].mode == "async":
+                args[owners[0]].companions = [args[i].name for i in owners[1:]]
+            for i in owners[1:]:
                 args[i].pair = None
+                if args[i].mode == "async":
+                    args[i].mode = "companion"
     return None
 
 
@@ -723,7 +730,7 @@ def generate_entries(funcs):
         for i, a in enumerate(live):
             if a.kind == "choice":
                 cls = {"blocking": "BlockingChoice", "blocking_in": "BlockingChoice", "async": "AsyncChoice",
-                       "address": "AddressChoice", "whole": "WholeChoice"}[a.mode]
+                       "address": "AddressChoice", "whole": "WholeChoice", "companion": "AddressChoice"}[a.mode]
                 ctor = f"{a.name}, \"MPI_{name}\""
                 if a.mode == "blocking":
                     ctor += ", true"
@@ -736,6 +743,8 @@ def generate_entries(funcs):
                         ctor += ", nullptr, nullptr"
                     blocks = re.search(r"gather|scatter|alltoall|neighbor", name, re.I) is not None
                     ctor += ", true" if blocks else ", false"
+                    if getattr(a, "companions", None):
+                        ctor += ", {" + ", ".join(a.companions) + "}"
                 o.append(f"  {cls} {a.name}_c({ctor});")
         # A choice buffer with its own count and datatype may replace them (a section's datatype).
         replaced = {}

@@ -28,7 +28,9 @@ program fortran08_coll
   integer, allocatable :: sbuf(:), rbuf(:), counts(:), displs(:), big(:)
   integer, allocatable, asynchronous :: abuf(:), arbuf(:)
   type(MPI_Datatype), allocatable :: types(:)
-  integer :: grid(4, 3), v(3)
+  integer :: v(3)
+  integer, asynchronous :: grid(4, 3)
+  integer, asynchronous :: grid2(4, 3)
   integer, allocatable, asynchronous :: wide(:, :)
   type(MPI_Op) :: op
   type(MPI_Request) :: reqs(14)
@@ -160,6 +162,17 @@ program fortran08_coll
   call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
   call check(all(wide(2, :) == [(3 * i, i = 0, n - 1)]) .and. all(wide(1, :) == -1) .and. all(wide(3, :) == -1), &
              'iallgather into a section')
+  ! A non-blocking reduction in place into a row, and one between rows of two alike arrays.
+  grid = -1
+  grid(3, :) = [rank, 1, 2]
+  call MPI_Iallreduce(MPI_IN_PLACE, grid(3, :), 3, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, reqs(1))
+  call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
+  call check(all(grid(3, :) == [n * (n - 1) / 2, n, 2 * n]) .and. all(grid(4, :) == -1), 'iallreduce in place into a row')
+  grid2 = 0
+  grid2(2, :) = [1, rank, 3]
+  call MPI_Iallreduce(grid2(2, :), grid(1, :), 3, MPI_INTEGER, MPI_MAX, MPI_COMM_WORLD, reqs(1))
+  call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
+  call check(all(grid(1, :) == [1, n - 1, 3]) .and. all(grid(2, :) == -1), 'iallreduce between rows')
   grid = -1
   if (rank == 0) grid(1, :) = [7, 8, 9]
   call MPI_Ibcast(grid(1, :), 3, MPI_INTEGER, 0, MPI_COMM_WORLD, reqs(1))
