@@ -222,7 +222,7 @@ void PMPI_F_sync_reg_f08ts(CFI_cdesc_t* buf) { __asm__ volatile("" : : "r"(buf) 
 
 }  // extern "C"
 
-TILEMPI_PMPI_F_ALIAS(buffer_detach_f08)
-TILEMPI_PMPI_ALIAS(Status_f2f08_f08)
-TILEMPI_PMPI_ALIAS(Status_f082f_f08)
-TILEMPI_PMPI_ALIAS(F_sync_reg_f08ts)
+TILEMPI_F08_F_ALIAS(buffer_detach_f08)
+TILEMPI_F08_ALIAS(Status_f2f08_f08)
+TILEMPI_F08_ALIAS(Status_f082f_f08)
+TILEMPI_F08_ALIAS(F_sync_reg_f08ts)

@@ -164,6 +164,7 @@ class Arg:
         self.ctype = ctype  # e.g. "const int*", "MPI_Comm", "int[]"
         self.name = RENAME.get(name, name)
         self.dims = dims  # "" or "[]" or "[][3]"
+        self.name_suffix = ""  # the Fortran array shape after the name, e.g. "(*)" or "(3,*)"
         self.kind = None  # choice, char, proc, value (by reference), dropped
         self.fdecl = None  # Fortran declaration text without the name
         self.mode = None  # for choice buffers: blocking, async, address, whole
@@ -456,7 +457,7 @@ def fortran_interface(prefix, name, ret, args, suffix):
         decl = a.fdecl
         if bind_c and decl.startswith("integer,"):
             decl = "integer(c_int)," + decl[len("integer,"):]  # the same type as INTEGER, spelled interoperably
-        out.append(f"{ind}  {decl} :: {a.name}{getattr(a, 'name_suffix', '')}")
+        out.append(f"{ind}  {decl} :: {a.name}{a.name_suffix}")
     out.append(f"{ind}  integer{'(c_int)' if bind_c else ''}, optional, intent(out) :: ierror")
     out.append(f"{ind}end subroutine")
     return proc, "\n".join(out)
@@ -576,7 +577,7 @@ def fortran_interface(prefix, name, ret, args, suffix):
         decl = a.fdecl
         if bind_c and decl.startswith("integer,"):
             decl = "integer(c_int)," + decl[len("integer,"):]  # the same type as INTEGER, spelled interoperably
-        out.append(f"{ind}  {decl} :: {a.name}{getattr(a, 'name_suffix', '')}")
+        out.append(f"{ind}  {decl} :: {a.name}{a.name_suffix}")
     out.append(f"{ind}  integer{'(c_int)' if bind_c else ''}, optional, intent(out) :: ierror")
     out.append(f"{ind}end subroutine")
     return proc, "\n".join(out)
