@@ -9,7 +9,8 @@ function(fortran08_test name np)
   tilempi_add_conformance_test(NAME fortran08.${name} NP ${np}
                                SOURCES ${CMAKE_CURRENT_LIST_DIR}/fortran08_${name}.f90 ${ARGN})
   target_include_directories(conformance_fortran08.${name} PRIVATE ${TILEMPI_FORTRAN_MODULE_DIR})
-  target_compile_options(conformance_fortran08.${name} PRIVATE -std=f2018 -Wall -Werror -Wno-compare-reals)
+  target_compile_options(conformance_fortran08.${name} PRIVATE
+                         "$<$<COMPILE_LANGUAGE:Fortran>:-std=f2018;-Wall;-Werror;-Wno-compare-reals>")
   add_dependencies(conformance_fortran08.${name} tilempi_f08_module)
 endfunction()
 
@@ -18,6 +19,13 @@ fortran08_test(coll 5)
 fortran08_test(types 3)
 fortran08_test(comm 4)
 fortran08_test(onesided_io 3)
+# The profiling interface: a C tool replaces two entry points (the CFI header of the module's gfortran).
+fortran08_test(pmpi 3 ${CMAKE_CURRENT_LIST_DIR}/fortran08_pmpi_tool.c)
+if(TARGET conformance_fortran08.pmpi)
+  execute_process(COMMAND ${CMAKE_Fortran_COMPILER} -print-file-name=include
+                  OUTPUT_VARIABLE _cfi_dir OUTPUT_STRIP_TRAILING_WHITESPACE)
+  set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/fortran08_pmpi_tool.c PROPERTIES COMPILE_OPTIONS "-isystem;${_cfi_dir}")
+endif()
 
 
 # Every procedure the module declares resolves to a symbol libtilempi exports (shared and static):
