@@ -40,6 +40,7 @@ program fortran08_comm
   implicit none
   integer :: rank, n, fails, i, key, res, nkeys, vlen, coords(2), dims(2), src, dst, ierr
   integer(kind=MPI_ADDRESS_KIND) :: val
+  double precision :: t0, t1, tick
   logical :: flag, periods(2), inter
   character(len=MPI_MAX_OBJECT_NAME) :: cname
   character(len=MPI_MAX_INFO_VAL) :: value
@@ -56,6 +57,10 @@ program fortran08_comm
   call MPI_Comm_size(MPI_COMM_WORLD, n)
   call MPI_Get_processor_name(host, i)
   call check(i > 0 .and. len_trim(host) == i, 'processor name')
+  t0 = MPI_Wtime()
+  t1 = PMPI_Wtime()
+  tick = MPI_Wtick()
+  call check(tick > 0 .and. t1 >= t0, 'MPI_Wtime, MPI_Wtick')
 
   ! Split, compare, names.
   call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), -rank, half)
