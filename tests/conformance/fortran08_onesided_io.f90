@@ -13,7 +13,10 @@ program fortran08_onesided_io
   type(MPI_Request) :: req
   type(MPI_File) :: fh
   type(MPI_Status) :: st
-  type(c_ptr) :: mem
+  type(c_ptr) :: mem, mem2
+  type(MPI_Datatype) :: etype, ftype
+  character(len=MPI_MAX_DATAREP_STRING) :: datarep
+  integer, pointer :: scratch(:)
   integer(kind=MPI_OFFSET_KIND) :: fsize, offset
   character(len=*), parameter :: fname = 'fortran08_onesided_io.dat'
 
@@ -57,6 +60,11 @@ program fortran08_onesided_io
   call MPI_Win_fence(0, win2)
   call check(all(got(1:4) == right), 'get from MPI_Win_allocate memory')
   call MPI_Win_free(win2)
+  call MPI_Alloc_mem(int(64, MPI_ADDRESS_KIND), MPI_INFO_NULL, mem2)
+  call c_f_pointer(mem2, scratch, [16])
+  scratch = rank
+  call check(sum(scratch) == 16 * rank, 'alloc_mem')
+  call MPI_Free_mem(scratch)
 
   ! MPI-IO: each rank writes its row at its offset, non-blocking; everyone reads a neighbour's.
   amode = ior(MPI_MODE_CREATE, MPI_MODE_RDWR)
@@ -79,6 +87,9 @@ program fortran08_onesided_io
   call MPI_File_read(fh, back(1:4:2), 2, MPI_DOUBLE_PRECISION, st)
   call check(back(1) == (left * 100 + 1) * 0.5d0 .and. back(3) == (left * 100 + 2) * 0.5d0 .and. back(2) == -1, &
              'read through a view into a section')
+  call MPI_File_get_view(fh, offset, etype, ftype, datarep)
+  call check(offset == left * 4 * 8 .and. etype == MPI_DOUBLE_PRECISION .and. trim(datarep) == 'native', &
+             'file_get_view')
   call MPI_File_close(fh)
   call check(fh == MPI_FILE_NULL, 'file_close')
   call MPI_Barrier(MPI_COMM_WORLD)

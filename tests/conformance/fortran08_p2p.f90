@@ -14,6 +14,8 @@ program fortran08_p2p
   type(MPI_Request) :: reqs(4), req
   type(MPI_Message) :: msg
   type(MPI_Comm) :: comm
+  type(MPI_Datatype) :: vec
+  integer :: greq_freed = 0
 
   fails = 0
   call MPI_Init(ierr)
@@ -111,6 +113,22 @@ program fortran08_p2p
   call MPI_Error_class(ierr, n)
   call check(n == MPI_ERR_RANK, 'error class MPI_ERR_RANK')
 
+  ! A non-contiguous section a non-blocking call cannot describe (the datatype is not whole array
+  ! elements): MPI_ERR_BUFFER, through MPI_COMM_WORLD's handler.
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN)
+  call MPI_Type_vector(2, 1, 2, MPI_DOUBLE_PRECISION, vec)
+  call MPI_Type_commit(vec)
+  call MPI_Isend(grid(1:8:2, 1:6:2), 1, vec, right, 99, comm, req, ierr)
+  call check(ierr == MPI_ERR_BUFFER, 'a section a non-blocking call cannot take: MPI_ERR_BUFFER')
+  call MPI_Type_free(vec)
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL)
+
+  ! A generalized request with Fortran 2008 callbacks.
+  call MPI_Grequest_start(greq_query, greq_free, greq_cancel, 7_MPI_ADDRESS_KIND, req)
+  call MPI_Grequest_complete(req)
+  call MPI_Wait(req, st)
+  call check(req == MPI_REQUEST_NULL .and. st%MPI_SOURCE == 7 .and. greq_freed == 7, 'generalized request')
+
   ! Status conversions between mpi_f08 and mpif.h forms.
   st%MPI_SOURCE = 3
   st%MPI_TAG = 4
@@ -126,6 +144,31 @@ program fortran08_p2p
   call finish('fortran08_p2p')
 
 contains
+
+  subroutine greq_query(extra_state, status, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    type(MPI_Status) :: status
+    integer :: ierror
+    status%MPI_SOURCE = int(extra_state)
+    status%MPI_TAG = 0
+    status%MPI_ERROR = MPI_SUCCESS
+    ierror = MPI_SUCCESS
+  end subroutine
+
+  subroutine greq_free(extra_state, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: ierror
+    greq_freed = int(extra_state)
+    ierror = MPI_SUCCESS
+  end subroutine
+
+  subroutine greq_cancel(extra_state, complete, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    logical :: complete
+    integer :: ierror
+    ierror = MPI_SUCCESS
+    if (complete .and. extra_state < 0) ierror = MPI_ERR_OTHER
+  end subroutine
 
   subroutine check(ok, what)
     logical, intent(in) :: ok
