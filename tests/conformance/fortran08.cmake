@@ -90,3 +90,6 @@ echo "refused: $out"
   set_tests_properties(fortran08.wrapper_other_gfortran PROPERTIES LABELS "conformance;fortran" TIMEOUT 60
                        PASS_REGULAR_EXPRESSION "^refused: ")
 endif()
+
+# The status conversions of mpi.h (C), with or without a Fortran compiler.
+tilempi_add_conformance_test(NAME fortran08.status_c NP 3 SOURCES ${CMAKE_CURRENT_LIST_DIR}/fortran08_status_c.c)
