@@ -116,7 +116,7 @@ program fortran08_coll
   call check(op == MPI_OP_NULL, 'op_free')
 
   ! The non-blocking collectives, all in flight at once on ASYNCHRONOUS buffers.
-  allocate(abuf(16 * n), arbuf(16 * n))
+  allocate(abuf(16 * n), arbuf(16 * n + 8))
   ! Scalar results after the blocks.
   t1 = 15 * n + 1; t2 = t1 + 1; t3 = t1 + 2; t4 = t1 + 3; t5 = t1 + 4; t6 = t1 + 5; t7 = t1 + 6
   abuf = rank
@@ -179,6 +179,7 @@ program fortran08_coll
   call MPI_Wait(reqs(1), MPI_STATUS_IGNORE)
   call check(all(grid(1, :) == [7, 8, 9]) .and. all(grid(2:4, :) == -1), 'ibcast of a section')
 
+  deallocate(sbuf, rbuf, counts, displs, big, types, abuf, arbuf, wide)
   call finish('fortran08_coll')
 
 contains

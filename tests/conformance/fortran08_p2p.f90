@@ -2,8 +2,43 @@
 ! calls on ASYNCHRONOUS buffers (whole arrays and non-contiguous sections), wait/test in all
 ! forms, probes, persistent requests, the optional ierror, handle comparisons and the status
 ! conversions.
+
+! The generalized request's callbacks (module procedures: an internal procedure passed as an
+! argument would need a trampoline on an executable stack).
+module fortran08_p2p_callbacks
+  use mpi_f08
+  implicit none
+  integer :: greq_freed = 0
+contains
+  subroutine greq_query(extra_state, status, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    type(MPI_Status) :: status
+    integer :: ierror
+    status%MPI_SOURCE = int(extra_state)
+    status%MPI_TAG = 0
+    status%MPI_ERROR = MPI_SUCCESS
+    ierror = MPI_SUCCESS
+  end subroutine
+
+  subroutine greq_free(extra_state, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    integer :: ierror
+    greq_freed = int(extra_state)
+    ierror = MPI_SUCCESS
+  end subroutine
+
+  subroutine greq_cancel(extra_state, complete, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra_state
+    logical :: complete
+    integer :: ierror
+    ierror = MPI_SUCCESS
+    if (complete .and. extra_state < 0) ierror = MPI_ERR_OTHER
+  end subroutine
+end module
+
 program fortran08_p2p
   use mpi_f08
+  use fortran08_p2p_callbacks
   implicit none
   integer :: rank, nprocs, fails, i, n, left, right, ierr, idx, cnt
   integer :: fstat(MPI_STATUS_SIZE)
@@ -15,7 +50,6 @@ program fortran08_p2p
   type(MPI_Message) :: msg
   type(MPI_Comm) :: comm
   type(MPI_Datatype) :: vec
-  integer :: greq_freed = 0
 
   fails = 0
   call MPI_Init(ierr)
@@ -144,31 +178,6 @@ program fortran08_p2p
   call finish('fortran08_p2p')
 
 contains
-
-  subroutine greq_query(extra_state, status, ierror)
-    integer(kind=MPI_ADDRESS_KIND) :: extra_state
-    type(MPI_Status) :: status
-    integer :: ierror
-    status%MPI_SOURCE = int(extra_state)
-    status%MPI_TAG = 0
-    status%MPI_ERROR = MPI_SUCCESS
-    ierror = MPI_SUCCESS
-  end subroutine
-
-  subroutine greq_free(extra_state, ierror)
-    integer(kind=MPI_ADDRESS_KIND) :: extra_state
-    integer :: ierror
-    greq_freed = int(extra_state)
-    ierror = MPI_SUCCESS
-  end subroutine
-
-  subroutine greq_cancel(extra_state, complete, ierror)
-    integer(kind=MPI_ADDRESS_KIND) :: extra_state
-    logical :: complete
-    integer :: ierror
-    ierror = MPI_SUCCESS
-    if (complete .and. extra_state < 0) ierror = MPI_ERR_OTHER
-  end subroutine
 
   subroutine check(ok, what)
     logical, intent(in) :: ok

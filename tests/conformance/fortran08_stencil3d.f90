@@ -62,6 +62,7 @@ program fortran08_stencil3d
       end associate
     end do
     print '(a,es25.16)', 'checksum', checksum(field)
+    deallocate(field)
   else
     call MPI_Send(u(1:n(1), 1:n(2), 1:n(3)), product(n), MPI_DOUBLE_PRECISION, 0, 9, cart)
   end if
@@ -72,6 +73,7 @@ program fortran08_stencil3d
     call MPI_Type_free(recv_low(d))
     call MPI_Type_free(recv_high(d))
   end do
+  deallocate(u, unew)
   call MPI_Comm_free(cart)
   call MPI_Finalize()
 

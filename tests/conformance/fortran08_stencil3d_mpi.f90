@@ -66,6 +66,7 @@ program fortran08_stencil3d_mpi
       end associate
     end do
     print '(a,es25.16)', 'checksum', checksum(field)
+    deallocate(field)
   else
     call MPI_Send(u(1:n(1), 1:n(2), 1:n(3)), product(n), MPI_DOUBLE_PRECISION, 0, 9, cart, ierr)
   end if
@@ -76,6 +77,7 @@ program fortran08_stencil3d_mpi
     call MPI_Type_free(recv_low(d), ierr)
     call MPI_Type_free(recv_high(d), ierr)
   end do
+  deallocate(u, unew)
   call MPI_Comm_free(cart, ierr)
   call MPI_Finalize(ierr)
 
