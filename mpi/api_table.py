@@ -119,6 +119,9 @@ def cmd_coverage(check):
     functions = {n for n, _ in prototypes(text)}
     macros = set(re.findall(r"^#define MPI_(\w+)\(", text, re.M))
     fortran = fortran_bindings()
+    sys.path.insert(0, str(ROOT / "mpi" / "fortran"))
+    import mpi_f08_gen  # the mpi_f08 module's generator decides which functions it has
+    f08 = {n for n, _, _, _, reason in mpi_f08_gen.functions() if reason is None}
     standard = [l.strip() for l in MPI31.read_text().splitlines() if l.strip() and not l.startswith("#")]
     done = [n for n in standard if n in functions or n in macros]
     extra = sorted(functions - set(standard))
@@ -126,13 +129,15 @@ def cmd_coverage(check):
     for n in standard:
         c = "yes" if n in functions else ("macro" if n in macros else "")
         f = "yes" if n.lower() in fortran else ""
-        rows.append(f"| MPI_{n} | {c} | {f} |")
+        f08_cell = "yes" if n in f08 else ""
+        rows.append(f"| MPI_{n} | {c} | {f} | {f08_cell} |")
     out = [MARK, "## Every MPI 3.1 function\n\n",
            f"tilempi has **{len(done)} of the {len(standard)}** C functions of MPI 3.1 "
            f"({len(functions & set(standard))} functions and {len(macros & set(standard))} handle conversions that are "
            f"macros, since handles are Fortran integers already); {len(functions)} functions in all "
-           f"(with PMPI_ twins) and {len(fortran)} Fortran bindings.\n\n",
-           "| function | C | Fortran |\n|---|---|---|\n"]
+           f"(with PMPI_ twins), {len(fortran)} Fortran bindings (mpif.h and `use mpi`) and "
+           f"{len(f08)} procedures of `use mpi_f08`.\n\n",
+           "| function | C | Fortran | mpi_f08 |\n|---|---|---|---|\n"]
     out += [r + "\n" for r in rows]
     if extra:
         out.append("\nIn mpi.h beyond the MPI 3.1 list (older names MPI 3.0 removed, newer ones from MPI 4.0): " +

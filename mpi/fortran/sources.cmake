@@ -16,4 +16,6 @@ set(TILEMPI_FORTRAN_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/f_info.cpp
   ${CMAKE_CURRENT_LIST_DIR}/f_win.cpp
   ${CMAKE_CURRENT_LIST_DIR}/f_file.cpp)
+# MPI_Status_c2f and friends (C functions, built with or without a Fortran compiler).
+list(APPEND TILEMPI_MPI_SOURCES ${CMAKE_CURRENT_LIST_DIR}/status_conversions.cpp)
 list(APPEND TILEMPI_MPI_SOURCES ${TILEMPI_FORTRAN_SOURCES})

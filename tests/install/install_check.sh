@@ -112,7 +112,9 @@ for f in "$bin"/*; do
     tilempicc) wrapper "$name" hello.c ;;
     tilempicxx) wrapper "$name" hello.cpp ;;
     tilempif77) wrapper "$name" hello.f ;;
-    tilempif90) wrapper "$name" hello.f90 ;;
+    tilempif90)
+      wrapper "$name" hello.f90
+      if [ -f "$prefix/include/mpi_f08.mod" ]; then wrapper "$name" hello_f08.f90; fi ;;
     *) fail "bin/$name: no recipe to run it in tests/install/install_check.sh (--help, or a 2-rank job); add one" ;;
   esac
 done
