@@ -16,6 +16,7 @@
 #   sweep_run [JOBS]             runs what is not done yet of every plan; exits the script after a
 #                                --slurm --no-wait (the merge job runs the script again), or when a
 #                                configuration did not run
+#   sweep_slurm                  true with --slurm
 #   sweep_building               true when the script may build (not in the merge job)
 sweep_phase=plan
 sweep_plans=()
@@ -48,6 +49,8 @@ sweep_init() {
   mkdir -p "$sweep_dir"
   sweep_dir=$(cd "$sweep_dir" && pwd)
 }
+
+sweep_slurm() { case " ${sweep_opts[*]} " in *" --slurm "*) return 0 ;; esac; return 1; }
 
 sweep_building() { [ "${TILEMPI_SWEEP_MERGE_ONLY:-0}" != 1 ]; }
 
