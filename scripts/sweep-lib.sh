@@ -102,3 +102,6 @@ sweep_run() {
   fi
   return 0
 }
+
+# sweep_ok NAME ID: true when configuration ID of plan NAME ran and ended well (merge phase).
+sweep_ok() { grep -q '"exit": 0,' "$sweep_dir/$1/runs/$2.status" 2>/dev/null; }
