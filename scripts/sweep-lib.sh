@@ -68,14 +68,20 @@ sweep_bench() {
   fi
 }
 
+# sweep_plan NAME: a new (empty) plan NAME; sweep_add makes it on its first call, but not when it
+# runs in a subshell ($(...), <(...)): such scripts call this first.
+sweep_plan() {
+  case " ${sweep_plans[*]} " in
+    *" $sweep_dir/$1 "*) ;;
+    *) rm -f "$sweep_dir/$1/plan.json"; sweep_plans+=("$sweep_dir/$1") ;;
+  esac
+}
+
 sweep_add() {
   local name=$1 id=$2
   shift 2
   [ $sweep_phase = plan ] || return 0
-  case " ${sweep_plans[*]} " in
-    *" $sweep_dir/$name "*) ;;
-    *) rm -f "$sweep_dir/$name/plan.json"; sweep_plans+=("$sweep_dir/$name") ;;
-  esac
+  sweep_plan "$name"
   "$sweep_bin/tilempi-sweep" add "$sweep_dir/$name" --id "$id" "$@"
 }
 
