@@ -205,6 +205,18 @@ Outcome count(const std::vector<Item>& items) {
   return out;
 }
 
+// The count once the file system shows every task's results: when all of them ended well, a
+// configuration without a status is one whose status file written on another node is not
+// visible here yet (NFS caches directory contents for up to a minute).
+Outcome count_settled(const std::vector<Item>& items) {
+  Outcome out = count(items);
+  for (int i = 0; out.pending && i < 12; ++i) {
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+    out = count(items);
+  }
+  return out;
+}
+
 bool wanted(const Item& it, bool rerun_failed) {
   const State s = status_of(*it.plan, *it.config).state;
   return s == State::pending || (rerun_failed && s == State::failed);
@@ -367,8 +379,9 @@ Outcome run_slurm(const std::vector<Plan>& plans, const Options& o) {
   for (const std::string& a : o.sbatch_args) sb.push_back(a);
   if (o.wait) sb.push_back("--wait");
   sb.push_back("--wrap=" + task_cmd);
-  std::fprintf(stderr, "%s: %zu configurations to run as Slurm job array tasks %s (up to %d each, one CPU)%s\n",
-               o.tool.c_str(), todo, array.size() > 60 ? (std::to_string(ntasks) + " tasks").c_str() : array.c_str(),
+  std::fprintf(stderr, "%s: %zu configurations to run as a Slurm job array: %s (up to %d each, one CPU)%s\n",
+               o.tool.c_str(), todo,
+               (array.size() > 60 ? std::to_string(ntasks) + " tasks" : "task" + std::string(ntasks > 1 ? "s " : " ") + array).c_str(),
                group, o.wait ? "; waiting for them" : "");
   std::string out;
   const int rc = capture(sb, out);
@@ -404,7 +417,7 @@ Outcome run_slurm(const std::vector<Plan>& plans, const Options& o) {
     }
     return res;
   }
-  Outcome res = count(items);
+  Outcome res = rc == 0 ? count_settled(items) : count(items);
   report_failures(items, o, true);
   if (res.pending)
     std::fprintf(stderr,
@@ -524,8 +537,9 @@ void add_options(CLI::App& app, Options& o) {
 Outcome run(const std::vector<Plan>& plans, const Options& o) {
   for (const Plan& p : plans) write_plan(p);
   if (merge_only()) {
+    // The merge job runs after every task ended well (afterok): wait for their results to show.
     const std::vector<Item> items = all_items(plans);
-    Outcome out = count(items);
+    Outcome out = count_settled(items);
     report_failures(items, o, false);
     if (out.pending)
       std::fprintf(stderr, "%s: %zu of %zu configurations have no result yet (TILEMPI_SWEEP_MERGE_ONLY=1)\n",

@@ -70,7 +70,7 @@ total=$(grep -c '"id"' s2/plan.json)
 "$bin/tilempi-bench" "${sweep[@]}" --slurm --group 3 --work-dir s2 --csv s2.csv 2>s2-resume.err ||
   { cat s2-resume.err; fail "the resumed --slurm sweep failed"; }
 cat s2-resume.err
-grep -q "as Slurm job array tasks 1 " s2-resume.err || fail "the resumed sweep did not submit the cancelled task alone"
+grep -q "as a Slurm job array: task 1 (" s2-resume.err || fail "the resumed sweep did not submit the cancelled task alone"
 for f in kept/*.status; do
   cmp -s "$f" "s2/runs/$(basename "$f")" || fail "$(basename "$f" .status) ran again"
 done

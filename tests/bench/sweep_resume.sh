@@ -17,8 +17,8 @@ sweep=(-a alltoall=linear,mesh_rounds --ranks 16 --sizes 16K,64K,128K,256K --tri
 # Interrupted once two configurations have finished.
 "$bin/tilempi-bench" "${sweep[@]}" -j 1 --work-dir "$work/parts" --csv "$work/parts.csv" 2>"$work/first.err" &
 pid=$!
-for _ in $(seq 1 600); do
-  n=$(find "$work/parts/runs" -name '*.status' 2>/dev/null | wc -l)
+for _ in $(seq 1 6000); do
+  n=$( (find "$work/parts/runs" -name '*.status' 2>/dev/null || true) | wc -l)
   [ "$n" -ge 2 ] && break
   kill -0 $pid 2>/dev/null || break
   sleep 0.05
@@ -44,7 +44,7 @@ for f in "$work/kept/"*.status; do
   cmp -s "$f" "$work/parts/runs/$(basename "$f")" || fail "$(basename "$f" .status) ran again"
 done
 cmp "$work/whole.csv" "$work/parts.csv" || fail "the resumed sweep's CSV differs from the sweep run in one go"
-pgrep -f "$work/parts" >/dev/null && fail "processes of the sweep are still running"
+pgrep -af "$work/parts" && fail "processes of the sweep are still running"
 
 # A plan of plain commands: one fails until a file exists.
 plan=$work/plain
