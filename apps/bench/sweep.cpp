@@ -354,6 +354,9 @@ Outcome run_slurm(const std::vector<Plan>& plans, const Options& o) {
     }
   if (todo == 0) {
     Outcome out = count(items);
+    if (o.progress)
+      std::fprintf(stderr, "%s: all %zu configurations have a result (%s): nothing to submit\n", o.tool.c_str(),
+                   items.size(), plans.empty() ? "" : plans[0].dir.c_str());
     report_failures(items, o, false);
     return out;
   }

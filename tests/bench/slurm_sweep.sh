@@ -6,7 +6,8 @@
 # 2. A task cancelled (scancel) before it ran: the merge job is dropped, and the same command
 #    (waiting this time) submits only that task again, leaves the others' results as they were,
 #    and merges a CSV equal to the local one.
-# 3. Nothing is left: no job in the queue, no daemon, no tilempirun of the sweep.
+# 3. An experiment script (seed000-sv-osqm.sh) with --slurm: the same tables as run here.
+# 4. Nothing is left: no job in the queue, no daemon, no tilempirun of the sweeps.
 # Skipped (exit 77) where Slurm or munge is not installed.
 #   slurm_sweep.sh BIN_DIR WORK_DIR
 set -euo pipefail
@@ -76,9 +77,21 @@ for f in kept/*.status; do
 done
 cmp local.csv s2.csv || fail "the CSV of the resumed job array differs from the local run's"
 
-# 3. Nothing left running.
+# 3. An experiment script's sweep (scripts/sweep-lib.sh) through the cluster: the same tables as
+#    the script run here.
+if [ -x "$bin/multicast_stream" ]; then
+  script=$here/../../scripts/seed000-sv-osqm.sh
+  BIN=$bin OUT=$work/script-local SWEEP_DIR=$work/script-local-sweep bash "$script" -j 2 >script-local.out 2>&1 ||
+    { cat script-local.out; fail "the script failed here"; }
+  BIN=$bin OUT=$work/script-slurm SWEEP_DIR=$work/script-slurm-sweep bash "$script" --slurm --group 4 \
+    >script-slurm.out 2>&1 || { cat script-slurm.out; fail "the script failed with --slurm"; }
+  grep -q "as a Slurm job array: tasks 0,1,2 (" script-slurm.out || { cat script-slurm.out; fail "the script did not use Slurm"; }
+  cmp script-local/seed000-sv-osqm.md script-slurm/seed000-sv-osqm.md || fail "the script's tables differ with --slurm"
+fi
+
+# 4. Nothing left running.
 wait_queue_empty
-pgrep -f "$work/s[12]/" >/dev/null && fail "processes of the sweeps are still running"
+pgrep -af "$work/(s[12]|script-)" && fail "processes of the sweeps are still running"
 slurm_cluster_stop
 pgrep -f "$work/cluster" >/dev/null && fail "a Slurm daemon is still running"
 echo "slurm_sweep: ok"
