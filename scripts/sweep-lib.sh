@@ -92,7 +92,7 @@ sweep_run() {
   merge="cd $(printf '%q' "$PWD") && bash $(printf '%q ' "$sweep_script" "${sweep_cmdline[@]}")"
   "$sweep_bin/tilempi-sweep" run "${sweep_plans[@]}" "${jobs[@]}" "${sweep_opts[@]}" --merge-command "$merge" || rc=$?
   sweep_phase=merge
-  if [ $rc -eq 130 ]; then exit 130; fi
+  if [ $rc -eq 130 ] || [ $rc -eq 2 ]; then exit $rc; fi  # interrupted; a bad option or plan (said)
   if [ $sweep_no_wait = 1 ] && sweep_building; then
     echo "$(basename "$0"): submitted; the merge job writes the results (or run the same command again)" >&2
     exit 0

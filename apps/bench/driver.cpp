@@ -3,10 +3,7 @@
 // conflicts) or on host cores (wall time). Every configuration is one tilempirun job; independent
 // jobs run in parallel, or as a Slurm job array (sweep.h: the sweep is a plan, resumable). Results
 // go to CSV and JSON with every parameter, to a terminal table and to gnuplot figures.
-#include <fcntl.h>
 #include <mpi.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <tilempi_ext.h>
 #include <unistd.h>
 
@@ -14,8 +11,6 @@
 
 #include "../cli_exit.h"
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -23,7 +18,6 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -33,8 +27,6 @@
 
 #include "bench.h"
 #include "sweep.h"
-
-extern char** environ;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -307,17 +299,17 @@ sweep::Plan plan_of(const Settings& s, const std::vector<Result>& results) {
   return p;
 }
 
-// Reads a result's measurement from the logs and run reports its jobs left.
-void merge_one(const Settings& s, const sweep::Plan& p, Result& r) {
+// Reads a result's measurement from the logs and run reports its jobs left (`by_id`: the plan's
+// configurations by id).
+void merge_one(const Settings& s, const sweep::Plan& p, const std::map<std::string, const sweep::Config*>& by_id,
+               Result& r) {
   const bool sim = s.transport == "sim";
-  sweep::Config c;
-  c.id = config_id(r);
-  const sweep::Config* trials = nullptr;
-  const sweep::Config* once = nullptr;
-  for (const sweep::Config& x : p.configs) {
-    if (x.id == c.id) trials = &x;
-    if (x.id == c.id + ".conflicts") once = &x;
-  }
+  const auto find = [&](const std::string& id) -> const sweep::Config* {
+    const auto it = by_id.find(id);
+    return it == by_id.end() ? nullptr : it->second;
+  };
+  const sweep::Config* trials = find(config_id(r));
+  const sweep::Config* once = find(config_id(r) + ".conflicts");
   if (!trials) {
     r.error = "not in the plan";
     return;
@@ -738,8 +730,10 @@ int bench_main(int argc, char** argv) {
         std::fprintf(stderr, "tilempi-bench: %zu configurations have no result: nothing written\n", outcome.pending);
       return outcome.interrupted ? 130 : 1;
     }
+    std::map<std::string, const sweep::Config*> by_id;
+    for (const sweep::Config& c : plan.configs) by_id[c.id] = &c;
     for (Result& r : results) {
-      merge_one(s, plan, r);
+      merge_one(s, plan, by_id, r);
       if (!r.ok)
         std::fprintf(stderr, "tilempi-bench: %s failed: %s\n", config_label(s, r).c_str(), r.error.c_str());
     }
