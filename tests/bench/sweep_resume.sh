@@ -2,7 +2,8 @@
 # A tilempi-bench sweep interrupted with SIGINT and started again finishes without running again
 # the configurations that had finished (their status files stay as they were), and its CSV equals
 # that of a sweep run in one go. Then tilempi-sweep's own plans: a failed configuration is reported
-# with its command, kept failed on the next run, and run again with --rerun-failed.
+# with its command, kept failed on the next run, and run again with --rerun-failed. Then an
+# experiment script run twice: the second takes the first's results.
 #   sweep_resume.sh BIN_DIR WORK_DIR
 set -euo pipefail
 bin=$1
@@ -68,4 +69,16 @@ grep -q "rerun-failed" "$work/plain2.err" || fail "the earlier failure is not re
 "$bin/tilempi-sweep" add "$plan" --id ok --output "$work/ok.txt" -- /bin/sh -c "echo again >$work/ok.txt"
 "$bin/tilempi-sweep" run "$plan" -q
 grep -q again "$work/ok.txt" || fail "the changed configuration did not run"
+# An experiment script's sweep (scripts/sweep-lib.sh): run again, it takes every result there and
+# writes the same tables.
+if [ -x "$bin/multicast_stream" ]; then
+  script=$(cd "$(dirname "$0")/../../scripts" && pwd)/seed000-sv-osqm.sh
+  BIN=$bin OUT=$work/script1 SWEEP_DIR=$work/script-sweep bash "$script" -j 2 >"$work/script1.out" 2>&1 ||
+    { cat "$work/script1.out"; fail "the script failed"; }
+  BIN=$bin OUT=$work/script2 SWEEP_DIR=$work/script-sweep bash "$script" -j 2 >"$work/script2.out" 2>&1 ||
+    { cat "$work/script2.out"; fail "the script failed when run again"; }
+  grep -q "0 configurations to run (12 of 12 are there from an earlier run)" "$work/script2.out" ||
+    { cat "$work/script2.out"; fail "the script ran its sweep again"; }
+  cmp "$work/script1/seed000-sv-osqm.md" "$work/script2/seed000-sv-osqm.md" || fail "the script's tables differ"
+fi
 echo "sweep_resume: ok"
