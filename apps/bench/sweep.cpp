@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -222,8 +223,36 @@ bool wanted(const Item& it, bool rerun_failed) {
   return s == State::pending || (rerun_failed && s == State::failed);
 }
 
+// Holds DIR/lock of every plan for as long as it lives: two local runs of one sweep would run the
+// same configurations into the same files.
+struct PlanLocks {
+  std::vector<int> fds;
+  std::string busy;  // a plan another process holds
+  explicit PlanLocks(const std::vector<Plan>& plans) {
+    for (const Plan& p : plans) {
+      const int fd = open((p.dir + "/lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+      if (fd < 0) continue;
+      fds.push_back(fd);
+      if (flock(fd, LOCK_EX | LOCK_NB) != 0 && busy.empty()) busy = p.dir;
+    }
+  }
+  ~PlanLocks() {
+    for (int fd : fds) close(fd);
+  }
+  PlanLocks(const PlanLocks&) = delete;
+  PlanLocks& operator=(const PlanLocks&) = delete;
+};
+
 Outcome run_local(const std::vector<Plan>& plans, const Options& o) {
   const std::vector<Item> items = all_items(plans);
+  const PlanLocks locks(plans);
+  if (!locks.busy.empty()) {
+    std::fprintf(stderr, "%s: another process runs the sweep in %s; wait for it or stop it first\n", o.tool.c_str(),
+                 locks.busy.c_str());
+    Outcome out = count(items);
+    out.pending = std::max<std::size_t>(out.pending, 1);
+    return out;
+  }
   std::vector<Item> todo;
   for (const Item& it : items)
     if (wanted(it, o.rerun_failed)) todo.push_back(it);

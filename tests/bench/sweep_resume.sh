@@ -69,6 +69,18 @@ grep -q "rerun-failed" "$work/plain2.err" || fail "the earlier failure is not re
 "$bin/tilempi-sweep" add "$plan" --id ok --output "$work/ok.txt" -- /bin/sh -c "echo again >$work/ok.txt"
 "$bin/tilempi-sweep" run "$plan" -q
 grep -q again "$work/ok.txt" || fail "the changed configuration did not run"
+# Two runs of one sweep at once: the second says so and runs nothing.
+busy=$work/busy
+"$bin/tilempi-sweep" add "$busy" --id slow --output "$work/slow.txt" -- /bin/sh -c "sleep 2; echo >$work/slow.txt"
+"$bin/tilempi-sweep" run "$busy" -q &
+pid=$!
+for _ in $(seq 1 200); do [ -e "$busy/runs/slow.log" ] && break; sleep 0.05; done
+rc=0
+"$bin/tilempi-sweep" run "$busy" -q 2>"$work/busy.err" || rc=$?
+wait $pid
+[ $rc -eq 1 ] && grep -q "another process runs the sweep in $busy" "$work/busy.err" ||
+  { cat "$work/busy.err"; fail "a second run of a running sweep did not refuse (status $rc)"; }
+
 # An experiment script's sweep (scripts/sweep-lib.sh): run again, it takes every result there and
 # writes the same tables.
 if [ -x "$bin/multicast_stream" ]; then
