@@ -716,6 +716,7 @@ int bench_main(int argc, char** argv) {
     sopt.jobs = jobs;
     sopt.progress = !quiet;
     sopt.tool = "tilempi-bench";
+    if (temp) sopt.resume_hint = "nothing is kept without --work-dir (give one to resume a sweep)";
     // What the merge job after a --no-wait array runs: this command, which then finds every
     // result there and only merges them.
     sweep::Config self;

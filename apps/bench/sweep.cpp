@@ -326,9 +326,12 @@ Outcome run_local(const std::vector<Plan>& plans, const Options& o) {
   Outcome out = count(items);
   if (g_stop) {
     out.interrupted = true;
-    std::fprintf(stderr,
-                 "%s: interrupted: %zu of %zu configurations done; the same command resumes the sweep (%s)\n",
-                 o.tool.c_str(), out.done + out.failed, out.total, plans.empty() ? "" : plans[0].dir.c_str());
+    std::fprintf(stderr, "%s: interrupted: %zu of %zu configurations done; %s\n", o.tool.c_str(), out.done + out.failed,
+                 out.total,
+                 !o.resume_hint.empty() ? o.resume_hint.c_str()
+                                        : ("the same command resumes the sweep (" +
+                                           (plans.empty() ? std::string() : plans[0].dir) + ")")
+                                              .c_str());
     return out;
   }
   report_failures(items, o, o.rerun_failed || failed > 0);

@@ -66,6 +66,7 @@ struct Options {
   bool wait = true;           // slurm: wait for the array, else return once it is submitted
   std::string merge_command;  // slurm --no-wait: a shell line the merge job runs (afterok)
   std::string tool = "tilempi-sweep";  // the name messages start with
+  std::string resume_hint;             // how to resume after an interrupt (default: the same command)
 };
 /// --slurm, --group, --partition, --time, --account, --sbatch-arg, --no-wait, --rerun-failed.
 void add_options(CLI::App& app, Options& o);
