@@ -19,6 +19,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
@@ -340,8 +341,9 @@ Outcome run_local(const std::vector<Plan>& plans, const Options& o) {
 
 // ---- Slurm ----
 
-// Runs a program to completion; its stdout is returned in `out`.
-int capture(const std::vector<std::string>& args, std::string& out) {
+// Runs a program to completion; its stdout is returned in `out`. While it runs, `tick` is called
+// about once a second; when it returns false the program is sent SIGTERM.
+int capture(const std::vector<std::string>& args, std::string& out, const std::function<bool()>& tick = {}) {
   char tmpl[] = "/tmp/tilempi-sweep-out.XXXXXX";
   const int fd = mkstemp(tmpl);
   if (fd < 0) return 127;
@@ -357,18 +359,24 @@ int capture(const std::vector<std::string>& args, std::string& out) {
   const int rc = posix_spawnp(&pid, cargv[0], &fa, nullptr, cargv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
   int status = 0;
+  bool signalled = false;
   if (rc == 0)
-    while (waitpid(pid, &status, 0) < 0)
-      if (errno != EINTR) break;
+    for (;;) {
+      const pid_t w = waitpid(pid, &status, tick ? WNOHANG : 0);
+      if (w == pid) break;
+      if (w < 0 && errno != EINTR) break;
+      if (w == 0) {
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+        if (!signalled && !tick()) {
+          kill(pid, SIGTERM);
+          signalled = true;
+        }
+      }
+    }
   out = slurp(tmpl);
   unlink(tmpl);
   if (rc != 0) return 127;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-std::string sbatch_program() {
-  const char* v = std::getenv("TILEMPI_SBATCH");  // another sbatch (a wrapper, a test's)
-  return v && *v ? v : "sbatch";
 }
 
 Outcome run_slurm(const std::vector<Plan>& plans, const Options& o) {
@@ -405,7 +413,7 @@ Outcome run_slurm(const std::vector<Plan>& plans, const Options& o) {
   std::string task_cmd = "exec " + quote(tool_path) + " task --tasks " + std::to_string(tasks);
   if (o.rerun_failed) task_cmd += " --rerun-failed";
   for (const Plan& p : plans) task_cmd += " " + quote(p.file());
-  std::vector<std::string> sb = {sbatch_program(), "--parsable", "--job-name=" + o.tool, "--array=" + array,
+  std::vector<std::string> sb = {"sbatch", "--parsable", "--job-name=" + o.tool, "--array=" + array,
                                  "--ntasks=1", "--cpus-per-task=1", "--requeue", "--output=" + dir + "/task-%A_%a.out",
                                  "--chdir=" + fs::current_path().string()};
   if (!o.partition.empty()) sb.push_back("--partition=" + o.partition);
@@ -418,9 +426,64 @@ Outcome run_slurm(const std::vector<Plan>& plans, const Options& o) {
                o.tool.c_str(), todo,
                (array.size() > 60 ? std::to_string(ntasks) + " tasks" : "task" + std::string(ntasks > 1 ? "s " : " ") + array).c_str(),
                group, o.wait ? "; waiting for them" : "");
+  // While sbatch waits: the array's progress from the status files its tasks leave, every 30 s
+  // (every 2 s on a terminal). An interrupt stops the waiting, not the array.
   std::string out;
-  const int rc = capture(sb, out);
+  g_stop = false;
+  struct sigaction sa {}, old_int{}, old_term{};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  if (o.wait) {
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const auto submitted = fs::file_time_type::clock::now();
+  std::vector<Item> waiting;
+  for (const Item& it : items)
+    if (wanted(it, o.rerun_failed)) waiting.push_back(it);
+  const bool tty = isatty(2);
+  auto last_print = start;
+  std::size_t last_ended = 0;
+  const int rc = capture(sb, out, [&] {
+    if (g_stop) return false;
+    const auto now = std::chrono::steady_clock::now();
+    if (!o.progress || now - last_print < std::chrono::seconds(tty ? 2 : 30)) return true;
+    last_print = now;
+    // Ended: a status written since the submission.
+    std::size_t ended = 0, failed = 0;
+    for (const Item& it : waiting) {
+      std::error_code ec;
+      const auto t = fs::last_write_time(it.plan->status_file(*it.config), ec);
+      if (ec || t < submitted) continue;
+      ++ended;
+      if (status_of(*it.plan, *it.config).state == State::failed) ++failed;
+    }
+    if (!tty && ended == last_ended) return true;
+    last_ended = ended;
+    const double el = std::chrono::duration<double>(now - start).count();
+    std::fprintf(stderr, "%s[%zu/%zu] %3.0f%%  Slurm  elapsed %s%s%s%s", tty ? "\r\033[K" : "", ended, todo,
+                 100.0 * static_cast<double>(ended) / static_cast<double>(todo), duration(el).c_str(),
+                 ended ? ("  ETA " + duration(el * static_cast<double>(todo - ended) / static_cast<double>(ended))).c_str()
+                       : "",
+                 failed ? (", " + std::to_string(failed) + " failed").c_str() : "", tty ? "" : "\n");
+    std::fflush(stderr);
+    return true;
+  });
+  if (o.wait) {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    if (o.progress && tty) std::fprintf(stderr, "\n");
+  }
   const std::string job = out.substr(0, out.find_first_of(";\n"));
+  if (g_stop && !job.empty()) {
+    Outcome res = count(items);
+    res.interrupted = true;
+    std::fprintf(stderr, "%s: stopped waiting; job array %s goes on (scancel %s stops it); the same command later "
+                 "merges its results\n", o.tool.c_str(), job.c_str(), job.c_str());
+    return res;
+  }
   if (job.empty()) {
     std::fprintf(stderr, "%s: sbatch failed (status %d)\n", o.tool.c_str(), rc);
     Outcome res = count(items);
@@ -435,7 +498,7 @@ Outcome run_slurm(const std::vector<Plan>& plans, const Options& o) {
     if (!o.merge_command.empty()) {
       // The merge runs once every task ended well; a task that failed or was cancelled makes its
       // dependency impossible and Slurm drops the merge job (the same command merges later).
-      std::vector<std::string> mb = {sbatch_program(), "--parsable", "--job-name=" + o.tool + "-merge",
+      std::vector<std::string> mb = {"sbatch", "--parsable", "--job-name=" + o.tool + "-merge",
                                      "--dependency=afterok:" + job, "--kill-on-invalid-dep=yes", "--ntasks=1",
                                      "--cpus-per-task=1", "--output=" + dir + "/merge-%j.out",
                                      "--chdir=" + fs::current_path().string(),

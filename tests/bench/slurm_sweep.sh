@@ -6,6 +6,7 @@
 # 2. A task cancelled (scancel) before it ran: the merge job is dropped, and the same command
 #    (waiting this time) submits only that task again, leaves the others' results as they were,
 #    and merges a CSV equal to the local one.
+#    Interrupted while waiting (SIGINT), the array goes on and the same command merges it.
 # 3. An experiment script (seed000-sv-osqm.sh) with --slurm: the same tables as run here.
 # 4. Nothing is left: no job in the queue, no daemon, no tilempirun of the sweeps.
 # Skipped (exit 77) where Slurm or munge is not installed.
@@ -77,6 +78,25 @@ for f in kept/*.status; do
 done
 cmp local.csv s2.csv || fail "the CSV of the resumed job array differs from the local run's"
 
+# 2b. Ctrl-C while waiting for an array stops the waiting, not the array; the same command later
+#     submits nothing and merges.
+"$bin/tilempi-bench" "${sweep[@]}" --slurm --group 6 --work-dir s3 --csv s3.csv 2>s3.err &
+pid=$!
+for _ in $(seq 1 600); do grep -q "waiting for them" s3.err && break; sleep 0.1; done
+sleep 1
+kill -INT $pid
+rc=0
+wait $pid || rc=$?
+cat s3.err
+[ $rc -eq 130 ] || fail "tilempi-bench --slurm interrupted while waiting exited with $rc"
+grep -q "stopped waiting; job array [0-9]* goes on" s3.err || fail "no word of the array going on"
+wait_queue_empty
+"$bin/tilempi-bench" "${sweep[@]}" --slurm --group 6 --work-dir s3 --csv s3.csv 2>s3-merge.err ||
+  { cat s3-merge.err; fail "merging after the interrupted wait failed"; }
+cat s3-merge.err
+grep -q "nothing to submit" s3-merge.err || fail "the array's results were not taken"
+cmp local.csv s3.csv || fail "the CSV merged after an interrupted wait differs from the local run's"
+
 # 3. An experiment script's sweep (scripts/sweep-lib.sh) through the cluster: the same tables as
 #    the script run here.
 if [ -x "$bin/multicast_stream" ]; then
@@ -91,7 +111,7 @@ fi
 
 # 4. Nothing left running.
 wait_queue_empty
-pgrep -af "$work/(s[12]|script-)" && fail "processes of the sweeps are still running"
+pgrep -af "$work/(s[123]|script-)" && fail "processes of the sweeps are still running"
 slurm_cluster_stop
 pgrep -f "$work/cluster" >/dev/null && fail "a Slurm daemon is still running"
 echo "slurm_sweep: ok"
