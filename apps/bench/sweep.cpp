@@ -381,8 +381,23 @@ int capture(const std::vector<std::string>& args, std::string& out, const std::f
 
 Outcome run_slurm(const std::vector<Plan>& plans, const Options& o) {
   const std::vector<Item> items = all_items(plans);
-  const int group = std::max(1, o.group);
-  const int tasks = static_cast<int>((items.size() + static_cast<std::size_t>(group) - 1) / static_cast<std::size_t>(group));
+  // Array indexes stop below the cluster's MaxArraySize: a sweep with more configurations than
+  // that puts more into each task (the same number on every resubmission).
+  std::size_t max_tasks = 1000;
+  {
+    std::string conf;
+    if (capture({"scontrol", "show", "config"}, conf) == 0) {
+      const auto at = conf.find("MaxArraySize");
+      const auto eq = at == std::string::npos ? at : conf.find('=', at);
+      if (eq != std::string::npos) max_tasks = std::max(1L, std::atol(conf.c_str() + eq + 1) - 1);
+    }
+  }
+  const std::size_t per_task = std::max<std::size_t>(static_cast<std::size_t>(std::max(1, o.group)),
+                                                     (items.size() + max_tasks - 1) / max_tasks);
+  const int group = static_cast<int>(per_task);
+  if (group > o.group)
+    std::fprintf(stderr, "%s: %d configurations per task, so that the array fits MaxArraySize\n", o.tool.c_str(), group);
+  const int tasks = static_cast<int>((items.size() + per_task - 1) / per_task);
   // Configuration i belongs to task i % tasks: tasks keep their configurations over resubmissions
   // and the expensive ones spread over all tasks.
   std::vector<bool> has_work(static_cast<std::size_t>(tasks), false);
