@@ -10,6 +10,7 @@ packages=(
   python3              # test scripts read the JSON run reports
   mpich libmpich-dev   # only to check that the NPB kernels are honest MPI codes
   clang libclang-rt-dev  # the fuzz targets (libFuzzer; scripts/fuzz.sh)
+  slurmctld slurmd munge slurm-client  # test bench.slurm starts a single-node Slurm cluster (sweeps --slurm)
 )
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -13,10 +13,16 @@
 # usage: scripts/npb-thesis-baseline.sh [BUILD_DIR]
 #        TABLES_ONLY=1 scripts/npb-thesis-baseline.sh   only redo the tables from the committed CSVs
 #                                                       (e.g. after scripts/npb_scaling.sh changed the compute)
+# Sweep options (scripts/sweep-lib.sh, docs/EXPERIMENTS.md "On a cluster"): -j N, --rerun-failed,
+# --slurm [--group N] [--partition P] [--time T] [--account A] [--sbatch-arg OPT] [--no-wait].
+# SWEEP_DIR: the runs (default BUILD_DIR/sweeps/<script>); an interrupted run resumes.
 # Writes docs/figures/npb_thesis_baseline.csv and rewrites the region of docs/EXPERIMENTS.md
 # between the npb-thesis markers. Prints its wall time.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/sweep-lib.sh"
+sweep_args "$@"
+set -- "${sweep_rest[@]}"
 build=${1:-$root/build}
 bin=$build/bin
 figs=$root/docs/figures
@@ -24,7 +30,7 @@ kernels="mg is cg ft lu"
 ranks="2 4 8 16 32"
 tables_only=${TABLES_ONLY:-0}
 if [ "$tables_only" != 1 ]; then
-  for p in tilempirun $(printf 'npb-%s ' $kernels); do
+  for p in tilempirun tilempi-sweep $(printf 'npb-%s ' $kernels); do
     [ -x "$bin/$p" ] || { echo "npb-thesis-baseline: $bin/$p missing (build the project first)" >&2; exit 1; }
   done
 fi
@@ -35,28 +41,44 @@ start=$(date +%s)
 opera="barrier=linear,bcast=binomial,reduce=binomial,allreduce=reduce_bcast,alltoall=operampi,alltoallv=linear"
 csv=$figs/npb_thesis_baseline.csv
 [ "$tables_only" = 1 ] && kernels=""
-[ "$tables_only" = 1 ] || echo "kernel,scaling,ranks,side,adapter,collectives,comm_s,verification" >"$csv"
-for k in $kernels; do
-  scaling=weak; extra=(--weak)
-  if [ $k = mg ]; then scaling=strong; extra=(); fi
-  for n in $ranks; do
-    for side in nocmsg:udn:mesh thesis:ilib:operampi today:udn:operampi; do
-      IFS=: read -r name adapter colls <<<"$side"
-      coll=()
-      [ $colls = operampi ] && coll=(--coll "$opera")
-      out=$("$bin/tilempirun" -n "$n" --transport sim --preset tilepro64 --adapter "$adapter" --compute none \
-        --timeout 1200 "${coll[@]}" "$bin/npb-$k" -c S "${extra[@]}" 2>&1) || {
-        echo "npb-thesis-baseline: npb-$k on $n ranks ($name) failed:" >&2
-        echo "$out" >&2
-        exit 1
-      }
-      t=$(printf '%s\n' "$out" | sed -n 's/^ Time in seconds = *//p' | head -n 1)
-      v=$(printf '%s\n' "$out" | sed -n 's/^ Verification *= *//p' | head -n 1)
-      echo "$k,$scaling,$n,$name,$adapter,$colls,$t,${v:-?}" >>"$csv"
-      printf 'npb-thesis-baseline: %s on %2d ranks, %-6s (%s, %s): %s s %s\n' "$k" "$n" "$name" "$colls" "$adapter" "$t" "$v" >&2
+# The runs: written down as a sweep (phase plan), run (here or as one Slurm job array), then read
+# (phase merge).
+runs() {
+  for k in $kernels; do
+    scaling=weak; extra=(--weak)
+    if [ $k = mg ]; then scaling=strong; extra=(); fi
+    for n in $ranks; do
+      for side in nocmsg:udn:mesh thesis:ilib:operampi today:udn:operampi; do
+        IFS=: read -r name adapter colls <<<"$side"
+        coll=()
+        [ $colls = operampi ] && coll=(--coll "$opera")
+        id=$k-$n-$name
+        if [ $sweep_phase = plan ]; then
+          sweep_add runs "$id" --cost "$n" -- "$bin/tilempirun" -n "$n" --transport sim --preset tilepro64 \
+            --adapter "$adapter" --compute none --timeout 1200 "${coll[@]}" "$bin/npb-$k" -c S "${extra[@]}"
+          continue
+        fi
+        out=$(cat "$(sweep_log runs "$id")")
+        sweep_ok runs "$id" || {
+          echo "npb-thesis-baseline: npb-$k on $n ranks ($name) failed:" >&2
+          echo "$out" >&2
+          exit 1
+        }
+        t=$(printf '%s\n' "$out" | sed -n 's/^ Time in seconds = *//p' | head -n 1)
+        v=$(printf '%s\n' "$out" | sed -n 's/^ Verification *= *//p' | head -n 1)
+        echo "$k,$scaling,$n,$name,$adapter,$colls,$t,${v:-?}" >>"$csv"
+        printf 'npb-thesis-baseline: %s on %2d ranks, %-6s (%s, %s): %s s %s\n' "$k" "$n" "$name" "$colls" "$adapter" "$t" "$v" >&2
+      done
     done
   done
-done
+}
+if [ "$tables_only" != 1 ]; then
+  sweep_init "$build" "$bin"
+  runs
+  sweep_run "$(nproc)"
+  echo "kernel,scaling,ranks,side,adapter,collectives,comm_s,verification" >"$csv"
+  runs
+fi
 python3 - "$csv" "$figs/npb_scaling.csv" "$root/docs/EXPERIMENTS.md" <<'PY'
 import csv, re, sys
 rows = list(csv.DictReader(open(sys.argv[1])))

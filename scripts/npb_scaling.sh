@@ -13,17 +13,23 @@
 #              more only matter for npb-* built without the opcount plugin, whose compute is timed)
 #   KERNELS    the kernels to run (default "mg is cg ft lu"); the rows of the others are kept
 #              from the existing docs/figures/npb_scaling.csv, so one kernel can be re-measured
+# Sweep options (scripts/sweep-lib.sh, docs/EXPERIMENTS.md "On a cluster"): -j N, --rerun-failed,
+# --slurm [--group N] [--partition P] [--time T] [--account A] [--sbatch-arg OPT] [--no-wait].
+# SWEEP_DIR: the runs (default BUILD_DIR/sweeps/<script>); an interrupted run resumes.
 # Writes docs/figures/npb_scaling.csv, docs/figures/npb_scaling_<kernel>.svg and rewrites the
 # region of docs/EXPERIMENTS.md between the npb-scaling markers. Prints its wall time.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/sweep-lib.sh"
+sweep_args "$@"
+set -- "${sweep_rest[@]}"
 build=${1:-$root/build}
 reps=${2:-1}
 all_kernels="mg is cg ft lu"
 kernels=${3:-$all_kernels}
 bin=$build/bin
 figs=$root/docs/figures
-for p in tilempirun $(printf 'npb-%s ' $kernels); do
+for p in tilempirun tilempi-sweep $(printf 'npb-%s ' $kernels); do
   [ -x "$bin/$p" ] || { echo "npb_scaling: $bin/$p missing (build the project first)" >&2; exit 1; }
 done
 command -v python3 >/dev/null || { echo "npb_scaling: python3 is needed (scripts/install-deps.sh)" >&2; exit 1; }
@@ -38,7 +44,12 @@ start=$(date +%s)
 baseline="barrier=linear,bcast=binomial,reduce=binomial,allreduce=reduce_bcast,alltoall=operampi,alltoallv=linear"
 ranks="2 4 8 16 32"
 raw=$tmp/raw.csv
-echo "kernel,scaling,ranks,collectives,rep,time_s,compute_s,comm_s,verification,none_s" >"$raw"
+sweep_init "$build" "$bin"
+reports=$sweep_dir/runs/reports
+mkdir -p "$reports"
+# The runs: written down as a sweep (phase plan), run (here or as one Slurm job array), then read
+# (phase merge).
+runs() {
 for k in $kernels; do
   case " $all_kernels " in *" $k "*) ;; *) echo "npb_scaling: unknown kernel '$k' (one of: $all_kernels)" >&2; exit 2 ;; esac
   scaling=weak
@@ -53,18 +64,29 @@ for k in $kernels; do
       coll=()
       [ $colls = operampi ] && coll=(--coll "$baseline")
       # The same run with --compute none: communication alone, deterministic (one run suffices).
-      none=$("$bin/tilempirun" -n "$n" --transport sim --preset tilepro64 --compute none --timeout 600 \
-        "${coll[@]}" "$bin/npb-$k" -c S "${extra[@]}" 2>&1 | sed -n 's/^ Time in seconds = *//p' | head -n 1)
+      id=$k-$n-$colls
+      if [ $sweep_phase = plan ]; then
+        sweep_add runs "$id-none" --cost "$n" -- "$bin/tilempirun" -n "$n" --transport sim --preset tilepro64 \
+          --compute none --timeout 600 "${coll[@]}" "$bin/npb-$k" -c S "${extra[@]}"
+      else
+        none=$(sed -n 's/^ Time in seconds = *//p' "$(sweep_log runs "$id-none")" | head -n 1)
+      fi
       for ((rep = 1; rep <= reps; rep++)); do
-        out=$("$bin/tilempirun" -n "$n" --transport sim --preset tilepro64 --compute model --set core_fp_percent=$mix --timeout 600 \
-          --report "$tmp/r.json" "${coll[@]}" "$bin/npb-$k" -c S "${extra[@]}" 2>&1) || {
+        if [ $sweep_phase = plan ]; then
+          sweep_add runs "$id-$rep" --cost "$n" --output "$reports/$id-$rep.json" -- "$bin/tilempirun" -n "$n" \
+            --transport sim --preset tilepro64 --compute model --set core_fp_percent=$mix --timeout 600 \
+            --report "$reports/$id-$rep.json" "${coll[@]}" "$bin/npb-$k" -c S "${extra[@]}"
+          continue
+        fi
+        out=$(cat "$(sweep_log runs "$id-$rep")")
+        sweep_ok runs "$id-$rep" || {
           echo "npb_scaling: npb-$k on $n ranks ($colls) failed:" >&2
           echo "$out" >&2
           exit 1
         }
         t=$(printf '%s\n' "$out" | sed -n 's/^ Time in seconds = *//p' | head -n 1)
         v=$(printf '%s\n' "$out" | sed -n 's/^ VERIFICATION //p' | head -n 1)
-        split=$(python3 - "$tmp/r.json" <<'PY'
+        split=$(python3 - "$reports/$id-$rep.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 hz = r["clock_hz"]
@@ -79,6 +101,11 @@ PY
     done
   done
 done
+}
+runs
+sweep_run "$(nproc)"
+echo "kernel,scaling,ranks,collectives,rep,time_s,compute_s,comm_s,verification,none_s" >"$raw"
+runs
 
 python3 - "$raw" "$figs/npb_scaling.csv" "$tmp/table.md" "$kernels" <<'PY'
 import csv, os, statistics, sys

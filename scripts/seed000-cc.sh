@@ -13,10 +13,15 @@
 #    conflicts from the run report; "best software" is the fastest of the others.
 # Environment: JOBS (parallel runs, default nproc), OUT (default docs/figures), BIN (use the
 # programs there, do not build), SIZES (part 2, default "8 64 512 4096 32768 65536"),
-# CHIPS (default "optimsoc:16 tilepro64:64").
+# CHIPS (default "optimsoc:16 tilepro64:64"), SWEEP_DIR (the runs, default BUILD_DIR/sweeps/seed000-cc).
+# Sweep options (scripts/sweep-lib.sh, docs/EXPERIMENTS.md "On a cluster"): -j N, --rerun-failed,
+# --slurm [--group N] [--partition P] [--time T] [--account A] [--sbatch-arg OPT] [--no-wait].
 # Results: $OUT/seed000-multicast.csv, seed000-cc.csv and seed000-cc.md (the tables EXPERIMENTS quotes).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/sweep-lib.sh"
+sweep_args "$@"
+set -- "${sweep_rest[@]}"
 build=${1:-$root/build}
 out=${OUT:-$root/docs/figures}
 jobs=${JOBS:-$(nproc)}
@@ -25,12 +30,15 @@ sizes=${SIZES:-8 64 512 4096 32768 65536}
 chips=${CHIPS:-optimsoc:16 tilepro64:64}
 mkdir -p "$out"
 start=$(date +%s)
-if [ -z "${BIN:-}" ]; then
+if [ -z "${BIN:-}" ] && sweep_building; then
   cmake -S "$root" -B "$build" >/dev/null
-  cmake --build "$build" -j"$jobs" --target tilempirun tilempi-simhost coll_once multicast_stream >/dev/null
+  cmake --build "$build" -j"$jobs" --target tilempirun tilempi-simhost coll_once multicast_stream tilempi-sweep >/dev/null
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+sweep_init "$build" "$bin"
+reports=$sweep_dir/cc/reports
+mkdir -p "$reports"
 
 # One job per line: NAME|tilempirun arguments. Each writes $tmp/NAME.json (its run report).
 jobsfile=$tmp/jobs
@@ -58,17 +66,18 @@ for chip in $chips; do
     done
   done
 done
-echo "seed000-cc: $(wc -l <"$jobsfile") runs, $jobs at a time"
-export bin tmp
+# Each run a configuration of the sweep: its report is $reports/NAME.json.
 # A restriction a call breaks (ring and rabenseifner need count >= ranks) runs the fallback
 # silently; the report's "chosen" names what ran.
-xargs -P "$jobs" -d '\n' -I{} bash -c '
-  line="{}"; name=${line%%|*}; args=${line#*|}
-  TILEMPI_COLL_FALLBACK=silent "$bin/tilempirun" --transport sim --adapter namp --compute none --set sim.summary=0 \
-    --report "$tmp/$name.json" $args >"$tmp/$name.out" 2>&1 || echo "seed000-cc: $name failed: $(tail -n 2 "$tmp/$name.out")"
-' <"$jobsfile"
+while IFS='|' read -r name args; do
+  read -r -a argv <<<"$args"
+  sweep_add cc "$name" --env TILEMPI_COLL_FALLBACK=silent --output "$reports/$name.json" -- "$bin/tilempirun" \
+    --transport sim --adapter namp --compute none --set sim.summary=0 --report "$reports/$name.json" "${argv[@]}"
+done <"$jobsfile"
+echo "seed000-cc: $(wc -l <"$jobsfile") runs"
+sweep_run "$jobs"
 
-python3 - "$tmp" "$out" "$sizes" "$chips" <<'PY'
+python3 - "$reports" "$out" "$sizes" "$chips" <<'PY'
 import json, os, sys
 tmp, out, sizes, chips = sys.argv[1], sys.argv[2], [int(s) for s in sys.argv[3].split()], sys.argv[4].split()
 def rep(name):

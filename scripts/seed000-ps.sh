@@ -8,31 +8,41 @@
 # report, for the task states (adapter.namp.migrate_state_bytes) of 4, 16 and 64 KiB.
 # docs/EXPERIMENTS.md, "NAMP-PS", shows the result.
 #   scripts/seed000-ps.sh [BUILD_DIR]
-# Environment: BIN (use the programs there, do not build), OUT (default docs/figures).
+# Environment: BIN (use the programs there, do not build), OUT (default docs/figures), SWEEP_DIR
+# (the runs, default BUILD_DIR/sweeps/seed000-ps).
+# Sweep options (scripts/sweep-lib.sh, docs/EXPERIMENTS.md "On a cluster"): -j N, --rerun-failed,
+# --slurm [--group N] [--partition P] [--time T] [--account A] [--sbatch-arg OPT] [--no-wait].
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/sweep-lib.sh"
+sweep_args "$@"
+set -- "${sweep_rest[@]}"
 build=${1:-$root/build}
 out=${OUT:-$root/docs/figures}
 bin=${BIN:-$build/bin}
 mkdir -p "$out"
-if [ -z "${BIN:-}" ]; then
+if [ -z "${BIN:-}" ] && sweep_building; then
   cmake -S "$root" -B "$build" >/dev/null
-  cmake --build "$build" -j"$(nproc)" --target tilempirun tilempi-simhost sim_migrate_chain >/dev/null
+  cmake --build "$build" -j"$(nproc)" --target tilempirun tilempi-simhost sim_migrate_chain tilempi-sweep >/dev/null
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+sweep_init "$build" "$bin"
+# Each run a configuration of the sweep: its report runs/ID.json, its output runs/ID.log.
+tmp=$sweep_dir/runs/runs
+mkdir -p "$tmp"
 for state in 4096 16384 65536; do
   for m in pause ps; do
-    "$bin/tilempirun" -n 3 --transport sim --preset optimsoc --adapter namp --compute none --set sim.summary=0 \
+    sweep_add runs "${m}_$state" --output "$tmp/${m}_$state.json" -- "$bin/tilempirun" -n 3 --transport sim \
+      --preset optimsoc --adapter namp --compute none --set sim.summary=0 \
       --set adapter.namp.migration=$m --set adapter.namp.migrate_state_bytes=$state --migrate 1:10@100000 \
-      --report "$tmp/${m}_$state.json" "$bin/sim_migrate_chain" 200 2000 256 -v >"$tmp/${m}_$state.txt"
+      --report "$tmp/${m}_$state.json" "$bin/sim_migrate_chain" 200 2000 256 -v
   done
 done
+sweep_run "$(nproc)"
 python3 - "$tmp" "$out" <<'PY'
 import json, os, re, sys
 tmp, out = sys.argv[1], sys.argv[2]
 def run(m, state):
-    text = open(os.path.join(tmp, f"{m}_{state}.txt")).read()
+    text = open(os.path.join(tmp, f"{m}_{state}.log")).read()
     s = dict((k, int(v)) for k, v in re.findall(r"(\w+)=(\d+)", re.search(r"chain:.*", text).group(0)))
     s["lat"] = [int(v) for v in re.findall(r"item \d+ latency (\d+)", text)]
     r = json.load(open(os.path.join(tmp, f"{m}_{state}.json")))

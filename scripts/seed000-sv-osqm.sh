@@ -9,26 +9,35 @@
 # OSQM: handler cycles per event on rank 1 (the report's handler_cycles over its 40 - 20 arrivals)
 #     with adapter.namp.wakeup=poll, interrupt, osqm; the share of a core they take at an event
 #     rate R is R x cycles / clock, as [Wallentowitz 2018] §3.5.1 computes it (R = 5k..40k/s).
-# Environment: BIN (use the programs there, do not build), OUT (default docs/figures).
+# Environment: BIN (use the programs there, do not build), OUT (default docs/figures), SWEEP_DIR
+# (the runs, default BUILD_DIR/sweeps/seed000-sv-osqm).
+# Sweep options (scripts/sweep-lib.sh, docs/EXPERIMENTS.md "On a cluster"): -j N, --rerun-failed,
+# --slurm [--group N] [--partition P] [--time T] [--account A] [--sbatch-arg OPT] [--no-wait].
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/sweep-lib.sh"
+sweep_args "$@"
+set -- "${sweep_rest[@]}"
 build=${1:-$root/build}
 out=${OUT:-$root/docs/figures}
 bin=${BIN:-$build/bin}
 mkdir -p "$out"
-if [ -z "${BIN:-}" ]; then
+if [ -z "${BIN:-}" ] && sweep_building; then
   cmake -S "$root" -B "$build" >/dev/null
-  cmake --build "$build" -j"$(nproc)" --target tilempirun tilempi-simhost multicast_stream >/dev/null
+  cmake --build "$build" -j"$(nproc)" --target tilempirun tilempi-simhost multicast_stream tilempi-sweep >/dev/null
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-run() {  # NAME SETTING COUNT
-  "$bin/tilempirun" -n 2 --transport sim --preset optimsoc --adapter namp --compute none --set sim.summary=0 \
-    --set "$2" --report "$tmp/$1_$3.json" "$bin/multicast_stream" sw 4 "$3" >/dev/null
+sweep_init "$build" "$bin"
+reports=$sweep_dir/runs/reports
+mkdir -p "$reports"
+run() {  # NAME SETTING COUNT: one configuration of the sweep, its report $reports/NAME_COUNT.json
+  sweep_add runs "$1_$3" --output "$reports/$1_$3.json" -- "$bin/tilempirun" -n 2 --transport sim --preset optimsoc \
+    --adapter namp --compute none --set sim.summary=0 --set "$2" --report "$reports/$1_$3.json" \
+    "$bin/multicast_stream" sw 4 "$3"
 }
 for a in baremetal kernel vif; do for n in 20 40; do run "sv_$a" "adapter.namp.access=$a" $n; done; done
 for w in poll interrupt osqm; do for n in 20 40; do run "osqm_$w" "adapter.namp.wakeup=$w" $n; done; done
-python3 - "$tmp" "$out" <<'PY'
+sweep_run "$(nproc)"
+python3 - "$reports" "$out" <<'PY'
 import json, os, sys
 tmp, out = sys.argv[1], sys.argv[2]
 def rep(n): return json.load(open(os.path.join(tmp, n + ".json")))

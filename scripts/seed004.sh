@@ -20,31 +20,48 @@
 # $OUT/seed004-life-{latency,occupancy,speedup}.{dat,gp,png}, the runs' cycles in
 # $OUT/seed004-life-{runs,sweep}.txt; with UPDATE_DOCS=1
 # (the default) the generated regions of docs/EXPERIMENTS.md are replaced too.
+# Sweep options (scripts/sweep-lib.sh, docs/EXPERIMENTS.md "On a cluster"): -j N, --rerun-failed,
+# --slurm [--group N] [--partition P] [--time T] [--account A] [--sbatch-arg OPT] [--no-wait].
+# SWEEP_DIR: the runs (default BUILD_DIR/sweeps/seed004); an interrupted run resumes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/sweep-lib.sh"
+sweep_args "$@"
+set -- "${sweep_rest[@]}"
 build=${1:-$root/build}
 out=${OUT:-$root/docs/figures}
 bin=${BIN:-$build/bin}
 parts=${PARTS:-table life sweep}
 mkdir -p "$out"
 start=$(date +%s)
-if [ -z "${BIN:-}" ]; then
+if [ -z "${BIN:-}" ] && sweep_building; then
   cmake -S "$root" -B "$build" >/dev/null
-  cmake --build "$build" -j"$(nproc)" --target tilempirun tilempi-simhost seed004-microbench seed004-life >/dev/null
+  cmake --build "$build" -j"$(nproc)" --target tilempirun tilempi-simhost seed004-microbench seed004-life tilempi-sweep >/dev/null
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 run=$bin/tilempirun
+sweep_init "$build" "$bin"
+reports=$sweep_dir/runs/reports
+mkdir -p "$reports"
+# The body below runs twice: first every run is written down as a configuration of the sweep
+# (phase plan: measure and life print placeholders), then, after sweep_run, read back (phase merge).
 
 # One benchmark on one model: prints "latency occupancy".
 measure() {
   local model=$1 bench=$2 n=2
   [ "$bench" = dist ] && n=9
-  local rep=$tmp/$model-$bench.json
-  "$run" -n $n --transport sim --compute none --preset mmachine --set network_model=ideal --adapter mmachine \
-    --set adapter.mmachine.model="$model" --report "$rep" "$bin/seed004-microbench" "$bench" >"$tmp/out" 2>&1 ||
-    { cat "$tmp/out" >&2; echo "seed004.sh: $model $bench failed" >&2; exit 1; }
-  python3 - "$tmp/out" "$rep" <<'EOF'
+  local id=mm-$model-$bench
+  local rep=$reports/$id.json
+  if [ $sweep_phase = plan ]; then
+    sweep_add runs "$id" --output "$rep" -- "$run" -n $n --transport sim --compute none --preset mmachine \
+      --set network_model=ideal --adapter mmachine --set adapter.mmachine.model="$model" --report "$rep" \
+      "$bin/seed004-microbench" "$bench"
+    echo 0 0
+    return
+  fi
+  sweep_ok runs "$id" || { cat "$(sweep_log runs "$id")" >&2; echo "seed004.sh: $model $bench failed" >&2; exit 1; }
+  python3 - "$(sweep_log runs "$id")" "$rep" <<'EOF'
 import json, re, sys
 start, end = None, 0
 for line in open(sys.argv[1]):
@@ -58,6 +75,7 @@ print(end - start, occ)
 EOF
 }
 
+body() {
 if [[ " $parts " == *" table "* ]]; then
   # Model, then the thesis's Table 6.4: latency PING RPC DIST BLKW, occupancy PING RPC DIST BLKW
   # ("-": not given).
@@ -96,9 +114,9 @@ EOF
       lat="$lat $l" occ="$occ $o"
     done
     echo "$model$lat$occ" >>"$tmp/ours"
-    echo "table 6.4: $model$lat |$occ" >&2
+    [ $sweep_phase = plan ] || echo "table 6.4: $model$lat |$occ" >&2
   done <"$tmp/thesis"
-  python3 - "$tmp/thesis" "$tmp/ours" "$out/seed004-table64.csv" "$out/seed004-table64.md" <<'EOF'
+  [ $sweep_phase = plan ] || python3 - "$tmp/thesis" "$tmp/ours" "$out/seed004-table64.csv" "$out/seed004-table64.md" <<'EOF'
 import sys
 thesis = {l.split()[0]: l.split()[1:] for l in open(sys.argv[1])}
 ours = {l.split()[0]: l.split()[1:] for l in open(sys.argv[2])}
@@ -133,7 +151,7 @@ with open(sys.argv[4], "w") as md:
     md.write(f"\nthesis / tilempi, cycles; ✗: outside the tolerance (10 % or 5 cycles). "
              f"{hits} of {total} of the thesis's figures within it.\n")
 EOF
-  echo "wrote $out/seed004-table64.csv and .md" >&2
+  [ $sweep_phase = plan ] || echo "wrote $out/seed004-table64.csv and .md" >&2
 fi
 
 # One LIFE run of 1000 generations on P tiles (mmachine preset and adapter, each cell charged
@@ -141,11 +159,20 @@ fi
 life() {
   local p=$1
   shift
-  "$run" -n "$p" --transport sim --compute none --preset mmachine --adapter mmachine "$@" "$bin/seed004-life" 1000 \
-    >"$tmp/out" 2>&1 || { cat "$tmp/out" >&2; echo "seed004.sh: life on $p tiles ($*) failed" >&2; exit 1; }
+  local id
+  id=life-$p$(printf -- '-%s' "$@" | tr -c 'a-zA-Z0-9_.=-' '_')
+  if [ $sweep_phase = plan ]; then
+    sweep_add runs "$id" --cost "$p" -- "$run" -n "$p" --transport sim --compute none --preset mmachine \
+      --adapter mmachine "$@" "$bin/seed004-life" 1000
+    echo 0
+    return
+  fi
+  local log
+  log=$(sweep_log runs "$id")
+  sweep_ok runs "$id" || { cat "$log" >&2; echo "seed004.sh: life on $p tiles ($*) failed" >&2; exit 1; }
   local cycles
-  cycles=$(sed -n 's/.*life_cycles=\([0-9]*\).*/\1/p' "$tmp/out" | head -1)
-  [ -n "$cycles" ] || { cat "$tmp/out" >&2; exit 1; }
+  cycles=$(sed -n 's/.*life_cycles=\([0-9]*\).*/\1/p' "$log" | head -1)
+  [ -n "$cycles" ] || { cat "$log" >&2; exit 1; }
   echo "$cycles"
 }
 
@@ -157,7 +184,7 @@ if [[ " $parts " == *" life "* || " $parts " == *" sweep "* || " $parts " == *" 
       mesh=$(life $p)
       ideal=$(life $p --set network_model=ideal)
       echo "$p $mesh $ideal" >>"$tmp/life"
-      echo "life: $p tiles: $mesh cycles (8x8 mesh), $ideal (zero-latency network)" >&2
+      [ $sweep_phase = plan ] || echo "life: $p tiles: $mesh cycles (8x8 mesh), $ideal (zero-latency network)" >&2
     done
   fi
   if [[ " $parts " == *" sweep "* ]]; then
@@ -166,15 +193,16 @@ if [[ " $parts " == *" life "* || " $parts " == *" sweep "* || " $parts " == *" 
       for x in ${LATENCIES:-0 25 50 100 150 200}; do
         c=$(life $p --set adapter.mmachine.added_latency_cycles=$x)
         echo "latency $p $x $c" >>"$tmp/sweep"
-        echo "life: $p tiles, $x cycles of latency added: $c" >&2
+        [ $sweep_phase = plan ] || echo "life: $p tiles, $x cycles of latency added: $c" >&2
       done
       for x in ${OCCUPANCIES:-0 25 50 100 150 200 250 300}; do
         c=$(life $p --set adapter.mmachine.send_stall_cycles=$x)
         echo "occupancy $p $x $c" >>"$tmp/sweep"
-        echo "life: $p tiles, $x cycles of occupancy added: $c" >&2
+        [ $sweep_phase = plan ] || echo "life: $p tiles, $x cycles of occupancy added: $c" >&2
       done
     done
   fi
+  [ $sweep_phase = plan ] && return 0
   # The runs' cycles are kept ($OUT/seed004-life-runs.txt, seed004-life-sweep.txt), so that the
   # part not rerun keeps its last results and the model can be redrawn without the runs.
   [ -s "$tmp/life" ] && cp "$tmp/life" "$out/seed004-life-runs.txt"
@@ -185,6 +213,11 @@ if [[ " $parts " == *" life "* || " $parts " == *" sweep "* || " $parts " == *" 
   python3 "$root/scripts/seed004-logmodel.py" "${args[@]}" --out "$out/seed004-life" >/dev/null
   echo "wrote $out/seed004-life*" >&2
 fi
+}
+sweep_plan runs
+body
+sweep_run "$(nproc)"
+body
 
 if [ "${UPDATE_DOCS:-1}" = 1 ]; then
   python3 - "$root/docs/EXPERIMENTS.md" "$out" <<'EOF'

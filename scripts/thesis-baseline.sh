@@ -11,13 +11,20 @@
 # Environment: JOBS (parallel jobs, default nproc), OUT (default docs/figures), BIN (use the
 # programs in this directory as they are, do not build), RANKS, SIZES (bcast, reduce,
 # allreduce; tilempi-bench's --sizes syntax), A2A_SIZES (alltoall only).
-# TIMEOUT (seconds a configuration may run, default 3600).
+# TIMEOUT (seconds a configuration may run, default 3600), SWEEP_DIR (the sweep's plans and runs,
+# default BUILD_DIR/sweeps/thesis-baseline).
+# Sweep options (scripts/sweep-lib.sh, docs/EXPERIMENTS.md "On a cluster"): -j N, --rerun-failed,
+# --slurm [--group N] [--partition P] [--time T] [--account A] [--sbatch-arg OPT] [--no-wait].
+# An interrupted run resumes: the same command runs only the configurations without a result.
 # Results: $OUT/thesis-udn.csv (NoCMsg on udn), thesis-ilib.csv (OperaMPI on ilib),
 # thesis-today.csv (OperaMPI on udn), thesis-comparison.md (the tables docs/EXPERIMENTS.md quotes),
 # as-thesis-{ranks,sizes}-*.{png,svg} (figures of NoCMsg on udn and OperaMPI on ilib together),
 # as-thesis-variance.md (the variance tables).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/sweep-lib.sh"
+sweep_args "$@"
+set -- "${sweep_rest[@]}"
 build=${1:-$root/build}
 out=${OUT:-$root/docs/figures}
 jobs=${JOBS:-$(nproc)}
@@ -29,31 +36,37 @@ mkdir -p "$out"
 start=$(date +%s)
 
 if [ "${PLOTS_ONLY:-0}" != 1 ]; then
-  if [ -z "${BIN:-}" ]; then
+  if [ -z "${BIN:-}" ] && sweep_building; then
     cmake -S "$root" -B "$build" >/dev/null
-    cmake --build "$build" -j"$jobs" --target tilempirun tilempi-bench tilempi-bench-mpi
+    cmake --build "$build" -j"$jobs" --target tilempirun tilempi-bench tilempi-bench-mpi tilempi-sweep
   fi
+  sweep_init "$build" "$bin"
   # A job that runs past TIMEOUT seconds (default 3600: the 49-rank alltoall of 1 MiB takes minutes
   # on a quiet machine, far longer on a busy one) counts as failed.
-  sim=(--transport sim --preset tilepro64 --compute none --trials 2 --warmup 0 -j "$jobs" --timeout "${TIMEOUT:-3600}")
+  sim=(--transport sim --preset tilepro64 --compute none --trials 2 --warmup 0 --timeout "${TIMEOUT:-3600}")
   # The barrier: [Yagna 2013] §2.2 does not describe OperaMPI's; `linear` stands in for it.
   nocmsg=(-a barrier=ktree -a bcast=static_route -a reduce=mesh_tree -a allreduce=mesh_reduce_bcast)
   opera=(-a barrier=linear -a bcast=binomial -a reduce=binomial -a allreduce=reduce_bcast)
-  echo "== 1/3 NoCMsg on udn"
-  "$bin/tilempi-bench" "${sim[@]}" --adapter udn --ranks "$ranks" --sizes "$a2a_sizes" -a alltoall=mesh_rounds \
-    --csv "$out/thesis-udn-a2a.csv" || true
-  "$bin/tilempi-bench" "${sim[@]}" --adapter udn --ranks "$ranks" --sizes "$sizes" --no-conflicts "${nocmsg[@]}" \
-    --csv "$out/thesis-udn-rest.csv" || true
-  echo "== 2/3 OperaMPI on ilib (as the thesis ran it)"
-  "$bin/tilempi-bench" "${sim[@]}" --adapter ilib --ranks "$ranks" --sizes "$a2a_sizes" -a alltoall=operampi,pairwise \
-    --csv "$out/thesis-ilib-a2a.csv" || true
-  "$bin/tilempi-bench" "${sim[@]}" --adapter ilib --ranks "$ranks" --sizes "$sizes" --no-conflicts "${opera[@]}" \
-    --csv "$out/thesis-ilib-rest.csv" || true
-  echo "== 3/3 OperaMPI on udn (today's comparison)"
-  "$bin/tilempi-bench" "${sim[@]}" --adapter udn --ranks "$ranks" --sizes "$a2a_sizes" -a alltoall=operampi \
-    --csv "$out/thesis-today-a2a.csv" || true
-  "$bin/tilempi-bench" "${sim[@]}" --adapter udn --ranks "$ranks" --sizes "$sizes" --no-conflicts "${opera[@]}" \
-    --csv "$out/thesis-today-rest.csv" || true
+  # The six sweeps: written down as plans, run together (here or as one Slurm job array), then
+  # each merged into its CSV by the same tilempi-bench command.
+  sweeps() {
+    sweep_bench udn-a2a "${sim[@]}" --adapter udn --ranks "$ranks" --sizes "$a2a_sizes" -a alltoall=mesh_rounds \
+      --csv "$out/thesis-udn-a2a.csv" || true
+    sweep_bench udn-rest "${sim[@]}" --adapter udn --ranks "$ranks" --sizes "$sizes" --no-conflicts "${nocmsg[@]}" \
+      --csv "$out/thesis-udn-rest.csv" || true
+    sweep_bench ilib-a2a "${sim[@]}" --adapter ilib --ranks "$ranks" --sizes "$a2a_sizes" -a alltoall=operampi,pairwise \
+      --csv "$out/thesis-ilib-a2a.csv" || true
+    sweep_bench ilib-rest "${sim[@]}" --adapter ilib --ranks "$ranks" --sizes "$sizes" --no-conflicts "${opera[@]}" \
+      --csv "$out/thesis-ilib-rest.csv" || true
+    sweep_bench today-a2a "${sim[@]}" --adapter udn --ranks "$ranks" --sizes "$a2a_sizes" -a alltoall=operampi \
+      --csv "$out/thesis-today-a2a.csv" || true
+    sweep_bench today-rest "${sim[@]}" --adapter udn --ranks "$ranks" --sizes "$sizes" --no-conflicts "${opera[@]}" \
+      --csv "$out/thesis-today-rest.csv" || true
+  }
+  echo "== NoCMsg on udn, OperaMPI on ilib (as the thesis ran it) and on udn (today's comparison)"
+  sweeps
+  sweep_run "$jobs"
+  sweeps
   for t in udn ilib today; do
     head -n 1 "$out/thesis-$t-a2a.csv" >"$out/thesis-$t.csv"
     tail -n +2 "$out/thesis-$t-a2a.csv" >>"$out/thesis-$t.csv"

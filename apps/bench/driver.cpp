@@ -1,12 +1,9 @@
 // tilempi-bench: sweeps the [Yagna 2013] collective microbenchmark (tilempi-bench-mpi) over collectives,
 // algorithms, rank counts and message sizes, on the sim transport (virtual time, cycles, link
 // conflicts) or on host cores (wall time). Every configuration is one tilempirun job; independent
-// jobs run in parallel. Results go to CSV and JSON with every parameter, to a terminal table and
-// to gnuplot figures.
-#include <fcntl.h>
+// jobs run in parallel, or as a Slurm job array (sweep.h: the sweep is a plan, resumable). Results
+// go to CSV and JSON with every parameter, to a terminal table and to gnuplot figures.
 #include <mpi.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <tilempi_ext.h>
 #include <unistd.h>
 
@@ -14,8 +11,6 @@
 
 #include "../cli_exit.h"
 #include <algorithm>
-#include <atomic>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -23,7 +18,6 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <mutex>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -32,8 +26,7 @@
 #include <vector>
 
 #include "bench.h"
-
-extern char** environ;
+#include "sweep.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -206,41 +199,14 @@ std::string fmt(const char* f, double v) {
   return b;
 }
 
-std::string duration(double s) {
-  if (s < 60) return fmt("%.0fs", s);
-  if (s < 3600) return std::to_string(static_cast<int>(s) / 60) + "m" + fmt("%02.0fs", std::fmod(s, 60.0));
-  return std::to_string(static_cast<int>(s) / 3600) + "h" + fmt("%02.0fm", std::fmod(s / 60, 60.0));
-}
 
 struct Settings {
   std::string tilempirun, bench_mpi, transport = "sim", preset = "tilepro64", adapter, compute = "none";
   std::string bind;
   double timeout = 600;
   bool conflicts = true;
-  bool keep_logs = false;
   std::string work_dir;
 };
-
-// Runs argv with stdout and stderr to log; returns the exit status (128+signal when killed).
-int run_program(const std::vector<std::string>& args, const std::string& log) {
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) return 127;
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return 127;
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + WTERMSIG(status);
-}
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path);
@@ -279,23 +245,85 @@ std::vector<std::string> launcher_args(const Settings& s, const Result& r, const
   return a;
 }
 
-void run_one(const Settings& s, Result& r, int slot) {
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::string base = s.work_dir + "/job" + std::to_string(slot);
-  const std::string log = base + ".log", report = base + ".json";
+// A rough relative cost, for the ETA: the bytes the network carries per call.
+double cost(const Result& r) {
+  const double n = r.ranks, b = static_cast<double>(r.bytes) + 64;
+  const double per = r.collective == "alltoall" || r.collective == "allgather" ? n * n * b
+                     : r.collective == "barrier"                              ? n * 64
+                                                                              : n * b * 2;
+  return (r.trials + r.warmup + 1) * (per / 4096 + n);
+}
+
+// The configuration names of a result: one tilempirun job with the trials, and on sim the
+// single call that counts link conflicts.
+std::string config_id(const Result& r) {
+  return r.collective + "-" + r.algorithm + "-" + std::to_string(r.ranks) + "-" + std::to_string(r.bytes);
+}
+
+std::string config_label(const Settings& s, const Result& r) {
+  return s.transport + " " + r.collective + "=" + r.algorithm + " n=" + std::to_string(r.ranks) + " " +
+         std::to_string(r.bytes) + "B";
+}
+
+// The sweep as a plan: per result its trials job and, on sim with conflicts, its single-call job;
+// each writes its log and run report into the work directory.
+sweep::Plan plan_of(const Settings& s, const std::vector<Result>& results) {
+  sweep::Plan p;
+  p.dir = s.work_dir;
   const bool sim = s.transport == "sim";
-  std::vector<std::string> args = launcher_args(s, r, sim ? report : "");
-  args.push_back(std::to_string(r.trials));
-  args.push_back(std::to_string(r.warmup));
-  fs::remove(report);
-  const int rc = run_program(args, log);
-  const std::string out = slurp(log);
-  if (s.keep_logs) fs::copy_file(log, s.work_dir + "/" + r.collective + "-" + r.algorithm + "-" + std::to_string(r.ranks) +
-                                          "-" + std::to_string(r.bytes) + ".log",
-                                 fs::copy_options::overwrite_existing);
-  if (rc != 0) {
-    r.error = "tilempirun exited with status " + std::to_string(rc) + ": " + last_lines(out, 3);
-    r.run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (const Result& r : results) {
+    sweep::Config c;
+    c.id = config_id(r);
+    c.label = config_label(s, r);
+    const std::string report = sim ? p.dir + "/runs/" + c.id + ".json" : "";
+    c.argv = launcher_args(s, r, report);
+    c.argv.push_back(std::to_string(r.trials));
+    c.argv.push_back(std::to_string(r.warmup));
+    if (sim) c.outputs.push_back(report);
+    c.cost = cost(r);
+    p.configs.push_back(c);
+    if (sim && s.conflicts) {
+      // One call alone (no barrier, no other traffic): its link conflicts, the run report's
+      // network.link_conflicts (packets whose head waited for a link another packet held).
+      sweep::Config once;
+      once.id = c.id + ".conflicts";
+      once.label = c.label + " (conflicts)";
+      const std::string once_report = p.dir + "/runs/" + once.id + ".json";
+      once.argv = launcher_args(s, r, once_report);
+      once.argv.push_back("0");
+      once.outputs.push_back(once_report);
+      once.cost = c.cost / (r.trials + r.warmup + 1);
+      p.configs.push_back(once);
+    }
+  }
+  return p;
+}
+
+// Reads a result's measurement from the logs and run reports its jobs left (`by_id`: the plan's
+// configurations by id).
+void merge_one(const Settings& s, const sweep::Plan& p, const std::map<std::string, const sweep::Config*>& by_id,
+               Result& r) {
+  const bool sim = s.transport == "sim";
+  const auto find = [&](const std::string& id) -> const sweep::Config* {
+    const auto it = by_id.find(id);
+    return it == by_id.end() ? nullptr : it->second;
+  };
+  const sweep::Config* trials = find(config_id(r));
+  const sweep::Config* once = find(config_id(r) + ".conflicts");
+  if (!trials) {
+    r.error = "not in the plan";
+    return;
+  }
+  const sweep::Status st = sweep::status_of(p, *trials);
+  r.run_seconds = st.seconds;
+  const std::string out = slurp(p.log(*trials));
+  const std::string report = sim ? trials->outputs.at(0) : "";
+  if (st.state == sweep::State::pending) {
+    r.error = "did not run";
+    return;
+  }
+  if (st.state == sweep::State::failed) {
+    r.error = "tilempirun exited with status " + std::to_string(st.exit) + ": " + last_lines(out, 3);
     return;
   }
   // Per trial, the maximum over ranks.
@@ -369,80 +397,25 @@ void run_one(const Settings& s, Result& r, int slot) {
       r.error = std::string("unreadable run report: ") + e.what();
       return;
     }
-    if (s.conflicts) {
-      // One call alone (no barrier, no other traffic): its link conflicts, the run report's
-      // network.link_conflicts (packets whose head waited for a link another packet held).
-      std::vector<std::string> once = launcher_args(s, r, report);
-      once.push_back("0");
-      fs::remove(report);
-      const int rc1 = run_program(once, log);
+    if (once) {
+      const sweep::Status st1 = sweep::status_of(p, *once);
+      r.run_seconds += st1.seconds;
       try {
-        if (rc1 != 0) throw std::runtime_error("status " + std::to_string(rc1));
-        const json j = json::parse(slurp(report));
+        if (st1.state != sweep::State::done)
+          throw std::runtime_error(st1.state == sweep::State::pending ? std::string("did not run")
+                                                                      : "status " + std::to_string(st1.exit));
+        const json j = json::parse(slurp(once->outputs.at(0)));
         r.conflicts = j.at("network").at("link_conflicts").get<long long>();
         // And its energy (network, adapters and counted cores; docs/SIM.md "Run report").
         if (j.contains("energy")) r.energy_uj = 1e6 * j.at("energy").at("total_joules").get<double>();
       } catch (const std::exception& e) {
         r.error = std::string("the single-call run for the conflict count failed: ") + e.what() + " " +
-                  last_lines(slurp(log), 2);
+                  last_lines(slurp(p.log(*once)), 2);
         return;
       }
     }
   }
   r.ok = true;
-  r.run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// A rough relative cost, for the ETA: the bytes the network carries per call.
-double cost(const Result& r) {
-  const double n = r.ranks, b = static_cast<double>(r.bytes) + 64;
-  const double per = r.collective == "alltoall" || r.collective == "allgather" ? n * n * b
-                     : r.collective == "barrier"                              ? n * 64
-                                                                              : n * b * 2;
-  return (r.trials + r.warmup + 1) * (per / 4096 + n);
-}
-
-void run_all(const Settings& s, std::vector<Result>& results, int jobs, bool progress) {
-  std::atomic<std::size_t> next{0};
-  std::mutex mu;
-  double total_cost = 0, done_cost = 0;
-  for (const Result& r : results) total_cost += cost(r);
-  std::size_t done = 0, failed = 0;
-  const auto start = std::chrono::steady_clock::now();
-  const bool tty = isatty(2);
-  auto last_print = start - std::chrono::seconds(100);
-  auto worker = [&](int slot) {
-    for (;;) {
-      const std::size_t i = next++;
-      if (i >= results.size()) return;
-      run_one(s, results[i], slot);
-      std::lock_guard<std::mutex> lock(mu);
-      ++done;
-      done_cost += cost(results[i]);
-      if (!results[i].ok) {
-        ++failed;
-        std::fprintf(stderr, "%stilempi-bench: %s %s=%s %d ranks %ld B failed: %s\n", tty && progress ? "\r\033[K" : "",
-                     s.transport.c_str(), results[i].collective.c_str(), results[i].algorithm.c_str(),
-                     results[i].ranks, results[i].bytes, results[i].error.c_str());
-      }
-      if (!progress) continue;
-      const auto now = std::chrono::steady_clock::now();
-      const double el = std::chrono::duration<double>(now - start).count();
-      if (!tty && done != results.size() && now - last_print < std::chrono::seconds(10)) continue;
-      last_print = now;
-      const double eta = done_cost > 0 ? el * (total_cost - done_cost) / done_cost : 0;
-      std::fprintf(stderr, "%s[%zu/%zu] %3.0f%%  %s %s=%s n=%d %ldB  elapsed %s  ETA %s%s%s", tty ? "\r\033[K" : "",
-                   done, results.size(), 100.0 * done_cost / std::max(total_cost, 1.0), s.transport.c_str(),
-                   results[i].collective.c_str(), results[i].algorithm.c_str(), results[i].ranks, results[i].bytes,
-                   duration(el).c_str(), duration(eta).c_str(),
-                   failed ? (", " + std::to_string(failed) + " failed").c_str() : "", tty ? "" : "\n");
-      std::fflush(stderr);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int j = 0; j < std::max(1, jobs); ++j) pool.emplace_back(worker, j);
-  for (std::thread& t : pool) t.join();
-  if (progress && tty) std::fprintf(stderr, "\n");
 }
 
 // ---- CSV and JSON ----
@@ -557,16 +530,19 @@ std::string self_dir() {
 
 int bench_main(int argc, char** argv) {
   using namespace tilempi::bench;
+  namespace sweep = tilempi::sweep;
   CLI::App app{
       "tilempi-bench: the [Yagna 2013] collective microbenchmark (barrier, timer, one collective, timer; over trials) "
       "swept over collectives, algorithms, rank counts and message sizes, on the modeled chip (sim: virtual "
       "microseconds, cycles, link conflicts) or on host cores (wall microseconds). Every configuration is one "
-      "tilempirun job; independent ones run in parallel.\n\n"
+      "tilempirun job; independent ones run in parallel, or as one Slurm job array (--slurm). With --work-dir the "
+      "sweep resumes: the same command runs only the configurations without a result there.\n\n"
       "Examples:\n"
       "  tilempi-bench --quick --plot demo.png\n"
       "  tilempi-bench -c alltoall,bcast --ranks 16,49 --sizes 8,1K,64K --csv out.csv\n"
       "  tilempi-bench -a alltoall=mesh_rounds,linear -a barrier=ktree:3,ktree:4 --transport host\n"
-      "  tilempi-bench --from out.csv --figures docs/figures --prefix sim\n",
+      "  tilempi-bench --from out.csv --figures docs/figures --prefix sim\n"
+      "  tilempi-bench -c alltoall --work-dir /shared/a2a --csv a2a.csv --slurm --partition short --time 30:00\n",
       "tilempi-bench"};
   app.set_version_flag("--version", "tilempi-bench (tilempi) " TILEMPI_VERSION_STRING);
   app.get_formatter()->column_width(34);
@@ -575,7 +551,8 @@ int bench_main(int argc, char** argv) {
                            prefix, from, table;
   std::vector<std::string> algs;
   int trials = -1, warmup = 1, jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  bool quick = false, quiet = false, no_conflicts = false, list = false;
+  bool quick = false, quiet = false, no_conflicts = false, list = false, plan_only = false;
+  sweep::Options sopt;
   std::string metric = "max";
   app.add_option("-c,--collectives", collectives,
                  "comma-separated collectives (default alltoall,barrier,bcast,reduce,allreduce; also allgather, "
@@ -630,8 +607,12 @@ int bench_main(int argc, char** argv) {
                "(--quick), then exit");
   app.add_option("--tilempirun", s.tilempirun, "the launcher (default: next to this program)")->type_name("PATH");
   app.add_option("--bench-mpi", s.bench_mpi, "the MPI benchmark program (default: next to this program)")->type_name("PATH");
-  app.add_option("--work-dir", s.work_dir, "keep the jobs' logs and run reports here (default: a temporary directory)")
+  app.add_option("--work-dir", s.work_dir,
+                 "keep the sweep's plan (plan.json), the jobs' logs and run reports here (default: a temporary "
+                 "directory); the same command again runs only what has no result there yet")
       ->type_name("DIR");
+  app.add_flag("--plan-only", plan_only, "write the plan into --work-dir and exit (to run it with tilempi-sweep)");
+  sweep::add_options(app, sopt);
   if (int status = tilempi::apps::parse_command_line(app, argc, argv); status >= 0) return status;
 
   set_metric(metric == "span" ? Metric::span : metric == "energy" ? Metric::energy : Metric::max);
@@ -719,23 +700,50 @@ int bench_main(int argc, char** argv) {
               {"collectives", colls},     {"algorithms", chosen},   {"conflicts", s.conflicts},
               {"statistic", "per trial the maximum over ranks; mean, min, max and population variance over trials"}};
     if (prefix.empty()) prefix = s.transport;
-    // Work directory for logs and run reports.
+    // Work directory: the plan, the jobs' logs and run reports. Given, it is kept, and a second
+    // run of the same command takes the results that are there (resumes an interrupted sweep).
     bool temp = false;
     if (s.work_dir.empty()) {
+      if (sopt.slurm || plan_only) usage_error(std::string(sopt.slurm ? "--slurm" : "--plan-only") +
+                                               " needs --work-dir (on a file system the nodes share)");
       char tmpl[] = "/tmp/tilempi-bench.XXXXXX";
       if (!mkdtemp(tmpl)) usage_error("cannot create a temporary directory");
       s.work_dir = tmpl;
       temp = true;
     } else {
-      fs::create_directories(s.work_dir);
-      s.keep_logs = true;
+      s.work_dir = fs::absolute(s.work_dir).lexically_normal().string();
     }
-    if (!quiet)
-      std::fprintf(stderr, "tilempi-bench: %zu configurations on %s, %d at a time\n", results.size(), s.transport.c_str(),
-                   jobs);
-    // Expensive configurations first, so that the parallel jobs finish together.
-    std::stable_sort(results.begin(), results.end(), [](const Result& a, const Result& b) { return cost(a) > cost(b); });
-    run_all(s, results, jobs, !quiet);
+    const sweep::Plan plan = plan_of(s, results);
+    if (plan_only) {
+      sweep::write_plan(plan);
+      if (!quiet) std::fprintf(stderr, "tilempi-bench: wrote %s (%zu configurations)\n", plan.file().c_str(), plan.configs.size());
+      return 0;
+    }
+    sopt.jobs = jobs;
+    sopt.progress = !quiet;
+    sopt.tool = "tilempi-bench";
+    if (temp) sopt.resume_hint = "nothing is kept without --work-dir (give one to resume a sweep)";
+    // What the merge job after a --no-wait array runs: this command, which then finds every
+    // result there and only merges them.
+    sweep::Config self;
+    self.argv.push_back(self_dir() + "/tilempi-bench");
+    for (int i = 1; i < argc; ++i) self.argv.push_back(argv[i]);
+    sopt.merge_command = sweep::shell_line(self);
+    const sweep::Outcome outcome = sweep::run({plan}, sopt);
+    if (outcome.interrupted || outcome.submitted || outcome.pending) {
+      if (temp) fs::remove_all(s.work_dir);
+      if (outcome.submitted) return 0;
+      if (outcome.pending && !outcome.interrupted)
+        std::fprintf(stderr, "tilempi-bench: %zu configurations have no result: nothing written\n", outcome.pending);
+      return outcome.interrupted ? 130 : 1;
+    }
+    std::map<std::string, const sweep::Config*> by_id;
+    for (const sweep::Config& c : plan.configs) by_id[c.id] = &c;
+    for (Result& r : results) {
+      merge_one(s, plan, by_id, r);
+      if (!r.ok)
+        std::fprintf(stderr, "tilempi-bench: %s failed: %s\n", config_label(s, r).c_str(), r.error.c_str());
+    }
     std::stable_sort(results.begin(), results.end(), [](const Result& a, const Result& b) {
       return std::tie(a.collective, a.algorithm, a.ranks, a.bytes) < std::tie(b.collective, b.algorithm, b.ranks, b.bytes);
     });

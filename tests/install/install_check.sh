@@ -93,7 +93,7 @@ for f in "$bin"/*; do
     fi
   fi
   case $name in
-    tilempirun | tilempi-noc | tilempi-coll-check | tilempi-bench)
+    tilempirun | tilempi-noc | tilempi-coll-check | tilempi-bench | tilempi-sweep)
       check "[Uu]sage" "$f" --help ;;
     tilempi-simhost)
       # The simulator process the launcher starts when ranks run as contexts: a 2-rank job that
