@@ -93,6 +93,7 @@ for size in sorted(runs[0]):
             cells.append(f"{chr(65 + k)} -")
             continue
         med = statistics.median(v)
-        cells.append(f"{chr(65 + k)} {med:.3f} ({med / base:.2f}) [{min(v):.3f}-{max(v):.3f}]")
+        ratio = f"{med / base:.2f}" if base else "-"  # (a figure printed as 0 at this precision)
+        cells.append(f"{chr(65 + k)} {med:.3f} ({ratio}) [{min(v):.3f}-{max(v):.3f}]")
     print(f"{size:>8}  " + "  ".join(cells))
 PY
