@@ -7,7 +7,7 @@
 #    (waiting this time) submits only that task again, leaves the others' results as they were,
 #    and merges a CSV equal to the local one.
 #    Interrupted while waiting (SIGINT), the array goes on and the same command merges it.
-# 3. An experiment script (seed000-sv-osqm.sh) with --slurm: the same tables as run here.
+# 3. An experiment script (wallentowitz2018-sv-osqm.sh) with --slurm: the same tables as run here.
 # 4. Nothing is left: no job in the queue, no daemon, no tilempirun of the sweeps.
 # Skipped (exit 77) where Slurm or munge is not installed.
 #   slurm_sweep.sh BIN_DIR WORK_DIR
@@ -100,13 +100,13 @@ cmp local.csv s3.csv || fail "the CSV merged after an interrupted wait differs f
 # 3. An experiment script's sweep (scripts/sweep-lib.sh) through the cluster: the same tables as
 #    the script run here.
 if [ -x "$bin/multicast_stream" ]; then
-  script=$here/../../scripts/seed000-sv-osqm.sh
+  script=$here/../../scripts/wallentowitz2018-sv-osqm.sh
   BIN=$bin OUT=$work/script-local SWEEP_DIR=$work/script-local-sweep bash "$script" -j 2 >script-local.out 2>&1 ||
     { cat script-local.out; fail "the script failed here"; }
   BIN=$bin OUT=$work/script-slurm SWEEP_DIR=$work/script-slurm-sweep bash "$script" --slurm --group 4 \
     >script-slurm.out 2>&1 || { cat script-slurm.out; fail "the script failed with --slurm"; }
   grep -q "as a Slurm job array: tasks 0,1,2 (" script-slurm.out || { cat script-slurm.out; fail "the script did not use Slurm"; }
-  cmp script-local/seed000-sv-osqm.md script-slurm/seed000-sv-osqm.md || fail "the script's tables differ with --slurm"
+  cmp script-local/wallentowitz2018-sv-osqm.md script-slurm/wallentowitz2018-sv-osqm.md || fail "the script's tables differ with --slurm"
 fi
 
 # 4. Nothing left running.

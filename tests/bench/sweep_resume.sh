@@ -84,13 +84,13 @@ wait $pid
 # An experiment script's sweep (scripts/sweep-lib.sh): run again, it takes every result there and
 # writes the same tables.
 if [ -x "$bin/multicast_stream" ]; then
-  script=$(cd "$(dirname "$0")/../../scripts" && pwd)/seed000-sv-osqm.sh
+  script=$(cd "$(dirname "$0")/../../scripts" && pwd)/wallentowitz2018-sv-osqm.sh
   BIN=$bin OUT=$work/script1 SWEEP_DIR=$work/script-sweep bash "$script" -j 2 >"$work/script1.out" 2>&1 ||
     { cat "$work/script1.out"; fail "the script failed"; }
   BIN=$bin OUT=$work/script2 SWEEP_DIR=$work/script-sweep bash "$script" -j 2 >"$work/script2.out" 2>&1 ||
     { cat "$work/script2.out"; fail "the script failed when run again"; }
   grep -q "0 configurations to run (12 of 12 are there from an earlier run)" "$work/script2.out" ||
     { cat "$work/script2.out"; fail "the script ran its sweep again"; }
-  cmp "$work/script1/seed000-sv-osqm.md" "$work/script2/seed000-sv-osqm.md" || fail "the script's tables differ"
+  cmp "$work/script1/wallentowitz2018-sv-osqm.md" "$work/script2/wallentowitz2018-sv-osqm.md" || fail "the script's tables differ"
 fi
 echo "sweep_resume: ok"

@@ -199,7 +199,7 @@ TEST(IdealNetwork, NoLatencyOneFlitPerCycleAtEachEnd) {
 
 // [Lee 1999] §6.6: PING's chain from an interrupt-driven, memory-mapped, buffered interface with
 // software translation to the M-Machine's: thesis 476 -> 219 -> 79 -> 38 cycles; the model adds
-// each mechanism's calibrated costs (docs/EXPERIMENTS.md, seed 004).
+// each mechanism's calibrated costs (docs/EXPERIMENTS.md).
 TEST(MMachine, DesignSpaceModelsGivePingsChain) {
   const std::vector<std::pair<std::string, Cycle>> chain = {
       {"SWX_IMB_EMB_INT", 468}, {"SWX_IMB_EMB", 214}, {"SWX", 78}, {"MM", 38}, {"SWX_IRB_ERB", 100}};

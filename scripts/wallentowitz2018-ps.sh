@@ -7,9 +7,9 @@
 # end-to-end latency, the items it delays, and the switchover (stop to resume) from the run
 # report, for the task states (adapter.namp.migrate_state_bytes) of 4, 16 and 64 KiB.
 # docs/EXPERIMENTS.md, "NAMP-PS", shows the result.
-#   scripts/seed000-ps.sh [BUILD_DIR]
+#   scripts/wallentowitz2018-ps.sh [BUILD_DIR]
 # Environment: BIN (use the programs there, do not build), OUT (default docs/figures), SWEEP_DIR
-# (the runs, default BUILD_DIR/sweeps/seed000-ps).
+# (the runs, default BUILD_DIR/sweeps/wallentowitz2018-ps).
 # Sweep options (scripts/sweep-lib.sh, docs/EXPERIMENTS.md "On a cluster"): -j N, --rerun-failed,
 # --slurm [--group N] [--partition P] [--time T] [--account A] [--sbatch-arg OPT] [--no-wait].
 set -euo pipefail
@@ -72,6 +72,6 @@ md += ["", "The transient with a 16 KiB task state (items around the migration):
        "| item | pause | ps |", "|---|---|---|"]
 for i in range(max(0, first), min(len(p["lat"]), first + 6)):
     md.append(f"| {i} | {p['lat'][i]} | {q['lat'][i]} |")
-open(os.path.join(out, "seed000-ps.md"), "w").write("\n".join(md) + "\n")
+open(os.path.join(out, "wallentowitz2018-ps.md"), "w").write("\n".join(md) + "\n")
 print("\n".join(md))
 PY

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # [Wallentowitz 2018] §3.3 (NAMP-CC) on tilempi: the collectives the namp adapter runs by itself.
 # docs/EXPERIMENTS.md, "NAMP-CC", shows the result.
-#   scripts/seed000-cc.sh [BUILD_DIR]
+#   scripts/wallentowitz2018-cc.sh [BUILD_DIR]
 # 1. Multicast to 8 destinations (rank 0 to ranks 1..8, optimsoc preset, namp adapter): a
 #    multicast in software (8 sends) against the adapter's multicast, sender overhead (rank 0's
 #    busy cycles per multicast) and throughput (payload bytes delivered per cycle) at 4..2048 B.
@@ -13,10 +13,10 @@
 #    conflicts from the run report; "best software" is the fastest of the others.
 # Environment: JOBS (parallel runs, default nproc), OUT (default docs/figures), BIN (use the
 # programs there, do not build), SIZES (part 2, default "8 64 512 4096 32768 65536"),
-# CHIPS (default "optimsoc:16 tilepro64:64"), SWEEP_DIR (the runs, default BUILD_DIR/sweeps/seed000-cc).
+# CHIPS (default "optimsoc:16 tilepro64:64"), SWEEP_DIR (the runs, default BUILD_DIR/sweeps/wallentowitz2018-cc).
 # Sweep options (scripts/sweep-lib.sh, docs/EXPERIMENTS.md "On a cluster"): -j N, --rerun-failed,
 # --slurm [--group N] [--partition P] [--time T] [--account A] [--sbatch-arg OPT] [--no-wait].
-# Results: $OUT/seed000-multicast.csv, seed000-cc.csv and seed000-cc.md (the tables EXPERIMENTS quotes).
+# Results: $OUT/wallentowitz2018-multicast.csv, wallentowitz2018-cc.csv and wallentowitz2018-cc.md (the tables EXPERIMENTS quotes).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/sweep-lib.sh"
@@ -74,7 +74,7 @@ while IFS='|' read -r name args; do
   sweep_add cc "$name" --env TILEMPI_COLL_FALLBACK=silent --output "$reports/$name.json" -- "$bin/tilempirun" \
     --transport sim --adapter namp --compute none --set sim.summary=0 --report "$reports/$name.json" "${argv[@]}"
 done <"$jobsfile"
-echo "seed000-cc: $(wc -l <"$jobsfile") runs"
+echo "wallentowitz2018-cc: $(wc -l <"$jobsfile") runs"
 sweep_run "$jobs"
 
 python3 - "$reports" "$out" "$sizes" "$chips" <<'PY'
@@ -101,7 +101,7 @@ for b in (4, 16, 64, 256, 1024, 2048):
     (os_sw, t_sw), (os_hw, t_hw) = v["sw"], v["hw"]
     rows.append(f"{b},{os_sw:.1f},{os_hw:.1f},{t_sw:.1f},{t_hw:.1f}")
     md.append(f"| {b} | {os_sw:.0f} | {os_hw:.0f} | {pct(os_hw, os_sw)} | {t_sw:.0f} | {t_hw:.0f} | {100.0 * (t_sw / t_hw - 1):+.0f} % |")
-open(os.path.join(out, "seed000-multicast.csv"), "w").write("bytes,overhead_sw,overhead_hw,cycles_sw,cycles_hw\n" + "\n".join(rows) + "\n")
+open(os.path.join(out, "wallentowitz2018-multicast.csv"), "w").write("bytes,overhead_sw,overhead_hw,cycles_sw,cycles_hw\n" + "\n".join(rows) + "\n")
 # ---- 2. collectives
 algs = {"bcast": "namp_multicast static_route linear binomial scatter_allgather",
         "scatter": "namp_scatter linear binomial", "gather": "namp_gather linear binomial",
@@ -129,8 +129,8 @@ for chip in chips:
             c, k, a, ran = min(sw)
             label = a if ran == a else f"{a} (ran {ran})"
             md.append(f"| {coll} | {s} | {res[hw][0]} / {res[hw][1]} | {label} | {c} / {k} | {pct(res[hw][0], c)} |")
-open(os.path.join(out, "seed000-cc.csv"), "w").write("\n".join(csv) + "\n")
-open(os.path.join(out, "seed000-cc.md"), "w").write("\n".join(md) + "\n")
+open(os.path.join(out, "wallentowitz2018-cc.csv"), "w").write("\n".join(csv) + "\n")
+open(os.path.join(out, "wallentowitz2018-cc.md"), "w").write("\n".join(md) + "\n")
 print("\n".join(md))
 PY
-echo "seed000-cc: $(( $(date +%s) - start )) s"
+echo "wallentowitz2018-cc: $(( $(date +%s) - start )) s"

@@ -2,7 +2,7 @@
 # [Wallentowitz 2018] §3.4 (NAMP-SV) and §3.5 (HW-OSQM) on tilempi's namp adapter (optimsoc
 # preset, 2 ranks, rank 0 sends 4-byte messages to rank 1). docs/EXPERIMENTS.md, "NAMP-SV" and
 # "HW-OSQM", shows the result.
-#   scripts/seed000-sv-osqm.sh [BUILD_DIR]
+#   scripts/wallentowitz2018-sv-osqm.sh [BUILD_DIR]
 # SV: rank 0's busy cycles per send (comm_cycles - blocked_cycles of the run report, streams of
 #     40 and 20 messages subtracted) with adapter.namp.access=kernel (a system call per send),
 #     =vif (NAMP-SV's virtual interface) and =baremetal.
@@ -10,7 +10,7 @@
 #     with adapter.namp.wakeup=poll, interrupt, osqm; the share of a core they take at an event
 #     rate R is R x cycles / clock, as [Wallentowitz 2018] §3.5.1 computes it (R = 5k..40k/s).
 # Environment: BIN (use the programs there, do not build), OUT (default docs/figures), SWEEP_DIR
-# (the runs, default BUILD_DIR/sweeps/seed000-sv-osqm).
+# (the runs, default BUILD_DIR/sweeps/wallentowitz2018-sv-osqm).
 # Sweep options (scripts/sweep-lib.sh, docs/EXPERIMENTS.md "On a cluster"): -j N, --rerun-failed,
 # --slurm [--group N] [--partition P] [--time T] [--account A] [--sbatch-arg OPT] [--no-wait].
 set -euo pipefail
@@ -59,6 +59,6 @@ for w in ("poll", "interrupt", "osqm"):
     md.append(f"| {w} | {ev[w]:.0f} | " + " | ".join(f"{100.0 * r * ev[w] / hz:.1f} %" for r in (5000, 10000, 20000, 40000)) + " |")
 md.append(f"| saved by osqm against interrupt | {ev['interrupt'] - ev['osqm']:.0f} | " +
           " | ".join(f"{100.0 * r * (ev['interrupt'] - ev['osqm']) / hz:.1f} %" for r in (5000, 10000, 20000, 40000)) + " |")
-open(os.path.join(out, "seed000-sv-osqm.md"), "w").write("\n".join(md) + "\n")
+open(os.path.join(out, "wallentowitz2018-sv-osqm.md"), "w").write("\n".join(md) + "\n")
 print("\n".join(md))
 PY

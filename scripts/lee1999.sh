@@ -1,28 +1,28 @@
 #!/usr/bin/env bash
-# [Lee 1999] (seed 004) on tilempi: docs/EXPERIMENTS.md, "Seed 004", shows the results.
-#   scripts/seed004.sh [BUILD_DIR]
-# 1. Table 6.4: the four micro-benchmarks of §6.2 (apps/seed004/microbench: PING, RPC, DIST,
+# [Lee 1999]  on tilempi: docs/EXPERIMENTS.md, "[Lee 1999]", shows the results.
+#   scripts/lee1999.sh [BUILD_DIR]
+# 1. Table 6.4: the four micro-benchmarks of §6.2 (apps/lee1999/microbench: PING, RPC, DIST,
 #    BLKW) on every interface model of Table 6.4 (adapter.mmachine.model), on the zero-latency
 #    network of §6.3 (network_model=ideal, mmachine preset): latency (the last rank's end minus
 #    rank 0's start) and occupancy (the run report's adapter_stats.occupancy_cycles), beside the
 #    thesis's numbers.
-# 2. LIFE (§7.2, apps/seed004/life.c): 1000 generations of 8x8 cells on 1, 4, 16 and 64 tiles of
+# 2. LIFE (§7.2, apps/lee1999/life.c): 1000 generations of 8x8 cells on 1, 4, 16 and 64 tiles of
 #    the mmachine preset with the mmachine adapter, each cell charged C_cell = 35 cycles
 #    (TILEMPIX_Compute; --compute none, so deterministic), on the 8x8 mesh and on the
-#    zero-latency network, beside the LOG model of §7.2.1 (scripts/seed004-logmodel.py) with
+#    zero-latency network, beside the LOG model of §7.2.1 (scripts/lee1999-logmodel.py) with
 #    the thesis's parameters.
 # 3. (sweep) LIFE on 4, 16, 64 tiles with latency (Figure 7-11) or occupancy (Figure 7-13) added
 #    to every message, beside the model with the same k_l or k_o (39 runs, about two minutes).
 # Environment: BIN (use the programs there, do not build), OUT (default docs/figures),
 # PARTS (default "table life sweep"; "model" redraws the LOG model, tables and plots from the
 # kept runs without running them), LATENCIES and OCCUPANCIES (the added cycles swept).
-# Results: $OUT/seed004-table64.{csv,md}, $OUT/seed004-life.{md,dat,gp,png},
-# $OUT/seed004-life-{latency,occupancy,speedup}.{dat,gp,png}, the runs' cycles in
-# $OUT/seed004-life-{runs,sweep}.txt; with UPDATE_DOCS=1
+# Results: $OUT/lee1999-table64.{csv,md}, $OUT/lee1999-life.{md,dat,gp,png},
+# $OUT/lee1999-life-{latency,occupancy,speedup}.{dat,gp,png}, the runs' cycles in
+# $OUT/lee1999-life-{runs,sweep}.txt; with UPDATE_DOCS=1
 # (the default) the generated regions of docs/EXPERIMENTS.md are replaced too.
 # Sweep options (scripts/sweep-lib.sh, docs/EXPERIMENTS.md "On a cluster"): -j N, --rerun-failed,
 # --slurm [--group N] [--partition P] [--time T] [--account A] [--sbatch-arg OPT] [--no-wait].
-# SWEEP_DIR: the runs (default BUILD_DIR/sweeps/seed004); an interrupted run resumes.
+# SWEEP_DIR: the runs (default BUILD_DIR/sweeps/lee1999); an interrupted run resumes.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/sweep-lib.sh"
@@ -36,7 +36,7 @@ mkdir -p "$out"
 start=$(date +%s)
 if [ -z "${BIN:-}" ] && sweep_building; then
   cmake -S "$root" -B "$build" >/dev/null
-  cmake --build "$build" -j"$(nproc)" --target tilempirun tilempi-simhost seed004-microbench seed004-life tilempi-sweep >/dev/null
+  cmake --build "$build" -j"$(nproc)" --target tilempirun tilempi-simhost lee1999-microbench lee1999-life tilempi-sweep >/dev/null
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -56,11 +56,11 @@ measure() {
   if [ $sweep_phase = plan ]; then
     sweep_add runs "$id" --output "$rep" -- "$run" -n $n --transport sim --compute none --preset mmachine \
       --set network_model=ideal --adapter mmachine --set adapter.mmachine.model="$model" --report "$rep" \
-      "$bin/seed004-microbench" "$bench"
+      "$bin/lee1999-microbench" "$bench"
     echo 0 0
     return
   fi
-  sweep_ok runs "$id" || { cat "$(sweep_log runs "$id")" >&2; echo "seed004.sh: $model $bench failed" >&2; exit 1; }
+  sweep_ok runs "$id" || { cat "$(sweep_log runs "$id")" >&2; echo "lee1999.sh: $model $bench failed" >&2; exit 1; }
   python3 - "$(sweep_log runs "$id")" "$rep" <<'EOF'
 import json, re, sys
 start, end = None, 0
@@ -116,7 +116,7 @@ EOF
     echo "$model$lat$occ" >>"$tmp/ours"
     [ $sweep_phase = plan ] || echo "table 6.4: $model$lat |$occ" >&2
   done <"$tmp/thesis"
-  [ $sweep_phase = plan ] || python3 - "$tmp/thesis" "$tmp/ours" "$out/seed004-table64.csv" "$out/seed004-table64.md" <<'EOF'
+  [ $sweep_phase = plan ] || python3 - "$tmp/thesis" "$tmp/ours" "$out/lee1999-table64.csv" "$out/lee1999-table64.md" <<'EOF'
 import sys
 thesis = {l.split()[0]: l.split()[1:] for l in open(sys.argv[1])}
 ours = {l.split()[0]: l.split()[1:] for l in open(sys.argv[2])}
@@ -151,7 +151,7 @@ with open(sys.argv[4], "w") as md:
     md.write(f"\nthesis / tilempi, cycles; ✗: outside the tolerance (10 % or 5 cycles). "
              f"{hits} of {total} of the thesis's figures within it.\n")
 EOF
-  [ $sweep_phase = plan ] || echo "wrote $out/seed004-table64.csv and .md" >&2
+  [ $sweep_phase = plan ] || echo "wrote $out/lee1999-table64.csv and .md" >&2
 fi
 
 # One LIFE run of 1000 generations on P tiles (mmachine preset and adapter, each cell charged
@@ -163,13 +163,13 @@ life() {
   id=life-$p$(printf -- '-%s' "$@" | tr -c 'a-zA-Z0-9_.=-' '_')
   if [ $sweep_phase = plan ]; then
     sweep_add runs "$id" --cost "$p" -- "$run" -n "$p" --transport sim --compute none --preset mmachine \
-      --adapter mmachine "$@" "$bin/seed004-life" 1000
+      --adapter mmachine "$@" "$bin/lee1999-life" 1000
     echo 0
     return
   fi
   local log
   log=$(sweep_log runs "$id")
-  sweep_ok runs "$id" || { cat "$log" >&2; echo "seed004.sh: life on $p tiles ($*) failed" >&2; exit 1; }
+  sweep_ok runs "$id" || { cat "$log" >&2; echo "lee1999.sh: life on $p tiles ($*) failed" >&2; exit 1; }
   local cycles
   cycles=$(sed -n 's/.*life_cycles=\([0-9]*\).*/\1/p' "$log" | head -1)
   [ -n "$cycles" ] || { cat "$log" >&2; exit 1; }
@@ -203,15 +203,15 @@ if [[ " $parts " == *" life "* || " $parts " == *" sweep "* || " $parts " == *" 
     done
   fi
   [ $sweep_phase = plan ] && return 0
-  # The runs' cycles are kept ($OUT/seed004-life-runs.txt, seed004-life-sweep.txt), so that the
+  # The runs' cycles are kept ($OUT/lee1999-life-runs.txt, lee1999-life-sweep.txt), so that the
   # part not rerun keeps its last results and the model can be redrawn without the runs.
-  [ -s "$tmp/life" ] && cp "$tmp/life" "$out/seed004-life-runs.txt"
-  [ -s "$tmp/sweep" ] && cp "$tmp/sweep" "$out/seed004-life-sweep.txt"
+  [ -s "$tmp/life" ] && cp "$tmp/life" "$out/lee1999-life-runs.txt"
+  [ -s "$tmp/sweep" ] && cp "$tmp/sweep" "$out/lee1999-life-sweep.txt"
   args=()
-  [ -s "$out/seed004-life-runs.txt" ] && args+=(--measured "$out/seed004-life-runs.txt")
-  [ -s "$out/seed004-life-sweep.txt" ] && args+=(--sweep "$out/seed004-life-sweep.txt")
-  python3 "$root/scripts/seed004-logmodel.py" "${args[@]}" --out "$out/seed004-life" >/dev/null
-  echo "wrote $out/seed004-life*" >&2
+  [ -s "$out/lee1999-life-runs.txt" ] && args+=(--measured "$out/lee1999-life-runs.txt")
+  [ -s "$out/lee1999-life-sweep.txt" ] && args+=(--sweep "$out/lee1999-life-sweep.txt")
+  python3 "$root/scripts/lee1999-logmodel.py" "${args[@]}" --out "$out/lee1999-life" >/dev/null
+  echo "wrote $out/lee1999-life*" >&2
 fi
 }
 sweep_plan runs
@@ -224,11 +224,11 @@ if [ "${UPDATE_DOCS:-1}" = 1 ]; then
 import os, re, sys
 doc, out = sys.argv[1], sys.argv[2]
 text = open(doc).read()
-for name in ["seed004-table64.md", "seed004-life.md"]:
+for name in ["lee1999-table64.md", "lee1999-life.md"]:
     path = os.path.join(out, name)
     if not os.path.exists(path):
         continue
-    begin = f"<!-- generated by scripts/seed004.sh: {name} -->\n"
+    begin = f"<!-- generated by scripts/lee1999.sh: {name} -->\n"
     end = "<!-- end generated -->\n"
     i = text.find(begin)
     if i < 0:
@@ -238,4 +238,4 @@ for name in ["seed004-table64.md", "seed004-life.md"]:
 open(doc, "w").write(text)
 EOF
 fi
-echo "seed004.sh: $(( $(date +%s) - start )) s" >&2
+echo "lee1999.sh: $(( $(date +%s) - start )) s" >&2

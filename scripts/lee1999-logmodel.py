@@ -4,10 +4,10 @@
     T = G * [n * C_cell + 4 * (1 + sqrt(n)) * (k_o + 2 * v_o) + max(0, k_l - s)]
 
 for n = 64, 16, 4, 1 cells per node (P = 1, 4, 16, 64 nodes), G generations, beside tilempi's
-simulated LIFE (apps/seed004/life.c on the mmachine adapter and preset, each cell charged C_cell
+simulated LIFE (apps/lee1999/life.c on the mmachine adapter and preset, each cell charged C_cell
 cycles with TILEMPIX_Compute, --compute none).
 
-usage: seed004-logmodel.py [--measured FILE] [--sweep FILE] [--out PREFIX] [--c-cell 35]
+usage: lee1999-logmodel.py [--measured FILE] [--sweep FILE] [--out PREFIX] [--c-cell 35]
                            [--k-o 5] [--v-o 1] [--k-l 11] [--generations 1000]
   --measured FILE: lines "P cycles [ideal_cycles]": LIFE's cycles on P tiles of the 8x8 mesh
       (and on the zero-latency, fully connected network of §6.3, the model's assumption).
