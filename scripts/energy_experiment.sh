@@ -2,27 +2,40 @@
 # Time and energy of the seed's mesh collectives against the classic ones on the 7x7
 # TilePro64-like mesh (49 ranks of the tilepro64 preset) and the 8x8 optimsoc-like one (64 ranks of
 # the optimsoc preset, which grows to 8x8), as docs/EXPERIMENTS.md "Energy" shows them.
-#   scripts/energy_experiment.sh BUILD_DIR OUT_DIR
+#   scripts/energy_experiment.sh [SWEEP OPTIONS] BUILD_DIR OUT_DIR
 # Writes OUT_DIR/<preset>.csv (tilempi-bench: time, cycles, conflicts and energy_uj of one call
 # alone) and OUT_DIR/<preset>-time.md, OUT_DIR/<preset>-energy.md (the comparison tables, the
 # mesh algorithm against each classic one) and OUT_DIR/energy-table.md (both side by side).
 # Every figure is modeled (--compute none): the same on every run and host.
-set -eu
-build=${1:?usage: energy_experiment.sh BUILD_DIR OUT_DIR}
-out=${2:?usage: energy_experiment.sh BUILD_DIR OUT_DIR}
+# Sweep options (scripts/sweep-lib.sh, docs/EXPERIMENTS.md "On a cluster"): -j N, --rerun-failed,
+# --slurm [--group N] [--partition P] [--time T] [--account A] [--sbatch-arg OPT] [--no-wait];
+# the runs go to SWEEP_DIR (default BUILD_DIR/sweeps/energy_experiment).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/sweep-lib.sh"
+sweep_args "$@"
+set -- "${sweep_rest[@]}"
+build=${1:?usage: energy_experiment.sh [SWEEP OPTIONS] BUILD_DIR OUT_DIR}
+out=${2:?usage: energy_experiment.sh [SWEEP OPTIONS] BUILD_DIR OUT_DIR}
 mkdir -p "$out"
+sweep_init "$build" "$build/bin"
 bench="$build/bin/tilempi-bench"
 sizes=8,128,2048,8192
-run() {
-  local preset=$1 ranks=$2
-  shift 2
-  "$bench" --transport sim --preset "$preset" --ranks "$ranks" --sizes "$sizes" --trials 2 --warmup 1 -j 2 -q \
-    "$@" --csv "$out/$preset.csv"
+# The two sweeps: written down as plans, run together (here or as one Slurm job array), then each
+# merged into its CSV and tables.
+sweeps() {
+  sweep_bench tilepro64 --transport sim --preset tilepro64 --ranks 49 --sizes "$sizes" --trials 2 --warmup 1 \
+    -a alltoall=mesh_rounds,pairwise -a reduce=mesh_tree,binomial -a bcast=static_route,binomial --csv "$out/tilepro64.csv"
+  sweep_bench optimsoc --transport sim --preset optimsoc --ranks 64 --sizes "$sizes" --trials 2 --warmup 1 \
+    -a alltoall=mesh_rounds,pairwise -a reduce=mesh_tree,binomial --csv "$out/optimsoc.csv"
+}
+sweeps
+sweep_run 2
+sweeps
+for preset in tilepro64 optimsoc; do
   "$bench" --from "$out/$preset.csv" --table "$out/$preset-time.md" >/dev/null
   "$bench" --from "$out/$preset.csv" --metric energy --table "$out/$preset-energy.md" >/dev/null
-}
-run tilepro64 49 -a alltoall=mesh_rounds,pairwise -a reduce=mesh_tree,binomial -a bcast=static_route,binomial
-run optimsoc 64 -a alltoall=mesh_rounds,pairwise -a reduce=mesh_tree,binomial
+done
 # The side-by-side table of docs/EXPERIMENTS.md "Energy": time of the trials (slowest rank, mean)
 # and energy of one call alone, mesh algorithm against the classic one.
 python3 - "$out" <<'PY' >"$out/energy-table.md"
