@@ -57,15 +57,12 @@ void finish_listed(ProgressEngine& e) {
 
 void on_arrival_slow(ProgressEngine& e, transport::Transport& tp, const Arrival& a);
 
-// An arrival: to the oldest posted receive if it matches (the usual match, and far cheaper than
-// a deque's erase), else on_arrival_slow().
+// An arrival: to the first posted receive that matches it, else on_arrival_slow().
 TILEMPI_HOT void on_arrival(ProgressEngine& e, transport::Transport& tp, const Arrival& a) {
   if (!e.posted.empty()) [[likely]] {
     const envelope::Fields f = envelope::decode(a.envelope);
-    const MPI_Request h = e.posted.front();
-    Request* r = e.requests[h].get();
-    if (matches(*r, f.context, f.source, f.tag)) [[likely]] {
-      e.posted.pop_front();
+    if (const MPI_Request h = e.posted.take(f.context, f.source, f.tag, e.requests); h != MPI_REQUEST_NULL) [[likely]] {
+      Request* r = e.requests[h].get();
       set_recv_status(*r, f.source, f.tag, a.size);
       start_fetch(e, tp, h, *r, a);
       return;
@@ -74,24 +71,12 @@ TILEMPI_HOT void on_arrival(ProgressEngine& e, transport::Transport& tp, const A
   on_arrival_slow(e, tp, a);
 }
 
-// The rest of matching: a later posted receive, or the unexpected queue.
+// The rest of matching: no posted receive takes it: an error notice, or the unexpected queue.
 [[gnu::noinline]] void on_arrival_slow(ProgressEngine& e, transport::Transport& tp, const Arrival& a) {
   const envelope::Fields f = envelope::decode(a.envelope);
-  // (No receive is ever posted for a notice's tag, so it never matched the first posted one.)
+  // (No receive is ever posted for a notice's tag.)
   if (take_notice(e, tp, a, f)) [[unlikely]]
     return;
-  if (!e.posted.empty()) {
-    for (auto it = e.posted.begin() + 1; it != e.posted.end(); ++it) {
-      Request* r = e.requests[*it].get();
-      if (matches(*r, f.context, f.source, f.tag)) {
-        const MPI_Request hit = *it;
-        e.posted.erase(it);
-        set_recv_status(*r, f.source, f.tag, a.size);
-        start_fetch(e, tp, hit, *r, a);
-        return;
-      }
-    }
-  }
   Unexpected u;
   u.context = f.context;
   u.source = f.source;
@@ -201,19 +186,15 @@ void send_on(MPI_Request h, const void* buf, std::size_t count, const Datatype& 
 
   if (dest == comm.rank && !comm.inter) {  // (an intercommunicator's dest is in the other group)
     // Loopback: match a posted receive directly, else queue as unexpected.
-    for (auto it = e.posted.begin(); it != e.posted.end(); ++it) {
-      Request* rr = e.requests[*it].get();
-      if (matches(*rr, context, comm.rank, tag)) {
-        MPI_Request rh = *it;
-        e.posted.erase(it);
-        set_recv_status(*rr, comm.rank, tag, bytes);
-        std::vector<char> tmp(bytes);
-        pack(buf, count, t, tmp.data());
-        unpack(tmp.data(), rr->received, rr->count, *rr->type, rr->buf);
-        complete(rh);
-        complete(h);
-        return;
-      }
+    if (const MPI_Request rh = e.posted.take(context, comm.rank, tag, e.requests); rh != MPI_REQUEST_NULL) {
+      Request* rr = e.requests[rh].get();
+      set_recv_status(*rr, comm.rank, tag, bytes);
+      std::vector<char> tmp(bytes);
+      pack(buf, count, t, tmp.data());
+      unpack(tmp.data(), rr->received, rr->count, *rr->type, rr->buf);
+      complete(rh);
+      complete(h);
+      return;
     }
     Unexpected u;
     u.context = context;
@@ -335,7 +316,7 @@ std::string describe_pending() {
   std::size_t drains = 0;
   if (const DirectRecv* d = e.direct; d && !d->matched)  // a blocking receive without a request
     out += "receive from " + who(d->source) + " tag " + tag_of(d->tag) + " on " + comm_of(d->comm) + "; ";
-  for (MPI_Request h : e.posted) {
+  for (MPI_Request h : e.posted.in_order()) {
     const Request& r = *e.requests[h];
     bool coll = r.context & 1;
     if (coll && r.count == 0 && r.source == MPI_ANY_SOURCE) {

@@ -52,9 +52,7 @@ bool request_cancel(MPI_Request h) {
     complete(h);
     return true;
   }
-  auto it = std::find(e.posted.begin(), e.posted.end(), h);
-  if (it == e.posted.end()) return false;
-  e.posted.erase(it);
+  if (!e.posted.remove(h, *r)) return false;
   r->status.tilempi_cancelled = 1;
   r->status.MPI_SOURCE = MPI_ANY_SOURCE;
   r->status.MPI_TAG = MPI_ANY_TAG;

@@ -22,6 +22,7 @@
 #include "holds.h"
 #include "p2p.h"
 #include "payload_buffer.h"
+#include "posted_receives.h"
 #include "request.h"
 #include "runtime.h"
 #include "tilempi/transport/rank_local.h"
@@ -91,7 +92,7 @@ struct ProgressEngine {
   // kKeptSlots, so that a burst of many outstanding requests does not hold memory for ever.
   std::vector<std::unique_ptr<Request>> requests{1};
   std::vector<MPI_Request> free_handles;
-  std::deque<MPI_Request> posted;                      // receives in posting order
+  PostedReceives posted;                               // receives posted, not matched yet
   std::list<Unexpected> unexpected;                    // arrivals in arrival order
   // Transport sends and fetches: the request and what its completion check needs, so that the
   // check of every pending request on every progress pass reads this array only, not each
@@ -297,7 +298,7 @@ TILEMPI_HOT void recv_on(ProgressEngine& e, MPI_Request h, Request* r, void* buf
       return;
     }
   }
-  e.posted.push_back(h);
+  e.posted.push(h, *r);
 }
 
 // Defined by job (see the list above).
