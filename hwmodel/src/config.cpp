@@ -87,7 +87,7 @@ const st::Setting& network_model_decl() {
 // The registered routing functions: their names are the choices, "name: help; ..." the description.
 const st::Setting& routing_decl() {
   static const st::Setting s = [] {
-    std::string description = "routing function of the dynamic networks (HWMODEL.md \"Routing functions\"): ";
+    std::string description = "routing function of the dynamic networks (HWMODEL.md \"Routing functions and allocators\"): ";
     bool first = true;
     for (const RoutingEntry* e : routings().entries()) {
       description += (first ? "" : "; ") + std::string(e->name) + ": " + e->help;

@@ -10,7 +10,7 @@
 // shared reference file booksim-routing-8x8.md (2 VCs) and, for 4 VCs, the figure issue 36 quotes
 // (0.384 flits/node/cycle accepted at overload). Checks: mean latency within 5 % of BookSim's at
 // every reference load below 90 % of BookSim's saturation throughput, and accepted throughput at
-// BookSim's first saturated load within 3 %. docs/HWMODEL.md, "Routing functions", has the curves
+// BookSim's first saturated load within 3 %. docs/HWMODEL.md, "Routing functions and allocators", has the curves
 // side by side. Modeled results only; nothing here is timed.
 #include <gtest/gtest.h>
 

@@ -94,7 +94,7 @@ struct Config {
   // first come first served, each for as many cycles as the packet has flits; no flit moves.
   // Zero-load timing as above; no chain blocking, no backpressure (HWMODEL.md).
   std::string network_model = "flit";
-  // Routing function (hwmodel/include/tilempi/hwmodel/routing.h; HWMODEL.md "Routing functions"):
+  // Routing function (hwmodel/include/tilempi/hwmodel/routing.h; HWMODEL.md "Routing functions and allocators"):
   // xy (the original), yx, o1turn, romm, valiant, min_adaptive, west_first, odd_even. Random
   // choices (o1turn's order, romm's and valiant's intermediate tile) come from a stream seeded by
   // routing_seed, drawn per packet in injection order.

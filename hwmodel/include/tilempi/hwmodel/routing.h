@@ -2,7 +2,7 @@
 // which virtual channels a head may take at each router. Each function is a registered entry, one
 // file each in hwmodel/src/routing/ with its registration line in
 // hwmodel/src/routing/registered_routings.h. Meshes only, except xy (which has the torus's
-// dateline VCs). docs/HWMODEL.md, "Routing functions".
+// dateline VCs). docs/HWMODEL.md, "Routing functions and allocators".
 #pragma once
 
 #include <cstdint>
