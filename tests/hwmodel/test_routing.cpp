@@ -295,3 +295,80 @@ TEST(Routing, SeparableAllocatorsChangeNothingWithOneVc) {
     EXPECT_EQ(ra.flit_hops, rb.flit_hops);
   }
 }
+
+// Random chips (mesh sizes, VCs and classes, pipelines, delays, buffers down to one flit), every
+// routing function with the VCs it needs and both pairs of allocators, random traffic injected
+// ahead of time and driven in uneven run_until steps: every packet arrives, never faster than its
+// zero-load latency on a minimal path, and the links carry each flit once per hop of a minimal path.
+TEST(Routing, RandomChipsDeliverEveryPacket) {
+  std::uint64_t rng = 0x5eed;
+  auto draw = [&rng](int n) { return routing_draw(rng, n); };
+  const std::vector<const RoutingEntry*>& all = routings().entries();
+  for (int trial = 0; trial < 96; ++trial) {
+    const RoutingEntry& e = *all[static_cast<std::size_t>(trial) % all.size()];
+    Config c;
+    c.routing = e.name;
+    c.width = 1 + draw(5);
+    c.height = 1 + draw(5);
+    const int per_class = std::max(e.min_class_vcs, 1 + draw(3));
+    c.vcs_per_class = e.even_class_vcs && per_class % 2 ? per_class + 1 : per_class;
+    c.vcs = c.vcs_per_class * (1 + draw(2));
+    if (std::string(e.name) == "xy" && draw(2) == 0) {  // the torus's dateline VCs
+      c.torus = true;
+      c.vcs_per_class = 1;
+      c.vcs = 2 * (1 + draw(2));
+    }
+    c.router_delay = 1 + draw(2);
+    c.link_latency = draw(2);
+    c.credit_delay = 1 + draw(3);
+    c.injection_latency = 1 + draw(2);
+    c.input_buffer_flits = 1 + draw(5);
+    c.injection_buffer_flits = 1 + draw(4);
+    c.ejection_buffer_flits = 1 + draw(5);
+    c.max_packet_flits = 2 + draw(10);
+    c.routing_delay = draw(2);
+    c.vc_alloc_delay = draw(2);
+    c.speculative = draw(2) == 0;
+    c.routing_seed = static_cast<std::uint64_t>(trial);
+    if (draw(2)) c.vc_allocator = "separable_input_first";
+    if (draw(2)) c.sw_allocator = "separable_input_first";
+    SCOPED_TRACE(c.to_text());
+    Chip chip(c);
+    const Topology& topo = chip.topology();
+    const int classes = c.vc_classes();
+    std::uint64_t delivered = 0, flits = 0, sent = 0, flit_hops = 0;
+    bool too_fast = false;
+    const bool minimal = std::string(e.name) != "valiant" && !c.torus;  // (a torus's hops wrap)
+    chip.on_delivered([&](const PacketEvent& ev) {
+      ++delivered;
+      flits += ev.flits;
+      flit_hops += static_cast<std::uint64_t>(ev.flits) * static_cast<std::uint64_t>(topo.hops(ev.src, ev.dst));
+      if (minimal && ev.cycle - ev.created < chip.zero_load_latency(ev.src, ev.dst, ev.flits - 1)) too_fast = true;
+    });
+    Cycle t = 0;
+    for (int k = 0; k < 400; ++k) {
+      const TileId s = draw(topo.num_tiles()), d = draw(topo.num_tiles());
+      const std::uint32_t payload = static_cast<std::uint32_t>(draw(c.max_packet_flits - 1));
+      chip.inject(0, s, d, payload, t + static_cast<Cycle>(draw(8)), static_cast<std::uint64_t>(k), draw(classes));
+      ++sent;
+      if (draw(3) == 0) {
+        t += static_cast<Cycle>(draw(12));
+        chip.run_until(t);
+        t = chip.now();
+      }
+    }
+    for (int guard = 0; !chip.idle() && guard < 2000000; ++guard) chip.run_until(chip.next_event_cycle());
+    EXPECT_TRUE(chip.idle()) << e.name << " did not deliver every packet";
+    EXPECT_EQ(delivered, sent);
+    EXPECT_FALSE(too_fast);
+    const Stats st = chip.stats();
+    std::uint64_t hop_flits = 0;
+    for (const LinkStats& l : st.networks[0].links) hop_flits += l.flits;
+    if (minimal) {
+      EXPECT_EQ(hop_flits, flit_hops);  // every flit crossed as many links as its minimal path has
+    } else {
+      EXPECT_GE(hop_flits, flit_hops);
+    }
+    EXPECT_EQ(st.networks[0].flits_delivered, flits);
+  }
+}
