@@ -1,4 +1,4 @@
-# tilempi_registered(<adapters|presets|network_models> <out-var>): the names registered for one
+# tilempi_registered(<adapters|presets|network_models|routings> <out-var>): the names registered for one
 # extension point of the hardware model, in registration order, read from the registration lines
 # of its header (one `X(name)` per line; hwmodel/include/tilempi/hwmodel/registry.h). Tests that
 # run once per adapter, preset or network model take their list from here, and the registry.*
@@ -11,6 +11,8 @@ function(tilempi_registered kind out)
     set(_header ${PROJECT_SOURCE_DIR}/hwmodel/src/presets/registered_presets.h)
   elseif(kind STREQUAL "network_models")
     set(_header ${PROJECT_SOURCE_DIR}/hwmodel/src/registered_network_models.h)
+  elseif(kind STREQUAL "routings")
+    set(_header ${PROJECT_SOURCE_DIR}/hwmodel/src/routing/registered_routings.h)
   else()
     message(FATAL_ERROR "tilempi_registered: unknown extension point '${kind}'")
   endif()

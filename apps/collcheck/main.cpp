@@ -1,10 +1,15 @@
-// tilempi-coll-check ALGORITHM --mesh WxH [--ranks N] [--root R] [--json] [--summary]
+// tilempi-coll-check ALGORITHM --mesh WxH [--ranks N] [--root R] [--routing NAME [--seed S]] [--json]
+//                   [--summary]
 //
 // Enumerates every round of a collective algorithm's communication schedule on a W x H mesh with
-// XY routes, and reports the links that more than one message of a round uses (conflicts), the
-// maximum link load and, for alltoall schedules, the round count against its lower bound.
+// the routes of a routing function (XY unless --routing says otherwise), and reports the links
+// that more than one message of a round uses (conflicts), the maximum link load and, for alltoall
+// schedules, the round count against its lower bound. An oblivious routing (o1turn, romm, valiant)
+// draws each message's path from --seed; an adaptive one has no static answer: its conflicts
+// depend on timing.
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <regex>
 #include <string>
 
@@ -14,10 +19,68 @@
 #include <nlohmann/json.hpp>
 
 #include "schedule.h"
+#include "tilempi/hwmodel/routing.h"
 
 namespace sch = tilempi::coll::schedule;
+namespace hw = tilempi::hwmodel;
 
 namespace {
+
+// A message's mesh links under a routing function (its state drawn from `rng` for an oblivious
+// one), in the schedule's terms.
+std::vector<sch::Link> routed_links(const hw::RoutingEntry& e, const hw::Topology& topo, sch::Point a, sch::Point b,
+                                    std::uint64_t& rng) {
+  const hw::TileId src = topo.tile(a.x, a.y), dst = topo.tile(b.x, b.y);
+  hw::PacketRoute r;
+  if (e.choose) e.choose(r, topo, src, dst, rng);
+  std::vector<sch::Link> out;
+  for (const hw::Link& l : hw::routed_path(e, topo, src, dst, r)) {
+    const hw::Coord c = topo.coord(l.tile);
+    const sch::Dir d = l.dir == hw::Dir::East    ? sch::Dir::East
+                       : l.dir == hw::Dir::West  ? sch::Dir::West
+                       : l.dir == hw::Dir::North ? sch::Dir::North
+                                                 : sch::Dir::South;
+    out.push_back(sch::Link{c.x, c.y, d});
+  }
+  return out;
+}
+
+// sch::analyse with the routing function's paths (`paths`: per round and message, filled here).
+sch::Report analyse_routed(const sch::Mesh& mesh, const std::vector<sch::Point>& members, const sch::Schedule& s,
+                           const hw::RoutingEntry& e, std::uint64_t seed,
+                           std::vector<std::vector<std::vector<sch::Link>>>& paths) {
+  const hw::Topology topo(mesh.width, mesh.height);
+  std::uint64_t rng = seed;
+  sch::Report rep;
+  rep.rounds = static_cast<int>(s.rounds.size());
+  for (std::size_t ri = 0; ri < s.rounds.size(); ++ri) {
+    std::map<int, std::pair<sch::Link, std::vector<sch::Msg>>> use;
+    std::map<int, int> out, in;
+    paths.emplace_back();
+    for (const sch::Msg& m : s.rounds[ri]) {
+      const sch::Point a = members[static_cast<std::size_t>(m.src)], b = members[static_cast<std::size_t>(m.dst)];
+      paths.back().push_back(routed_links(e, topo, a, b, rng));
+      for (const sch::Link& l : paths.back().back()) {
+        auto& slot = use[l.id(mesh)];
+        slot.first = l;
+        slot.second.push_back(m);
+      }
+      rep.max_endpoint_load = std::max(rep.max_endpoint_load, ++out[a.y * mesh.width + a.x]);
+      rep.max_endpoint_load = std::max(rep.max_endpoint_load, ++in[b.y * mesh.width + b.x]);
+    }
+    sch::RoundReport rr;
+    rr.messages = static_cast<int>(s.rounds[ri].size());
+    for (auto& [id, slot] : use) {
+      const int load = static_cast<int>(slot.second.size());
+      rr.max_link_load = std::max(rr.max_link_load, load);
+      if (load > 1) rep.conflicts.push_back({static_cast<int>(ri), slot.first, slot.second});
+    }
+    rep.max_link_load = std::max(rep.max_link_load, rr.max_link_load);
+    rep.messages += s.rounds[ri].size();
+    rep.per_round.push_back(rr);
+  }
+  return rep;
+}
 
 std::string path_str(const std::vector<sch::Link>& links) {
   std::string s;
@@ -28,8 +91,10 @@ std::string path_str(const std::vector<sch::Link>& links) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Static contention checker of tilempi's collective schedules (XY routing, no wrap-around)"};
-  std::string spec, mesh_spec;
+  CLI::App app{"Static contention checker of tilempi's collective schedules (XY routing unless --routing, no "
+               "wrap-around)"};
+  std::string spec, mesh_spec, routing = "xy";
+  std::uint64_t seed = 1;
   int ranks = 0, root = 0;
   bool json = false, summary = false, fail_on_conflict = false;
   app.add_option("algorithm", spec,
@@ -39,6 +104,11 @@ int main(int argc, char** argv) {
   app.add_option("--ranks", ranks, "communicator size (default W*H); ranks fill the mesh row-major")
       ->check(CLI::PositiveNumber);
   app.add_option("--root", root, "root rank of rooted collectives (default 0)")->check(CLI::NonNegativeNumber);
+  app.add_option("--routing", routing,
+                 "routing function of the chip key routing (" + hw::routings().joined() +
+                     "); an adaptive one has no static answer")
+      ->check(CLI::IsMember(hw::routings().names()));
+  app.add_option("--seed", seed, "seed of an oblivious routing's draws (o1turn, romm, valiant), one per message");
   app.add_flag("--json", json, "print the report as JSON");
   app.add_flag("--summary", summary, "omit the per-message paths");
   app.add_flag("--fail-on-conflict", fail_on_conflict, "exit with status 1 when a link conflict is found");
@@ -75,7 +145,34 @@ int main(int argc, char** argv) {
     std::cerr << "tilempi-coll-check: " << err << "\n";
     return 2;
   }
-  const sch::Report rep = sch::analyse(mesh, members, named->schedule);
+  const hw::RoutingEntry& rf = hw::routing_named(routing);
+  if (rf.kind == hw::RoutingKind::adaptive) {
+    // Each head chooses among its options from the routers' state when it gets there.
+    const std::string why = "routing " + routing + " is adaptive: a message's path, and so the schedule's link "
+                            "conflicts, depend on timing (run it on the sim to see them)";
+    if (json) {
+      nlohmann::json j;
+      j["routing"] = routing;
+      j["adaptive"] = true;
+      j["note"] = why;
+      std::cout << j.dump() << "\n";
+    } else {
+      std::printf("%s\n", why.c_str());
+    }
+    return 0;
+  }
+  const bool xy = routing == "xy";
+  std::vector<std::vector<std::vector<sch::Link>>> paths;  // per round and message (routings other than xy)
+  const sch::Report rep = xy ? sch::analyse(mesh, members, named->schedule)
+                             : analyse_routed(mesh, members, named->schedule, rf, seed, paths);
+  auto path_of = [&](std::size_t round, std::size_t k, const sch::Msg& msg) {
+    return xy ? sch::xy_path(members[static_cast<std::size_t>(msg.src)], members[static_cast<std::size_t>(msg.dst)])
+              : paths[round][k];
+  };
+  const std::string routed = xy ? "" : ", routing " + routing +
+                                           (rf.kind == hw::RoutingKind::oblivious
+                                                ? " (paths drawn per message, seed " + std::to_string(seed) + ")"
+                                                : "");
   const bool all2all = named->collective == "alltoall" || named->collective == "alltoallv";
   const int bound = all2all ? sch::alltoall_round_lower_bound(mesh, members) : 0;
   std::string label = named->collective + "=" + named->algorithm +
@@ -84,6 +181,8 @@ int main(int argc, char** argv) {
   if (json) {
     nlohmann::json j;
     j["algorithm"] = label;
+    j["routing"] = routing;
+    if (rf.kind == hw::RoutingKind::oblivious) j["seed"] = seed;
     j["mesh"] = {{"width", mesh.width}, {"height", mesh.height}};
     j["ranks"] = ranks;
     j["root"] = root;
@@ -104,12 +203,13 @@ int main(int argc, char** argv) {
     }
     if (!summary) {
       auto& rounds = j["schedule"] = nlohmann::json::array();
-      for (const auto& r : named->schedule.rounds) {
+      for (std::size_t ri = 0; ri < named->schedule.rounds.size(); ++ri) {
+        const auto& r = named->schedule.rounds[ri];
         nlohmann::json jr = nlohmann::json::array();
-        for (const auto& msg : r) {
+        for (std::size_t k = 0; k < r.size(); ++k) {
+          const auto& msg = r[k];
           nlohmann::json links = nlohmann::json::array();
-          for (const auto& l : sch::xy_path(members[static_cast<std::size_t>(msg.src)], members[static_cast<std::size_t>(msg.dst)]))
-            links.push_back(l.str());
+          for (const auto& l : path_of(ri, k, msg)) links.push_back(l.str());
           jr.push_back({{"src", msg.src}, {"dst", msg.dst}, {"path", links}});
         }
         rounds.push_back(jr);
@@ -117,15 +217,17 @@ int main(int argc, char** argv) {
     }
     std::cout << j.dump(summary ? -1 : 1) << "\n";
   } else {
-    std::printf("%s on a %dx%d mesh, %d ranks (row-major), root %d\n", label.c_str(), mesh.width, mesh.height, ranks, root);
+    std::printf("%s on a %dx%d mesh, %d ranks (row-major), root %d%s\n", label.c_str(), mesh.width, mesh.height, ranks,
+                root, routed.c_str());
     if (!summary) {
       for (std::size_t ri = 0; ri < named->schedule.rounds.size(); ++ri) {
         const auto& r = named->schedule.rounds[ri];
         std::printf("round %zu: %zu messages, max link load %d\n", ri, r.size(), rep.per_round[ri].max_link_load);
-        for (const auto& msg : r) {
+        for (std::size_t k = 0; k < r.size(); ++k) {
+          const auto& msg = r[k];
           auto a = members[static_cast<std::size_t>(msg.src)], b = members[static_cast<std::size_t>(msg.dst)];
           std::printf("  %d(%d,%d) -> %d(%d,%d): %s\n", msg.src, a.x, a.y, msg.dst, b.x, b.y,
-                      path_str(sch::xy_path(a, b)).c_str());
+                      path_str(path_of(ri, k, msg)).c_str());
         }
       }
     }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tilempi's flit and packet models beside BookSim 2 on the 8x8 reference configurations
 # (presets booksim and booksim_speculative; BookSim's figures as in
-# tests/hwmodel/test_booksim_fidelity.cpp). Prints a markdown table per curve and, with gnuplot,
+# tests/hwmodel/test_booksim_fidelity.cpp), and the flit model beside BookSim's routing functions
+# with 2 VCs (tests/hwmodel/test_booksim_routing.cpp). Prints a markdown table per curve and, with gnuplot,
 # draws the four latency-load curves side by side.
 #
 #   hwmodel/bench/booksim_compare.sh [path/to/tilempi-noc] [out-dir]
@@ -51,6 +52,41 @@ for c in "${curves[@]}"; do
     printf "| accepted at %s | %s | %.4f | %s | %.4f | %s |\n" "$r" "$want" "$af" "$(pct "$af" "$want")" "$ap" \
       "$(pct "$ap" "$want")"
   done
+done
+
+# BookSim's routing functions with 2 VCs (../shared/reference/booksim-routing-8x8.md; the same figures as
+# tests/hwmodel/test_booksim_routing.cpp): the booksim preset with vcs=2 vcs_per_class=2 and BookSim's
+# separable input-first allocators, flit model only (the packet model routes XY only).
+# curve: tilempi routing, pattern, then offered:booksim_latency ... | saturated load and BookSim's accepted there
+routing_curves=(
+  "xy uniform 0.02:38.5607 0.05:38.8936 0.1:40.085 0.15:41.5006 0.2:43.7761 0.25:50.3949 | 0.35 0.300485"
+  "xy transpose 0.02:38.909 0.05:39.4031 0.1:41.6832 0.15:214.116 | 0.2 0.175994"
+  "o1turn uniform 0.02:38.6276 0.05:39.9643 0.1:42.2551 0.15:46.3971 0.2:59.0764 | 0.25 0.240629"
+  "o1turn transpose 0.02:39.1521 0.05:39.9985 0.1:44.5009 | 0.15 0.147719"
+  "romm uniform 0.02:38.8468 0.05:40.5056 0.1:44.9328 | 0.15 0.145458"
+  "romm transpose 0.02:39.4666 0.05:41.2357 0.1:70.9805 | - -"
+)
+routed() {  # routing pattern rate -> "latency accepted"
+  "$noc" --preset booksim --packet-size 4 --rate "$3" --pattern "$2" --warmup 5000 --cycles 15000 --seed 1 \
+    --drain 100000 --set "vcs=2,vcs_per_class=2,vc_allocator=separable_input_first,sw_allocator=separable_input_first,routing=$1" |
+    awk '/^Packet latency average/ {l=$5} /^Accepted load/ {a=$4} END {printf "%s %s", l, a}'
+}
+for c in "${routing_curves[@]}"; do
+  read -r routing pattern rest <<<"${c%%|*}"
+  read -r sat_at sat_acc <<<"${c##*|}"
+  echo
+  echo "### routing=$routing, $pattern, 2 VCs, 5-flit packets"
+  echo
+  echo "| offered | BookSim latency | flit model | diff |"
+  echo "|---|---|---|---|"
+  for p in $rest; do
+    read -r lf af <<<"$(routed "$routing" "$pattern" "${p%%:*}")"
+    printf "| %s | %s | %.2f | %s |\n" "${p%%:*}" "${p##*:}" "$lf" "$(pct "$lf" "${p##*:}")"
+  done
+  if [ "$sat_at" != - ]; then
+    read -r lf af <<<"$(routed "$routing" "$pattern" "$sat_at")"
+    printf "| accepted at %s | %s | %.4f | %s |\n" "$sat_at" "$sat_acc" "$af" "$(pct "$af" "$sat_acc")"
+  fi
 done
 
 if command -v gnuplot >/dev/null; then

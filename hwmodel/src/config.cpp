@@ -12,6 +12,7 @@
 #include "energy/energy_keys.h"
 #include "network_model.h"
 #include "presets/registered_presets.h"
+#include "tilempi/hwmodel/routing.h"
 #include "tilempi/hwmodel/topology.h"
 
 namespace tilempi::hwmodel {
@@ -80,6 +81,50 @@ const st::Setting& network_model_decl() {
       description += (description.empty() ? "" : "; ") + std::string(m->name) + ": " + m->help;
     return st::choice("network_model", st::Source::chip, network_models().names(), "", description);
   }();
+  return s;
+}
+
+// The registered routing functions: their names are the choices, "name: help; ..." the description.
+const st::Setting& routing_decl() {
+  static const st::Setting s = [] {
+    std::string description = "routing function of the dynamic networks (HWMODEL.md \"Routing functions and allocators\"): ";
+    bool first = true;
+    for (const RoutingEntry* e : routings().entries()) {
+      description += (first ? "" : "; ") + std::string(e->name) + ": " + e->help;
+      first = false;
+    }
+    return st::choice("routing", st::Source::chip, routings().names(), "", description);
+  }();
+  return s;
+}
+
+const st::Setting& routing_seed_decl() {
+  static const st::Setting s =
+      st::integer("routing_seed", st::Source::chip, 0, std::int64_t{1} << 62, "",
+                  "seed of the routing functions' random choices (o1turn's order, romm's and valiant's "
+                  "intermediate tile), drawn per packet in injection order");
+  return s;
+}
+
+const st::Setting& vc_allocator_decl() {
+  static const st::Setting s = st::choice(
+      "vc_allocator", st::Source::chip, {"first_free", "separable_input_first"}, "",
+      "VC allocation with several VCs per port (flit model): first_free: a head asks for the first free VC of "
+      "its class, each output VC grants round robin; separable_input_first: BookSim's separable input-first "
+      "allocator, one iteration (each head asks for one of the free VCs its route allows, round robin, then "
+      "each output VC grants round robin), and a new packet at the core takes the next VC of its class with "
+      "room, round robin (BookSim vc_allocator)");
+  return s;
+}
+
+const st::Setting& sw_allocator_decl() {
+  static const st::Setting s = st::choice(
+      "sw_allocator", st::Source::chip, {"output_rotating", "separable_input_first"}, "",
+      "switch allocation with several VCs per port (flit model): output_rotating: outputs served one after "
+      "another in an order rotating with the cycle, each granting round robin among the input VCs whose port "
+      "has not sent yet; separable_input_first: BookSim's separable input-first allocator, one iteration "
+      "(each input port picks one VC per output, then one output, round robin; each output grants one input "
+      "port, round robin) (BookSim sw_allocator)");
   return s;
 }
 
@@ -195,6 +240,19 @@ const std::vector<Key>& key_table() {
       Key{network_model_decl(),
           [](Config& c, const std::string& v) { c.network_model = st::to_choice(network_model_decl(), v); },
           [](const Config& c) { return c.network_model; }},
+      Key{routing_decl(), [](Config& c, const std::string& v) { c.routing = st::to_choice(routing_decl(), v); },
+          [](const Config& c) { return c.routing; }},
+      Key{routing_seed_decl(),
+          [](Config& c, const std::string& v) {
+            c.routing_seed = static_cast<std::uint64_t>(st::to_integer(routing_seed_decl(), v));
+          },
+          [](const Config& c) { return std::to_string(c.routing_seed); }},
+      Key{vc_allocator_decl(),
+          [](Config& c, const std::string& v) { c.vc_allocator = st::to_choice(vc_allocator_decl(), v); },
+          [](const Config& c) { return c.vc_allocator; }},
+      Key{sw_allocator_decl(),
+          [](Config& c, const std::string& v) { c.sw_allocator = st::to_choice(sw_allocator_decl(), v); },
+          [](const Config& c) { return c.sw_allocator; }},
       int_key("core_int_cycles",
               "--compute model: tile cycles per element of the integer reference kernel (a bucket count; "
               "docs/SIM.md)",
@@ -308,6 +366,7 @@ void Config::validate() const {
   if (torus && vcs % 2 != 0)
     throw ConfigError("vcs", "config key 'vcs' must be even on a torus (dateline pairs), got " +
                                  std::to_string(vcs));
+  check_routing(*this);
   if (static_cast<long>(width) * height > (1L << 20))
     throw ConfigError("width", "config key 'width' x 'height' exceeds 2^20 tiles");
   try {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <climits>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -122,7 +123,23 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
   wheel_mask_ = wheel - 1;
   wheel_bits_ = wheel <= 64;
   counters_.resize(static_cast<std::size_t>(nets_));
-  fast_ = c.fast_worms && vcs_ == 1;
+  {
+    const RoutingEntry& re = routing_named(c.routing);
+    routing_ = std::string(re.name) == "xy" ? nullptr : &re;
+  }
+  // (one-step worms follow the XY route)
+  fast_ = c.fast_worms && vcs_ == 1 && !routing_;
+  sep_va_ = vcs_ > 1 && c.vc_allocator == "separable_input_first";
+  sep_sa_ = vcs_ > 1 && c.sw_allocator == "separable_input_first";
+  new_heads_ = routing_ != nullptr || sep_va_;
+  rng_ = c.routing_seed;
+  if (routing_) opts_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(ivcs_));
+  if (sep_va_) {
+    va_in_rr_.assign(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(ivcs_), 0);
+    // (so that the first packet takes the class's first VC)
+    inj_last_.assign(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(classes_),
+                     static_cast<std::uint8_t>(per_class_ - 1));
+  }
   inj_credit_delay_ = c.injection_credit_delay;
   if (fast_) {
     in_free_.assign(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(ivcs_), 0);
@@ -139,7 +156,7 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
   // compiled for it, with the pipeline's options as constants; any other chip runs the general
   // one.
   run_routers_ = &FlitNetwork::run_routers<General>;
-  if (vcs_ == 1 && !torus_ && wheel_bits_) {
+  if (vcs_ == 1 && !torus_ && wheel_bits_ && !routing_) {
     static_assert(layout_for(kPorts, 1, 1).stride % alignof(Node) == 0);  // (the OneVc shape's block: vcs_ == 1)
     const bool ic = inj_credit_delay_ > 0;
     if (head_stages_) {
@@ -176,6 +193,7 @@ std::uint32_t Chip::FlitNetwork::alloc_packet() {
   if (pkts_.size() >= (std::size_t{1} << 30)) throw std::length_error("too many packets in flight");
   pkts_.emplace_back();
   link_wait_.emplace_back();
+  if (routing_) route_state_.emplace_back();
   return static_cast<std::uint32_t>(pkts_.size() - 1);
 }
 
@@ -195,6 +213,11 @@ PacketId Chip::FlitNetwork::inject(int network, TileId src, TileId dst, std::uin
   p.net = static_cast<std::uint8_t>(network);
   p.cls = static_cast<std::uint8_t>(cls);
   link_wait_[slot] = 0;
+  if (routing_) {
+    PacketRoute& rs = route_state_[slot];
+    rs = PacketRoute{};
+    if (routing_->choose) routing_->choose(rs, topo_, src, dst, rng_);
+  }
   pending_.push(Pending{at, seq_++, slot});
   ++live_packets_;
   ++counters_[static_cast<std::size_t>(network)].injected;
@@ -305,9 +328,11 @@ inline void Chip::FlitNetwork::credit_return(std::uint32_t up_node, int out_inde
 void Chip::FlitNetwork::deliver(std::uint32_t slot, Cycle t) {
   Packet& p = pkts_[slot];
   const Cycle link_wait = link_wait_[slot];
-  count_delivery(counters_[p.net], PacketRecord{p.id, p.tag, p.src, p.dst, p.net, static_cast<int>(p.flits),
-                                                topo_.hops(p.src, p.dst), p.created, p.head_in, p.tail_out, t,
-                                                link_wait});
+  // (through a two-phase routing's intermediate tile, the hops it took)
+  const TileId mid = routing_ ? route_state_[slot].mid : kNoTile;
+  const int hops = mid == kNoTile ? topo_.hops(p.src, p.dst) : topo_.hops(p.src, mid) + topo_.hops(mid, p.dst);
+  count_delivery(counters_[p.net], PacketRecord{p.id, p.tag, p.src, p.dst, p.net, static_cast<int>(p.flits), hops,
+                                                p.created, p.head_in, p.tail_out, t, link_wait});
   PacketEvent ev{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, link_wait};
   free_slots_.push_back(slot);
   --live_packets_;
@@ -359,7 +384,14 @@ void Chip::FlitNetwork::router_cycle(std::uint32_t n, Cycle t) {
   r.base = static_cast<std::size_t>(n) * static_cast<std::size_t>(S.ivcs);
   requests<M>(r);
   if (r.va_mask) vc_allocation<M>(r);
-  if (r.demand) switch_allocation<M>(r);
+  if (r.demand) {
+    if constexpr (!M::fixed) {
+      if (sep_sa_) switch_allocation_separable<M>(r);
+      else switch_allocation<M>(r);
+    } else {
+      switch_allocation<M>(r);
+    }
+  }
   if (nd.ejmask && !nd.held) ejection<M>(r);
   if (nd.src_pending && (!S.fast || t >= src_free_[n])) injection<M>(r);
   schedule_next<M>(r);
@@ -403,6 +435,12 @@ void Chip::FlitNetwork::requests(RouterCycle<M>& r) {
     if (S.head_stages && alloc_from<M>(*r.nd, i) > t) {
       r.wake = std::min(r.wake, alloc_from<M>(*r.nd, i));  // still in route computation
       continue;
+    }
+    if constexpr (!M::fixed) {
+      if (new_heads_) {
+        head_request<M>(r, i, f);
+        continue;
+      }
     }
     const int o = f.want;
     if (f.any_vc) f.want_vc = static_cast<std::int8_t>(choose_vc<M>(r, f, o, t));
@@ -452,6 +490,22 @@ template <class M>
 void Chip::FlitNetwork::route_computation(const RouterCycle<M>& r, int i, Fifo& f) {
   const Shape S = shape<M>();
   const Packet& p = pkts_[f.front_code >> 2];
+  if constexpr (!M::fixed) {
+    if (routing_) {
+      // The routing function's options, kept for the head's requests; f.want marks them computed.
+      const std::uint32_t slot = f.front_code >> 2;
+      const int class_first = p.cls * S.per_class;
+      const RouteAt h{r.nd->tile, p.src, p.dst, port_of<M>(i), vc_of<M>(i) - class_first, S.per_class};
+      Options& os = opts_[r.base + static_cast<std::size_t>(i)];
+      os.n = static_cast<std::uint8_t>(routing_->route(topo_, h, route_state_[slot], os.o));
+      f.want = os.o[0].port;
+      f.want_vc = static_cast<std::int8_t>(class_first + os.o[0].vc_first);
+      f.any_vc = 0;
+      if (S.head_stages)
+        alloc_from<M>(*r.nd, i) = std::max(f.front_ready, front_since<M>(*r.nd, i)) + static_cast<Cycle>(head_wait_);
+      return;
+    }
+  }
   const int o = static_cast<int>(route(r.nd->tile, p.dst));
   int ovc;
   if (!S.torus) {
@@ -491,6 +545,130 @@ int Chip::FlitNetwork::choose_vc(const RouterCycle<M>& r, const Fifo& f, int o, 
   return free_vc >= 0 ? free_vc : first;
 }
 
+// A head past route computation asks for an output VC (general shape, with a routing function
+// other than xy or vc_allocator=separable_input_first). Its options (the routing function's, or
+// the xy route with the class's VCs) give the output VCs it may take; of the options with a free
+// VC, only those of the highest priority count (an adaptive routing's escape VC is the last
+// resort). With a VA stage the head asks vc_allocation() for one free VC: with the separable
+// input-first allocator the next one round robin after the one it got last (BookSim's input
+// arbiter), else the one with the most credits. Without a VA stage it takes a VC with the switch:
+// the free VC with a credit of the highest priority and the most credits, else it waits for the
+// credit of the first free VC.
+template <class M>
+void Chip::FlitNetwork::head_request(RouterCycle<M>& r, int i, Fifo& f) {
+  const Shape S = shape<M>();
+  const Cycle t = r.t;
+  Node& nd = *r.nd;
+  const Packet& p = pkts_[f.front_code >> 2];
+  struct Opt {
+    int port, first, count, pri;
+  };
+  Opt op[kMaxRouteOptions] = {};
+  int n = 1;
+  if (routing_) {
+    const Options& os = opts_[r.base + static_cast<std::size_t>(i)];
+    n = os.n;
+    const int class_first = p.cls * S.per_class;
+    for (int k = 0; k < n; ++k)
+      op[k] = Opt{os.o[k].port, class_first + os.o[k].vc_first, os.o[k].vc_count, os.o[k].priority};
+  } else if (f.any_vc) {
+    op[0] = Opt{f.want, p.cls * S.per_class, S.per_class, 0};
+  } else {
+    op[0] = Opt{f.want, f.want_vc, 1, 0};
+  }
+  std::uint64_t all = 0;  // every output VC of the options
+  bool link = false;      // some option leaves by a link (not the ejection port)
+  for (int k = 0; k < n; ++k) {
+    all |= ((std::uint64_t{1} << op[k].count) - 1) << (op[k].port * S.vcs + op[k].first);
+    link |= op[k].port != kLocal;
+  }
+  if (S.va_stage) {
+    std::uint64_t req = 0;
+    int best = INT_MIN;
+    for (int k = 0; k < n; ++k) {
+      std::uint64_t free_vcs = 0;
+      for (int v = op[k].first; v < op[k].first + op[k].count; ++v) {
+        const int ovi = op[k].port * S.vcs + v;
+        if (out_vc<M>(nd, ovi).owner < 0) free_vcs |= std::uint64_t{1} << ovi;
+      }
+      if (!free_vcs) continue;
+      if (op[k].pri > best) {
+        best = op[k].pri;
+        req = free_vcs;
+      } else if (op[k].pri == best) {
+        req |= free_vcs;
+      }
+    }
+    if (!req) {  // every VC it may take is held by another worm
+      r.held_up |= all;
+      if (link) link_wait_begin(f, wait_since<M>(nd, i), t);
+      return;
+    }
+    int ovi;
+    if (sep_va_) {
+      const unsigned pos = va_in_rr_[r.base + static_cast<std::size_t>(i)];
+      const std::uint64_t hi = pos >= 64 ? 0 : req & (~std::uint64_t{0} << pos);
+      ovi = std::countr_zero(hi ? hi : req);
+    } else {
+      ovi = std::countr_zero(req);
+      int most = -1;
+      for (std::uint64_t m = req; m; m &= m - 1) {
+        const int v = std::countr_zero(m);
+        OutVc& ov = out_vc<M>(nd, v);
+        credit_ready<M>(ov, t);
+        if (ov.credits > most) {
+          most = ov.credits;
+          ovi = v;
+        }
+      }
+    }
+    va_req_[ovi] |= std::uint64_t{1} << i;
+    r.va_mask |= std::uint64_t{1} << ovi;
+    return;
+  }
+  int best_ovi = -1, best_pri = INT_MIN, best_credits = -1, wait_ovi = -1, wait_pri = INT_MIN;
+  for (int k = 0; k < n; ++k)
+    for (int v = op[k].first; v < op[k].first + op[k].count; ++v) {
+      const int ovi = op[k].port * S.vcs + v;
+      OutVc& ov = out_vc<M>(nd, ovi);
+      if (ov.owner >= 0) continue;
+      if (credit_ready<M>(ov, t)) {
+        if (op[k].pri > best_pri || (op[k].pri == best_pri && ov.credits > best_credits)) {
+          best_ovi = ovi;
+          best_pri = op[k].pri;
+          best_credits = ov.credits;
+        }
+      } else if (op[k].pri > wait_pri) {
+        wait_ovi = ovi;
+        wait_pri = op[k].pri;
+      }
+    }
+  if (best_ovi >= 0) {
+    const int o = best_ovi / S.vcs;
+    f.want = static_cast<std::int8_t>(o);
+    f.want_vc = static_cast<std::int8_t>(best_ovi % S.vcs);
+    r.demand |= 1u << o;
+    r.cand[o] |= static_cast<typename RouterCycle<M>::Mask>(std::uint64_t{1} << i);
+    r.with |= 1u << o;
+    return;
+  }
+  if (wait_ovi >= 0) {
+    const int o = wait_ovi / S.vcs;
+    OutVc& ov = out_vc<M>(nd, wait_ovi);
+    f.want = static_cast<std::int8_t>(o);
+    f.want_vc = static_cast<std::int8_t>(wait_ovi % S.vcs);
+    r.demand |= 1u << o;
+    r.wake = std::min(r.wake, ov.next_ret);
+    // The buffer behind the link still holds the last worm's flits: a conflict if that worm came
+    // from another source.
+    if (o != kLocal && ov.last_src != p.src) link_wait_begin(f, wait_since<M>(nd, i), t);
+    return;
+  }
+  r.demand |= 1u << op[0].port;  // (the output whose statistics count the wait)
+  r.held_up |= all;
+  if (link) link_wait_begin(f, wait_since<M>(nd, i), t);
+}
+
 // VC allocation: each free output VC that heads asked for goes to one of them, round robin;
 // the winner may ask for the switch vc_alloc_delay cycles later.
 template <class M>
@@ -506,6 +684,9 @@ void Chip::FlitNetwork::vc_allocation(RouterCycle<M>& r) {
     const int i = std::countr_zero(hi ? hi : req);
     ov.va_rr = static_cast<std::uint16_t>(i + 1);
     ov.owner = static_cast<std::int16_t>(i);
+    if constexpr (!M::fixed) {
+      if (sep_va_) va_in_rr_[r.base + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(ovi + 1);
+    }
     Fifo& f = in_vc<M>(*r.nd, i);
     f.out = static_cast<std::int8_t>(ovi / S.vcs);
     f.ovc = static_cast<std::int8_t>(ovi % S.vcs);
@@ -585,6 +766,75 @@ void Chip::FlitNetwork::switch_allocation(RouterCycle<M>& r) {
         Fifo& fj = in_vc<M>(nd, j);
         if (fj.out < 0 && (S.vcs == 1 || pkts_[fj.front_code >> 2].src != winner))
           link_wait_begin(fj, wait_since<M>(nd, j), t);
+      }
+    }
+    switch_traversal<M>(r, i, o);
+  }
+  if (asked & ~granted) r.retry = true;  // candidates that lost ask again next cycle
+}
+
+// Switch allocation by BookSim's separable input-first allocator, one iteration
+// (sw_allocator=separable_input_first, several VCs per port): each input port picks, per output,
+// one of its VCs asking for it (round robin after the VC it last sent from), then one of those
+// outputs (round robin after the output it last won); each output grants one of the ports that
+// picked it (round robin after the port it last granted). A port that loses at its output sends
+// nothing this cycle, even if another of its VCs could have used another output.
+template <class M>
+void Chip::FlitNetwork::switch_allocation_separable(RouterCycle<M>& r) {
+  const Shape S = shape<M>();
+  const Cycle t = r.t;
+  Node& nd = *r.nd;
+  int pick[kPorts][kPorts];       // [port][output]: the VC the port puts forward for the output
+  unsigned asks[kPorts] = {};     // per port: outputs some VC of it asks for
+  unsigned proposers[kPorts] = {};  // per output: ports whose input arbiter picked it
+  std::uint64_t asked = 0, granted = 0;
+  for (unsigned w = r.with; w; w &= w - 1) {
+    const int o = std::countr_zero(w);
+    const std::uint64_t c = r.cand[o];
+    asked |= c;
+    for (int pt = 0; pt < kPorts; ++pt) {
+      const std::uint64_t m = (c & port_mask_[pt]) >> (pt * S.vcs);
+      if (!m) continue;
+      const unsigned pos = nd.sa_vc_rr[pt];
+      const std::uint64_t hi = pos >= 64 ? 0 : m & (~std::uint64_t{0} << pos);
+      pick[pt][o] = std::countr_zero(hi ? hi : m);
+      asks[pt] |= 1u << o;
+    }
+  }
+  for (int pt = 0; pt < kPorts; ++pt) {
+    if (!asks[pt]) continue;
+    const unsigned pos = nd.sa_in_rr[pt];
+    const unsigned hi = pos >= kPorts ? 0 : asks[pt] & (~0u << pos);
+    proposers[std::countr_zero(hi ? hi : asks[pt])] |= 1u << pt;
+  }
+  for (int o = 0; o < kPorts; ++o) {
+    if (!((r.demand >> o) & 1u)) continue;
+    if (!proposers[o]) {  // a flit waits for this output and none crosses it
+      if (nd.blocked_since[o] == kNever) nd.blocked_since[o] = t;
+      continue;
+    }
+    const unsigned pos = nd.rr[o];
+    const unsigned hi = pos >= kPorts ? 0 : proposers[o] & (~0u << pos);
+    const int pt = std::countr_zero(hi ? hi : proposers[o]);
+    const int v = pick[pt][o];
+    const int i = pt * S.vcs + v;
+    nd.rr[o] = static_cast<std::uint16_t>(pt + 1);
+    nd.sa_in_rr[pt] = o + 1;
+    nd.sa_vc_rr[pt] = v + 1;
+    if (nd.blocked_since[o] != kNever) {
+      nd.blocked[o] += t - nd.blocked_since[o];
+      nd.blocked_since[o] = kNever;
+    }
+    ++nd.flits[o];
+    granted |= std::uint64_t{1} << i;
+    const std::uint64_t c = r.cand[o];
+    if ((c & (c - 1)) && o != kLocal) {
+      // The other candidates lost the link to this packet: heads of another source wait for it.
+      const TileId winner = pkts_[in_vc<M>(nd, i).front_code >> 2].src;
+      for (std::uint64_t m = c & ~(std::uint64_t{1} << i); m; m &= m - 1) {
+        const int j = std::countr_zero(m);
+        Fifo& fj = in_vc<M>(nd, j);
+        if (fj.out < 0 && pkts_[fj.front_code >> 2].src != winner) link_wait_begin(fj, wait_since<M>(nd, j), t);
       }
     }
     switch_traversal<M>(r, i, o);
@@ -733,6 +983,20 @@ void Chip::FlitNetwork::injection(RouterCycle<M>& r) {
       const Packet& q = pkts_[static_cast<std::size_t>(s.qhead)];
       if (q.written) {
         lvc = q.vc;
+      } else if (!M::fixed && sep_va_) {
+        // BookSim: the class's VCs in turn after the one the last new packet took, the first with room.
+        const int first = lvc;
+        const int last = inj_last_[static_cast<std::size_t>(n) * static_cast<std::size_t>(S.classes) +
+                                   static_cast<std::size_t>(c)];
+        lvc = first + (last + 1) % S.per_class;
+        for (int k = 0; k < S.per_class; ++k) {
+          const int v = first + (last + 1 + k) % S.per_class;
+          const Fifo& fv = in_vc<M>(nd, kLocal * S.vcs + v);
+          if (fv.cap - fv.count - static_cast<int>(!S.phantom ? 0 : phantom_ring<M>(nd, v).count) > 0) {
+            lvc = v;
+            break;
+          }
+        }
       } else {
         int best = -1;
         const int first = lvc;
@@ -767,6 +1031,9 @@ void Chip::FlitNetwork::injection(RouterCycle<M>& r) {
       code |= 1u;
       p.head_in = t;
       p.vc = static_cast<std::uint8_t>(lvc);
+      if (!M::fixed && sep_va_ && S.per_class > 1)
+        inj_last_[static_cast<std::size_t>(n) * static_cast<std::size_t>(S.classes) + static_cast<std::size_t>(c)] =
+            static_cast<std::uint8_t>(lvc - c * S.per_class);
     }
     if (++p.written == p.flits) {
       code |= 2u;
@@ -855,6 +1122,10 @@ TILEMPI_REGISTER_NETWORK_MODEL(
     .create = [](Chip& chip, const Config& c, const Topology& topo) -> std::unique_ptr<Chip::NetworkModel> {
       return std::make_unique<Chip::FlitNetwork>(chip, c, topo);
     },
-    .ignored = one_step_worms_need_one_vc);
+    .ignored = [](const Config& c, std::vector<std::string>& out) {
+      one_step_worms_need_one_vc(c, out);
+      if (c.fast_worms && c.vcs == 1 && c.routing != "xy")
+        out.push_back("fast_worms is ignored with routing=" + c.routing + ": one-step worms follow the XY route");
+    });
 
 }  // namespace tilempi::hwmodel

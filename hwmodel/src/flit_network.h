@@ -21,6 +21,7 @@
 #include "calendar_bits.h"
 #include "network_model.h"
 #include "tilempi/hwmodel/chip.h"
+#include "tilempi/hwmodel/routing.h"
 
 namespace tilempi::hwmodel {
 
@@ -234,6 +235,11 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     Cycle last_sched = kNever;
     std::uint64_t held_on[kPorts] = {};
     U8 held = 0;  // the core holds its ejection (hold_ejection)
+    // Switch allocation by sw_allocator=separable_input_first (several VCs per port), per input
+    // port: the round-robin position of its input arbiter among the outputs, and of its choice
+    // among its VCs asking for one output (BookSim's _sw_rr_offset). rr[] then counts in ports.
+    U8 sa_in_rr[kPorts] = {};
+    U8 sa_vc_rr[kPorts] = {};
   };
   static_assert(offsetof(Node, blocked_since) == 64 && offsetof(Node, flits) == 128,
                 "the fields every activation reads fill one cache line, allocation's the next");
@@ -452,6 +458,8 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   template <class M> [[gnu::always_inline]] inline void requests(RouterCycle<M>& r);
   template <class M> [[gnu::always_inline]] inline void route_computation(const RouterCycle<M>& r, int i, Fifo& f);
   template <class M> [[gnu::always_inline]] inline void vc_allocation(RouterCycle<M>& r);
+  template <class M> void head_request(RouterCycle<M>& r, int i, Fifo& f);
+  template <class M> void switch_allocation_separable(RouterCycle<M>& r);
   template <class M> [[gnu::always_inline]] inline int choose_vc(const RouterCycle<M>& r, const Fifo& f, int o, Cycle t);
   template <class M> [[gnu::always_inline]] inline void switch_allocation(RouterCycle<M>& r);
   template <class M> [[gnu::always_inline]] inline void switch_traversal(RouterCycle<M>& r, int i, int o);
@@ -549,6 +557,22 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   std::vector<Cycle> xpending_;
   std::vector<std::uint32_t> xin_buffer_;
   std::vector<Deferred> due_;
+
+  // Routing functions other than xy, and BookSim's allocators (General shape only).
+  const RoutingEntry* routing_ = nullptr;  // nullptr: xy, the original route computation
+  bool sep_va_ = false;                    // vc_allocator=separable_input_first, several VCs per port
+  bool sep_sa_ = false;                    // sw_allocator=separable_input_first, several VCs per port
+  bool new_heads_ = false;                 // heads ask through head_request (routing_ or sep_va_)
+  std::uint64_t rng_ = 0;                  // the routing functions' stream (routing_seed)
+  // Per input VC (node * ivcs_ + i): the route options of its front head (routing_).
+  struct Options {
+    RouteOption o[kMaxRouteOptions];
+    std::uint8_t n = 0;
+  };
+  std::vector<Options> opts_;
+  Pages<PacketRoute> route_state_;      // per packet slot (routing_)
+  std::vector<std::uint8_t> va_in_rr_;  // per input VC: VA input arbiter's position among output VCs (sep_va_)
+  std::vector<std::uint8_t> inj_last_;  // per node and class: the class's VC of the core's last new packet (sep_va_)
 
   std::vector<NetCounters> counters_;
   std::uint64_t activations_ = 0;

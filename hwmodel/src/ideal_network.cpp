@@ -157,6 +157,7 @@ void ideal_ignored(const Config& c, std::vector<std::string>& out) {
   one_step_worms_need_one_vc(c, out);
   out.push_back("network_model=ideal has no routers or links: the router, link, buffer and credit keys are "
                 "ignored (only header_flits, max_packet_flits, networks and vcs count)");
+  if (c.routing != "xy") out.push_back("routing=" + c.routing + " is ignored by network_model=ideal (it has no links)");
 }
 
 }  // namespace

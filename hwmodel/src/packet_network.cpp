@@ -387,6 +387,9 @@ void packet_check(const Config& c) {
   if (c.torus)
     throw ConfigError("network_model", "config key 'network_model': packet is for meshes (it models no dateline "
                                        "virtual channels, so a torus could deadlock); use flit");
+  if (c.routing != "xy")
+    throw ConfigError("routing", "routing=" + c.routing + " needs network_model=flit: network_model=packet routes "
+                                 "XY only (its port claims follow the XY route table)");
 }
 
 void packet_ignored(const Config& c, std::vector<std::string>& out) {

@@ -94,6 +94,18 @@ struct Config {
   // first come first served, each for as many cycles as the packet has flits; no flit moves.
   // Zero-load timing as above; no chain blocking, no backpressure (HWMODEL.md).
   std::string network_model = "flit";
+  // Routing function (hwmodel/include/tilempi/hwmodel/routing.h; HWMODEL.md "Routing functions and allocators"):
+  // xy (the original), yx, o1turn, romm, valiant, min_adaptive, west_first, odd_even. Random
+  // choices (o1turn's order, romm's and valiant's intermediate tile) come from a stream seeded by
+  // routing_seed, drawn per packet in injection order.
+  std::string routing = "xy";
+  std::uint64_t routing_seed = 1;
+  // Allocators of the flit model's routers with several VCs per port, named as BookSim names them:
+  // separable_input_first (BookSim's, one iteration) or the original ones, first_free (a head asks
+  // for the first free VC of its class) and output_rotating (outputs served one after another in an
+  // order that rotates with the cycle). With one VC per port they are the same.
+  std::string vc_allocator = "first_free";
+  std::string sw_allocator = "output_rotating";
 
   // The tile core, for --compute model (core_model.h): cycles per element of the two reference
   // kernels, and the share of a program's compute taken as floating point.
