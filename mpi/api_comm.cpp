@@ -110,6 +110,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   n->cart = c->cart;  // a duplicate keeps the topology
   n->cart_dims = c->cart_dims;
   n->cart_periods = c->cart_periods;
+  n->graph = c->graph;
   n->hints = c->hints;  // and the info hints (MPI_Comm_get_info of the duplicate shows them)
   // The attributes, through their copy callbacks (MPI-3.1 §6.7.2); a failing one fails the call.
   if (int e = attributes_copy(comm_get(comm)->attributes, comm, n->attributes)) {

@@ -1,5 +1,6 @@
 // Cartesian topologies: a communicator that also knows a grid shape (ranks in row-major order,
-// as MPI specifies), and the queries and shifts codes such as the NAS benchmarks use.
+// as MPI specifies), and the queries and shifts codes such as the NAS benchmarks use. Graph and
+// distributed-graph topologies: api_topo_graph.cpp; what all kinds share: api_topo_common.cpp.
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -7,6 +8,7 @@
 
 #include "check.h"
 #include "p2p.h"
+#include "topo.h"
 
 using namespace tilempi::mpi;
 
@@ -87,7 +89,6 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
                     MPI_Comm* comm_cart) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Cart_create";
-  (void)reorder;  // ranks keep their order: the mesh mapping is the launcher's choice
   int rc;
   Comm* c = check::intra(comm_old, fn, &rc);
   if (!c) return rc;
@@ -107,14 +108,22 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
   if (total > c->size)
     return wrong(MPI_ERR_DIMS,
                  "the grid has " + std::to_string(total) + " cells but the communicator only " + std::to_string(c->size) + " ranks");
-  std::uint64_t context = derive_context(*c);
-  if (c->rank >= total) {
-    *comm_cart = MPI_COMM_NULL;
-    return MPI_SUCCESS;
+  // With reorder, the grid's ranks go where their neighbours are one hop away (topo.h); without,
+  // rank k of the grid is rank k of comm_old.
+  std::vector<int> dv(dims, dims + ndims), pv(periods, periods + ndims);
+  for (int& p : pv) p = p ? 1 : 0;
+  Placement placement;
+  if (reorder && total > 1) {
+    placement = place_topology(*c, topo_schedule::graph_of(topo_schedule::cartesian_neighborhood(dv, pv)), true, dv);
+  } else {
+    placement.order.resize(static_cast<std::size_t>(total));
+    std::iota(placement.order.begin(), placement.order.end(), 0);
   }
-  std::vector<int> world(c->world.begin(), c->world.begin() + total);
-  *comm_cart = comm_register(std::move(world), context, c->errhandler);
+  std::uint64_t context = derive_context(*c);
+  *comm_cart = topology_comm(*c, placement.order, context);
+  if (*comm_cart == MPI_COMM_NULL) return MPI_SUCCESS;
   Comm* n = comm_get(*comm_cart);
+  if (reorder && total > 1) report_placement(*c, fn, placement, n->rank);
   n->cart = true;  // (with ndims 0: a zero-dimensional topology of one process, MPI-3.1 §7.5.1)
   n->cart_dims.assign(dims, dims + ndims);
   n->cart_periods.resize(ndims);
@@ -128,7 +137,7 @@ int MPI_Topo_test(MPI_Comm comm, int* status) {
   Comm* c = check::comm(comm, "MPI_Topo_test", &rc);
   if (!c) return rc;
   if (!status) return raise(comm, MPI_ERR_ARG, "MPI_Topo_test", "status is NULL");
-  *status = c->cart ? MPI_CART : MPI_UNDEFINED;
+  *status = topology_kind(*c);
   return MPI_SUCCESS;
 }
 

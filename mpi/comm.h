@@ -17,6 +17,7 @@
 namespace tilempi::mpi {
 
 struct CollState;  ///< defined by mpi/coll; built lazily, once per communicator
+struct GraphTopology;  ///< defined in topo.h
 
 struct Comm {
   MPI_Comm handle = MPI_COMM_NULL;
@@ -30,6 +31,7 @@ struct Comm {
   bool cart = false;                  ///< has a Cartesian topology (of cart_dims.size() dimensions: may be 0)
   std::vector<int> cart_dims;         ///< the topology's dimensions, row-major ranks
   std::vector<int> cart_periods;
+  std::shared_ptr<const GraphTopology> graph;  ///< a graph or distributed-graph topology (topo.h), or none
   AttrMap attributes;                 ///< cached attributes (api_attributes.cpp)
   bool named = false;                 ///< MPI_Comm_set_name was called (then name is the name)
   std::string name;

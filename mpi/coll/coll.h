@@ -43,6 +43,9 @@ struct CollState {
   std::map<int, coll::schedule::Tree> reduce_trees;  ///< two-level reduce trees by root
   bool rounds_ready = false;
   std::vector<int> round_partner;  ///< mesh_rounds: this rank's partner in each round, -1 if idle
+  bool neighbor_ready = false;
+  std::vector<int> neighbor_round;  ///< neighbourhood mesh_rounds: the round of each of this rank's sends
+  int neighbor_rounds = 0;          ///< and how many rounds the schedule has
   std::uint32_t static_call = 0;   ///< the call (its tag range) whose static transfers static_seq counts
   std::uint32_t static_seq = 0;    ///< static-network or offloaded transfers of that call so far
   /// What ran last per collective (TILEMPIX_Coll_selected): with op- and count-dependent
@@ -64,7 +67,8 @@ namespace coll {
 
 enum class Kind : int {
   Barrier, Bcast, Reduce, Allreduce, Alltoall, Alltoallv, Gather, Gatherv, Scatter, Scatterv,
-  Allgather, Allgatherv, ReduceScatter, ReduceScatterBlock, Scan, Exscan, Count
+  Allgather, Allgatherv, ReduceScatter, ReduceScatterBlock, Scan, Exscan,
+  NeighborAllgather, NeighborAllgatherv, NeighborAlltoall, NeighborAlltoallv, NeighborAlltoallw, Count
 };
 constexpr int kKinds = static_cast<int>(Kind::Count);
 const char* kind_name(Kind k);
@@ -94,6 +98,22 @@ using AllgathervFn = int (*)(void* rbuf, const std::size_t* counts, const std::s
 using ReduceScatterFn = int (*)(const void* sbuf, void* rbuf, const std::size_t* counts, const Reducer&, Comm&,
                                 int param);
 using ScanFn = int (*)(const void* sbuf, void* rbuf, std::size_t n, const Reducer&, Comm&, int param);
+
+/// A neighbourhood collective (neighbor.cpp) in the typed form every one of them has: send j goes
+/// to the j-th destination, receive i comes from the i-th source of the topology (MPI_PROC_NULL:
+/// nothing moves).
+struct NeighborTransfer {
+  void* buf = nullptr;  ///< (a send's is only read)
+  std::size_t count = 0;
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  int peer = MPI_PROC_NULL;
+};
+struct NeighborExchange {
+  std::vector<NeighborTransfer> sends, recvs;
+  /// The order in which the receives match the messages of one sender (topo.h, NeighborLists::cartesian).
+  std::vector<int> recv_order;
+};
+using NeighborFn = int (*)(const NeighborExchange&, Comm&, int param);
 
 using AnyFn = void (*)();
 
@@ -153,6 +173,9 @@ struct Algorithm {
   const char* fallback = nullptr;  ///< same collective; runs when a restriction fails for a call
   DefaultOn default_on = DefaultOn::None;
   ScheduleFn schedule = nullptr;   ///< nullptr: tilempi-coll-check does not know it
+  /// A neighbourhood collective's schedule, which depends on the topology (nullptr: none).
+  schedule::Schedule (*neighbor_schedule)(const schedule::Mesh&, const std::vector<schedule::Point>& members,
+                                          const schedule::Neighborhood&) = nullptr;
   bool takes_param = false;        ///< "name:N" (ktree arity)
   int default_param = 0;
   /// The OperaMPI-like baseline ([Yagna 2013] §2.2) that Yagna compares its mesh algorithm with
@@ -229,8 +252,8 @@ const schedule::Tree& cached_ktree(Comm& comm, int k);
 /// kTagsPerCall.
 enum Tag : int {
   kTagBarrier = 1, kTagBcast, kTagReduce, kTagAllreduce, kTagAlltoall, kTagAlltoallv, kTagGather, kTagScatter,
-  kTagAllgather, kTagReduceScatter, kTagScan, kTagRounds, kTagRoundBarrier, kTagAlltoallw,
-  kTagLast = kTagAlltoallw
+  kTagAllgather, kTagReduceScatter, kTagScan, kTagRounds, kTagRoundBarrier, kTagAlltoallw, kTagNeighbor,
+  kTagLast = kTagNeighbor
 };
 /// Tags of one collective call's range; its last is the error notice's (kCollNoticeTag).
 constexpr int kTagsPerCall = kCollTagsPerCall;

@@ -41,7 +41,12 @@
   X(allgatherv_linear) X(allgatherv_ring)                                                             \
   X(reduce_scatter_nonoverlapping) X(reduce_scatter_ring)                                             \
   X(reduce_scatter_block_nonoverlapping) X(reduce_scatter_block_ring)                                 \
-  X(scan_linear) X(scan_recursive_doubling) X(exscan_linear) X(exscan_recursive_doubling)
+  X(scan_linear) X(scan_recursive_doubling) X(exscan_linear) X(exscan_recursive_doubling)                \
+  X(neighbor_allgather_linear) X(neighbor_allgather_mesh_rounds)                                      \
+  X(neighbor_allgatherv_linear) X(neighbor_allgatherv_mesh_rounds)                                    \
+  X(neighbor_alltoall_linear) X(neighbor_alltoall_mesh_rounds)                                        \
+  X(neighbor_alltoallv_linear) X(neighbor_alltoallv_mesh_rounds)                                      \
+  X(neighbor_alltoallw_linear) X(neighbor_alltoallw_mesh_rounds)
 
 namespace tilempi::mpi {
 namespace coll {
@@ -56,7 +61,8 @@ namespace {
 
 const char* const kKindNames[kKinds] = {
     "barrier", "bcast", "reduce", "allreduce", "alltoall", "alltoallv", "gather", "gatherv", "scatter",
-    "scatterv", "allgather", "allgatherv", "reduce_scatter", "reduce_scatter_block", "scan", "exscan"};
+    "scatterv", "allgather", "allgatherv", "reduce_scatter", "reduce_scatter_block", "scan", "exscan",
+    "neighbor_allgather", "neighbor_allgatherv", "neighbor_alltoall", "neighbor_alltoallv", "neighbor_alltoallw"};
 
 [[noreturn]] void registry_error(const std::string& what) {
   std::fprintf(stderr, "tilempi: collective registry: %s\n", what.c_str());

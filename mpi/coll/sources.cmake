@@ -4,6 +4,8 @@ set(TILEMPI_COLL_SCHEDULE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/schedule/analyse.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schedule/classic.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schedule/mesh_rounds.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/schedule/neighbor.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/schedule/placement.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schedule/trees.cpp)
 
 list(APPEND TILEMPI_MPI_SOURCES
@@ -34,6 +36,8 @@ list(APPEND TILEMPI_MPI_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/ktree.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mesh_rounds.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mesh_tree.cpp
+  # ... and the neighbourhood collectives' (both algorithms: on any process topology)
+  ${CMAKE_CURRENT_LIST_DIR}/neighbor.cpp
   ${CMAKE_CURRENT_LIST_DIR}/static_route.cpp
   # ... and the collectives a network adapter runs by itself ([Wallentowitz 2018] §3.3)
   ${CMAKE_CURRENT_LIST_DIR}/offload.cpp

@@ -1,5 +1,5 @@
 // The sentinel variables behind mpif.h's MPI_BOTTOM, MPI_IN_PLACE, MPI_STATUS_IGNORE,
-// MPI_STATUSES_IGNORE and MPI_ERRCODES_IGNORE.
+// MPI_STATUSES_IGNORE, MPI_ERRCODES_IGNORE, MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY.
 //
 // A Fortran COMMON block is an ELF common symbol; the library declares the same common
 // symbols, so the program's blocks and the library's merge into one object per name (in the
@@ -18,7 +18,9 @@ asm(".comm tilempi_bottom_,4,16\n\t"
     ".comm tilempi_in_place_,4,16\n\t"
     ".comm tilempi_status_ignore_,24,16\n\t"
     ".comm tilempi_statuses_ignore_,24,16\n\t"
-    ".comm tilempi_errcodes_ignore_,4,16");
+    ".comm tilempi_errcodes_ignore_,4,16\n\t"
+    ".comm tilempi_unweighted_,4,16\n\t"
+    ".comm tilempi_weights_empty_,4,16");
 
 namespace tilempi::fortran {
 
@@ -35,6 +37,8 @@ const ImageSentinels& image_sentinels() {
     f.s.in_place = transport::rank_image_symbol("tilempi_in_place_");
     f.s.status_ignore = transport::rank_image_symbol("tilempi_status_ignore_");
     f.s.statuses_ignore = transport::rank_image_symbol("tilempi_statuses_ignore_");
+    f.s.unweighted = transport::rank_image_symbol("tilempi_unweighted_");
+    f.s.weights_empty = transport::rank_image_symbol("tilempi_weights_empty_");
     f.looked = true;
   }
   return f.s;

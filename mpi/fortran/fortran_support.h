@@ -21,6 +21,8 @@ extern MPI_Fint tilempi_in_place_;
 extern MPI_Fint tilempi_status_ignore_[TILEMPI_STATUS_INTS];
 extern MPI_Fint tilempi_statuses_ignore_[TILEMPI_STATUS_INTS];
 extern MPI_Fint tilempi_errcodes_ignore_[1];
+extern MPI_Fint tilempi_unweighted_[1];
+extern MPI_Fint tilempi_weights_empty_[1];
 }
 
 namespace tilempi::fortran {
@@ -38,6 +40,8 @@ struct ImageSentinels {
   const void* in_place = nullptr;
   const void* status_ignore = nullptr;
   const void* statuses_ignore = nullptr;
+  const void* unweighted = nullptr;
+  const void* weights_empty = nullptr;
 };
 const ImageSentinels& image_sentinels();
 
@@ -51,6 +55,15 @@ inline void* buffer(void* f) {
   return f;
 }
 inline const void* buffer(const void* f) { return buffer(const_cast<void*>(f)); }
+
+/// A Fortran weights array of the topology functions: MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY become
+/// the C sentinels.
+inline int* weights(const MPI_Fint* f) {
+  const ImageSentinels& s = image_sentinels();
+  if (f == tilempi_unweighted_ || f == s.unweighted) return MPI_UNWEIGHTED;
+  if (f == tilempi_weights_empty_ || f == s.weights_empty) return MPI_WEIGHTS_EMPTY;
+  return const_cast<MPI_Fint*>(f);
+}
 
 inline bool ignores_status(const MPI_Fint* f) {
   if (f == tilempi_status_ignore_ || f == tilempi_statuses_ignore_) return true;

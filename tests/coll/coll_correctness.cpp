@@ -80,6 +80,11 @@ TILEMPI_TEST_COLL(Reduce_scatter, Ireduce_scatter)
 TILEMPI_TEST_COLL(Reduce_scatter_block, Ireduce_scatter_block)
 TILEMPI_TEST_COLL(Scan, Iscan)
 TILEMPI_TEST_COLL(Exscan, Iexscan)
+TILEMPI_TEST_COLL(Neighbor_allgather, Ineighbor_allgather)
+TILEMPI_TEST_COLL(Neighbor_allgatherv, Ineighbor_allgatherv)
+TILEMPI_TEST_COLL(Neighbor_alltoall, Ineighbor_alltoall)
+TILEMPI_TEST_COLL(Neighbor_alltoallv, Ineighbor_alltoallv)
+TILEMPI_TEST_COLL(Neighbor_alltoallw, Ineighbor_alltoallw)
 #undef TILEMPI_TEST_COLL
 }  // namespace coll
 
@@ -449,6 +454,69 @@ void check_allgather(Ctx& c) {
   }
 }
 
+// The neighbourhood collectives on a periodic Cartesian grid of c's ranks (a dimension of one or
+// two processes has the same neighbour on both sides: the blocks pair up crosswise, MPI-3.1 §7.6
+// with the MPI-4.0 errata) and on a distributed graph with edges r -> r+1 and r -> r+3 (repeated
+// edges where those coincide: the k-th send to a process matches its k-th receive from this one).
+void check_neighbor(Ctx& c, tilempi::mpi::coll::Kind kind) {
+  using tilempi::mpi::coll::Kind;
+  const int k = 2;
+  for (int topo = 0; topo < 2; ++topo) {
+    MPI_Comm t = MPI_COMM_NULL;
+    std::vector<int> src, dst;  // neighbours in the collectives' order
+    std::vector<int> peer_slot;  // receive i holds the sender's send block peer_slot[i]
+    if (topo == 0) {
+      int dims[2] = {0, 0}, periods[2] = {1, 1};
+      MPI_Dims_create(c.size, 2, dims);
+      CHECK(MPI_Cart_create(c.comm, 2, dims, periods, 0, &t) == MPI_SUCCESS);
+      for (int d = 0; d < 2; ++d) {
+        int lo = -1, hi = -1;
+        MPI_Cart_shift(t, d, 1, &lo, &hi);
+        src.push_back(lo), src.push_back(hi), dst.push_back(lo), dst.push_back(hi);
+        peer_slot.push_back(2 * d + 1), peer_slot.push_back(2 * d);
+      }
+    } else {
+      dst = {(c.rank + 1) % c.size, (c.rank + 3) % c.size};
+      src = {((c.rank - 1) % c.size + c.size) % c.size, ((c.rank - 3) % c.size + 3 * c.size) % c.size};
+      peer_slot = {0, 1};
+      CHECK(MPI_Dist_graph_create_adjacent(c.comm, 2, src.data(), MPI_UNWEIGHTED, 2, dst.data(), MPI_UNWEIGHTED,
+                                           MPI_INFO_NULL, 0, &t) == MPI_SUCCESS);
+    }
+    const int n = static_cast<int>(src.size());
+    std::vector<int> s(static_cast<std::size_t>(n * k)), r(static_cast<std::size_t>(n * k), -1);
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < k; ++i) s[static_cast<std::size_t>(j * k + i)] = item(c.rank, j, i);
+    std::vector<int> counts(static_cast<std::size_t>(n), k), displs(static_cast<std::size_t>(n));
+    std::vector<MPI_Aint> bytes(static_cast<std::size_t>(n));
+    std::vector<MPI_Datatype> types(static_cast<std::size_t>(n), MPI_INT);
+    for (int j = 0; j < n; ++j) displs[static_cast<std::size_t>(j)] = j * k, bytes[static_cast<std::size_t>(j)] = static_cast<MPI_Aint>(j * k * sizeof(int));
+    const bool gather = kind == Kind::NeighborAllgather || kind == Kind::NeighborAllgatherv;
+    g_where = c.name + (topo == 0 ? " on a periodic grid" : " on a distributed graph");
+    int rc = MPI_SUCCESS;
+    switch (kind) {
+      case Kind::NeighborAllgather: rc = coll::Neighbor_allgather(s.data(), k, MPI_INT, r.data(), k, MPI_INT, t); break;
+      case Kind::NeighborAllgatherv:
+        rc = coll::Neighbor_allgatherv(s.data(), k, MPI_INT, r.data(), counts.data(), displs.data(), MPI_INT, t);
+        break;
+      case Kind::NeighborAlltoall: rc = coll::Neighbor_alltoall(s.data(), k, MPI_INT, r.data(), k, MPI_INT, t); break;
+      case Kind::NeighborAlltoallv:
+        rc = coll::Neighbor_alltoallv(s.data(), counts.data(), displs.data(), MPI_INT, r.data(), counts.data(),
+                                      displs.data(), MPI_INT, t);
+        break;
+      default:
+        rc = coll::Neighbor_alltoallw(s.data(), counts.data(), bytes.data(), types.data(), r.data(), counts.data(),
+                                      bytes.data(), types.data(), t);
+        break;
+    }
+    CHECK(rc == MPI_SUCCESS);
+    for (int q = 0; q < n; ++q)
+      for (int i = 0; i < k; ++i)
+        CHECK(r[static_cast<std::size_t>(q * k + i)] ==
+              item(src[static_cast<std::size_t>(q)], gather ? 0 : peer_slot[static_cast<std::size_t>(q)], i));
+    MPI_Comm_free(&t);
+  }
+}
+
 void run_all(Ctx& c) {
   using tilempi::mpi::coll::algorithms;
   using tilempi::mpi::coll::Kind;
@@ -491,6 +559,8 @@ void run_all(Ctx& c) {
         case Kind::Allgather: case Kind::Allgatherv: check_allgather(c); break;
         case Kind::ReduceScatter: check_reduce_scatter(c, false, false); check_reduce_scatter(c, false, true); break;
         case Kind::ReduceScatterBlock: check_reduce_scatter(c, true, false); check_reduce_scatter(c, true, true); break;
+        case Kind::NeighborAllgather: case Kind::NeighborAllgatherv: case Kind::NeighborAlltoall:
+        case Kind::NeighborAlltoallv: case Kind::NeighborAlltoallw: check_neighbor(c, k); break;
         case Kind::Count: break;
       }
     }

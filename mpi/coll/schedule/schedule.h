@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tilempi::coll::schedule {
@@ -114,6 +115,54 @@ Schedule mesh_rounds(const Mesh& mesh, const std::vector<Point>& members);
 /// messages that must cross one directed link, or, as a member exchanges with one partner per
 /// round, the edge-chromatic number of the complete graph (n - 1, or n for odd n).
 int alltoall_round_lower_bound(const Mesh& mesh, const std::vector<Point>& members);
+
+// ---- neighbourhood exchanges and topology placement (neighbor.cpp, placement.cpp) ---------------
+
+/// The out-edges of every rank of a process topology, in its send order (MPI-3.1 §7.6):
+/// destinations[r][j] is where rank r's send block j goes; -1 (MPI_PROC_NULL) sends nothing.
+struct Neighborhood {
+  std::vector<std::vector<int>> destinations;
+};
+/// A Cartesian grid's neighbourhood: per dimension the lower then the upper neighbour (-1 off a
+/// non-periodic border), ranks in row-major order.
+Neighborhood cartesian_neighborhood(const std::vector<int>& dims, const std::vector<int>& periods);
+
+/// mesh_rounds for a neighbourhood: every message (r -> destinations[r][j]) is in exactly one
+/// round, and no directed link (mesh, injection, ejection) is used twice in a round. Messages to
+/// oneself use no link and go in round 0. First fit, messages taken grouped by their offset on the
+/// mesh (all "one east" messages, then all "one south", ...: the messages of one unit offset never
+/// share a link), the largest groups first, so that a grid mapped onto the mesh needs one round
+/// per direction. send_round[r][j]: the round of rank r's send j (-1 for -1 destinations).
+struct NeighborRounds {
+  std::vector<std::vector<int>> send_round;
+  int rounds = 0;
+};
+NeighborRounds neighbor_rounds(const Mesh& mesh, const std::vector<Point>& members, const Neighborhood& nb);
+Schedule neighbor_mesh_rounds(const Mesh& mesh, const std::vector<Point>& members, const Neighborhood& nb);
+/// Every message at once (the classic post-all, wait-all exchange).
+Schedule neighbor_all_at_once(const Neighborhood& nb);
+/// Rounds any schedule of this neighbourhood needs: the most messages leaving or entering one
+/// tile, or crossing one directed link.
+int neighbor_round_lower_bound(const Mesh& mesh, const std::vector<Point>& members, const Neighborhood& nb);
+
+/// A weighted directed graph on the ranks of a topology (duplicate edges allowed).
+struct WeightedGraph {
+  int n = 0;
+  std::vector<std::vector<std::pair<int, int>>> out;  ///< out[v] = {(u, weight)}
+};
+WeightedGraph graph_of(const Neighborhood& nb);
+/// Sum over the edges of weight x XY hops, rank v on tile tiles[order[v]].
+long long weighted_hops(const WeightedGraph& g, const std::vector<Point>& tiles, const std::vector<int>& order);
+
+/// Where the g.n ranks of a topology go among candidate tiles (tiles.size() >= g.n): order[v] is
+/// the candidate that becomes rank v. The cheapest (weighted_hops) of: the identity; for a grid
+/// (cart_dims not empty) with at most two dimensions of more than one process, an exact embedding
+/// onto a rectangle of candidates (every grid neighbour one hop away); and a greedy placement
+/// (ranks taken in order of their weight to the ranks already placed, each onto the free tile
+/// that costs least) improved by swapping pairs while a swap lowers the cost. Ties keep the
+/// identity. *method says which won ("identity", "grid", "greedy").
+std::vector<int> place_graph(const WeightedGraph& g, const std::vector<Point>& tiles, const std::vector<int>& cart_dims,
+                             std::string* method);
 
 // ---- classic schedules (partners depend on ranks only) ------------------------------------------
 

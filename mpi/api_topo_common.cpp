@@ -1,0 +1,104 @@
+// What every kind of process topology shares: its kind, its neighbour lists in the order of the
+// neighbourhood collectives (MPI-3.1 §7.6), and where its ranks go on the mesh when reordering
+// is allowed (the placement itself: coll/schedule/placement.cpp).
+#include <string>
+
+#include "runtime.h"
+#include "topo.h"
+
+namespace tilempi::mpi {
+
+int topology_kind(const Comm& c) {
+  if (c.cart) return MPI_CART;
+  if (c.graph) return c.graph->kind;
+  return MPI_UNDEFINED;
+}
+
+namespace {
+
+/// Per dimension the lower then the upper neighbour of rank, MPI_PROC_NULL off a non-periodic border.
+std::vector<int> cart_neighbors(const Comm& c, int rank) {
+  const auto nb = topo_schedule::cartesian_neighborhood(c.cart_dims, c.cart_periods);
+  std::vector<int> out;
+  if (static_cast<std::size_t>(rank) >= nb.destinations.size()) return out;
+  for (int d : nb.destinations[static_cast<std::size_t>(rank)]) out.push_back(d < 0 ? MPI_PROC_NULL : d);
+  return out;
+}
+
+std::vector<int> graph_neighbors(const GraphTopology& g, int rank) {
+  const int begin = rank == 0 ? 0 : g.index[static_cast<std::size_t>(rank - 1)];
+  const int end = g.index[static_cast<std::size_t>(rank)];
+  return std::vector<int>(g.edges.begin() + begin, g.edges.begin() + end);
+}
+
+}  // namespace
+
+NeighborLists neighbor_lists(const Comm& c) {
+  NeighborLists l;
+  if (c.cart) {
+    l.sources = l.destinations = cart_neighbors(c, c.rank);
+    l.cartesian = true;
+  } else if (c.graph && c.graph->kind == MPI_GRAPH) {
+    l.sources = l.destinations = graph_neighbors(*c.graph, c.rank);
+  } else if (c.graph) {
+    l.sources = c.graph->sources;
+    l.destinations = c.graph->destinations;
+  }
+  return l;
+}
+
+topo_schedule::Neighborhood full_neighborhood(const Comm& c) {
+  if (c.cart) return topo_schedule::cartesian_neighborhood(c.cart_dims, c.cart_periods);
+  if (c.graph) return c.graph->everyone;
+  return {};
+}
+
+Placement place_topology(Comm& comm, const WeightedGraph& g, bool reorder, const std::vector<int>& cart_dims) {
+  const auto& topo = transport_of_job().topology();
+  std::vector<topo_schedule::Point> tiles;
+  for (int r = 0; r < comm.size; ++r) {
+    const int w = comm.world[static_cast<std::size_t>(r)];
+    topo_schedule::Point p{0, 0};
+    if (w >= 0 && static_cast<std::size_t>(w) < topo.coord.size())
+      p = {topo.coord[static_cast<std::size_t>(w)].x, topo.coord[static_cast<std::size_t>(w)].y};
+    tiles.push_back(p);
+  }
+  Placement p;
+  p.order.resize(static_cast<std::size_t>(g.n));
+  for (int k = 0; k < g.n; ++k) p.order[static_cast<std::size_t>(k)] = k;
+  p.method = "identity";
+  const long long identity = g.n <= comm.size ? topo_schedule::weighted_hops(g, tiles, p.order) : 0;
+  // Only ranks on modeled tiles move: the host's mesh is a virtual one, and its cores' distances
+  // are not what the mesh's hops say (docs/COLLECTIVES.md, "Process topologies").
+  if (reorder && transport_of_job().capabilities().modeled_tiles && g.n <= comm.size)
+    p.order = topo_schedule::place_graph(g, tiles, cart_dims, &p.method);
+  p.identity_hops = identity;
+  p.weighted_hops = g.n <= comm.size ? topo_schedule::weighted_hops(g, tiles, p.order) : 0;
+  return p;
+}
+
+MPI_Comm topology_comm(Comm& comm, const std::vector<int>& order, std::uint64_t context) {
+  std::vector<int> world;
+  bool mine = false;
+  for (int old : order) {
+    world.push_back(comm.world[static_cast<std::size_t>(old)]);
+    mine = mine || old == comm.rank;
+  }
+  if (!mine) return MPI_COMM_NULL;
+  return comm_register(std::move(world), context, comm.errhandler);
+}
+
+void report_placement(Comm& comm, const char* fn, const Placement& p, int new_rank) {
+  (void)comm;
+  if (new_rank < 0) return;
+  // Per rank, where it went; the totals once (the run report sums a note over the ranks that made it).
+  transport_of_job().annotate("topology_rank", (std::string(fn) + " rank " + std::to_string(new_rank)).c_str());
+  if (new_rank == 0)
+    transport_of_job().annotate(
+        "topology", (std::string(fn) + ": " + std::to_string(p.order.size()) + " ranks placed by " + p.method +
+                     ", weighted hops " + std::to_string(p.weighted_hops) + " (without reordering " +
+                     std::to_string(p.identity_hops) + ")")
+                        .c_str());
+}
+
+}  // namespace tilempi::mpi
