@@ -6,6 +6,10 @@
 #include "runtime.h"
 #include "topo.h"
 
+// The object MPI_WEIGHTS_EMPTY points at (mpi.h).
+extern "C" int tilempi_weights_empty[1];
+int tilempi_weights_empty[1];
+
 namespace tilempi::mpi {
 
 int topology_kind(const Comm& c) {

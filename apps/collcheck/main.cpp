@@ -1,12 +1,18 @@
 // tilempi-coll-check ALGORITHM --mesh WxH [--ranks N] [--root R] [--routing NAME [--seed S]] [--json]
 //                   [--summary]
+// tilempi-coll-check neighbor_COLL=ALGORITHM --mesh WxH --cart D0xD1[x...] [--periodic] [--reorder]
+//                    [--placement row-major|scattered:SEED]
 //
 // Enumerates every round of a collective algorithm's communication schedule on a W x H mesh with
 // the routes of a routing function (XY unless --routing says otherwise), and reports the links
 // that more than one message of a round uses (conflicts), the maximum link load and, for alltoall
 // schedules, the round count against its lower bound. An oblivious routing (o1turn, romm, valiant)
 // draws each message's path from --seed; an adaptive one has no static answer: its conflicts
-// depend on timing.
+// depend on timing. A neighbourhood collective's schedule depends on the process topology: --cart
+// gives a Cartesian grid, --reorder places it as MPI_Cart_create(reorder=1) does on the sim (the
+// same code, coll/schedule/placement.cpp), --placement says where the ranks sit before that.
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -112,6 +118,12 @@ int main(int argc, char** argv) {
   app.add_flag("--json", json, "print the report as JSON");
   app.add_flag("--summary", summary, "omit the per-message paths");
   app.add_flag("--fail-on-conflict", fail_on_conflict, "exit with status 1 when a link conflict is found");
+  std::string cart_spec, placement = "row-major";
+  bool periodic = false, reorder = false;
+  app.add_option("--cart", cart_spec, "neighbourhood collectives: a Cartesian grid D0xD1[x...] of the ranks (row-major)");
+  app.add_flag("--periodic", periodic, "the grid is periodic in every dimension");
+  app.add_flag("--reorder", reorder, "place the grid's ranks as MPI_Cart_create with reorder=1 does on the sim");
+  app.add_option("--placement", placement, "where the ranks sit before reordering: row-major or scattered:SEED");
   app.footer("Known schedules: " + [] {
     std::string s;
     for (const auto& k : sch::known_schedules()) s += (s.empty() ? "" : ", ") + k;
@@ -139,8 +151,53 @@ int main(int argc, char** argv) {
     return 2;
   }
   auto members = sch::row_major(mesh, ranks);
+  if (placement.rfind("scattered:", 0) == 0) {
+    // A fixed pseudo-random permutation of the tiles (an LCG), the same for a seed everywhere.
+    std::uint64_t x = std::stoull(placement.substr(10)) * 6364136223846793005ULL + 1442695040888963407ULL;
+    auto tiles = sch::row_major(mesh, mesh.width * mesh.height);
+    for (std::size_t i = tiles.size(); i > 1; --i) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      std::swap(tiles[i - 1], tiles[(x >> 33) % i]);
+    }
+    members.assign(tiles.begin(), tiles.begin() + ranks);
+  } else if (placement != "row-major") {
+    std::cerr << "tilempi-coll-check: --placement wants row-major or scattered:SEED (got '" << placement << "')\n";
+    return 2;
+  }
   std::string err;
-  auto named = sch::named_schedule(spec, mesh, members, root, &err);
+  std::optional<sch::Named> named;
+  sch::Neighborhood nb;
+  long long placed_hops = -1;
+  std::string placed_by;
+  if (sch::is_neighbor_spec(spec)) {
+    std::vector<int> dims;
+    std::smatch dm;
+    std::string rest = cart_spec;
+    while (std::regex_search(rest, dm, std::regex(R"((\d+))"))) {
+      dims.push_back(std::stoi(dm[1]));
+      rest = dm.suffix();
+    }
+    long cells = 1;
+    for (int d : dims) cells *= d;
+    if (dims.empty() || cells != ranks) {
+      std::cerr << "tilempi-coll-check: a neighbourhood collective needs --cart D0xD1[x...] with as many cells as ranks ("
+                << ranks << ")\n";
+      return 2;
+    }
+    nb = sch::cartesian_neighborhood(dims, std::vector<int>(dims.size(), periodic ? 1 : 0));
+    const sch::WeightedGraph g = sch::graph_of(nb);
+    std::vector<int> order(static_cast<std::size_t>(ranks));
+    for (int k = 0; k < ranks; ++k) order[static_cast<std::size_t>(k)] = k;
+    placed_by = "identity";
+    if (reorder) order = sch::place_graph(g, members, dims, &placed_by);
+    placed_hops = sch::weighted_hops(g, members, order);
+    std::vector<sch::Point> placed;
+    for (int k = 0; k < ranks; ++k) placed.push_back(members[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])]);
+    members = placed;
+    named = sch::named_neighbor_schedule(spec, mesh, members, nb, &err);
+  } else {
+    named = sch::named_schedule(spec, mesh, members, root, &err);
+  }
   if (!named) {
     std::cerr << "tilempi-coll-check: " << err << "\n";
     return 2;
@@ -174,7 +231,10 @@ int main(int argc, char** argv) {
                                                 ? " (paths drawn per message, seed " + std::to_string(seed) + ")"
                                                 : "");
   const bool all2all = named->collective == "alltoall" || named->collective == "alltoallv";
-  const int bound = all2all ? sch::alltoall_round_lower_bound(mesh, members) : 0;
+  const bool neighbor = sch::is_neighbor_spec(named->collective);
+  const int bound = all2all    ? sch::alltoall_round_lower_bound(mesh, members)
+                    : neighbor ? sch::neighbor_round_lower_bound(mesh, members, nb)
+                               : 0;
   std::string label = named->collective + "=" + named->algorithm +
                       (named->param > 0 ? ":" + std::to_string(named->param) : std::string());
 
@@ -191,6 +251,11 @@ int main(int argc, char** argv) {
     j["max_link_load"] = rep.max_link_load;
     j["max_endpoint_load"] = rep.max_endpoint_load;
     j["conflict_count"] = rep.conflicts.size();
+    if (neighbor) {
+      j["round_lower_bound"] = bound;
+      j["placement"] = placed_by;
+      j["weighted_hops"] = placed_hops;
+    }
     if (all2all) {
       j["round_lower_bound"] = bound;
       j["covers_all_pairs_once"] = sch::covers_all_pairs_once(named->schedule, ranks);
@@ -217,8 +282,13 @@ int main(int argc, char** argv) {
     }
     std::cout << j.dump(summary ? -1 : 1) << "\n";
   } else {
-    std::printf("%s on a %dx%d mesh, %d ranks (row-major), root %d%s\n", label.c_str(), mesh.width, mesh.height, ranks,
-                root, routed.c_str());
+    if (neighbor)
+      std::printf("%s on a %dx%d mesh, %d ranks (%s), a %s%s grid placed by %s%s\n", label.c_str(), mesh.width,
+                  mesh.height, ranks, placement.c_str(), periodic ? "periodic " : "", cart_spec.c_str(), placed_by.c_str(),
+                  routed.c_str());
+    else
+      std::printf("%s on a %dx%d mesh, %d ranks (row-major), root %d%s\n", label.c_str(), mesh.width, mesh.height, ranks,
+                  root, routed.c_str());
     if (!summary) {
       for (std::size_t ri = 0; ri < named->schedule.rounds.size(); ++ri) {
         const auto& r = named->schedule.rounds[ri];
@@ -240,6 +310,7 @@ int main(int argc, char** argv) {
     if (all2all)
       std::printf("round lower bound: %d\nevery ordered pair exactly once: %s\n", bound,
                   sch::covers_all_pairs_once(named->schedule, ranks) ? "yes" : "NO");
+    if (neighbor) std::printf("round lower bound: %d\nweighted hops: %lld\n", bound, placed_hops);
     std::printf("link conflicts: %zu\nmax link load: %d\nmax endpoint load: %d\n", rep.conflicts.size(),
                 rep.max_link_load, rep.max_endpoint_load);
   }

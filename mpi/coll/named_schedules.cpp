@@ -25,8 +25,31 @@ std::vector<std::string> known_schedules() {
   std::vector<std::string> out;
   for (int i = 0; i < mc::kKinds; ++i)
     for (const mc::Algorithm& a : mc::algorithms(static_cast<mc::Kind>(i)))
-      if (a.schedule) out.push_back(std::string(mc::kind_name(a.kind)) + "=" + a.name);
+      if (a.schedule || a.neighbor_schedule) out.push_back(std::string(mc::kind_name(a.kind)) + "=" + a.name);
   return out;
+}
+
+bool is_neighbor_spec(const std::string& spec) { return spec.rfind("neighbor_", 0) == 0; }
+
+std::optional<Named> named_neighbor_schedule(const std::string& spec, const Mesh& mesh, const std::vector<Point>& members,
+                                             const Neighborhood& nb, std::string* error) {
+  std::string coll = "neighbor_alltoall", algo = spec;
+  if (auto eq = spec.find('='); eq != std::string::npos) {
+    coll = spec.substr(0, eq);
+    algo = spec.substr(eq + 1);
+  }
+  const auto kind = mc::kind_of(coll);
+  const mc::Algorithm* a = kind ? mc::find_algorithm(*kind, algo) : nullptr;
+  if (!a || !a->neighbor_schedule) {
+    if (error) {
+      std::string list;
+      for (const std::string& k : known_schedules())
+        if (is_neighbor_spec(k)) list += (list.empty() ? "" : ", ") + k;
+      *error = "no neighbourhood schedule named '" + spec + "'; known: " + list;
+    }
+    return std::nullopt;
+  }
+  return Named{coll, algo, 0, a->neighbor_schedule(mesh, members, nb)};
 }
 
 std::optional<Named> named_schedule(const std::string& spec, const Mesh& mesh, const std::vector<Point>& members,

@@ -561,8 +561,11 @@ int MPI_Cartdim_get(MPI_Comm comm, int* ndims);
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm);
 int MPI_Topo_test(MPI_Comm comm, int* status);
 /* Graph and distributed-graph topologies */
+/* MPI_WEIGHTS_EMPTY points at a library object, as MPI_STATUS_IGNORE does (and for the same
+ * reasons): a compiler that sees address 1 passed for a const int[] warns of a read from it. */
+extern int tilempi_weights_empty[] __attribute__((weak));
 #define MPI_UNWEIGHTED    ((int*)0)
-#define MPI_WEIGHTS_EMPTY ((int*)1)
+#define MPI_WEIGHTS_EMPTY ((int*)tilempi_weights_empty)
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank);
 int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
                      MPI_Comm* comm_graph);

@@ -4,3 +4,46 @@
 
 # Graph topologies, MPI_Graph_map and MPI_Cart_map.
 tilempi_add_conformance_test(NAME topology.graph NP 6 SOURCES ${CMAKE_CURRENT_LIST_DIR}/topology_graph.c)
+
+# Distributed-graph topologies.
+tilempi_add_conformance_test(NAME topology.dist_graph NP 5 SOURCES ${CMAKE_CURRENT_LIST_DIR}/topology_dist_graph.c)
+
+# The neighbourhood collectives on every topology kind, with each registered algorithm (the
+# default, linear, and mesh_rounds), on a grid whose rank count is neither square nor prime.
+tilempi_add_conformance_test(NAME topology.neighbor NP 6 SOURCES ${CMAKE_CURRENT_LIST_DIR}/topology_neighbor.c)
+set(_topology_mesh_rounds neighbor_allgather=mesh_rounds,neighbor_allgatherv=mesh_rounds,neighbor_alltoall=mesh_rounds,neighbor_alltoallv=mesh_rounds,neighbor_alltoallw=mesh_rounds)
+tilempi_add_conformance_test(NAME topology.neighbor_mesh_rounds NP 6 SOURCES ${CMAKE_CURRENT_LIST_DIR}/topology_neighbor.c
+                             LAUNCHER_ARGS --coll ${_topology_mesh_rounds})
+tilempi_add_conformance_test(NAME topology.neighbor_two NP 2 SOURCES ${CMAKE_CURRENT_LIST_DIR}/topology_neighbor.c)
+tilempi_add_conformance_test(NAME topology.neighbor_two_mesh_rounds NP 2 SOURCES ${CMAKE_CURRENT_LIST_DIR}/topology_neighbor.c
+                             LAUNCHER_ARGS --coll ${_topology_mesh_rounds})
+
+# The contention checker on the neighbourhood schedule of a 2-D grid: placed by reorder from
+# scattered ranks, mesh_rounds needs one round per direction (the bound of the injection links)
+# and no link is used twice in a round; the linear exchange of the same grid without reorder
+# shares links (what the checker would report of a schedule that is not contention-free).
+if(TARGET tilempi-coll-check)
+  add_test(NAME topology.check.cart_reorder_mesh_rounds
+           COMMAND tilempi-coll-check neighbor_alltoall=mesh_rounds --mesh 7x7 --cart 7x7 --placement scattered:3
+                   --reorder --summary --fail-on-conflict)
+  set_tests_properties(topology.check.cart_reorder_mesh_rounds PROPERTIES LABELS conformance
+    PASS_REGULAR_EXPRESSION "rounds: 4\n.*round lower bound: 4\n.*link conflicts: 0\nmax link load: 1\n")
+  add_test(NAME topology.check.cart_periodic_reorder_mesh_rounds
+           COMMAND tilempi-coll-check neighbor_allgather=mesh_rounds --mesh 8x8 --cart 8x8 --periodic
+                   --placement scattered:11 --reorder --summary --fail-on-conflict)
+  set_tests_properties(topology.check.cart_periodic_reorder_mesh_rounds PROPERTIES LABELS conformance)
+  add_test(NAME topology.check.scattered_linear_conflicts
+           COMMAND tilempi-coll-check neighbor_alltoall=linear --mesh 7x7 --cart 7x7 --placement scattered:3 --json --summary)
+  set_tests_properties(topology.check.scattered_linear_conflicts PROPERTIES LABELS conformance
+    PASS_REGULAR_EXPRESSION "\"conflict_count\":[1-9]")
+endif()
+
+# reorder=1: 16 ranks scattered over the 4x4 block of tiles at the chip's corner (tile ids of the
+# 8x8 tilepro64 chip, the default preset), which a 4x4 grid placed by reorder fills with every
+# neighbour one hop away.
+tilempi_add_conformance_test(NAME topology.reorder NP 16 SOURCES ${CMAKE_CURRENT_LIST_DIR}/topology_reorder.c
+                             TRANSPORTS host)
+if(TILEMPI_HAVE_SIM)
+  tilempi_add_conformance_test(NAME topology.reorder_scattered NP 16 SOURCES ${CMAKE_CURRENT_LIST_DIR}/topology_reorder.c
+                               TRANSPORTS sim LAUNCHER_ARGS --set mapping=list:17,2,24,9,0,27,10,19,3,16,25,1,26,8,18,11)
+endif()

@@ -160,7 +160,8 @@ long long weighted_hops(const WeightedGraph& g, const std::vector<Point>& tiles,
 /// onto a rectangle of candidates (every grid neighbour one hop away); and a greedy placement
 /// (ranks taken in order of their weight to the ranks already placed, each onto the free tile
 /// that costs least) improved by swapping pairs while a swap lowers the cost. Ties keep the
-/// identity. *method says which won ("identity", "grid", "greedy").
+/// identity; the identity improved by those swaps is the fourth. *method says which won
+/// ("identity", "grid", "greedy", "swaps").
 std::vector<int> place_graph(const WeightedGraph& g, const std::vector<Point>& tiles, const std::vector<int>& cart_dims,
                              std::string* method);
 
@@ -238,6 +239,12 @@ struct Named {
 /// nullopt (and a message listing what is known) when there is no schedule of that name.
 std::optional<Named> named_schedule(const std::string& spec, const Mesh& mesh, const std::vector<Point>& members,
                                     int root, std::string* error);
+/// A neighbourhood collective's schedule ("neighbor_alltoall=mesh_rounds"; a bare name is looked
+/// up in neighbor_alltoall): members[k] is the tile of the topology's rank k.
+std::optional<Named> named_neighbor_schedule(const std::string& spec, const Mesh& mesh, const std::vector<Point>& members,
+                                             const Neighborhood& nb, std::string* error);
+/// Whether spec names a neighbourhood collective ("neighbor_...=").
+bool is_neighbor_spec(const std::string& spec);
 /// Lines "collective=algorithm" of every schedule named_schedule knows.
 std::vector<std::string> known_schedules();
 
