@@ -47,3 +47,6 @@ if(TILEMPI_HAVE_SIM)
   tilempi_add_conformance_test(NAME topology.reorder_scattered NP 16 SOURCES ${CMAKE_CURRENT_LIST_DIR}/topology_reorder.c
                                TRANSPORTS sim LAUNCHER_ARGS --set mapping=list:17,2,24,9,0,27,10,19,3,16,25,1,26,8,18,11)
 endif()
+
+# The same from Fortran (`use mpi`; functions_fortran_test is functions.cmake's).
+functions_fortran_test(topology.fortran topology_f.f90)
