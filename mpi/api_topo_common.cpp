@@ -1,6 +1,7 @@
 // What every kind of process topology shares: its kind, its neighbour lists in the order of the
 // neighbourhood collectives (MPI-3.1 §7.6), and where its ranks go on the mesh when reordering
 // is allowed (the placement itself: coll/schedule/placement.cpp).
+#include <cctype>
 #include <string>
 
 #include "runtime.h"
@@ -95,14 +96,17 @@ MPI_Comm topology_comm(Comm& comm, const std::vector<int>& order, std::uint64_t 
 void report_placement(Comm& comm, const char* fn, const Placement& p, int new_rank) {
   (void)comm;
   if (new_rank < 0) return;
-  // Per rank, where it went; the totals once (the run report sums a note over the ranks that made it).
-  transport_of_job().annotate("topology_rank", (std::string(fn) + " rank " + std::to_string(new_rank)).c_str());
+  // A run report's note holds some 56 characters: "cart_create" for "MPI_Cart_create", ...
+  std::string call = fn;
+  if (call.rfind("MPI_", 0) == 0) call = call.substr(4);
+  for (char& ch : call) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  // Per rank, which rank of the topology it became (the report lists each rank's tile); the
+  // totals once: how the placement was found and its weighted hops, without reordering in brackets.
+  transport_of_job().annotate("topology_rank", (call + " " + std::to_string(new_rank)).c_str());
   if (new_rank == 0)
-    transport_of_job().annotate(
-        "topology", (std::string(fn) + ": " + std::to_string(p.order.size()) + " ranks placed by " + p.method +
-                     ", weighted hops " + std::to_string(p.weighted_hops) + " (without reordering " +
-                     std::to_string(p.identity_hops) + ")")
-                        .c_str());
+    transport_of_job().annotate("topology", (call + " " + p.method + " hops " + std::to_string(p.weighted_hops) + " (" +
+                                             std::to_string(p.identity_hops) + ")")
+                                                .c_str());
 }
 
 }  // namespace tilempi::mpi

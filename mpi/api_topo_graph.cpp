@@ -110,7 +110,7 @@ int make_dist_graph(Comm& c, MPI_Comm comm_old, const char* fn, Edges edges, boo
   for (std::size_t v = 0; v < edges.out.size(); ++v)
     for (const auto& [r, w] : edges.out[v]) t->everyone.destinations[v].push_back(r);
   n->graph = std::move(t);
-  report_placement(c, fn, p, n->rank);
+  if (reorder) report_placement(c, fn, p, n->rank);
   (void)comm_old;
   return MPI_SUCCESS;
 }
@@ -180,7 +180,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
   for (int v = 0; v < nnodes; ++v)
     for (const auto& [u, w] : g.out[static_cast<std::size_t>(v)]) t->everyone.destinations[static_cast<std::size_t>(v)].push_back(u);
   n->graph = std::move(t);
-  report_placement(*c, fn, p, n->rank);
+  if (reorder) report_placement(*c, fn, p, n->rank);
   return MPI_SUCCESS;
 }
 
