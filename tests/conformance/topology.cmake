@@ -50,3 +50,12 @@ endif()
 
 # The same from Fortran (`use mpi`; functions_fortran_test is functions.cmake's).
 functions_fortran_test(topology.fortran topology_f.f90)
+
+# The halo exchange of the experiment (scripts/topology-halo.sh), as a test of its data: 5- and
+# 27-point stencils, point-to-point and MPI_Neighbor_alltoall, with reorder.
+foreach(_halo "5 p2p reorder 1" "5 neighbor reorder 1" "27 p2p reorder 1" "27 neighbor reorder 1")
+  string(REPLACE " " ";" _args "${_halo}")
+  string(REPLACE " " "_" _name "${_halo}")
+  tilempi_add_conformance_test(NAME topology.halo.${_name} NP 8 SOURCES ${CMAKE_CURRENT_LIST_DIR}/topology_halo.c
+                               ARGS ${_args} iterations 3)
+endforeach()
