@@ -21,12 +21,28 @@ int topology_kind(const Comm& c) {
 
 namespace {
 
-/// Per dimension the lower then the upper neighbour of rank, MPI_PROC_NULL off a non-periodic border.
+/// Per dimension the lower then the upper neighbour of rank, MPI_PROC_NULL off a non-periodic
+/// border (what MPI_Cart_shift(d, 1) gives; every neighbourhood collective call asks).
 std::vector<int> cart_neighbors(const Comm& c, int rank) {
-  const auto nb = topo_schedule::cartesian_neighborhood(c.cart_dims, c.cart_periods);
-  std::vector<int> out;
-  if (static_cast<std::size_t>(rank) >= nb.destinations.size()) return out;
-  for (int d : nb.destinations[static_cast<std::size_t>(rank)]) out.push_back(d < 0 ? MPI_PROC_NULL : d);
+  const std::size_t nd = c.cart_dims.size();
+  std::vector<int> coords(nd), out;
+  for (std::size_t d = nd; d-- > 0;) {
+    coords[d] = rank % c.cart_dims[d];
+    rank /= c.cart_dims[d];
+  }
+  for (std::size_t d = 0; d < nd; ++d)
+    for (int step : {-1, +1}) {
+      const int n = c.cart_dims[d];
+      int v = coords[d] + step;
+      if (c.cart_periods[d]) v = ((v % n) + n) % n;
+      if (v < 0 || v >= n) {
+        out.push_back(MPI_PROC_NULL);
+        continue;
+      }
+      int to = 0;
+      for (std::size_t e = 0; e < nd; ++e) to = to * c.cart_dims[e] + (e == d ? v : coords[e]);
+      out.push_back(to);
+    }
   return out;
 }
 

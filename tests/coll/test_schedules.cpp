@@ -185,3 +185,108 @@ TEST(Schedules, NamedRejectsUnknown) {
   ASSERT_TRUE(b);
   EXPECT_EQ(b->collective, "bcast");
 }
+
+// ---- neighbourhood exchanges and placement (issue 41) ------------------------------------------
+
+namespace {
+
+/// Every rank's tiles in a fixed shuffle of the mesh (an LCG), as a launcher's mapping list.
+std::vector<sch::Point> shuffled(sch::Mesh mesh, int n, unsigned seed) {
+  auto tiles = sch::row_major(mesh, mesh.width * mesh.height);
+  std::uint64_t x = seed;
+  for (std::size_t i = tiles.size(); i > 1; --i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    std::swap(tiles[i - 1], tiles[(x >> 33) % i]);
+  }
+  tiles.resize(static_cast<std::size_t>(n));
+  return tiles;
+}
+
+std::vector<sch::Point> placed(const std::vector<sch::Point>& tiles, const std::vector<int>& order) {
+  std::vector<sch::Point> out;
+  for (int o : order) out.push_back(tiles[static_cast<std::size_t>(o)]);
+  return out;
+}
+
+}  // namespace
+
+// A W x H grid scattered over a W x H mesh and placed by reorder: every neighbour one hop away,
+// as many rounds as the injection and ejection links need (one per direction, fewer where a row
+// or column has two ranks), no conflict, every message once.
+TEST(Schedules, NeighborRoundsOfAReorderedGridEveryMeshUpTo12x12) {
+  for (int w = 2; w <= 12; ++w)
+    for (int h = 2; h <= 12; ++h) {
+      const sch::Mesh mesh{w, h};
+      const std::vector<int> dims{h, w}, open{0, 0};
+      const auto nb = sch::cartesian_neighborhood(dims, open);
+      const auto tiles = shuffled(mesh, w * h, static_cast<unsigned>(w * 31 + h));
+      std::string how;
+      const auto order = sch::place_graph(sch::graph_of(nb), tiles, dims, &how);
+      const auto members = placed(tiles, order);
+      const long long edges = 2LL * ((w - 1) * h + (h - 1) * w);
+      EXPECT_EQ(sch::weighted_hops(sch::graph_of(nb), tiles, order), edges) << w << "x" << h << " by " << how;
+      const auto s = sch::neighbor_mesh_rounds(mesh, members, nb);
+      const auto rep = sch::analyse(mesh, members, s);
+      EXPECT_TRUE(rep.conflicts.empty()) << w << "x" << h;
+      EXPECT_EQ(rep.max_endpoint_load, 1) << w << "x" << h;
+      EXPECT_EQ(rep.rounds, sch::neighbor_round_lower_bound(mesh, members, nb)) << w << "x" << h;
+      EXPECT_LE(rep.rounds, 4) << w << "x" << h;
+      EXPECT_EQ(static_cast<long long>(rep.messages), edges) << w << "x" << h;
+    }
+}
+
+// Any neighbourhood on any placement: no conflict, no tile sending or receiving two messages in
+// a round, every message exactly once, and never fewer rounds than the bound.
+TEST(Schedules, NeighborRoundsConflictFreeOnScatteredGraphs) {
+  for (int n : {5, 16, 30, 49}) {
+    const sch::Mesh mesh{7, 7};
+    const auto members = shuffled(mesh, n, static_cast<unsigned>(n));
+    sch::Neighborhood nb;
+    nb.destinations.resize(static_cast<std::size_t>(n));
+    for (int r = 0; r < n; ++r)
+      for (int k : {1, 3, 7, 1})  // repeated edges too
+        nb.destinations[static_cast<std::size_t>(r)].push_back((r + k) % n);
+    const auto s = sch::neighbor_mesh_rounds(mesh, members, nb);
+    const auto rep = sch::analyse(mesh, members, s);
+    EXPECT_TRUE(rep.conflicts.empty()) << n;
+    EXPECT_EQ(rep.max_endpoint_load, 1) << n;
+    EXPECT_EQ(rep.messages, static_cast<std::size_t>(4 * n)) << n;
+    EXPECT_GE(rep.rounds, sch::neighbor_round_lower_bound(mesh, members, nb)) << n;
+  }
+}
+
+// A rank's repeated sends to one destination keep their slot order in the rounds (the receiver
+// matches them in that order).
+TEST(Schedules, NeighborRoundsKeepRepeatedEdgesInOrder) {
+  const sch::Mesh mesh{4, 4};
+  const auto members = shuffled(mesh, 16, 7);
+  sch::Neighborhood nb;
+  nb.destinations.assign(16, {});
+  for (int r = 0; r < 16; ++r) nb.destinations[static_cast<std::size_t>(r)] = {(r + 5) % 16, (r + 1) % 16, (r + 5) % 16, (r + 5) % 16};
+  const auto rounds = sch::neighbor_rounds(mesh, members, nb);
+  for (std::size_t r = 0; r < 16; ++r) {
+    const auto& sr = rounds.send_round[r];
+    EXPECT_LT(sr[0], sr[2]) << r;
+    EXPECT_LT(sr[2], sr[3]) << r;
+  }
+}
+
+// Placement never costs more than the identity, on any graph.
+TEST(Schedules, PlacementNeverWorseThanIdentity) {
+  for (int n : {2, 9, 20, 64}) {
+    const sch::Mesh mesh{8, 8};
+    const auto tiles = shuffled(mesh, n, static_cast<unsigned>(n + 3));
+    sch::WeightedGraph g;
+    g.n = n;
+    g.out.resize(static_cast<std::size_t>(n));
+    for (int v = 0; v < n; ++v) g.out[static_cast<std::size_t>(v)] = {{(v * 7 + 3) % n, 1 + v % 3}, {(v + 1) % n, 2}};
+    std::vector<int> identity(static_cast<std::size_t>(n));
+    for (int v = 0; v < n; ++v) identity[static_cast<std::size_t>(v)] = v;
+    std::string how;
+    const auto order = sch::place_graph(g, tiles, {}, &how);
+    EXPECT_LE(sch::weighted_hops(g, tiles, order), sch::weighted_hops(g, tiles, identity)) << n << " by " << how;
+    std::vector<int> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    EXPECT_EQ(sorted, identity) << n;  // a permutation of the candidates
+  }
+}
