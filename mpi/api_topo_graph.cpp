@@ -300,7 +300,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
   check_edges(*c, indegree, sources, sourceweights, "sources", f);
   check_edges(*c, outdegree, destinations, destweights, "destinations", f);
   if (!f && weights_given(sourceweights) != weights_given(destweights))
-    f.set(MPI_ERR_ARG, "sourceweights and destweights must both be MPI_UNWEIGHTED or neither");
+    f.set(MPI_ERR_TOPOLOGY, "sourceweights and destweights must both be MPI_UNWEIGHTED or neither");  // MPICH's class
   // What every member learns of this one: [weighted, indegree, outdegree, sources, their
   // weights, destinations, their weights].
   std::vector<int> mine;

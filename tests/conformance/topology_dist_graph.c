@@ -129,6 +129,9 @@ int main(int argc, char** argv) {
   rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, zero, MPI_WEIGHTS_EMPTY, 0, NULL, MPI_WEIGHTS_EMPTY,
                                       MPI_INFO_NULL, 0, &g);
   CHECK(error_class(rc) == MPI_ERR_ARG, "MPI_WEIGHTS_EMPTY with an edge: class %d", error_class(rc));
+  int w1[1] = {1};
+  rc = MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, zero, MPI_UNWEIGHTED, 1, zero, w1, MPI_INFO_NULL, 0, &g);
+  CHECK(error_class(rc) == MPI_ERR_TOPOLOGY, "weights on one side only: class %d", error_class(rc));
   rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, zero, deg, one, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g);
   CHECK(error_class(rc) == MPI_ERR_ARG, "MPI_Dist_graph_create: an edge to rank %d: class %d", size, error_class(rc));
   rc = MPI_Dist_graph_create(MPI_COMM_WORLD, 1, zero, neg, one, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &g);
