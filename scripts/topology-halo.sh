@@ -4,9 +4,10 @@
 # ranks of the TilePro64 (udn adapter, --compute none: communication only, deterministic), written
 # with point-to-point and with MPI_Neighbor_alltoall (its linear and mesh_rounds algorithms), with
 # and without reorder, the ranks placed row-major or scattered over the chip (a fixed shuffle of
-# the tiles). The link conflicts and delayed packets are the exchanges' own: those of the same
-# job without its exchanges (0 iterations: the topology's creation, barriers, reductions) are
-# subtracted. Prints the table, writes it between the page's markers, and draws the modeled time
+# the tiles). The energy, link conflicts and delayed packets are the exchanges' own: those of the
+# same job without its exchanges (0 iterations: the topology's creation, barriers, reductions)
+# are subtracted (energy per exchange: the difference over the N + 1 exchanges, warm-up
+# included). Prints the table, writes it between the page's markers, and draws the modeled time
 # of the 4 KiB exchanges per stencil: docs/figures/topology-halo-{5,27}.{dat,gp,png} (the .png
 # when gnuplot is there; `gnuplot NAME.gp` re-renders it).
 #   scripts/topology-halo.sh [BUILD_DIR]     (default: build)
@@ -24,8 +25,8 @@ trap 'rm -f "$table" "$log" "$log".*' EXIT
 # The scattered placement: the tiles of the 8x8 chip in a fixed pseudo-random order (seed 41).
 scattered() { python3 -c "import random; t=list(range(64)); random.Random(41).shuffle(t); print(','.join(map(str, t[:$1])))"; }
 {
-  echo "| stencil | ranks | placement | reorder | exchange | bytes | modeled us / iteration | link conflicts | packets delayed |"
-  echo "|---|---:|---|---:|---|---:|---:|---:|---:|"
+  echo "| stencil | ranks | placement | reorder | exchange | bytes | modeled us / iteration | uJ / exchange | link conflicts | packets delayed |"
+  echo "|---|---:|---|---:|---|---:|---:|---:|---:|---:|"
   for stencil in 5 27; do
     for ranks in 49 64; do
       for placement in row-major scattered; do
@@ -44,7 +45,10 @@ scattered() { python3 -c "import random; t=list(range(64)); random.Random(41).sh
               us=$(sed -n 's/.*us_per_iteration=\([0-9.]*\).*/\1/p' "$log.$iterations")
               set -- $(sed -n 's/.* \([0-9]*\) link conflicts (\([0-9]*\) packets delayed).*/\1 \2/p' "$log.0") \
                      $(sed -n 's/.* \([0-9]*\) link conflicts (\([0-9]*\) packets delayed).*/\1 \2/p' "$log.$iterations")
-              echo "| $stencil-point | $ranks | $placement | $reorder | ${exchange/neighbor:/neighbor } | $bytes | $us | $(($3 - $1)) | $(($4 - $2)) |"
+              e0=$(sed -n 's/.*; energy \([0-9.e+-]*\) uJ.*/\1/p' "$log.0")
+              e1=$(sed -n 's/.*; energy \([0-9.e+-]*\) uJ.*/\1/p' "$log.$iterations")
+              energy=$(awk -v a="${e0:-0}" -v b="${e1:-0}" -v n="$iterations" 'BEGIN { printf "%.3f", (b - a) / (n + 1) }')
+              echo "| $stencil-point | $ranks | $placement | $reorder | ${exchange/neighbor:/neighbor } | $bytes | $us | $energy | $(($3 - $1)) | $(($4 - $2)) |"
             done
           done
         done
