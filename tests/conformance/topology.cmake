@@ -59,3 +59,12 @@ foreach(_halo "5 p2p reorder 1" "5 neighbor reorder 1" "27 p2p reorder 1" "27 ne
   tilempi_add_conformance_test(NAME topology.halo.${_name} NP 8 SOURCES ${CMAKE_CURRENT_LIST_DIR}/topology_halo.c
                                ARGS ${_args} iterations 3)
 endforeach()
+
+# And from `use mpi_f08` (the module is generated from mpi.h; fortran08.cmake builds its tests so).
+if(TARGET tilempi_f08_module)
+  tilempi_add_conformance_test(NAME topology.fortran08 NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/topology_f08.f90)
+  target_include_directories(conformance_topology.fortran08 PRIVATE ${TILEMPI_FORTRAN_MODULE_DIR})
+  target_compile_options(conformance_topology.fortran08 PRIVATE
+                         "$<$<COMPILE_LANGUAGE:Fortran>:-std=f2018;-Wall;-Werror;-Wno-compare-reals>")
+  add_dependencies(conformance_topology.fortran08 tilempi_f08_module)
+endif()
