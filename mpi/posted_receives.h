@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "envelope.h"
@@ -28,8 +27,14 @@ class PostedReceives {
   /// Posts receive h (its context, source and tag are set).
   void push(MPI_Request h, const Request& r) {
     const Entry e{++seq_, h};
-    if (r.source == MPI_ANY_SOURCE) any_source_.push_back(e);
-    else by_source_[key(r.context, r.source)].push_back(e);
+    if (r.source == MPI_ANY_SOURCE) {
+      any_source_.push_back(e);
+    } else {
+      std::vector<List>& sources = of_context(r.context);
+      const std::size_t s = static_cast<std::size_t>(r.source);
+      if (s >= sources.size()) sources.resize(s + 1);
+      sources[s].push_back(e);
+    }
     ++count_;
   }
 
@@ -41,37 +46,42 @@ class PostedReceives {
       const Request& r = *requests[e.h];
       return r.context == context && envelope::accepts(r.source, r.tag, source, tag);
     };
-    std::deque<Entry>* from = nullptr;
-    std::deque<Entry>::iterator one;
-    if (auto b = by_source_.find(key(context, source)); b != by_source_.end()) {
-      one = std::find_if(b->second.begin(), b->second.end(), accepts);
-      if (one != b->second.end()) from = &b->second;
+    std::vector<Entry>* list = nullptr;
+    std::vector<Entry>::iterator one;
+    if (List* b = list_of(context, source)) {
+      one = std::find_if(b->begin(), b->end(), accepts);
+      if (one != b->end()) list = b;
     }
     if (!any_source_.empty()) {
       const auto any = std::find_if(any_source_.begin(), any_source_.end(), accepts);
-      if (any != any_source_.end() && (!from || any->seq < one->seq)) {
-        from = &any_source_;
-        one = any;
+      if (any != any_source_.end() && (!list || any->seq < one->seq)) {
+        const MPI_Request h = any->h;
+        any_source_.erase(any);
+        --count_;
+        return h;
       }
     }
-    if (!from) return MPI_REQUEST_NULL;
+    if (!list) return MPI_REQUEST_NULL;
     const MPI_Request h = one->h;
-    from->erase(one);
+    list->erase(one);
     --count_;
     return h;
   }
 
   /// Takes receive h back (MPI_Cancel); false if it is not posted.
   bool remove(MPI_Request h, const Request& r) {
-    std::deque<Entry>* list = &any_source_;
-    if (r.source != MPI_ANY_SOURCE) {
-      const auto b = by_source_.find(key(r.context, r.source));
-      if (b == by_source_.end()) return false;
-      list = &b->second;
+    auto is_h = [h](const Entry& e) { return e.h == h; };
+    if (r.source == MPI_ANY_SOURCE) {
+      const auto it = std::find_if(any_source_.begin(), any_source_.end(), is_h);
+      if (it == any_source_.end()) return false;
+      any_source_.erase(it);
+    } else {
+      List* b = list_of(r.context, r.source);
+      if (!b) return false;
+      const auto it = std::find_if(b->begin(), b->end(), is_h);
+      if (it == b->end()) return false;
+      b->erase(it);
     }
-    const auto it = std::find_if(list->begin(), list->end(), [h](const Entry& e) { return e.h == h; });
-    if (it == list->end()) return false;
-    list->erase(it);
     --count_;
     return true;
   }
@@ -79,7 +89,8 @@ class PostedReceives {
   /// The posted receives in posting order (the deadlock report).
   std::vector<MPI_Request> in_order() const {
     std::vector<Entry> all(any_source_.begin(), any_source_.end());
-    for (const auto& [k, list] : by_source_) all.insert(all.end(), list.begin(), list.end());
+    for (const auto& [context, sources] : contexts_)
+      for (const List& list : sources) all.insert(all.end(), list.begin(), list.end());
     std::sort(all.begin(), all.end(), [](const Entry& a, const Entry& b) { return a.seq < b.seq; });
     std::vector<MPI_Request> out;
     for (const Entry& e : all) out.push_back(e.h);
@@ -91,21 +102,28 @@ class PostedReceives {
     std::uint64_t seq;
     MPI_Request h;
   };
-  struct Key {
-    std::uint64_t context;
-    int source;
-    bool operator==(const Key&) const = default;
-  };
-  struct KeyHash {
-    std::size_t operator()(const Key& k) const {
-      return std::hash<std::uint64_t>()(k.context * 0x9e3779b97f4a7c15ull ^ static_cast<std::uint32_t>(k.source));
+  using List = std::vector<Entry>;
+  /// The lists of a context, by source rank (made on the first receive in the context).
+  std::vector<List>& of_context(std::uint64_t context) {
+    for (auto& [c, sources] : contexts_)
+      if (c == context) return sources;
+    contexts_.emplace_back(context, std::vector<List>{});
+    return contexts_.back().second;
+  }
+  List* list_of(std::uint64_t context, int source) {
+    for (auto& [c, sources] : contexts_) {
+      if (c != context) continue;
+      const std::size_t s = static_cast<std::size_t>(source);
+      return source >= 0 && s < sources.size() ? &sources[s] : nullptr;
     }
-  };
-  static Key key(std::uint64_t context, int source) { return Key{context, source}; }
+    return nullptr;
+  }
 
-  // A source's list stays when it empties: the next receive from it needs no allocation.
-  std::unordered_map<Key, std::deque<Entry>, KeyHash> by_source_;
-  std::deque<Entry> any_source_;
+  // By context (a rank uses a few: each communicator's two lanes), then by source rank: an
+  // arrival's list is two look-ups in arrays. A list stays when it empties (the next receive
+  // from that source needs no allocation); a list holds one or two receives almost always.
+  std::vector<std::pair<std::uint64_t, std::vector<List>>> contexts_;
+  std::deque<Entry> any_source_;  // (a deque: taken from the front, however many)
   std::size_t count_ = 0;
   std::uint64_t seq_ = 0;
 };
