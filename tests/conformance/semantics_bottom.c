@@ -6,18 +6,7 @@
 #include <mpi.h>
 #include <stdio.h>
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                 \
-  do {                                   \
-    if (!(cond)) {                       \
-      printf("rank %d: FAILED: ", rank); \
-      printf(__VA_ARGS__);               \
-      printf("\n");                      \
-      fflush(stdout);                    \
-      ++failures;                        \
-    }                                    \
-  } while (0)
+#include "conformance_check.h"
 
 /* A struct type of absolute addresses: an int array of 10 and a double. */
 static MPI_Datatype absolute_type(int* ints, double* d) {

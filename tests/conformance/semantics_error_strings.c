@@ -6,18 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                 \
-  do {                                   \
-    if (!(cond)) {                       \
-      printf("rank %d: FAILED: ", rank); \
-      printf(__VA_ARGS__);               \
-      printf("\n");                      \
-      fflush(stdout);                    \
-      ++failures;                        \
-    }                                    \
-  } while (0)
+#include "conformance_check.h"
 
 static int class_of(int code) {
   int cls = -1;

@@ -7,18 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                 \
-  do {                                   \
-    if (!(cond)) {                       \
-      printf("rank %d: FAILED: ", rank); \
-      printf(__VA_ARGS__);               \
-      printf("\n");                      \
-      fflush(stdout);                    \
-      ++failures;                        \
-    }                                    \
-  } while (0)
+#include "conformance_check.h"
 
 /* Reads every key of the file's info; returns the value of `want` in `found` (empty: absent). */
 static void walk(MPI_File fh, const char* when, const char* want, char* found) {

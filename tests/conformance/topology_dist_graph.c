@@ -4,18 +4,7 @@
 #include <mpi.h>
 #include <stdio.h>
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                 \
-  do {                                   \
-    if (!(cond)) {                       \
-      printf("rank %d: FAILED: ", rank); \
-      printf(__VA_ARGS__);               \
-      printf("\n");                      \
-      fflush(stdout);                    \
-      ++failures;                        \
-    }                                    \
-  } while (0)
+#include "conformance_check.h"
 
 static int error_class(int rc) {
   int cls = rc;

@@ -9,18 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                 \
-  do {                                   \
-    if (!(cond)) {                       \
-      printf("rank %d: FAILED: ", rank); \
-      printf(__VA_ARGS__);               \
-      printf("\n");                      \
-      fflush(stdout);                    \
-      ++failures;                        \
-    }                                    \
-  } while (0)
+#include "conformance_check.h"
 
 enum { K = 3, UNTOUCHED = -77, MAXN = 16 };
 static int item(int r, int j, int i) { return r * 1000 + j * 10 + i; }

@@ -8,18 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                 \
-  do {                                   \
-    if (!(cond)) {                       \
-      printf("rank %d: FAILED: ", rank); \
-      printf(__VA_ARGS__);               \
-      printf("\n");                      \
-      fflush(stdout);                    \
-      ++failures;                        \
-    }                                    \
-  } while (0)
+#include "conformance_check.h"
 
 /* The tile of every rank of comm (x, y pairs); 0 when the ranks are not on modeled tiles. */
 static int tiles_of(MPI_Comm comm, int* xy) {
