@@ -152,25 +152,6 @@ program fortran08_comm
 
 contains
 
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    if (.not. ok) then
-      print '(a,i0,2a)', 'rank ', rank, ': failed: ', what
-      fails = fails + 1
-    end if
-  end subroutine
-
-  subroutine finish(name)
-    character(len=*), intent(in) :: name
-    integer :: total
-    call MPI_Allreduce(fails, total, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
-    if (total /= 0) then
-      if (rank == 0) print '(2a,i0,a)', name, ': ', total, ' failed checks'
-      call MPI_Abort(MPI_COMM_WORLD, 1)
-    end if
-    if (rank == 0) print '(2a,i0,a)', name, ': PASS on ', n, ' ranks'
-    call MPI_Finalize()
-  end subroutine
+  include 'fortran08_check.inc'
 
 end program
