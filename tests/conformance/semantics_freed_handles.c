@@ -9,18 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int rank, size, failures;
-
-#define CHECK(cond, ...)                                   \
-  do {                                                     \
-    if (!(cond)) {                                         \
-      printf("rank %d: FAILED: ", rank);                   \
-      printf(__VA_ARGS__);                                 \
-      printf("\n");                                        \
-      fflush(stdout);                                      \
-      ++failures;                                          \
-    }                                                      \
-  } while (0)
+#include "conformance_check.h"
 
 static void my_sum(void* in, void* inout, int* len, MPI_Datatype* type) {
   (void)type;

@@ -26,22 +26,6 @@ namespace tilempi::coll::schedule {
 
 namespace {
 
-struct Space {
-  int width;
-  int height;
-  int link_id(const Link& l) const { return ((l.y * width) + l.x) * 6 + static_cast<int>(l.dir); }
-  int links() const { return width * height * 6; }
-};
-
-Space space_of(const Mesh& mesh, const std::vector<Point>& members) {
-  Space s{std::max(mesh.width, 1), std::max(mesh.height, 1)};
-  for (const Point& p : members) {
-    s.width = std::max(s.width, p.x + 1);
-    s.height = std::max(s.height, p.y + 1);
-  }
-  return s;
-}
-
 std::vector<int> exchange_links(const Space& sp, Point a, Point b) {
   std::vector<int> ids;
   for (const Link& l : xy_path(a, b)) ids.push_back(sp.link_id(l));

@@ -7,6 +7,7 @@
 // no wrap-around.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <optional>
@@ -62,6 +63,23 @@ struct Link {
 
 /// Mesh links of the XY route from a to b (X first, then Y), in order.
 std::vector<Link> xy_path(Point a, Point b);
+
+/// Every directed link of the mesh the members span (and the injection and ejection ports), by a
+/// dense id: what the round schedulers mark as used in a round.
+struct Space {
+  int width;
+  int height;
+  int link_id(const Link& l) const { return ((l.y * width) + l.x) * 6 + static_cast<int>(l.dir); }
+  int links() const { return width * height * 6; }
+};
+inline Space space_of(const Mesh& mesh, const std::vector<Point>& members) {
+  Space s{std::max(mesh.width, 1), std::max(mesh.height, 1)};
+  for (const Point& p : members) {
+    s.width = std::max(s.width, p.x + 1);
+    s.height = std::max(s.height, p.y + 1);
+  }
+  return s;
+}
 
 // ---- trees ------------------------------------------------------------------------------------
 
