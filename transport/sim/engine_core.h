@@ -68,7 +68,7 @@ struct EngineOptions {
 /// A rank as the engine knows it.
 struct RankInfo {
   std::uint32_t state = kRunning;
-  std::uint64_t requests = 0;   ///< requests taken (their sequence numbers)
+  std::uint64_t requests = 0;   ///< requests taken
   std::uint64_t published = 0;  ///< events published to it
   std::uint64_t blocked_at = 0;
   std::uint64_t blocks = 0;  ///< BLOCK requests taken

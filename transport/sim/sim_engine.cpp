@@ -16,16 +16,14 @@ namespace ad = tilempi::hwmodel::adapter;
 SimEngine::SimEngine(int nranks, const hw::Config& config, const std::string& adapter, std::vector<hw::TileId> tiles,
                      EngineOptions options, RankSink& sink)
     : EngineCore(nranks, config, adapter, std::move(tiles), std::move(options), sink),
-      p2p_(*this), statics_(*this), offloads_(*this), remotes_(*this), migrations_(*this),
+      p2p_(*this), statics_(*this), offloads_(*this), remotes_(*this), migrations_(*this), queue_(nranks),
       energy_(config_, chip_->topology(), nranks, tracing_) {
   adapter_->attach(*chip_, *this);
   chip_->on_delivered([this](const hw::PacketEvent& e) { on_delivered(e); });
   chip_->on_injected([this](const hw::PacketEvent& e) { adapter_->injected(e); });
   // --migrate orders act at their cycle (no lookahead: the OS, not a rank's call, starts them).
-  std::uint64_t seq = 0;
   for (const MigrationOrder& o : opt_.migrations)
-    enqueue(o.at, -1, seq++,
-            encode(MigrateRequest{o.at, static_cast<std::uint64_t>(o.rank), static_cast<std::uint64_t>(o.tile), 0}));
+    queue_.push(o.at, -1, encode(MigrateRequest{o.at, static_cast<std::uint64_t>(o.rank), static_cast<std::uint64_t>(o.tile), 0}));
 }
 
 // ------------------------------------------------------------------ requests
@@ -42,7 +40,7 @@ DecodeContext SimEngine::decode_context(int r) const {
 
 void SimEngine::take(int r, const EngineRequest& q) {
   RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
-  const std::uint64_t seq = ri.requests++;
+  ++ri.requests;
   const DecodeContext cx = decode_context(r);
   // A rank's own requests act at once; the network's wait for their cycle + lookahead, decoded
   // (validated) here already, so that a malformed one is named by the rank that posted it.
@@ -69,7 +67,7 @@ void SimEngine::take(int r, const EngineRequest& q) {
     default: cx.bad(q, "no such kind");
   }
   ri.used_mpi = true;
-  enqueue(q.time + lookahead_, r, seq, q);
+  queue_.push(q.time + lookahead_, r, q);
 }
 
 void SimEngine::block(int r, const BlockRequest& b) {
@@ -104,10 +102,6 @@ void SimEngine::finish_rank(int r, const FinishRequest& f) {
   rank_horizon_waits_ += f.horizon_waits;
   rank_horizon_sleeps_ += f.horizon_sleeps;
   sink_.state_changed(r, kFinished);
-}
-
-void SimEngine::enqueue(std::uint64_t eff, int rank, std::uint64_t seq, const EngineRequest& q) {
-  queue_.push(Queued{eff, rank, queued_reqs_.put(q), seq});
 }
 
 void SimEngine::apply(int r, const EngineRequest& q, std::uint64_t now) {
@@ -205,19 +199,17 @@ bool SimEngine::advance_to(std::uint64_t bound) {
   for (;;) {
     std::uint64_t chip_next = chip_->next_event_cycle();
     std::uint64_t next = chip_next;
-    if (!queue_.empty()) next = std::min(next, queue_.top().eff);
+    next = std::min(next, queue_.first_cycle());
     if (!timers_.empty()) next = std::min(next, std::get<0>(timers_.top()));
     if (next == hw::kNever || next > bound_) break;
     processing_ = next;
     if (migrations_.switches_pending()) migrations_.apply_switches(next);
-    if (!queue_.empty() && queue_.top().eff == next) {
+    if (queue_.first_cycle() == next) {
       do {
-        const Queued k = queue_.top();
-        queue_.pop();
-        const EngineRequest q = queued_reqs_[k.slot];  // (apply may queue more and move the slots)
-        queued_reqs_.release(k.slot);
-        apply(k.rank, q, next);
-      } while (!queue_.empty() && queue_.top().eff == next);
+        EngineRequest q;  // (a copy: apply may queue more)
+        const int rank = queue_.pop(q);
+        apply(rank, q, next);
+      } while (queue_.first_cycle() == next);
       chip_next = chip_->next_event_cycle();  // the requests may have given the chip work at `next`
     }
     if (chip_next == next) chip_->run_until(next);
@@ -305,14 +297,13 @@ std::string SimEngine::finish(std::string failure, bool aborted) {
   if (failure.empty()) {
     std::uint64_t end = 0;
     for (const RankInfo& ri : ranks_) end = std::max(end, ri.end);
-    for (auto q = queue_; !q.empty(); q.pop()) {
-      const EngineRequest& req = queued_reqs_[q.top().slot];
-      if (req.kind != kReqMigrate || q.top().rank >= 0) continue;
+    queue_.for_each([&](std::uint64_t, int rank, const EngineRequest& req) {
+      if (req.kind != kReqMigrate || rank >= 0) return;
       const MigrateRequest m = decode<MigrateRequest>(req, decode_context(0));
       std::fprintf(stderr, "tilempirun: sim: --migrate %llu:%llu@%llu did not happen: the job ended at cycle %llu\n",
                    static_cast<unsigned long long>(m.who), static_cast<unsigned long long>(m.tile),
                    static_cast<unsigned long long>(m.time), static_cast<unsigned long long>(end));
-    }
+    });
   }
   return failure;
 }

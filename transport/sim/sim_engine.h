@@ -28,6 +28,7 @@
 
 #include "sim/energy_account.h"
 #include "sim/engine_core.h"
+#include "sim/request_lanes.h"
 #include "sim/migration_engine.h"
 #include "sim/offload_engine.h"
 #include "sim/p2p_engine.h"
@@ -79,22 +80,7 @@ class SimEngine final : public EngineCore, public hwmodel::adapter::Listener {
   void migration_switch(MsgId id, hwmodel::Cycle stop, hwmodel::Cycle resume) override;
 
  private:
-  /// A request waiting for its cycle: the heap holds this key, the request itself stays in a
-  /// slot of queued_reqs_ (an EngineRequest is two cache lines, which the heap would move at every
-  /// sift).
-  struct Queued {
-    std::uint64_t eff;
-    int rank;
-    std::uint32_t slot;  ///< in queued_reqs_
-    std::uint64_t seq;
-    bool operator>(const Queued& o) const {
-      if (eff != o.eff) return eff > o.eff;
-      if (rank != o.rank) return rank > o.rank;
-      return seq > o.seq;
-    }
-  };
   DecodeContext decode_context(int r) const;
-  void enqueue(std::uint64_t eff, int rank, std::uint64_t seq, const EngineRequest& q);
   /// A queued request at its cycle `now`, handed to its mechanism.
   void apply(int r, const EngineRequest& q, std::uint64_t now);
   void block(int r, const BlockRequest& b);
@@ -119,8 +105,7 @@ class SimEngine final : public EngineCore, public hwmodel::adapter::Listener {
   RemoteOperations remotes_;
   Migrations migrations_;
 
-  std::priority_queue<Queued, std::vector<Queued>, std::greater<Queued>> queue_;
-  Slots<EngineRequest> queued_reqs_;  ///< the queued requests (Queued::slot)
+  RequestLanes queue_;  ///< the requests that wait for their cycle
 
   // statistics
   std::uint64_t packets_ = 0;
