@@ -462,6 +462,7 @@ int Scheduler::run(int argc, char** argv) {
   eo.progress = header_->progress != 0;
   eo.migrations = parse_migrations(std::string(header_->migrations, strnlen(header_->migrations, sizeof header_->migrations)));
   eo.summary_note = "; ranks as contexts";
+  eo.ranks_share_process = true;
   if (!notes_.empty()) eo.summary_note += " (" + notes_ + " for the ranks, a tile core runs one thread)";
   engine_ = std::make_unique<SimEngine>(n_, cfg, facts_.adapter, tiles, eo, *this);
 

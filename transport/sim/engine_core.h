@@ -62,6 +62,7 @@ struct EngineOptions {
   bool summary = true;
   bool progress = false;     ///< a line on stderr every few seconds of wall time (sim.progress)
   std::string summary_note;  ///< appended to the summary line (how the ranks ran)
+  bool ranks_share_process = false;  ///< ranks are contexts in the engine's process (its peak memory is the job's)
   std::vector<MigrationOrder> migrations;  ///< tilempirun --migrate
 };
 

@@ -94,6 +94,7 @@ class SimEngine final : public EngineCore, public hwmodel::adapter::Listener {
   nlohmann::json rank_energy(int r) const;
   void write_trace();
   void print_summary();
+  static std::string peak_memory_text();
   static constexpr int kProgressSeconds = 5;
   void report_progress();
   /// How compute was charged: the --compute setting, or the counted model where ranks counted.

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include <sys/resource.h>
+
 #include "sim/sim_engine.h"
 #include "tilempi/hwmodel/core_model.h"
 #include "tilempi/hwmodel/energy.h"
@@ -290,6 +292,21 @@ std::string SimEngine::compute_text() const {
   return s;
 }
 
+// The most memory the process has held (its peak resident set): the whole job's when the ranks
+// are contexts in it. A wall-clock kind of figure (it depends on the host's allocator and
+// pages), so it is in the printed summary only, not in the report.
+std::string SimEngine::peak_memory_text() {
+  struct rusage ru{};
+  ::getrusage(RUSAGE_SELF, &ru);
+  const double bytes = static_cast<double>(ru.ru_maxrss) * 1024.0;  // (Linux counts KiB)
+  char buf[32];
+  if (bytes >= 1024.0 * 1024 * 1024)
+    std::snprintf(buf, sizeof buf, "%.2f GiB", bytes / (1024.0 * 1024 * 1024));
+  else
+    std::snprintf(buf, sizeof buf, "%.0f MiB", bytes / (1024.0 * 1024));
+  return buf;
+}
+
 void SimEngine::print_summary() {
   std::uint64_t total = 0, comm = 0, compute = 0;
   for (const RankInfo& ri : ranks_) {
@@ -324,7 +341,7 @@ void SimEngine::print_summary() {
                "tilempirun: sim: %d ranks on %s %dx%d, adapter %s: %llu cycles = %.3f us virtual; "
                "comm %.0f%% / compute %.0f%% of rank time (compute %s); %llu messages, %llu packets, %llu link "
                "conflicts (%llu packets delayed); busiest link %s %.1f%%; energy %.4g uJ (network %.0f%%); wall %.2f "
-               "s (chip model %.2f s)%s\n",
+               "s (chip model %.2f s), peak memory %s%s%s\n",
                n_, config_.preset.c_str(), config_.width, config_.height, adapter_name_.c_str(),
                static_cast<unsigned long long>(total), static_cast<double>(total) / config_.clock_hz * 1e6,
                100.0 * static_cast<double>(comm) / sum, 100.0 * static_cast<double>(compute) / sum,
@@ -332,7 +349,8 @@ void SimEngine::print_summary() {
                static_cast<unsigned long long>(messages_), static_cast<unsigned long long>(packets_),
                static_cast<unsigned long long>(conflicts_), static_cast<unsigned long long>(delayed_), busiest.c_str(),
                100.0 * best, 1e6 * energy.total(), energy.total() > 0 ? 100.0 * energy.network.total() / energy.total() : 0.0,
-               wall_seconds_, chip_seconds_, opt_.summary_note.c_str());
+               wall_seconds_, chip_seconds_, peak_memory_text().c_str(),
+               opt_.ranks_share_process ? "" : " in the engine's process", opt_.summary_note.c_str());
   // Ranks that did not count their operations under --compute model are timed by this host: a
   // line of its own, since the summary's parenthesis is easy to miss.
   int counted = 0, finished = 0;
