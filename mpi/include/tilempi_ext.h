@@ -70,6 +70,29 @@ int TILEMPIX_Compute(long long cycles);
    namp). Fortran: TILEMPIX_MIGRATE(COMM, RANK, TILE, IERROR). */
 int TILEMPIX_Migrate(MPI_Comm comm, int rank, int tile);
 
+/* One copy of a large read-mostly buffer for the whole job (docs/SIM.md, "Folding large buffers
+   across ranks"). Where the ranks share one address space (the sim transport with ranks as
+   contexts) every rank that asks with the same key gets the same zero-filled block of `size`
+   bytes, so a write by one rank is seen by all; elsewhere each rank gets a zero-filled block of
+   its own. Use it for inputs every rank holds alike, or whose values do not change what a rank
+   sends and computes (a folded buffer that ranks fill differently gives wrong results, not wrong
+   timing). As MPI_Alloc_mem: *(void**)baseptr receives the block. MPI_ERR_ARG for a negative
+   size, an empty key, a key held with another size, or a block the rank holds already.
+   TILEMPIX_Shared_free releases this rank's hold (the memory goes with the last one);
+   TILEMPIX_Shared_alloc_folds says whether blocks are folded in this job. */
+int TILEMPIX_Shared_alloc(MPI_Aint size, const char* key, void* baseptr);
+int TILEMPIX_Shared_free(void* base);
+int TILEMPIX_Shared_alloc_folds(int* flag);
+/* The same as a malloc-like expression, keyed by the call's place in the source: each call site
+   is one buffer (NULL where the allocation fails). */
+#define TILEMPIX_SHARED_KEY_STR2(x) #x
+#define TILEMPIX_SHARED_KEY_STR(x) TILEMPIX_SHARED_KEY_STR2(x)
+#define TILEMPIX_SHARED_MALLOC(size) TILEMPIX_shared_malloc_at((size), __FILE__ ":" TILEMPIX_SHARED_KEY_STR(__LINE__))
+static inline void* TILEMPIX_shared_malloc_at(size_t size, const char* key) {
+  void* p = 0;
+  return TILEMPIX_Shared_alloc((MPI_Aint)size, key, &p) == MPI_SUCCESS ? p : 0;
+}
+
 /* Transport and virtual mesh of the running job. */
 int TILEMPIX_Transport_name(char* name, int len);
 int TILEMPIX_Mesh_shape(int* width, int* height);

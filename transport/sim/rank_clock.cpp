@@ -10,6 +10,7 @@
 #include "sim/rank_messages.h"
 #include "sim/sim_rank.h"
 #include "tilempi/hwmodel/config.h"
+#include "tilempi/transport/contexts.h"
 
 namespace tilempi::transport::sim {
 
@@ -70,6 +71,7 @@ Capabilities SimTransport::capabilities() const {
   c.hardware_multicast = c.hardware_reduction = costs_->collective_offload();
   c.one_sided = true;  // the adapter's RDMA (or its cores' handlers) reach every tile's memory
   c.migration = costs_->migration();
+  c.shared_address_space = hosts_rank_contexts();
   // The adapter decides per size; its protocol switch is monotone in the size, so bisect it.
   std::uint64_t lo = 0, hi = std::uint64_t{1} << 40;
   if (!costs_->rendezvous(hi, false)) return c.eager_limit = hi, c;

@@ -79,6 +79,9 @@ struct Capabilities {
   bool one_sided = false;
   /// migrate() moves a rank's task to another tile during the run.
   bool migration = false;
+  /// Every rank of the job runs in this process's address space (the sim transport's ranks as
+  /// contexts): memory one rank allocates, every rank can address (TILEMPIX_Shared_alloc folds).
+  bool shared_address_space = false;
 };
 
 /// The answer to Transport::migrate().
