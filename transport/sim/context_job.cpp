@@ -196,6 +196,10 @@ class ContextLink final : public EngineLink {
   std::uint64_t horizon() const override { return s_.horizon(); }
   void take_events(std::vector<EngineEvent>& into) override {
     if (slot_.inbox.empty()) return;
+    if (into.empty()) {  // (the usual case: the rank's own vector, empty, changes places with the inbox)
+      into.swap(slot_.inbox);
+      return;
+    }
     into.insert(into.end(), slot_.inbox.begin(), slot_.inbox.end());
     slot_.inbox.clear();
   }
