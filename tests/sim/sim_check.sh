@@ -198,6 +198,24 @@ assert abs(c[-1] - 1e6 * e["network"]["total_joules"]) <= 1e-3 * c[-1], (c[-1], 
 PY
   fi
   ;;
+trace_routing)
+  # The trace's link tracks follow the routing function: one packet from tile (0,0) to (1,1) takes
+  # (0,0)E then (1,0)S under xy and (0,0)S then (0,1)E under yx; o1turn chooses per packet, and
+  # the trace draws no link for it rather than a wrong one.
+  prog=$1
+  links() {
+    "$run" -n 4 --transport sim --compute none --timeout 100 "$@" --trace "$tmp/t.json" "$prog" >"$tmp/o" 2>&1 ||
+      fail "job failed: $(cat "$tmp/o")"
+    grep -o '"name":"net0 [^"]*"' "$tmp/t.json" | sed 's/.*net0 //; s/"//' | sort | tr '\n' ' '
+  }
+  got=$(links --set routing=xy)
+  [ "$got" = "(0,0)E (1,0)S " ] || fail "xy: the trace draws links '$got'"
+  got=$(links --set routing=yx)
+  [ "$got" = "(0,0)S (0,1)E " ] || fail "yx: the trace draws links '$got'"
+  got=$(links --set routing=o1turn --set vcs=2 --set vcs_per_class=2)
+  [ -z "$got" ] || fail "o1turn: the trace draws links '$got' for paths it does not know"
+  echo "trace links follow the routing"
+  ;;
 chosen)
   # The run report names the collective algorithms that ran: allreduce=ring on 8 bytes over 16
   # ranks breaks ring's "count >= ranks" and runs its fallback, which the report must name.

@@ -17,7 +17,7 @@ SimEngine::SimEngine(int nranks, const hw::Config& config, const std::string& ad
                      EngineOptions options, RankSink& sink)
     : EngineCore(nranks, config, adapter, std::move(tiles), std::move(options), sink),
       p2p_(*this), statics_(*this), offloads_(*this), remotes_(*this), migrations_(*this), queue_(nranks),
-      energy_(config_, chip_->topology(), nranks, tracing_) {
+      energy_(config_, chip_->topology(), nranks, tracing_), routing_(&hw::routing_named(config_.routing)) {
   adapter_->attach(*chip_, *this);
   chip_->on_delivered([this](const hw::PacketEvent& e) { on_delivered(e); });
   chip_->on_injected([this](const hw::PacketEvent& e) { adapter_->injected(e); });
@@ -154,9 +154,11 @@ void SimEngine::on_delivered(const hw::PacketEvent& e) {
     ++delayed_;
     delay_cycles_ += took - alone;
   }
-  if (tracing_ && e.src != e.dst) {
+  // The links of a packet's path, for the trace: known from its ends under a deterministic
+  // routing; an oblivious or adaptive one chose per packet, and the trace draws no link for it.
+  if (tracing_ && e.src != e.dst && routing_->kind == hw::RoutingKind::deterministic) {
     const hw::Topology& topo = chip_->topology();
-    std::vector<hw::Link> path = topo.xy_path(e.src, e.dst);
+    std::vector<hw::Link> path = hw::routed_path(*routing_, topo, e.src, e.dst, hw::PacketRoute{});
     const hw::Cycle hop = static_cast<hw::Cycle>(config_.router_delay + config_.link_latency);
     // Approximate busy span per link: the worm's head reaches hop i after i hops at the
     // observed pace, and the body follows for `flits` cycles.

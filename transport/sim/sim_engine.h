@@ -29,6 +29,7 @@
 #include "sim/energy_account.h"
 #include "sim/engine_core.h"
 #include "sim/request_lanes.h"
+#include "tilempi/hwmodel/routing.h"
 #include "sim/migration_engine.h"
 #include "sim/offload_engine.h"
 #include "sim/p2p_engine.h"
@@ -120,6 +121,7 @@ class SimEngine final : public EngineCore, public hwmodel::adapter::Listener {
   };
   std::vector<LinkSpan> link_spans_;
   EnergyAccount energy_;  ///< each delivered packet's energy, per rank (energy_account.h)
+  const hwmodel::RoutingEntry* routing_;  ///< the chip's routing function (the trace's link paths)
   std::uint64_t progress_calls_ = 0;
   std::chrono::steady_clock::time_point progress_started_{}, progress_said_{};
   double wall_seconds_ = 0;
