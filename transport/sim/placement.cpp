@@ -1,6 +1,7 @@
 #include "sim/placement.h"
 
 #include <algorithm>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -47,6 +48,23 @@ Topology rank_topology(const hw::Config& chip, std::span<const hw::TileId> tiles
   }
   t.width = chip.torus ? chip.width : max_x + 1;
   t.height = chip.torus ? chip.height : max_y + 1;
+  return t;
+}
+
+std::shared_ptr<const Topology> shared_rank_topology(const hw::Config& chip, std::span<const hw::TileId> tiles) {
+  static std::mutex mutex;
+  static std::weak_ptr<const Topology> last;
+  static std::vector<hw::TileId> last_tiles;
+  static int last_width = 0;
+  static bool last_torus = false;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::shared_ptr<const Topology> t = last.lock();
+  if (t && last_width == chip.width && last_torus == chip.torus && std::ranges::equal(last_tiles, tiles)) return t;
+  t = std::make_shared<const Topology>(rank_topology(chip, tiles));
+  last = t;
+  last_tiles.assign(tiles.begin(), tiles.end());
+  last_width = chip.width;
+  last_torus = chip.torus;
   return t;
 }
 

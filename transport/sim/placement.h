@@ -6,6 +6,7 @@
 // MPI_Get_processor_name name the tiles the engine models.
 #pragma once
 
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -26,5 +27,11 @@ std::vector<hwmodel::TileId> place_ranks(const hwmodel::Config& chip, int n, int
 /// is the smallest box from the chip's corner that holds every rank (XY routes between tiles in
 /// it stay in it); on a torus it is the whole chip, whose wrap-around links the routes use.
 Topology rank_topology(const hwmodel::Config& chip, std::span<const hwmodel::TileId> tiles);
+
+/// rank_topology, one copy for every rank that asks with the same chip and tiles: ranks as
+/// contexts share one process, and a copy per rank (N coordinates each) was N^2 in all, 2 GiB at
+/// 16384 ranks.
+std::shared_ptr<const Topology> shared_rank_topology(const hwmodel::Config& chip,
+                                                     std::span<const hwmodel::TileId> tiles);
 
 }  // namespace tilempi::transport::sim

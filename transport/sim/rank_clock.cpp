@@ -41,7 +41,7 @@ SimTransport::SimTransport(std::unique_ptr<EngineLink> link, int rank, int size)
       notes_["energy_ops_from=fp"] = counts_[1];
     }
   }
-  topo_ = rank_topology(cfg, facts.tiles);
+  topo_ = shared_rank_topology(cfg, facts.tiles);
   inbox_ = link_->local_inbox();
   arena_ = link_->arena(rank_);
   space_.reset(link_->arena_bytes());

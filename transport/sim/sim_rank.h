@@ -65,7 +65,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  const Topology& topology() const override { return topo_; }
+  const Topology& topology() const override { return *topo_; }
   const char* name() const override { return "sim"; }
   Capabilities capabilities() const override;
   StaticNetwork* static_network() override { return static_ok_ ? this : nullptr; }
@@ -247,7 +247,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
 
   std::unique_ptr<EngineLink> link_;
   int rank_, size_;
-  Topology topo_;
+  std::shared_ptr<const Topology> topo_;  ///< the job's, shared by its ranks (placement.h)
   double hz_ = 1e9;
   bool static_ok_ = false;
   std::map<std::string, std::uint64_t> notes_;  // annotate(): "key=value" -> calls
