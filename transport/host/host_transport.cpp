@@ -129,6 +129,8 @@ void HostTransport::set_placement(const Placement& p) {
   placement_ = p;
   const bool oversubscribed = size_ > p.cores;
   spin_ = spin_policy(oversubscribed);
+  vain_polls_per_yield_ = oversubscribed ? kVainPollsPerYield : 0;
+  if (const char* v = env_str("TILEMPI_HOST_POLL_YIELD")) vain_polls_per_yield_ = static_cast<std::uint32_t>(std::atoi(v));
   if (oversubscribed) return;
   // A rank per core, where small-message latency matters: map the control words, eager ring and
   // control ring of every channel (both directions) now, so that the first lap of a ring pays no
@@ -255,11 +257,25 @@ bool HostTransport::poll(Arrival& out) {
     // (The layer above delivers its messages to itself without the transport, usually.)
     if ((s != rank_ || self_ring_used_) && poll_source(s, out)) {
       poll_next_ = s + 1 == size_ ? 0 : s + 1;
+      vain_polls_ = 0;
       return true;
     }
     if (++s == size_) s = 0;
   }
   return false;
+}
+
+// An application that polls (MPI_Test, MPI_Testany, MPI_Iprobe in a loop) never waits in the
+// transport, so it never yields or sleeps: on a core shared with another rank it holds the core
+// for the scheduler's whole time slice (milliseconds) while the rank it polls for, or one that
+// rank waits for, sits on the run queue. Graph500's BFS, which polls in every level's barrier,
+// spent nearly all its time so (docs/HOST_TRANSPORT.md, "Real codes"). So a run of tests that
+// found nothing since the last arrival gives the core away once in a while, as wait() does
+// after its short spin; sched_yield() returns at once when nobody else wants the core.
+void HostTransport::polled_in_vain() {
+  if (vain_polls_per_yield_ == 0 || ++vain_polls_ < vain_polls_per_yield_) return;
+  vain_polls_ = 0;
+  yield_core();
 }
 
 void HostTransport::wake_space_waiter(int s) {
