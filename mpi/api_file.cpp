@@ -172,17 +172,23 @@ MPI_Offset shared_fetch_add(File& f, long long n) {
   return old;
 }
 
-/// Rank order: each rank's place is the sum of the lower ranks' amounts after the pointer.
+/// Rank order: each rank's place is the sum of the lower ranks' amounts after the pointer. One
+/// allgather tells every rank all the amounts; only when some rank accesses data does rank 0
+/// move the pointer and broadcast where it was (a 0-byte ordered access is one collective).
 MPI_Offset ordered_place(File& f, long long mine) {
-  long long before = 0, total = 0, base = 0;
-  MPI_Exscan(&mine, &before, 1, MPI_LONG_LONG, MPI_SUM, f.comm);
-  MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, f.comm);
-  int r = 0;
+  int r = 0, n = 0;
   MPI_Comm_rank(f.comm, &r);
-  if (r == 0) {
-    before = 0;
-    base = shared_fetch_add(f, total);
+  MPI_Comm_size(f.comm, &n);
+  std::vector<long long> amounts(static_cast<std::size_t>(n));
+  MPI_Allgather(&mine, 1, MPI_LONG_LONG, amounts.data(), 1, MPI_LONG_LONG, f.comm);
+  long long before = 0, total = 0;
+  for (int k = 0; k < n; ++k) {
+    if (k < r) before += amounts[static_cast<std::size_t>(k)];
+    total += amounts[static_cast<std::size_t>(k)];
   }
+  if (total == 0) return 0;
+  long long base = 0;
+  if (r == 0) base = shared_fetch_add(f, total);
   MPI_Bcast(&base, 1, MPI_LONG_LONG, 0, f.comm);
   return base + before;
 }
@@ -229,7 +235,10 @@ int file_io(const char* fn, MPI_File fh, Pattern pattern, bool write, MPI_Offset
   const long long amount = static_cast<long long>(etypes(*f, static_cast<std::uint64_t>(count) * t->size));
   MPI_Offset at = offset;
   if (pattern == Pattern::Individual) at = f->pointer;
-  else if (pattern == Pattern::Shared) at = shared_fetch_add(*f, amount);
+  // An access of no data leaves the shared pointer where it is: there is nothing to ask the
+  // group's rank 0, whose progress an oversubscribed job waits for (about 140 us on 4 ranks
+  // sharing 2 cores, against 0.07 us for the other 0-byte writes).
+  else if (pattern == Pattern::Shared) at = amount == 0 ? 0 : shared_fetch_add(*f, amount);
   else if (pattern == Pattern::Ordered) at = ordered_place(*f, amount);
   std::uint64_t moved = 0;
   MPI_Status st{};
