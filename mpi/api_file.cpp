@@ -75,19 +75,32 @@ const Datatype* check_type(const File& f, MPI_Datatype h, const char* fn, int* r
   return nullptr;
 }
 
-/// Read or write count elements of t at buf, at view offset `offset` (etypes). Sets the status's
-/// byte count; *moved: bytes moved (a read stops short at the end of the file).
-int transfer(File& f, bool write, MPI_Offset offset, void* buf, int count, MPI_Datatype type, MPI_Status* status,
+/// A file access's status: bytes moved, no source or tag.
+void status_set_transferred(MPI_Status* status, std::uint64_t bytes) {
+  if (!status || status == MPI_STATUS_IGNORE) return;
+  MPI_Status s{};
+  s.MPI_SOURCE = MPI_ANY_SOURCE;
+  s.MPI_TAG = MPI_ANY_TAG;
+  s.MPI_ERROR = MPI_SUCCESS;
+  status_set_bytes(s, bytes);
+  *status = s;
+}
+
+/// Read or write count (>= 0, checked) elements of t (committed, checked) at buf, at view offset
+/// `offset` (etypes). Sets the status's byte count; *moved: bytes moved (a read stops short at the
+/// end of the file).
+int transfer(File& f, bool write, MPI_Offset offset, void* buf, int count, const Datatype* t, MPI_Status* status,
              const char* fn, std::uint64_t* moved) {
-  int rc;
-  if (count < 0) return fail(&f, MPI_ERR_COUNT, fn, "count " + std::to_string(count) + " is negative");
-  const Datatype* t = check_type(f, type, fn, &rc);
-  if (!t) return rc;
   if (!buf && count > 0 && !check::bottom_ok(*t)) return fail(&f, MPI_ERR_BUFFER, fn, check::null_buffer_why(static_cast<std::size_t>(count)));
   if (offset < 0) return fail(&f, MPI_ERR_ARG, fn, "offset " + std::to_string(offset) + " is negative");
   if (write && (f.amode & MPI_MODE_RDONLY)) return fail(&f, MPI_ERR_READ_ONLY, fn, "the file was opened MPI_MODE_RDONLY");
   if (!write && (f.amode & MPI_MODE_WRONLY)) return fail(&f, MPI_ERR_ACCESS, fn, "the file was opened MPI_MODE_WRONLY");
   const std::uint64_t bytes = static_cast<std::uint64_t>(count) * t->size;
+  if (bytes == 0) {  // nothing to move: no system call, no time charged as the application's
+    status_set_transferred(status, 0);
+    if (moved) *moved = 0;
+    return MPI_SUCCESS;
+  }
   const std::uint64_t pos = static_cast<std::uint64_t>(offset) * f.etype_desc.size;
   std::vector<char> staging;
   char* data = static_cast<char*>(buf) + t->true_lb;
@@ -119,14 +132,7 @@ int transfer(File& f, bool write, MPI_Offset offset, void* buf, int count, MPI_D
   }
   if (err) return fail(&f, errno_class(err), fn, std::string(write ? "writing " : "reading ") + f.path + ": " + std::strerror(err));
   if (!write && !t->contiguous) unpack(staging.data(), done, static_cast<std::size_t>(count), *t, buf);
-  if (status && status != MPI_STATUS_IGNORE) {
-    MPI_Status s{};
-    s.MPI_SOURCE = MPI_ANY_SOURCE;
-    s.MPI_TAG = MPI_ANY_TAG;
-    s.MPI_ERROR = MPI_SUCCESS;
-    status_set_bytes(s, done);
-    *status = s;
-  }
+  status_set_transferred(status, done);
   if (moved) *moved = done;
   return MPI_SUCCESS;
 }
@@ -242,7 +248,7 @@ int file_io(const char* fn, MPI_File fh, Pattern pattern, bool write, MPI_Offset
   else if (pattern == Pattern::Ordered) at = ordered_place(*f, amount);
   std::uint64_t moved = 0;
   MPI_Status st{};
-  rc = transfer(*f, write, at, buf, count, type, &st, fn, &moved);
+  rc = transfer(*f, write, at, buf, count, t, &st, fn, &moved);
   if (rc == MPI_SUCCESS && pattern == Pattern::Individual) f->pointer += static_cast<MPI_Offset>(etypes(*f, moved));
   if (how.kind == Completion::Nonblocking) {
     *how.request = new_generic_request(MPI_COMM_SELF);
