@@ -13,7 +13,8 @@
 #
 # --quick: 3 rounds, sizes up to 64 KiB (a few minutes less).
 # --apps: instead, the communication patterns of real codes (aml: Graph500's BFS, particles:
-# Quicksilver, sweep: Kripke, fileio: 0-byte MPI-IO writes in every variant) on N ranks (default
+# Quicksilver, blocking and with -a non-blocking "done?" tests, sweep: Kripke, fileio: 0-byte
+# MPI-IO writes in every variant) on N ranks (default
 # 4: more ranks than this machine's 2 cores, the usual case here), A B A B, median per figure;
 # --write puts that table between the "hostapps" markers.
 # As root, every rank of both libraries (and line_floor) starts at the highest priority (its
@@ -38,7 +39,7 @@ while [ $# -gt 0 ]; do
     --no-prio) prio=0; shift ;;
     --apps) apps=1; shift ;;
     --ranks) ranks=$2; shift 2 ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "host-vs-mpich.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -63,21 +64,23 @@ load() { cut -d' ' -f1 /proc/loadavg; }
 # ---- the real codes' patterns: each program once per library per round, A B A B
 if [ "$apps" = 1 ]; then
   progs="aml particles sweep fileio"
+  runs="aml particles particles_async sweep fileio"
   cmake --build "$build" -j2 --target tilempirun $(for p in $progs; do printf 'hostbench-%s ' "$p"; done) >&2
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
   for p in $progs; do mpicc -O2 -Wno-stringop-overflow -o "$work/mpich-$p" "$root/apps/hostbench/$p.c"; done
   wrap=()
   if [ "$prio" = 1 ]; then wrapper "$work"; wrap=("$work/prio"); fi
-  declare -A args=([aml]="-l 200" [particles]="-c 10" [sweep]="-i 10" [fileio]="-n 2000")
+  declare -A args=([aml]="-l 200" [particles]="-c 10" [particles_async]="-a -c 10" [sweep]="-i 10" [fileio]="-n 2000")
   load > "$work/load"
   for ((i = 1; i <= rounds; i++)); do
     echo "# round $i of $rounds (load $(load))" >&2
-    for p in $progs; do
+    for r in $runs; do
+      p=${r%_async}
       # shellcheck disable=SC2086
-      "$build/bin/tilempirun" -n "$ranks" --bind core "${wrap[@]}" "$build/bin/hostbench-$p" ${args[$p]} | grep -v '^#' >> "$work/t"
+      "$build/bin/tilempirun" -n "$ranks" --bind core "${wrap[@]}" "$build/bin/hostbench-$p" ${args[$r]} | grep -v '^#' >> "$work/t"
       # shellcheck disable=SC2086
-      mpirun -n "$ranks" -bind-to core "${wrap[@]}" "$work/mpich-$p" ${args[$p]} | grep -v '^#' >> "$work/m"
+      mpirun -n "$ranks" -bind-to core "${wrap[@]}" "$work/mpich-$p" ${args[$r]} | grep -v '^#' >> "$work/m"
       load >> "$work/load"
     done
   done

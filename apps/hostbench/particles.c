@@ -3,14 +3,16 @@
  * that neighbour's buffer, sent with MPI_Isend after each vault (the send requests kept in a
  * list and retired with MPI_Test), and received through one MPI_Irecv per neighbour of a whole
  * vault's size, polled with MPI_Test and posted again. Whether the cycle is done (every particle
- * born is absorbed) is asked with an MPI_Iallreduce of two counts, polled with MPI_Test after
- * every pass, and confirmed by a blocking MPI_Allreduce; then the receives are cancelled
+ * born is absorbed) is asked after every pass with a blocking MPI_Allreduce of two counts (as
+ * Quicksilver's default build does), or with -a an MPI_Iallreduce polled with MPI_Test and
+ * confirmed by a blocking one (its build with HAVE_ASYNC_MPI); then the receives are cancelled
  * (MPI_Cancel, MPI_Wait, MPI_Test_cancelled) and the cycle's tallies reduced.
  *
- *   particles [-c CYCLES] [-p PARTICLES] [-w WORK]
+ *   particles [-a] [-c CYCLES] [-p PARTICLES] [-w WORK]
  *
  * CYCLES cycles (default 10), PARTICLES born per rank and cycle (default 20000), WORK arithmetic
- * steps per particle and segment (default 200). Rank 0 prints "particles <ms per cycle>". */
+ * steps per particle and segment (default 200). Rank 0 prints "particles <ms per cycle>"
+ * ("particles_async" with -a). */
 #include <stdint.h>
 
 #include "hostbench.h"
@@ -34,12 +36,14 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   long cycles = 10, born = 20000, work = 200;
+  int async = 0;
   for (int i = 1; i < argc; ++i) {
-    if (!strcmp(argv[i], "-c") && i + 1 < argc) cycles = atol(argv[++i]);
+    if (!strcmp(argv[i], "-a")) async = 1;
+    else if (!strcmp(argv[i], "-c") && i + 1 < argc) cycles = atol(argv[++i]);
     else if (!strcmp(argv[i], "-p") && i + 1 < argc) born = atol(argv[++i]);
     else if (!strcmp(argv[i], "-w") && i + 1 < argc) work = atol(argv[++i]);
     else {
-      if (rank == 0) fprintf(stderr, "usage: %s [-c CYCLES] [-p PARTICLES] [-w WORK]\n", argv[0]);
+      if (rank == 0) fprintf(stderr, "usage: %s [-a] [-c CYCLES] [-p PARTICLES] [-w WORK]\n", argv[0]);
       MPI_Finalize();
       return 2;
     }
@@ -139,8 +143,14 @@ int main(int argc, char** argv) {
         MPI_Irecv(recvbuf[j], (int)cap, MPI_BYTE, nb[j], kTag, MPI_COMM_WORLD, &rqrecv[j]);
       }
       ++passes;
-      /* Done? The non-blocking test, confirmed by a blocking one. */
+      /* Done? A blocking test, or the non-blocking one confirmed by a blocking one. */
       int flag = 0;
+      if (!async) {
+        int64_t mine[2] = {gained, lost}, all[2];
+        MPI_Allreduce(mine, all, 2, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+        done = all[0] == all[1];
+        continue;
+      }
       MPI_Test(&iallreduce, &flag, MPI_STATUS_IGNORE);
       if (flag) {
         if (sums[0] == sums[1]) {
@@ -180,8 +190,8 @@ int main(int argc, char** argv) {
     MPI_Barrier(MPI_COMM_WORLD);
   }
   const double t = MPI_Wtime() - t0;
-  if (rank == 0) printf("# particles: %ld cycles of %ld particles per rank, %ld passes on rank 0 (%g)\nparticles %.3f\n",
-                        cycles, born, passes, sink, t / (double)cycles * 1e3);
+  if (rank == 0) printf("# particles: %ld cycles of %ld particles per rank, %ld passes on rank 0 (%g)\n%s %.3f\n",
+                        cycles, born, passes, sink, async ? "particles_async" : "particles", t / (double)cycles * 1e3);
   for (int j = 0; j < 4; ++j) {
     free(recvbuf[j]);
     free(sendp[j]);
