@@ -100,7 +100,7 @@ if [ "$apps" = 1 ]; then
       tr=$(awk -v n="$name" '$1 == n {print $2}' "$work/t" | sort -g | sed -n '1p;$p' | paste -sd- -)
       mr=$(awk -v n="$name" '$1 == n {print $2}' "$work/m" | sort -g | sed -n '1p;$p' | paste -sd- -)
       awk -v n="$name" -v t="$t" -v m="$m" -v tr="$tr" -v mr="$mr" 'BEGIN {
-        printf "| %s | %.3f | %.3f | %s | %s | %s |\n", n, t, m, (m > 0 ? sprintf(t / m < 0.1 ? "%.4f" : "%.2f", t / m) : "-"), tr, mr }'
+        printf "| %s | %.3f | %.3f | %s | %s | %s |\n", n, t, m, (m > 0 ? (t / m < 0.001 ? "<0.001" : sprintf(t / m < 0.1 ? "%.4f" : "%.2f", t / m)) : "-"), tr, mr }'
     done
   } > "$work/report.md"
   cat "$work/report.md"
