@@ -130,7 +130,7 @@ void HostTransport::set_placement(const Placement& p) {
   const bool oversubscribed = size_ > p.cores;
   spin_ = spin_policy(oversubscribed);
   vain_polls_per_yield_ = oversubscribed ? kVainPollsPerYield : 0;
-  if (const char* v = env_str("TILEMPI_HOST_POLL_YIELD")) vain_polls_per_yield_ = static_cast<std::uint32_t>(std::atoi(v));
+  if (auto n = settings::host_poll_yield()) vain_polls_per_yield_ = *n;  // (the launcher checked it)
   if (oversubscribed) return;
   // A rank per core, where small-message latency matters: map the control words, eager ring and
   // control ring of every channel (both directions) now, so that the first lap of a ring pays no
