@@ -309,6 +309,7 @@ int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuse
     Request* r = request_get(requests[i]);
     if (r && !r->done) {
       *flag = 0;
+      transport_of_job().polled_in_vain();
       return MPI_SUCCESS;
     }
   }
@@ -367,6 +368,7 @@ int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_St
   *index = MPI_UNDEFINED;
   *flag = any ? 0 : 1;
   if (!any) status_set(status, empty_status());
+  else transport_of_job().polled_in_vain();
   return MPI_SUCCESS;
 }
 
@@ -407,6 +409,7 @@ static int some(int incount, MPI_Request requests[], int* outcount, int indices[
     indices[n++] = i;
   }
   *outcount = n;
+  if (n == 0) transport_of_job().polled_in_vain();
   return rc == MPI_SUCCESS ? rc : raise(comm, rc, fn, "");
 }
 
@@ -434,7 +437,10 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   progress();
   Request* r = request_get(*request);
   *flag = r->done;
-  if (!r->done) return MPI_SUCCESS;
+  if (!r->done) {
+    transport_of_job().polled_in_vain();
+    return MPI_SUCCESS;
+  }
   MPI_Comm comm;
   int err = harvest(request, 0, status, &comm);
   return err == MPI_SUCCESS ? err : raise(comm, err, "MPI_Test", "");
@@ -496,6 +502,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status
   if (!check::source(*c, source, "MPI_Iprobe", &rc) || !check::recv_tag(*c, tag, "MPI_Iprobe", &rc)) return rc;
   if (!flag) return raise(comm, MPI_ERR_ARG, "MPI_Iprobe", "flag is NULL");
   *flag = iprobe(source, tag, *c, Lane::User, status);
+  if (!*flag) transport_of_job().polled_in_vain();
   return MPI_SUCCESS;
 }
 
@@ -643,6 +650,7 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* mess
   if (!check::source(*c, source, "MPI_Improbe", &rc) || !check::recv_tag(*c, tag, "MPI_Improbe", &rc)) return rc;
   if (!flag || !message) return raise(comm, MPI_ERR_ARG, "MPI_Improbe", "flag or message is NULL");
   *flag = improbe(source, tag, *c, message, status);
+  if (!*flag) transport_of_job().polled_in_vain();
   return MPI_SUCCESS;
 }
 

@@ -9,8 +9,14 @@
 # seen while it ran: on a shared machine, compare only figures taken side by side.
 #
 #   scripts/host-vs-mpich.sh [--build DIR] [--rounds N] [--max BYTES] [--write] [--quick] [--no-prio]
+#   scripts/host-vs-mpich.sh --apps [--ranks N] [--build DIR] [--rounds N] [--write] [--no-prio]
 #
 # --quick: 3 rounds, sizes up to 64 KiB (a few minutes less).
+# --apps: instead, the communication patterns of real codes (aml: Graph500's BFS, particles:
+# Quicksilver, blocking and with -a non-blocking "done?" tests, sweep: Kripke, fileio: 0-byte
+# MPI-IO writes in every variant) on N ranks (default
+# 4: more ranks than this machine's 2 cores, the usual case here), A B A B, median per figure;
+# --write puts that table between the "hostapps" markers.
 # As root, every rank of both libraries (and line_floor) starts at the highest priority (its
 # autogroup's nice -20, then nice -20): the other users' processes of a shared machine then
 # disturb both less; --no-prio leaves priorities alone.
@@ -20,6 +26,8 @@ build=$root/build
 rounds=7
 max=4194304
 write=0
+apps=0
+ranks=4
 prio=$([ "$(id -u)" = 0 ] && echo 1 || echo 0)
 while [ $# -gt 0 ]; do
   case $1 in
@@ -29,18 +37,83 @@ while [ $# -gt 0 ]; do
     --write) write=1; shift ;;
     --quick) rounds=3; max=65536; shift ;;
     --no-prio) prio=0; shift ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    --apps) apps=1; shift ;;
+    --ranks) ranks=$2; shift 2 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "host-vs-mpich.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 case $rounds in ''|*[!0-9]*|0) echo "host-vs-mpich.sh: --rounds wants a positive number, not '$rounds'" >&2; exit 2 ;; esac
 case $max in ''|*[!0-9]*) echo "host-vs-mpich.sh: --max wants a byte count, not '$max'" >&2; exit 2 ;; esac
+case $ranks in ''|*[!0-9]*|0|1) echo "host-vs-mpich.sh: --ranks wants a number above 1, not '$ranks'" >&2; exit 2 ;; esac
 
 # ---- MPICH from Debian (the baseline only: tilempi never depends on it)
 if ! command -v mpicc >/dev/null || ! mpicc -show 2>/dev/null | grep -qi mpich; then
   echo "# installing Debian's MPICH (mpich, libmpich-dev)" >&2
   sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
   $sudo apt-get install -y --no-install-recommends mpich libmpich-dev >&2
+fi
+
+wrapper() {  # $1 directory: writes $1/prio, the highest-priority wrapper (as root)
+  printf '#!/bin/sh\necho -20 > /proc/self/autogroup 2>/dev/null\nexec nice -n -20 "$@"\n' > "$1/prio"
+  chmod +x "$1/prio"
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+load() { cut -d' ' -f1 /proc/loadavg; }
+
+# ---- the real codes' patterns: each program once per library per round, A B A B
+if [ "$apps" = 1 ]; then
+  progs="aml particles sweep fileio"
+  runs="aml particles particles_async sweep fileio"
+  cmake --build "$build" -j2 --target tilempirun $(for p in $progs; do printf 'hostbench-%s ' "$p"; done) >&2
+  work=$(mktemp -d)
+  trap 'rm -rf "$work"' EXIT
+  for p in $progs; do mpicc -O2 -Wno-stringop-overflow -o "$work/mpich-$p" "$root/apps/hostbench/$p.c"; done
+  wrap=()
+  if [ "$prio" = 1 ]; then wrapper "$work"; wrap=("$work/prio"); fi
+  declare -A args=([aml]="-l 200" [particles]="-c 10" [particles_async]="-a -c 10" [sweep]="-i 10" [fileio]="-n 2000")
+  load > "$work/load"
+  for ((i = 1; i <= rounds; i++)); do
+    echo "# round $i of $rounds (load $(load))" >&2
+    for r in $runs; do
+      p=${r%_async}
+      # shellcheck disable=SC2086
+      "$build/bin/tilempirun" -n "$ranks" --bind core "${wrap[@]}" "$build/bin/hostbench-$p" ${args[$r]} | grep -v '^#' >> "$work/t"
+      # shellcheck disable=SC2086
+      mpirun -n "$ranks" -bind-to core "${wrap[@]}" "$work/mpich-$p" ${args[$r]} | grep -v '^#' >> "$work/m"
+      load >> "$work/load"
+    done
+  done
+  {
+    printf 'Measured %s on %s cores (%s), load average %s-%s while it ran; MPICH %s;
+' "$(date -u '+%Y-%m-%d %H:%M UTC')" \
+      "$(nproc)" "$(lscpu | sed -n 's/^Model name: *//p' | head -1)" "$(sort -g "$work/load" | head -1)" \
+      "$(sort -g "$work/load" | tail -1)" "$(mpichversion 2>/dev/null | sed -n 's/^MPICH Version: *//p' | tr -d '\t')"
+    printf '`scripts/host-vs-mpich.sh --apps --ranks %s --rounds %s`%s: %s ranks on %s cores, the two\n' "$ranks" "$rounds" \
+      "$([ "$prio" = 1 ] && echo ', every rank of both at nice -20')" "$ranks" "$(nproc)"
+    printf 'libraries alternating, median of %s runs each (aml: us per BFS level; particles: ms per cycle;\n' "$rounds"
+    printf 'sweep: ms per iteration; fileio: us per 0-byte call; ratio = tilempi / MPICH, lower is better).\n\n'
+    printf '| figure | tilempi | MPICH | ratio | tilempi range | MPICH range |\n| --- | ---: | ---: | ---: | ---: | ---: |\n'
+    for name in $(awk '{print $1}' "$work/t" | awk '!seen[$0]++'); do
+      t=$(awk -v n="$name" '$1 == n {print $2}' "$work/t" | median)
+      m=$(awk -v n="$name" '$1 == n {print $2}' "$work/m" | median)
+      tr=$(awk -v n="$name" '$1 == n {print $2}' "$work/t" | sort -g | sed -n '1p;$p' | paste -sd- -)
+      mr=$(awk -v n="$name" '$1 == n {print $2}' "$work/m" | sort -g | sed -n '1p;$p' | paste -sd- -)
+      awk -v n="$name" -v t="$t" -v m="$m" -v tr="$tr" -v mr="$mr" 'BEGIN {
+        printf "| %s | %.3f | %.3f | %s | %s | %s |\n", n, t, m, (m > 0 ? (t / m < 0.001 ? "<0.001" : sprintf(t / m < 0.1 ? "%.4f" : "%.2f", t / m)) : "-"), tr, mr }'
+    done
+  } > "$work/report.md"
+  cat "$work/report.md"
+  if [ "$write" = 1 ]; then
+    doc=$root/docs/HOST_TRANSPORT.md
+    grep -q '<!-- hostapps:begin -->' "$doc" || { echo "no hostapps markers in $doc" >&2; exit 1; }
+    awk -v rep="$work/report.md" '
+      /<!-- hostapps:begin -->/ { print; while ((getline l < rep) > 0) print l; skip = 1; next }
+      /<!-- hostapps:end -->/ { skip = 0 }
+      !skip' "$doc" > "$work/doc" && cp "$work/doc" "$doc"
+    echo "# wrote $doc" >&2
+  fi
+  exit 0
 fi
 
 # ---- both builds of the same sources
@@ -53,15 +126,13 @@ for p in latency bandwidth msgrate colls; do
 done
 wrap=()
 if [ "$prio" = 1 ]; then
-  printf '#!/bin/sh\necho -20 > /proc/self/autogroup 2>/dev/null\nexec nice -n -20 "$@"\n' > "$work/prio"
-  chmod +x "$work/prio"
+  wrapper "$work"
   wrap=("$work/prio")
 fi
 run_t() { "$build/bin/tilempirun" -n "$1" --bind core "${wrap[@]}" "${@:2}"; }
 run_m() { mpirun -n "$1" -bind-to core "${wrap[@]}" "${@:2}"; }
 ncores=$(nproc)
 
-load() { cut -d' ' -f1 /proc/loadavg; }
 echo "$(load)" > "$work/load"
 note_load() { load >> "$work/load"; }
 
@@ -116,7 +187,6 @@ files() {  # $1 stem, $2 lib: that library's files of the rounds used
 }
 
 # ---- medians and ratios
-median() { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 table() {  # $1 file stem, $2 title, $3 unit, $4 "lower"|"higher" is better
   local stem=$1
   printf '\n%s (%s, median of %s rounds; ratio = tilempi / MPICH, %s is better)\n\n' "$2" "$3" "${#used[@]}" "$4"

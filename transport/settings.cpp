@@ -102,6 +102,14 @@ const Setting& host_deadlock_after_env() {
   return s;
 }
 
+const Setting& host_poll_yield_env() {
+  static const Setting s = st::integer(
+      "TILEMPI_HOST_POLL_YIELD", st::Source::environment, 0, 1000000, "32 when the job has more ranks than cores, else 0",
+      "host: a rank gives its core away (sched_yield) once every this many MPI_Test, MPI_Testany, MPI_Testall, "
+      "MPI_Testsome, MPI_Iprobe or MPI_Improbe that found nothing; 0: never");
+  return s;
+}
+
 const Setting& sim_ranks_env() {
   static const Setting s = st::choice("TILEMPI_SIM_RANKS", st::Source::environment,
                                       {"auto", "contexts", "processes"}, "auto",
@@ -117,8 +125,8 @@ const Setting& sim_profile_env() {
 }
 
 std::vector<Setting> environment() {
-  return {host_eager_env(), host_chunk_env(), host_cma_env(), host_deadlock_after_env(), sim_ranks_env(),
-          sim_profile_env()};
+  return {host_eager_env(), host_chunk_env(), host_cma_env(), host_deadlock_after_env(), host_poll_yield_env(),
+          sim_ranks_env(), sim_profile_env()};
 }
 
 std::optional<std::uint64_t> host_eager(std::uint64_t max_bytes) {
@@ -126,6 +134,12 @@ std::optional<std::uint64_t> host_eager(std::uint64_t max_bytes) {
   auto v = st::env_integer(s, 0, static_cast<std::int64_t>(max_bytes));
   if (!v) return std::nullopt;
   return static_cast<std::uint64_t>(*v);
+}
+
+std::optional<std::uint32_t> host_poll_yield() {
+  auto v = st::env_integer(host_poll_yield_env(), 0, 1000000);
+  if (!v) return std::nullopt;
+  return static_cast<std::uint32_t>(*v);
 }
 
 std::optional<std::uint64_t> host_chunk(std::uint64_t arena_bytes) {

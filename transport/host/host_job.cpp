@@ -44,6 +44,7 @@ class HostJob final : public Job {
       }
       (void)settings::host_eager(g.ring_bytes / 4 - kSlotPayloadOffset);
       (void)tilempi::settings::env_boolean(settings::host_cma_env());
+      (void)settings::host_poll_yield();
     } catch (const tilempi::settings::Error&) {
       throw;  // a bad setting: the launcher says so as a usage error
     }

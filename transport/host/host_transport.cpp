@@ -129,6 +129,8 @@ void HostTransport::set_placement(const Placement& p) {
   placement_ = p;
   const bool oversubscribed = size_ > p.cores;
   spin_ = spin_policy(oversubscribed);
+  vain_polls_per_yield_ = oversubscribed ? kVainPollsPerYield : 0;
+  if (auto n = settings::host_poll_yield()) vain_polls_per_yield_ = *n;  // (the launcher checked it)
   if (oversubscribed) return;
   // A rank per core, where small-message latency matters: map the control words, eager ring and
   // control ring of every channel (both directions) now, so that the first lap of a ring pays no
@@ -260,6 +262,20 @@ bool HostTransport::poll(Arrival& out) {
     if (++s == size_) s = 0;
   }
   return false;
+}
+
+// An application that polls (MPI_Test, MPI_Testany, MPI_Iprobe in a loop) never waits in the
+// transport, so it never yields or sleeps: on a core shared with another rank it holds the core
+// for the scheduler's whole time slice (milliseconds) while the rank it polls for, or one that
+// rank waits for, sits on the run queue. Graph500's BFS, which polls in every level's barrier,
+// spent nearly all its time so (docs/HOST_TRANSPORT.md, "Real codes"). So every so many tests
+// that found nothing give the core away, as wait() does after its short spin; sched_yield()
+// returns at once when nobody else wants the core. (Counted here only: the paths of messages
+// that arrive are the same as without it.)
+void HostTransport::polled_in_vain() {
+  if (vain_polls_per_yield_ == 0 || ++vain_polls_ < vain_polls_per_yield_) return;
+  vain_polls_ = 0;
+  yield_core();
 }
 
 void HostTransport::wake_space_waiter(int s) {

@@ -46,6 +46,11 @@ Channel channel_view(const Segment& seg, int sender, int receiver);
 /// (arena_stream.h), both ways too (docs/HOST_TRANSPORT.md, "The fifth pass", "The seventh pass").
 inline constexpr std::uint64_t kArenaFrom = 64u << 10;
 
+/// When ranks share cores: a rank gives its core away once every this many tests of the layer
+/// above (MPI_Test and the like) that found nothing (polled_in_vain); in a polling loop that is
+/// every 2-4 us, as wait() spins before it yields. TILEMPI_HOST_POLL_YIELD=N sets it (0: never).
+inline constexpr std::uint32_t kVainPollsPerYield = 32;
+
 /// Arrival handles: eager records carry (line position, source), rendezvous requests a key.
 inline constexpr std::uint64_t kHandleRdv = 1;
 inline constexpr int kSourceBits = 19;
@@ -77,6 +82,7 @@ class HostTransport final : public Transport {
                      std::size_t* size) override;
   void progress() override;
   void wait(std::uint64_t timeout_ns) override;
+  void polled_in_vain() override;
   double wtime() override;
   double wtick() override;
   [[noreturn]] void abort(int code, const std::string& why) override;
@@ -198,6 +204,10 @@ class HostTransport final : public Transport {
   Topology topo_;
   Placement placement_;
   SpinPolicy spin_ = spin_policy(false);
+  /// Tests of the layer above that found nothing since the last yield (polled_in_vain), and how
+  /// many of them give the core away when ranks share cores (0: never).
+  std::uint32_t vain_polls_ = 0;
+  std::uint32_t vain_polls_per_yield_ = 0;
   bool cma_ok_ = true;
   std::uint64_t cma_below_ = UINT64_MAX;  ///< rendezvous below this size use cross-memory attach
   bool light_fence_ = false;  ///< registered for the sleepers' asymmetric fence (waiting.h)

@@ -31,6 +31,7 @@ const Setting& host_eager_env();    ///< TILEMPI_HOST_EAGER
 const Setting& host_chunk_env();    ///< TILEMPI_HOST_CHUNK
 const Setting& host_cma_env();      ///< TILEMPI_HOST_CMA
 const Setting& host_deadlock_after_env();  ///< TILEMPI_HOST_DEADLOCK_AFTER (read by tilempirun)
+const Setting& host_poll_yield_env();  ///< TILEMPI_HOST_POLL_YIELD
 const Setting& sim_ranks_env();     ///< TILEMPI_SIM_RANKS
 const Setting& sim_profile_env();   ///< TILEMPI_SIM_PROFILE
 /// Every environment variable of the transport layer, in listing order.
@@ -43,5 +44,8 @@ std::optional<std::uint64_t> host_eager(std::uint64_t max_bytes);
 /// TILEMPI_HOST_CHUNK for an arena of `arena_bytes` per channel: the chunk size, or nothing
 /// when unset. Throws tilempi::settings::Error naming the variable and the job's range.
 std::optional<std::uint64_t> host_chunk(std::uint64_t arena_bytes);
+/// TILEMPI_HOST_POLL_YIELD: every how many vain tests a host rank yields its core, or nothing
+/// when unset. Throws tilempi::settings::Error naming the variable and its range.
+std::optional<std::uint32_t> host_poll_yield();
 
 }  // namespace tilempi::transport::settings

@@ -156,6 +156,11 @@ class Transport {
   /// Spins briefly, then sleeps, so that many ranks on few cores still make progress.
   virtual void wait(std::uint64_t timeout_ns) = 0;
 
+  /// The layer above's non-blocking test (MPI_Test, MPI_Iprobe and the like) found nothing done.
+  /// An application that polls in a loop holds its core meanwhile; a transport whose ranks share
+  /// cores may give the core to another rank when this repeats. Others ignore it.
+  virtual void polled_in_vain() {}
+
   /// Brackets a blocking wait of the layer above (MPI_Wait and friends): in between, a "nothing
   /// yet" from poll(), send_done() or fetch_done() is provisional, because the caller calls
   /// wait() before it acts on it. A modeled transport then answers from what it already knows
