@@ -72,6 +72,34 @@ void BM_BookSimPipeline(benchmark::State& state) {
   state.counters["accepted"] = accepted;
 }
 
+// The same with several VCs per port and BookSim's separable input-first allocators (as
+// ../shared/reference/booksim-routing-8x8.md configures BookSim: num_vcs, 4-flit buffers per VC,
+// both allocators separable_input_first; the general router). Arguments: k, offered load in
+// thousandths, pipeline (0: A, 1: B), VCs.
+void BM_BookSimVcs(benchmark::State& state) {
+  Config c = Config::preset_named(state.range(2) ? "booksim_speculative" : "booksim");
+  c.width = c.height = static_cast<int>(state.range(0));
+  c.vcs = c.vcs_per_class = static_cast<int>(state.range(3));
+  c.vc_allocator = c.sw_allocator = "separable_input_first";
+  TrafficSpec s;
+  s.rate = static_cast<double>(state.range(1)) / 1000.0;
+  s.payload_flits = 4;
+  s.warmup = 2000;
+  s.measure = 18000;
+  s.drain_limit = 0;
+  double router_cycles = 0, flit_hops = 0, accepted = 0;
+  for (auto _ : state) {
+    TrafficResult r = run_traffic(c, s);
+    router_cycles += r.router_cycles;
+    flit_hops += static_cast<double>(r.flit_hops);
+    accepted = r.accepted_flits;
+    benchmark::DoNotOptimize(r.latency.sum);
+  }
+  state.counters["router_cycles/s"] = benchmark::Counter(router_cycles, benchmark::Counter::kIsRate);
+  state.counters["flit_hops/s"] = benchmark::Counter(flit_hops, benchmark::Counter::kIsRate);
+  state.counters["accepted"] = accepted;
+}
+
 // The chip model's share of the 64-rank sim alltoall of issue 14 (20 rounds of 1 KiB per pair,
 // 322 560 packets), without the sim transport and adapter: on the tilepro64 preset every tile
 // sends 4 packets per destination and round (two of 128 words, two of none, as the udn
@@ -134,6 +162,11 @@ BENCHMARK(BM_BookSimPipeline)
     ->Args({16, 300, 1, 0})
     ->Args({8, 100, 0, 1})
     ->Args({16, 100, 0, 1})
+    ->Unit(benchmark::kMillisecond);
+
+BENCHMARK(BM_BookSimVcs)
+    ->ArgNames({"k", "load_milli", "spec", "vcs"})
+    ->ArgsProduct({{8, 16}, {10, 100, 300}, {0, 1}, {2, 4}})
     ->Unit(benchmark::kMillisecond);
 
 BENCHMARK(BM_UniformTraffic)

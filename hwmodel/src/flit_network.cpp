@@ -156,6 +156,16 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
   // compiled for it, with the pipeline's options as constants; any other chip runs the general
   // one.
   run_routers_ = &FlitNetwork::run_routers<General>;
+  bool credit_bits = false;
+  if ((vcs_ == 2 || vcs_ == 4) && per_class_ == vcs_ && !torus_ && !fast_ && wheel_bits_) {
+    // Several VCs of one class on a mesh (BookSim's configurations with several VCs).
+    static_assert(layout_for(kPorts * 2, 2, 1).stride % alignof(Node) == 0 &&
+                  layout_for(kPorts * 4, 4, 1).stride % alignof(Node) == 0);
+    const bool ic = inj_credit_delay_ > 0;
+    if (vcs_ == 2) ic ? choose_vcs<2, true>() : choose_vcs<2, false>();
+    else ic ? choose_vcs<4, true>() : choose_vcs<4, false>();
+    credit_bits = true;
+  }
   if (vcs_ == 1 && !torus_ && wheel_bits_ && !routing_) {
     static_assert(layout_for(kPorts, 1, 1).stride % alignof(Node) == 0);  // (the OneVc shape's block: vcs_ == 1)
     const bool ic = inj_credit_delay_ > 0;
@@ -166,12 +176,13 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
       if (va_stage_) ic ? choose_one_vc<false, true, true>() : choose_one_vc<false, true, false>();
       else ic ? choose_one_vc<false, false, true>() : choose_one_vc<false, false, false>();
     }
-    if (!fast_) {
-      // Credits on their way back as bits (OutVc::soon; credit_delay_ < 64 with this wheel), no ring.
-      for (int n = 0; n < nodes; ++n)
-        for (int i = 0; i < ivcs_; ++i) out_vc(block(static_cast<std::uint32_t>(n)), i).back.soon = 0;
-      ret_ = std::vector<Cycle>();
-    }
+    credit_bits = !fast_;
+  }
+  if (credit_bits) {
+    // Credits on their way back as bits (OutVc::soon; credit_delay_ < 64 with this wheel), no ring.
+    for (int n = 0; n < nodes; ++n)
+      for (int i = 0; i < ivcs_; ++i) out_vc(block(static_cast<std::uint32_t>(n)), i).back.soon = 0;
+    ret_ = std::vector<Cycle>();
   }
 }
 
@@ -179,6 +190,17 @@ template <bool HeadStages, bool VaStage, bool InjCredit>
 void Chip::FlitNetwork::choose_one_vc() {
   run_routers_ = fast_ ? &FlitNetwork::run_routers<OneVc<HeadStages, VaStage, InjCredit, true>>
                        : &FlitNetwork::run_routers<OneVc<HeadStages, VaStage, InjCredit, false>>;
+}
+
+template <int V, bool InjCredit>
+void Chip::FlitNetwork::choose_vcs() {
+  if (head_stages_) {
+    run_routers_ = va_stage_ ? &FlitNetwork::run_routers<Vcs<V, true, true, InjCredit>>
+                             : &FlitNetwork::run_routers<Vcs<V, true, false, InjCredit>>;
+  } else {
+    run_routers_ = va_stage_ ? &FlitNetwork::run_routers<Vcs<V, false, true, InjCredit>>
+                             : &FlitNetwork::run_routers<Vcs<V, false, false, InjCredit>>;
+  }
 }
 
 void Chip::FlitNetwork::defer(Cycle at, std::uint32_t id, std::uint8_t kind) { deferred_.push(Deferred{at, seq_++, id, kind}); }
@@ -792,9 +814,11 @@ void Chip::FlitNetwork::switch_allocation_separable(RouterCycle<M>& r) {
     const int o = std::countr_zero(w);
     const std::uint64_t c = r.cand[o];
     asked |= c;
-    for (int pt = 0; pt < kPorts; ++pt) {
+    // (only the ports with a candidate: most outputs have one or two)
+    for (std::uint64_t rest = c; rest;) {
+      const int pt = port_of<M>(std::countr_zero(rest));
+      rest &= ~port_mask_[pt];
       const std::uint64_t m = (c & port_mask_[pt]) >> (pt * S.vcs);
-      if (!m) continue;
       const unsigned pos = nd.sa_vc_rr[pt];
       const std::uint64_t hi = pos >= 64 ? 0 : m & (~std::uint64_t{0} << pos);
       pick[pt][o] = std::countr_zero(hi ? hi : m);

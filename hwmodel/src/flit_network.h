@@ -338,13 +338,30 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     bool head_stages, va_stage, fast, torus, phantom, inj_credit;
     int vcs, ivcs, per_class, classes;
   };
+  // Traits of a shape: fixed (one VC per port: the OneVc logic), const_shape (shape() and the
+  // block layout are constants), credit_bits (below), wheel_bits (a wheel of at most 64 slots, so
+  // a wake-up tests the node's wheel bit directly).
+  //
+  // General: any chip, every option read from the network. Vcs (several VCs per port, all of one
+  // class, on a mesh, no one-step worms, a wheel of at most 64 slots):
+  // the general logic with the pipeline and the VC count as constants, and the credits on their
+  // way back as bits (OutVc::soon) instead of a ring: an output VC gets at most one credit a cycle
+  // (the input VC behind it sends at most one flit a cycle), and with such a wheel credit_delay <
+  // 64.
   struct General {
-    static constexpr bool fixed = false;
-    static constexpr bool credit_bits = false;
+    static constexpr bool fixed = false, const_shape = false, credit_bits = false, wheel_bits = false;
   };
+  template <int V, bool HeadStages, bool VaStage, bool InjCredit>
+  struct Vcs {
+    static_assert(V > 1 && (V & (V - 1)) == 0, "a power of two, so that port and VC of an index are shifts");
+    static constexpr bool fixed = false, const_shape = true, credit_bits = true, wheel_bits = true;
+    static constexpr Shape shape{HeadStages, VaStage, false, false, InjCredit, InjCredit, V, kPorts * V, V, 1};
+  };
+  template <int V, bool InjCredit>
+  void choose_vcs();  // sets run_routers_ to the Vcs shape of this chip's pipeline
   template <bool HeadStages, bool VaStage, bool InjCredit, bool Fast>
   struct OneVc {
-    static constexpr bool fixed = true;
+    static constexpr bool fixed = true, const_shape = true, wheel_bits = true;
     // (One-step worms return a worm's credits at once, over more cycles than 64 bits span: they
     // keep the ring.)
     static constexpr bool credit_bits = !Fast;
@@ -354,7 +371,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   void choose_one_vc();  // sets run_routers_ to the OneVc shape of this chip's options
   template <class M>
   Shape shape() const {
-    if constexpr (M::fixed) return M::shape;
+    if constexpr (M::const_shape) return M::shape;
     else return Shape{head_stages_, va_stage_, fast_, torus_, ph_cap_ > 0, inj_credit_delay_ > 0,
                       vcs_,         ivcs_,     per_class_, classes_};
   }
@@ -363,14 +380,18 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   // port, the index is the port and every VC is 0.
   template <class M> int port_of(int i) const {
     if constexpr (M::fixed) return i;
+    else if constexpr (M::const_shape) return i / M::shape.vcs;
     else return port_of_[i];
   }
   template <class M> int vc_of([[maybe_unused]] int i) const {
     if constexpr (M::fixed) return 0;
+    else if constexpr (M::const_shape) return i % M::shape.vcs;
     else return vc_of_[i];
   }
   template <class M> std::uint64_t port_mask(int i) const {
     if constexpr (M::fixed) return std::uint64_t{1} << i;
+    else if constexpr (M::const_shape)
+      return ((std::uint64_t{1} << M::shape.vcs) - 1) << (i / M::shape.vcs * M::shape.vcs);
     else return port_mask_[port_of_[i]];
   }
   template <class M> static int ovc_of([[maybe_unused]] const Fifo& f) {
@@ -381,8 +402,10 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   // (always_inline: the Debug build, which the sanitizer tests use, runs them as fast as the
   // vector indexing they replace.)
   template <class M> [[gnu::always_inline]] const BlockLayout& layout() const {
-    if constexpr (M::fixed) {
-      static constexpr BlockLayout L = layout_for(kPorts, 1, 1);
+    if constexpr (M::const_shape) {
+      static constexpr BlockLayout L = layout_for(static_cast<std::size_t>(M::shape.ivcs),
+                                                  static_cast<std::size_t>(M::shape.vcs),
+                                                  static_cast<std::size_t>(M::shape.classes));
       return L;
     } else {
       return layout_;
@@ -440,7 +463,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   // schedule() inside a router cycle: the OneVc shape runs only with a wheel of at most 64 slots,
   // so it tests the node's wheel bit without asking which kind of wheel it has.
   template <class M> [[gnu::always_inline]] inline void wake(std::uint32_t n, Cycle c) {
-    if constexpr (M::fixed) {
+    if constexpr (M::wheel_bits) {
       Node& nd = block<M>(n);
       const std::uint64_t b = std::uint64_t{1} << (c & wheel_mask_);
       const bool fresh = !(nd.queued & b);
