@@ -132,6 +132,7 @@ Chip::FlitNetwork::FlitNetwork(Chip& chip, const Config& c, const Topology& topo
   sep_va_ = vcs_ > 1 && c.vc_allocator == "separable_input_first";
   sep_sa_ = vcs_ > 1 && c.sw_allocator == "separable_input_first";
   new_heads_ = routing_ != nullptr || sep_va_;
+  hold_heads_ = sep_va_ && !routing_;
   rng_ = c.routing_seed;
   if (routing_) opts_.resize(static_cast<std::size_t>(nodes) * static_cast<std::size_t>(ivcs_));
   if (sep_va_) {
@@ -429,6 +430,10 @@ void Chip::FlitNetwork::requests(RouterCycle<M>& r) {
     // (switch_traversal lets them ask again): they are not looked at, only their demand counts.
     scan &= ~r.nd->held_in;
     if constexpr (!M::shape.va_stage) r.demand |= static_cast<unsigned>(r.nd->held_outs);
+  } else if constexpr (M::const_shape) {
+    // The same for the heads head_request() holds (hold_heads_; else none is held).
+    scan &= ~r.nd->held_in;
+    if constexpr (!M::shape.va_stage) r.demand |= static_cast<unsigned>(r.nd->held_outs);
   }
   for (std::uint64_t m = scan; m; m &= m - 1) {
     const int i = std::countr_zero(m);
@@ -624,6 +629,9 @@ void Chip::FlitNetwork::head_request(RouterCycle<M>& r, int i, Fifo& f) {
     if (!req) {  // every VC it may take is held by another worm
       r.held_up |= all;
       if (link) link_wait_begin(f, wait_since<M>(nd, i), t);
+      if constexpr (M::const_shape) {
+        if (hold_heads_) hold_head(nd, i, op[0].port);
+      }
       return;
     }
     int ovi;
@@ -689,6 +697,9 @@ void Chip::FlitNetwork::head_request(RouterCycle<M>& r, int i, Fifo& f) {
   r.demand |= 1u << op[0].port;  // (the output whose statistics count the wait)
   r.held_up |= all;
   if (link) link_wait_begin(f, wait_since<M>(nd, i), t);
+  if constexpr (M::const_shape) {
+    if (hold_heads_) hold_head(nd, i, op[0].port);
+  }
 }
 
 // VC allocation: each free output VC that heads asked for goes to one of them, round robin;
@@ -905,8 +916,9 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle<M>& r, int i, int o) {
   ov.owner = is_tail ? -1 : static_cast<std::int16_t>(i);
   if (is_tail) {
     f.out = f.ovc = -1;
-    if constexpr (M::fixed) {
-      // The heads that waited for this output ask again next cycle.
+    if constexpr (M::const_shape) {
+      // The heads that waited for this output (for any of its VCs: each asks for all of them)
+      // ask again next cycle.
       std::uint64_t& w = r.nd->held_on[o];
       if (w) {
         r.nd->held_in &= ~w;
@@ -914,8 +926,9 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle<M>& r, int i, int o) {
         w = 0;
         r.retry = true;
       }
-    } else if (r.held_up & (std::uint64_t{1} << (o * S.vcs + ovc))) {
-      r.retry = true;  // a head waits for it
+    }
+    if constexpr (!M::fixed) {
+      if (r.held_up & (std::uint64_t{1} << (o * S.vcs + ovc))) r.retry = true;  // a head waits for it
     }
   }
 

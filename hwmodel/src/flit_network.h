@@ -586,6 +586,10 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   bool sep_va_ = false;                    // vc_allocator=separable_input_first, several VCs per port
   bool sep_sa_ = false;                    // sw_allocator=separable_input_first, several VCs per port
   bool new_heads_ = false;                 // heads ask through head_request (routing_ or sep_va_)
+  // The Vcs shape with xy and the separable VC allocator: a head whose every VC (all of its
+  // output's, one class) another worm holds leaves the request scan until a tail frees one of them
+  // (Node::held_in, as in the OneVc shape), instead of asking again at every activation.
+  bool hold_heads_ = false;
   std::uint64_t rng_ = 0;                  // the routing functions' stream (routing_seed)
   // Per input VC (node * ivcs_ + i): the route options of its front head (routing_).
   struct Options {
