@@ -215,6 +215,29 @@ TEST(GoldenCycles, FlitModel) {
   });
 }
 
+// Several VCs of one class on a mesh (the flit network's Vcs router shape, its held heads with the
+// separable VC allocator), with BookSim's allocators or the original ones, and a routing function
+// other than xy on it. Digests computed with the model before that shape existed (main at 2cc1290).
+TEST(GoldenCycles, SeveralVcs) {
+  const std::string sep_va = "vc_allocator=separable_input_first", sep_sa = "sw_allocator=separable_input_first";
+  check({
+      {"booksim 2 VCs, separable allocators, overload",
+       {"booksim", "vcs=2", "vcs_per_class=2", sep_va, sep_sa}, load(0.1, 4, 2000), 0xb3693fd19857a449ull},
+      {"booksim 4 VCs, separable allocators",
+       {"booksim", "vcs=4", "vcs_per_class=4", sep_va, sep_sa}, load(0.05, 4), 0x8367de181a2a4c30ull},
+      {"booksim_speculative 2 VCs, separable allocators, overload",
+       {"booksim_speculative", "vcs=2", "vcs_per_class=2", sep_va, sep_sa}, load(0.12, 4, 2000), 0x4ff3be359774527cull},
+      {"booksim 4 VCs, original allocators",
+       {"booksim", "vcs=4", "vcs_per_class=4"}, load(0.08, 4, 2000), 0x9ce43b8b8d04dd4aull},
+      {"booksim 2 VCs, o1turn",
+       {"booksim", "vcs=2", "vcs_per_class=2", sep_va, sep_sa, "routing=o1turn"}, load(0.08, 4, 2000), 0xa11167c0c701aa62ull},
+      {"2 VCs without injection credit delay, 8-flit buffers",
+       {"default", "width=6", "height=5", "vcs=2", "vcs_per_class=2", "input_buffer_flits=8", "routing_delay=1",
+        "vc_alloc_delay=1", "router_delay=2", "credit_delay=1", sep_va, sep_sa},
+       load(0.1, 6), 0x6b8f87895b22c401ull},
+  });
+}
+
 TEST(GoldenCycles, PacketModel) {
   check({
       {"packet: default 4x4", {"default", "network_model=packet"}, load(0.08, 6), 0xd397462d9fe6b47eull},
