@@ -233,7 +233,7 @@ int set_selection(const std::string& spec, std::string* error);
 
 /// The static network the collectives may use now: the transport's, except inside a non-blocking
 /// collective, whose code must not block the rank (a static broadcast waits for its word).
-transport::StaticNetwork* static_network_now();
+transport::StaticRoutes* static_routes_now();
 /// The adapter's collective offload the collectives may use now: the transport's, except inside a
 /// non-blocking collective (an offloaded transfer waits for its completion, blocking the rank).
 transport::CollectiveOffload* collective_offload_now();

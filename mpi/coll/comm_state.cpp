@@ -40,8 +40,8 @@ const schedule::Tree& cached_ktree(Comm& comm, int k) {
   return st.ktrees.emplace(k, schedule::ktree(g.mesh, g.members, k)).first->second;
 }
 
-transport::StaticNetwork* static_network_now() {
-  return nbc_running() ? nullptr : transport_of_job().static_network();
+transport::StaticRoutes* static_routes_now() {
+  return nbc_running() ? nullptr : transport_of_job().static_routes();
 }
 
 transport::CollectiveOffload* collective_offload_now() {

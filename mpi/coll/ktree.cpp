@@ -49,7 +49,7 @@ int barrier_ktree_static(Comm& c, int k) {
   // the notifications climb; the root sends the word when its children have all notified it.
   // Selected through the registry it always has a static network and routes (its restrictions);
   // mesh_rounds calls it directly as its round barrier, hence the replies down the tree otherwise.
-  if (transport::StaticNetwork* sn = static_network_now()) {
+  if (transport::StaticRoutes* sn = static_routes_now()) {
     const auto& routes = cached_static_routes(c, t.root);
     if (!routes.empty()) {
       const int world_root = c.world[static_cast<std::size_t>(t.root)];

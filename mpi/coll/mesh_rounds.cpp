@@ -61,7 +61,7 @@ int mesh_rounds_run(const void* s, const std::size_t* sc, const std::size_t* sd,
   if (b.user) {
     round_barrier = as<BarrierFn>(b.algorithm->fn);
     param = b.param;
-  } else if (static_network_now()) {
+  } else if (static_routes_now()) {
     round_barrier = &barrier_ktree_static;
     param = 3;
   }

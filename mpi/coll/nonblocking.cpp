@@ -18,7 +18,7 @@
 //   in flight on one communicator at once without their messages matching each other's receives.
 // - The static network: its broadcast blocks the rank until the word arrives, which a
 //   non-blocking call must not do (the word's sender may be computing), so inside a coroutine
-//   the algorithms use their point-to-point form (coll::static_network_now()).
+//   the algorithms use their point-to-point form (coll::static_routes_now()).
 //
 // The coroutines are the user-level contexts the sim transport runs ranks on
 // (tilempi/transport/context.h), reused

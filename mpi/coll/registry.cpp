@@ -375,7 +375,7 @@ int broken_restriction(const Algorithm& a, Comm& comm, const Call& call, std::st
     *why = std::to_string(n) + " ranks is more than its limit of " + std::to_string(r.max_ranks);
     return MPI_ERR_COMM;
   }
-  if (r.static_network && !static_network_now()) {
+  if (r.static_network && !static_routes_now()) {
     *why = transport_of_job().capabilities().static_network
                ? "a non-blocking collective does not use the static network (its broadcast blocks the rank)"
                : "the transport has no static network";

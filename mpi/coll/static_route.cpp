@@ -1,5 +1,5 @@
 // bcast static_route ([Yagna 2013] §3.2.3): the broadcast tree (the root's column, then the rows) set
-// up as static routes, one switch setting per tile, and sent as one StaticNetwork::bcast; the same
+// up as static routes, one switch setting per tile, and sent as one StaticRoutes::bcast; the same
 // tree over point-to-point where there is no static network or no static route for it. The
 // static routes also release barrier ktree_static (ktree.cpp).
 #include <map>
@@ -117,7 +117,7 @@ const std::vector<transport::StaticRouteHop>& cached_static_routes(Comm& c, int 
 
 int bcast_static_route(void* buf, std::size_t bytes, int root, Comm& c, int) {
   const sch::Tree& t = bcast_tree(c, root);
-  if (transport::StaticNetwork* sn = static_network_now()) {
+  if (transport::StaticRoutes* sn = static_routes_now()) {
     const auto& routes = cached_static_routes(c, root);
     if (!routes.empty()) {
       const int world_root = c.world[static_cast<std::size_t>(root)];

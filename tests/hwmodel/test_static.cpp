@@ -26,9 +26,9 @@ TEST(Static, BroadcastFromEveryRootReachesEveryTileInSetupPlusDistance) {
       for (TileId root = 0; root < w * h; ++root) {
         Chip chip(c);
         const Topology& topo = chip.topology();
-        Cycle ready = chip.static_network().configure_broadcast(root, 0);
+        Cycle ready = chip.static_mesh().configure_broadcast(root, 0);
         EXPECT_EQ(ready, static_cast<Cycle>(setup));
-        auto arr = chip.static_network().send_words(root, 1, 0);
+        auto arr = chip.static_mesh().send_words(root, 1, 0);
         ASSERT_EQ(arr.size(), static_cast<std::size_t>(w * h - 1)) << w << "x" << h << " root " << root;
         Cycle last = 0;
         for (const StaticArrival& a : arr) {
@@ -48,8 +48,8 @@ TEST(Static, BroadcastFromEveryRootReachesEveryTileInSetupPlusDistance) {
 
 TEST(Static, WordsPipelineOnePerCycleAndLinksCarryEveryWordOnce) {
   Chip chip(static_cfg(4, 3, 10));
-  chip.static_network().configure_broadcast(5, 0);
-  auto arr = chip.static_network().send_words(5, 16, 0);
+  chip.static_mesh().configure_broadcast(5, 0);
+  auto arr = chip.static_mesh().send_words(5, 16, 0);
   ASSERT_EQ(arr.size(), 11u);
   for (const StaticArrival& a : arr) EXPECT_EQ(a.last_word, a.first_word + 15);
   // A broadcast tree over 12 tiles uses 11 links, each carrying 16 words.
@@ -65,7 +65,7 @@ TEST(Static, WordsPipelineOnePerCycleAndLinksCarryEveryWordOnce) {
 
 TEST(Static, SecondStreamQueuesBehindFirstOnSharedLinks) {
   Chip chip(static_cfg(4, 1, 0));
-  auto& sn = chip.static_network();
+  auto& sn = chip.static_mesh();
   sn.configure_broadcast(0, 0);
   auto a = sn.send_words(0, 8, 0);
   auto b = sn.send_words(0, 8, 2);  // the link 0->1 is busy until cycle 8
@@ -76,7 +76,7 @@ TEST(Static, SecondStreamQueuesBehindFirstOnSharedLinks) {
 
 TEST(Static, ConfigurationNotReadyDelaysWords) {
   Chip chip(static_cfg(3, 1, 5));
-  auto& sn = chip.static_network();
+  auto& sn = chip.static_mesh();
   EXPECT_EQ(sn.configure(0, Dir::Local, port_bit(Dir::East), 0), 5u);
   EXPECT_EQ(sn.configure(1, Dir::West, port_bit(Dir::East), 0), 5u);
   // Tile 2 is reconfigured later: its route is ready at 40 + 5.
@@ -96,8 +96,8 @@ TEST(Static, ConfigurationNotReadyDelaysWords) {
 TEST(Static, ErrorsNameTheProblem) {
   Config c;  // static network disabled by default
   Chip chip(c);
-  EXPECT_THROW(chip.static_network().send_words(0, 1, 0), std::invalid_argument);
+  EXPECT_THROW(chip.static_mesh().send_words(0, 1, 0), std::invalid_argument);
   Chip chip2(static_cfg(2, 2, 0));
-  EXPECT_THROW(chip2.static_network().configure(0, Dir::Local, port_bit(Dir::West), 0), std::invalid_argument);
-  EXPECT_THROW(chip2.static_network().configure(9, Dir::Local, port_bit(Dir::East), 0), std::invalid_argument);
+  EXPECT_THROW(chip2.static_mesh().configure(0, Dir::Local, port_bit(Dir::West), 0), std::invalid_argument);
+  EXPECT_THROW(chip2.static_mesh().configure(9, Dir::Local, port_bit(Dir::East), 0), std::invalid_argument);
 }

@@ -1,4 +1,4 @@
-// Static-network broadcast through the sim transport's StaticNetwork capability, with the route
+// Static-network broadcast through the sim transport's StaticRoutes capability, with the route
 // tree of [Yagna 2013] §3.2.3: the root sends on all its links; tiles in the root's column receive
 // along Y and forward along Y and both X directions; all others receive along X and forward
 // along X. Uses the transport interface directly (no MPI). usage: static_bcast ROOT BYTES
@@ -14,7 +14,7 @@ int main(int argc, char** argv) {
   auto t = connect_from_environment();
   const int root = argc > 1 ? std::atoi(argv[1]) : 0;
   const std::size_t bytes = argc > 2 ? static_cast<std::size_t>(std::atoi(argv[2])) : 64;
-  StaticNetwork* sn = t->static_network();
+  StaticRoutes* sn = t->static_routes();
   if (!sn) {
     std::fprintf(stderr, "no static network\n");
     return 2;

@@ -56,7 +56,7 @@ struct OffloadCall {
   std::size_t sent = 0;
 };
 
-class SimTransport final : public Transport, public StaticNetwork, public CollectiveOffload, public VirtualSleeper {
+class SimTransport final : public Transport, public StaticRoutes, public CollectiveOffload, public VirtualSleeper {
  public:
   SimTransport(std::unique_ptr<EngineLink> link, int rank, int size);
   ~SimTransport() override;
@@ -68,7 +68,7 @@ class SimTransport final : public Transport, public StaticNetwork, public Collec
   const Topology& topology() const override { return *topo_; }
   const char* name() const override { return "sim"; }
   Capabilities capabilities() const override;
-  StaticNetwork* static_network() override { return static_ok_ ? this : nullptr; }
+  StaticRoutes* static_routes() override { return static_ok_ ? this : nullptr; }
   CollectiveOffload* collective_offload() override { return costs_->collective_offload() ? this : nullptr; }
   void set_describer(std::function<std::string()> d) override { describer_ = std::move(d); }
 

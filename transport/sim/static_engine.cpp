@@ -62,7 +62,7 @@ void StaticBroadcasts::run(Broadcast& b, std::uint64_t now) {
   ++count_;
   const int n = core_.nranks();
   const std::uint64_t lookahead = core_.lookahead();
-  hw::StaticNetwork& sn = core_.chip().static_network();
+  hw::StaticMesh& sn = core_.chip().static_mesh();
   // The route list sits in the root's arena ahead of the data: [count][hops...][data].
   const unsigned char* base = core_.arena(b.root) + b.root_off;
   std::uint64_t count = 0;

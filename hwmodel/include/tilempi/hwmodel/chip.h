@@ -55,9 +55,9 @@ struct StaticArrival {
 
 class Chip;
 
-// The static network: software sets each tile's crossbar, then words flow
-// one per hop per cycle with no headers.
-class StaticNetwork {
+// The static network's switches on the mesh: software sets each tile's crossbar, then words
+// flow one per hop per cycle with no headers.
+class StaticMesh {
  public:
   // Routes words entering `tile` from `input` (Local = from the tile's core)
   // to every output in `outputs` (Local = to the tile's core). Replaces the
@@ -86,7 +86,7 @@ class StaticNetwork {
 
  private:
   friend class Chip;
-  explicit StaticNetwork(Chip* chip);
+  explicit StaticMesh(Chip* chip);
   Chip* chip_;
   std::vector<std::int8_t> source_;  // [tile * kPorts + output] = input or -1
   std::vector<Cycle> ready_;         // per tile
@@ -136,7 +136,7 @@ class Chip {
   // header + payload - 1, the flits streaming one per cycle).
   Cycle zero_load_latency(TileId src, TileId dst, std::uint32_t payload_flits) const;
 
-  StaticNetwork& static_network() { return static_; }
+  StaticMesh& static_mesh() { return static_; }
 
   // Statistics since construction or the last reset_stats().
   Stats stats() const;
@@ -151,7 +151,7 @@ class Chip {
   struct IdealNetwork;   // network_model=ideal: no latency, one flit per cycle at each end
 
  private:
-  friend class StaticNetwork;
+  friend class StaticMesh;
   static std::unique_ptr<NetworkModel> make_network(Chip& chip, const Config& c, const Topology& topo);
   Config config_;
   Topology topo_;
@@ -162,7 +162,7 @@ class Chip {
   PacketCallback on_injected_;
   PacketCallback on_delivered_;
   std::unique_ptr<NetworkModel> network_;
-  StaticNetwork static_;
+  StaticMesh static_;
 };
 
 // A Config's topology and rank map in one call.

@@ -54,7 +54,7 @@ struct EnvelopeMatch {
   }
 };
 
-class StaticNetwork;
+class StaticRoutes;
 class CollectiveOffload;
 
 /// What a backend offers, so that the layers above ask for a property, never for a backend's name.
@@ -65,7 +65,7 @@ struct Capabilities {
   bool global_clock = false;
   /// Ranks sit on modeled tiles of a chip: a rank's processor is its tile, named by its coordinates.
   bool modeled_tiles = false;
-  /// static_network() returns a software-routed network (the mesh broadcast can use it).
+  /// static_routes() returns a software-routed network (the mesh broadcast can use it).
   bool static_network = false;
   /// Largest standard-mode payload that leaves without waiting for the receiver (0: none is eager).
   std::size_t eager_limit = 0;
@@ -222,7 +222,7 @@ class Transport {
   virtual bool rma_done(OpId id) { return id == kDone; }
 
   /// Optional capability: a static network with software-set routes (nullptr when absent).
-  virtual StaticNetwork* static_network() { return nullptr; }
+  virtual StaticRoutes* static_routes() { return nullptr; }
   /// Optional capability: collective transfers offloaded to the network adapter (nullptr when
   /// absent; Capabilities::hardware_multicast and hardware_reduction say what it offers).
   virtual CollectiveOffload* collective_offload() { return nullptr; }
@@ -261,10 +261,12 @@ struct StaticRouteHop {
   unsigned out_mask;     ///< StaticPort bits; include kPortLocal to deliver to that tile's core
 };
 
-/// Software-routed, header-less network (the TilePro64's static network, [Yagna 2013] §2.1).
-class StaticNetwork {
+/// Software-routed, header-less network (the TilePro64's static network, [Yagna 2013] §2.1), as
+/// a rank uses it: transfers along routes it names (the sim models the switches in
+/// hwmodel::StaticMesh).
+class StaticRoutes {
  public:
-  virtual ~StaticNetwork() = default;
+  virtual ~StaticRoutes() = default;
   /// Broadcast along a static route tree. Every rank named as delivering to kPortLocal, and the
   /// root, calls this with the same id, routes and root; the root passes its data in buf, the
   /// others receive into buf. Each rank pays the set-up of its own switch. Returns the root's

@@ -13,7 +13,7 @@ void check_tile(const Topology& topo, TileId t, const char* what) {
 }
 }  // namespace
 
-StaticNetwork::StaticNetwork(Chip* chip) : chip_(chip) {
+StaticMesh::StaticMesh(Chip* chip) : chip_(chip) {
   const Topology& topo = chip->topology();
   source_.assign(static_cast<std::size_t>(topo.num_tiles()) * kPorts, -1);
   ready_.assign(static_cast<std::size_t>(topo.num_tiles()), 0);
@@ -21,7 +21,7 @@ StaticNetwork::StaticNetwork(Chip* chip) : chip_(chip) {
   link_stats_.assign(static_cast<std::size_t>(topo.num_link_slots()), LinkStats{});
 }
 
-Cycle StaticNetwork::configure(TileId tile, Dir input, PortMask outputs, Cycle at) {
+Cycle StaticMesh::configure(TileId tile, Dir input, PortMask outputs, Cycle at) {
   const Topology& topo = chip_->topology();
   if (!chip_->config().static_network)
     throw std::invalid_argument("static network: disabled in this config (static_network=false)");
@@ -44,19 +44,19 @@ Cycle StaticNetwork::configure(TileId tile, Dir input, PortMask outputs, Cycle a
   return r;
 }
 
-void StaticNetwork::clear(TileId tile) {
+void StaticMesh::clear(TileId tile) {
   check_tile(chip_->topology(), tile, "static clear");
   for (int o = 0; o < kPorts; ++o) source_[static_cast<std::size_t>(tile) * kPorts + static_cast<std::size_t>(o)] = -1;
 }
 
-void StaticNetwork::clear_all() { std::fill(source_.begin(), source_.end(), -1); }
+void StaticMesh::clear_all() { std::fill(source_.begin(), source_.end(), -1); }
 
-Cycle StaticNetwork::ready_at(TileId tile) const {
+Cycle StaticMesh::ready_at(TileId tile) const {
   check_tile(chip_->topology(), tile, "static ready_at");
   return ready_[static_cast<std::size_t>(tile)];
 }
 
-bool StaticNetwork::source_of(TileId tile, Dir output, Dir* input) const {
+bool StaticMesh::source_of(TileId tile, Dir output, Dir* input) const {
   check_tile(chip_->topology(), tile, "static source_of");
   std::int8_t s = source_[static_cast<std::size_t>(tile) * kPorts + static_cast<std::size_t>(output)];
   if (s < 0) return false;
@@ -64,7 +64,7 @@ bool StaticNetwork::source_of(TileId tile, Dir output, Dir* input) const {
   return true;
 }
 
-std::vector<StaticArrival> StaticNetwork::send_words(TileId root, std::uint32_t nwords, Cycle at) {
+std::vector<StaticArrival> StaticMesh::send_words(TileId root, std::uint32_t nwords, Cycle at) {
   const Topology& topo = chip_->topology();
   const Config& cfg = chip_->config();
   if (!cfg.static_network)
@@ -120,7 +120,7 @@ std::vector<StaticArrival> StaticNetwork::send_words(TileId root, std::uint32_t 
   return arrivals;
 }
 
-Cycle StaticNetwork::configure_broadcast(TileId root, Cycle at) {
+Cycle StaticMesh::configure_broadcast(TileId root, Cycle at) {
   const Topology& topo = chip_->topology();
   check_tile(topo, root, "static configure_broadcast");
   const Coord r = topo.coord(root);
