@@ -40,9 +40,9 @@ namespace {
 enum Kind : unsigned { kMsg = 1, kOpen = 2, kGrant = 3, kData = 4 };
 enum Channel : int { kChData = 0, kChCtrl = 1 };
 
-class Ilib final : public Adapter {
+class IlibAdapter final : public Adapter {
  public:
-  explicit Ilib(const Config& c) : Adapter("ilib", c) {
+  explicit IlibAdapter(const Config& c) : Adapter("ilib", c) {
     const char* cal =
         "calibration: send_overhead + recv_overhead = 4743 cycles, so that an 8-byte message between neighbours "
         "takes 4760 cycles one way = the ~6.8 us warm small-message latency of OperaMPI over iLib at 700 MHz "
@@ -181,7 +181,7 @@ TILEMPI_REGISTER_ADAPTER(ilib,
                          "OperaMPI over Tilera's iLib on the UDN: a software message path, channels for large "
                          "messages ([Yagna 2013] §2.2)",
                          .create = [](const Config& c) -> std::unique_ptr<Adapter> {
-                           return std::make_unique<Ilib>(c);
+                           return std::make_unique<IlibAdapter>(c);
                          });
 
 }  // namespace tilempi::hwmodel::adapter

@@ -143,9 +143,9 @@ bool parse_model(const std::string& name, std::string& inj, std::string& ext, st
   return true;
 }
 
-class MMachine final : public Adapter {
+class MMachineAdapter final : public Adapter {
  public:
-  explicit MMachine(const Config& c) : Adapter("mmachine", c) {
+  explicit MMachineAdapter(const Config& c) : Adapter("mmachine", c) {
     const std::string model =
         text_param("model", "MM",
                    "MM, or Table 6.4's codes joined by _: SWX, POL, INT, IRS, IRB, IMS, IMB, ERS, ERB, EMS, EMB",
@@ -771,7 +771,7 @@ TILEMPI_REGISTER_ADAPTER(mmachine,
                          "the M-Machine's message interface: atomic SENDs, GTLB, return-to-sender flow control "
                          "([Lee 1999] ch. 3, 4)",
                          .create = [](const Config& c) -> std::unique_ptr<Adapter> {
-                           return std::make_unique<MMachine>(c);
+                           return std::make_unique<MMachineAdapter>(c);
                          });
 
 }  // namespace tilempi::hwmodel::adapter

@@ -98,9 +98,11 @@ inline MigKind mig_kind(std::uint64_t tag) { return static_cast<MigKind>(own_bit
 inline MsgId mig_msg(std::uint64_t tag) { return tag_msg(tag) & (kMsgIdLimit - 1); }
 enum Channel : int { kChReq = 0, kChResp = 1, kChData = 2, kChAck = 3 };
 
-class Alloc final : public Adapter {
+// The adapter of both flavours: `offloaded` says whether the protocol steps run in the adapter
+// (namp) or in software on the cores (rdma).
+class NampAdapter final : public Adapter {
  public:
-  Alloc(const Config& c, bool offloaded) : Adapter(offloaded ? "namp" : "rdma", c), offloaded_(offloaded) {
+  NampAdapter(const Config& c, bool offloaded) : Adapter(offloaded ? "namp" : "rdma", c), offloaded_(offloaded) {
     const char* cal = "calibration ([Wallentowitz 2018] publishes no cycle costs, see docs/SIM.md)";
     call_ = param("call_overhead", 30, std::string(cal) + ": library call up to the adapter");
     if (offloaded) {
@@ -847,13 +849,13 @@ TILEMPI_REGISTER_ADAPTER(namp,
                          "rendezvous by allocation run by the network adapter, with collective offload and task "
                          "migration ([Wallentowitz 2018] §3.2, §3.3, §3.6)",
                          .create = [](const Config& c) -> std::unique_ptr<Adapter> {
-                           return std::make_unique<Alloc>(c, true);
+                           return std::make_unique<NampAdapter>(c, true);
                          });
 TILEMPI_REGISTER_ADAPTER(rdma,
                          "namp's packets with every protocol step in software on the cores over a plain RDMA engine "
                          "(the baseline of [Wallentowitz 2018] §3.2)",
                          .create = [](const Config& c) -> std::unique_ptr<Adapter> {
-                           return std::make_unique<Alloc>(c, false);
+                           return std::make_unique<NampAdapter>(c, false);
                          });
 
 }  // namespace tilempi::hwmodel::adapter

@@ -21,9 +21,9 @@ namespace {
 
 enum Kind : unsigned { kEager = 1, kRts = 2, kCts = 3, kData = 4 };
 
-class Udn final : public Adapter {
+class UdnAdapter final : public Adapter {
  public:
-  explicit Udn(const Config& c) : Adapter("udn", c) {
+  explicit UdnAdapter(const Config& c) : Adapter("udn", c) {
     send_overhead_ = param("send_overhead", 20,
                            "calibration: library call and header word before the first data word "
                            "([Yagna 2013] gives no per-call figure; OperaMPI's 6.8 us small-message latency is "
@@ -164,7 +164,7 @@ TILEMPI_REGISTER_ADAPTER(udn,
                          "the TilePro64's register-mapped user dynamic network, eager and rendezvous in software "
                          "on the cores ([Yagna 2013] §2.1.2)",
                          .create = [](const Config& c) -> std::unique_ptr<Adapter> {
-                           return std::make_unique<Udn>(c);
+                           return std::make_unique<UdnAdapter>(c);
                          });
 
 }  // namespace tilempi::hwmodel::adapter
