@@ -37,7 +37,7 @@ namespace tilempi::hwmodel::adapter {
 
 namespace {
 
-enum Kind : unsigned { kMsg = 1, kOpen = 2, kGrant = 3, kData = 4 };
+enum PacketKind : unsigned { kMsg = 1, kOpen = 2, kGrant = 3, kData = 4 };
 enum Channel : int { kChData = 0, kChCtrl = 1 };
 
 class IlibAdapter final : public Adapter {

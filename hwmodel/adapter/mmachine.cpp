@@ -45,7 +45,7 @@ namespace {
 
 // kFull: returned for want of room (the sender waits for kRoom); kOrder: returned only because an
 // earlier message of the same sender was (it may go again as soon as that one is taken).
-enum Kind : unsigned { kFrag = 1, kAck = 2, kFull = 3, kGoAhead = 4, kRoom = 5, kOrder = 6 };
+enum PacketKind : unsigned { kFrag = 1, kAck = 2, kFull = 3, kGoAhead = 4, kRoom = 5, kOrder = 6 };
 enum Channel : int { kP0 = 0, kP1 = 1 };  // request and reply priorities (§3.2), one VC class each
 
 // Words of an M-Machine message besides its body: header, HandlerIP, DestAddr (§4.2.4, §4.3.2).

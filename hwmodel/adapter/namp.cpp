@@ -76,7 +76,7 @@ namespace tilempi::hwmodel::adapter {
 
 namespace {
 
-enum Kind : unsigned {
+enum PacketKind : unsigned {
   kReq = 1, kGrant = 2, kNack = 3, kData = 4, kFin = 5, kSyncAck = 6,
   // One-sided operations: the address is known (the target exposed the memory), so no allocation.
   kPutData = 7, kPutAck = 8, kGetReq = 9, kGetData = 10,

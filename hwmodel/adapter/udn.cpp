@@ -19,7 +19,7 @@ namespace tilempi::hwmodel::adapter {
 
 namespace {
 
-enum Kind : unsigned { kEager = 1, kRts = 2, kCts = 3, kData = 4 };
+enum PacketKind : unsigned { kEager = 1, kRts = 2, kCts = 3, kData = 4 };
 
 class UdnAdapter final : public Adapter {
  public:
