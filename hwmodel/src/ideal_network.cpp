@@ -53,14 +53,14 @@ void Chip::IdealNetwork::run_until(Cycle c) {
     // Events of cycle t scheduled while these run are appended and run too.
     for (std::size_t k = 0; k < bucket.size(); ++k) {
       const std::uint32_t e = bucket[k];
-      handle(e >> 2, static_cast<Kind>(e & 3), t);
+      handle(e >> 2, static_cast<EventKind>(e & 3), t);
     }
     events_.close(t);
   }
   if (c != kNever && chip_.now_ < c + 1) chip_.now_ = c + 1;
 }
 
-void Chip::IdealNetwork::handle(std::uint32_t slot, Kind kind, Cycle t) {
+void Chip::IdealNetwork::handle(std::uint32_t slot, EventKind kind, Cycle t) {
   Packet& p = pkts_[slot];
   switch (kind) {
     case kWrite: {

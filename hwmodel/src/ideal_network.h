@@ -42,7 +42,7 @@ struct Chip::IdealNetwork final : Chip::NetworkModel {
     std::uint32_t flits = 0;
     Cycle created = 0, head_in = 0, tail_out = 0;
   };
-  enum Kind : std::uint8_t { kWrite, kInjected, kArrive, kDelivered };  // an event is slot << 2 | kind
+  enum EventKind : std::uint8_t { kWrite, kInjected, kArrive, kDelivered };  // an event is slot << 2 | kind
   struct Port {
     Cycle free = 0;                   // first cycle the port can take another flit
     bool held = false;                // ejection of a core that does not read
@@ -50,8 +50,8 @@ struct Chip::IdealNetwork final : Chip::NetworkModel {
     std::uint64_t flits = 0;
   };
   std::size_t node(int net, TileId t) const { return static_cast<std::size_t>(net * tiles_ + t); }
-  void schedule(Cycle at, std::uint32_t slot, Kind k) { events_.schedule(at, slot << 2 | k); }
-  void handle(std::uint32_t slot, Kind k, Cycle t);
+  void schedule(Cycle at, std::uint32_t slot, EventKind k) { events_.schedule(at, slot << 2 | k); }
+  void handle(std::uint32_t slot, EventKind k, Cycle t);
   void eject(std::uint32_t slot, Cycle t);
   PacketEvent event_of(const Packet& p, Cycle t) const;
 

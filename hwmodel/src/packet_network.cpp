@@ -74,7 +74,7 @@ PacketId Chip::PacketNetwork::inject(int network, TileId src, TileId dst, std::u
   return p.id;
 }
 
-void Chip::PacketNetwork::schedule_far(Cycle at, std::uint32_t id, Kind kind) {
+void Chip::PacketNetwork::schedule_far(Cycle at, std::uint32_t id, EventKind kind) {
   far_.push(Event{at, seq_++, id, kind});
 }
 
@@ -111,7 +111,7 @@ void Chip::PacketNetwork::run_until(Cycle c) {
     for (std::size_t k = 0; k < bucket.size(); ++k) {
       const std::uint32_t e = bucket[k];
       const std::uint32_t id = e >> 3;
-      switch (static_cast<Kind>(e & 7)) {
+      switch (static_cast<EventKind>(e & 7)) {
         case kWrite: write_head(id, t); break;
         case kArrive: head_arrive(id, t); break;
         case kReady: head_ready(id, t); break;

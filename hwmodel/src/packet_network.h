@@ -78,12 +78,12 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   // kReleaseArrive / kReleaseDeliver: a port's release and the event scheduled right after it
   // for the same cycle (the holder's arrival at the next router, its delivery), in one entry;
   // they would have run one after the other (see schedule_after_release).
-  enum Kind : std::uint8_t { kWrite, kArrive, kReady, kInjected, kDelivered, kRelease, kReleaseArrive, kReleaseDeliver };
+  enum EventKind : std::uint8_t { kWrite, kArrive, kReady, kInjected, kDelivered, kRelease, kReleaseArrive, kReleaseDeliver };
   struct Event {
     Cycle at;
     std::uint64_t seq;
     std::uint32_t id;  // packet slot, or port index for kRelease
-    Kind kind;
+    EventKind kind;
     bool operator>(const Event& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
   struct Port {
@@ -122,14 +122,14 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   static constexpr Cycle kWheel = 1024;
   // (first_ is not lowered here: inside run_until nothing is scheduled before the cycle running;
   // inject and hold_ejection, which schedule from outside, lower it themselves.)
-  void schedule(Cycle at, std::uint32_t id, Kind kind) {
+  void schedule(Cycle at, std::uint32_t id, EventKind kind) {
     if (at < base_ + kWheel) [[likely]] push_near(at, id << 3 | kind);
     else schedule_far(at, id, kind);
   }
-  void schedule_far(Cycle at, std::uint32_t id, Kind kind);
+  void schedule_far(Cycle at, std::uint32_t id, EventKind kind);
   // Schedules `kind` (kArrive or kDelivered) of packet `slot` at `at`; when the last entry of that
   // cycle is the release of port `pi`, the two become one entry `merged`.
-  void schedule_after_release(Cycle at, std::uint32_t slot, Kind kind, std::uint32_t pi, Kind merged) {
+  void schedule_after_release(Cycle at, std::uint32_t slot, EventKind kind, std::uint32_t pi, EventKind merged) {
     if (at < base_ + kWheel) {
       std::vector<std::uint32_t>& bucket = wheel_[static_cast<std::size_t>(at & (kWheel - 1))];
       if (!bucket.empty() && bucket.back() == (pi << 3 | kRelease)) {
