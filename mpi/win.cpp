@@ -40,7 +40,7 @@ Registry& registry() {
 }
 
 // ---- control messages: a header, then (offset, length) pairs, then data.
-enum Kind : std::uint32_t {
+enum ControlKind : std::uint32_t {
   kLock = 1, kGrant, kUnlock, kUnlockAck,  // passive target
   kAcc, kGetAcc, kCas,                     // the message path (Put = Acc with MPI_REPLACE, Get = GetAcc with MPI_NO_OP)
   kAck, kResult,                           // answers of kAcc, kGetAcc/kCas
