@@ -82,26 +82,26 @@ int allgather_recursive_doubling(void* rbuf, std::size_t block, Comm& c, int) {
 namespace entry {
 
 extern const Algorithm allgather_linear{
-    .kind = Kind::Allgather, .name = "linear", .family = Family::Classic, .fn = any(&coll::allgather_linear),
+    .kind = Collective::Allgather, .name = "linear", .family = Family::Classic, .fn = any(&coll::allgather_linear),
     .help = "every rank sends its block to every other"};
 extern const Algorithm allgather_ring{
-    .kind = Kind::Allgather, .name = "ring", .family = Family::Classic, .fn = any(&coll::allgather_ring),
+    .kind = Collective::Allgather, .name = "ring", .family = Family::Classic, .fn = any(&coll::allgather_ring),
     .help = "N-1 steps passing blocks to the right neighbour",
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return schedule::ring(count_of(m), count_of(m) - 1); }};
 extern const Algorithm allgather_recursive_doubling{
-    .kind = Kind::Allgather, .name = "recursive_doubling", .family = Family::Classic,
+    .kind = Collective::Allgather, .name = "recursive_doubling", .family = Family::Classic,
     .fn = any(&coll::allgather_recursive_doubling), .help = "log2 N exchanges of doubling size",
     .restrictions = {.power_of_two = true}, .fallback = "bruck",
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return schedule::recursive_doubling(count_of(m)); }};
 extern const Algorithm allgather_bruck{
-    .kind = Kind::Allgather, .name = "bruck", .family = Family::Classic, .fn = any(&coll::allgather_bruck),
+    .kind = Collective::Allgather, .name = "bruck", .family = Family::Classic, .fn = any(&coll::allgather_bruck),
     .help = "ceil(log2 N) steps, any N (Bruck et al.)", .default_on = DefaultOn::Always,
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return schedule::bruck(count_of(m)); }};
 extern const Algorithm allgatherv_linear{
-    .kind = Kind::Allgatherv, .name = "linear", .family = Family::Classic, .fn = any(&coll::allgatherv_linear),
+    .kind = Collective::Allgatherv, .name = "linear", .family = Family::Classic, .fn = any(&coll::allgatherv_linear),
     .help = "every rank sends its block to every other"};
 extern const Algorithm allgatherv_ring{
-    .kind = Kind::Allgatherv, .name = "ring", .family = Family::Classic, .fn = any(&coll::allgatherv_ring),
+    .kind = Collective::Allgatherv, .name = "ring", .family = Family::Classic, .fn = any(&coll::allgatherv_ring),
     .help = "N-1 steps passing blocks to the right neighbour", .default_on = DefaultOn::Always};
 
 }  // namespace entry

@@ -142,20 +142,20 @@ int allreduce_rabenseifner(const void* sbuf, void* rbuf, std::size_t n, const Re
 namespace entry {
 
 extern const Algorithm allreduce_linear{
-    .kind = Kind::Allreduce, .name = "linear", .family = Family::Classic, .fn = any(&coll::allreduce_linear),
+    .kind = Collective::Allreduce, .name = "linear", .family = Family::Classic, .fn = any(&coll::allreduce_linear),
     .help = "linear reduce to rank 0, then linear broadcast", .baseline = true};
 extern const Algorithm allreduce_recursive_doubling{
-    .kind = Kind::Allreduce, .name = "recursive_doubling", .family = Family::Classic,
+    .kind = Collective::Allreduce, .name = "recursive_doubling", .family = Family::Classic,
     .fn = any(&coll::allreduce_recursive_doubling),
     .help = "log2 N exchange-and-combine steps; non-power-of-two ranks fold in and out", .default_on = DefaultOn::SingleRow,
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return schedule::recursive_doubling(count_of(m)); }};
 extern const Algorithm allreduce_ring{
-    .kind = Kind::Allreduce, .name = "ring", .family = Family::Classic, .fn = any(&coll::allreduce_ring),
+    .kind = Collective::Allreduce, .name = "ring", .family = Family::Classic, .fn = any(&coll::allreduce_ring),
     .help = "ring reduce-scatter then ring allgather, 2(N-1) steps",
     .restrictions = {.commutative = true, .count_ge_ranks = true}, .fallback = "recursive_doubling",
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return schedule::ring(count_of(m), 2 * (count_of(m) - 1)); }};
 extern const Algorithm allreduce_rabenseifner{
-    .kind = Kind::Allreduce, .name = "rabenseifner", .family = Family::Classic, .fn = any(&coll::allreduce_rabenseifner),
+    .kind = Collective::Allreduce, .name = "rabenseifner", .family = Family::Classic, .fn = any(&coll::allreduce_rabenseifner),
     .help = "recursive-halving reduce-scatter then recursive-doubling allgather",
     .restrictions = {.commutative = true, .count_ge_ranks = true}, .fallback = "recursive_doubling"};
 

@@ -20,7 +20,7 @@ int allreduce_reduce_bcast(const void* sbuf, void* rbuf, std::size_t n, const Re
 namespace entry {
 
 extern const Algorithm allreduce_reduce_bcast{
-    .kind = Kind::Allreduce, .name = "reduce_bcast", .family = Family::Classic, .fn = any(&coll::allreduce_reduce_bcast),
+    .kind = Collective::Allreduce, .name = "reduce_bcast", .family = Family::Classic, .fn = any(&coll::allreduce_reduce_bcast),
     .help = "OperaMPI ([Yagna 2013] §2.2): binomial reduce to rank 0, then binomial broadcast",
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) {
       schedule::Schedule s = schedule::binomial_reduce(count_of(m), 0);

@@ -142,35 +142,35 @@ int alltoallv_scattered(const void* s, const std::size_t* sc, const std::size_t*
 namespace entry {
 
 extern const Algorithm alltoall_linear{
-    .kind = Kind::Alltoall, .name = "linear", .family = Family::Classic, .fn = any(&coll::alltoall_linear),
+    .kind = Collective::Alltoall, .name = "linear", .family = Family::Classic, .fn = any(&coll::alltoall_linear),
     .help = "OperaMPI baseline ([Yagna 2013] §2.2): the tasks take turns, in turn s task s sends to every other",
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return schedule::linear_turns(count_of(m)); },
     .baseline = true};
 extern const Algorithm alltoall_pairwise{
-    .kind = Kind::Alltoall, .name = "pairwise", .family = Family::Classic, .fn = any(&coll::alltoall_pairwise),
+    .kind = Collective::Alltoall, .name = "pairwise", .family = Family::Classic, .fn = any(&coll::alltoall_pairwise),
     .help = "N-1 steps, step k: send to r+k, receive from r-k", .default_on = DefaultOn::SingleRow,
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return schedule::pairwise(count_of(m)); }};
 extern const Algorithm alltoall_bruck{
-    .kind = Kind::Alltoall, .name = "bruck", .family = Family::Classic, .fn = any(&coll::alltoall_bruck),
+    .kind = Collective::Alltoall, .name = "bruck", .family = Family::Classic, .fn = any(&coll::alltoall_bruck),
     .help = "ceil(log2 N) steps of combined blocks (Bruck et al.), for small messages",
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return schedule::bruck(count_of(m)); }};
 extern const Algorithm alltoall_xor_direct{
-    .kind = Kind::Alltoall, .name = "xor_direct", .family = Family::Classic, .fn = any(&coll::alltoall_xor_direct),
+    .kind = Collective::Alltoall, .name = "xor_direct", .family = Family::Classic, .fn = any(&coll::alltoall_xor_direct),
     .help = "steps k = 1..2^ceil(log2 N)-1 exchanging with r xor k (Thakur & Choudhary): contended on a mesh",
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return schedule::xor_direct(count_of(m)); }};
 extern const Algorithm alltoall_scattered{
-    .kind = Kind::Alltoall, .name = "scattered", .family = Family::Classic, .fn = any(&coll::alltoall_scattered),
+    .kind = Collective::Alltoall, .name = "scattered", .family = Family::Classic, .fn = any(&coll::alltoall_scattered),
     .help = "every send and receive posted at once",
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return schedule::scattered(count_of(m)); }};
 
 extern const Algorithm alltoallv_linear{
-    .kind = Kind::Alltoallv, .name = "linear", .family = Family::Classic, .fn = any(&coll::alltoallv_linear),
+    .kind = Collective::Alltoallv, .name = "linear", .family = Family::Classic, .fn = any(&coll::alltoallv_linear),
     .help = "the tasks take turns sending to every other (as alltoall linear)"};
 extern const Algorithm alltoallv_pairwise{
-    .kind = Kind::Alltoallv, .name = "pairwise", .family = Family::Classic, .fn = any(&coll::alltoallv_pairwise),
+    .kind = Collective::Alltoallv, .name = "pairwise", .family = Family::Classic, .fn = any(&coll::alltoallv_pairwise),
     .help = "N-1 steps, step k: send to r+k, receive from r-k", .default_on = DefaultOn::SingleRow};
 extern const Algorithm alltoallv_scattered{
-    .kind = Kind::Alltoallv, .name = "scattered", .family = Family::Classic, .fn = any(&coll::alltoallv_scattered),
+    .kind = Collective::Alltoallv, .name = "scattered", .family = Family::Classic, .fn = any(&coll::alltoallv_scattered),
     .help = "every send and receive posted at once"};
 
 }  // namespace entry

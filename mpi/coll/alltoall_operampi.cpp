@@ -79,7 +79,7 @@ schedule::Schedule half_to_half(int n) {
 namespace entry {
 
 extern const Algorithm alltoall_operampi{
-    .kind = Kind::Alltoall, .name = "operampi", .family = Family::Classic, .fn = any(&coll::alltoall_operampi),
+    .kind = Collective::Alltoall, .name = "operampi", .family = Family::Classic, .fn = any(&coll::alltoall_operampi),
     .help = "OperaMPI ([Yagna 2013] §2.2): up to 1 KW per block as linear (one sender at a time); above, stages "
             "of pairs, half the tiles sending to the other half (schedule: the part above 1 KW)",
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return half_to_half(count_of(m)); }};

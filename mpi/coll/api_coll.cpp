@@ -17,7 +17,7 @@
 
 using namespace tilempi::mpi;
 using coll::Bytes;
-using coll::Kind;
+using coll::Collective;
 
 namespace {
 
@@ -124,7 +124,7 @@ int finish(Comm& c, int rc, const char* fn) {
 /// the fallbacks of the restrictions the call breaks). Under TILEMPI_COLL_FALLBACK=error a broken
 /// restriction of the user's choice is an error of the call, under the communicator's handler.
 template <class F>
-int pick(Kind k, Comm& c, const coll::Call& call, const char* fn, F* f, int* param) {
+int pick(Collective k, Comm& c, const coll::Call& call, const char* fn, F* f, int* param) {
   coll::Selected s;
   std::string why;
   if (int e = coll::choose(k, c, call, &s, &why)) return raise(c.handle, e, fn, why);
@@ -213,7 +213,7 @@ static int barrier_call(const char* fn, MPI_Comm comm) {
   if (c->size == 1) return MPI_SUCCESS;
   int p = 0;
   coll::BarrierFn f = nullptr;
-  if (int e = pick(Kind::Barrier, *c, coll::Call{}, fn, &f, &p)) return e;
+  if (int e = pick(Collective::Barrier, *c, coll::Call{}, fn, &f, &p)) return e;
   return finish(*c, f(*c, p), fn);
 }
 
@@ -231,7 +231,7 @@ static int bcast_call(const char* fn, void* buffer, int count, MPI_Datatype data
   if (c->size == 1 || bytes == 0) return MPI_SUCCESS;
   int p = 0;
   coll::BcastFn f = nullptr;
-  if (int e = pick(Kind::Bcast, *c, coll::Call{}, fn, &f, &p)) return e;
+  if (int e = pick(Collective::Bcast, *c, coll::Call{}, fn, &f, &p)) return e;
   if (t->contiguous) return finish(*c, f(buffer, bytes, root, *c, p), fn);
   Bytes tmp(bytes);
   if (c->rank == root) pack(buffer, uz(count), *t, tmp.data());
@@ -269,7 +269,7 @@ static int reduce_call(const char* fn, const void* sendbuf, void* recvbuf, int c
   void* out = is_root ? out_view(recvbuf, n, *t, out_tmp) : nullptr;
   int p = 0;
   coll::ReduceFn f = nullptr;
-  if (int e = pick(Kind::Reduce, *c, coll::Call{&red, n}, fn, &f, &p)) return e;
+  if (int e = pick(Collective::Reduce, *c, coll::Call{&red, n}, fn, &f, &p)) return e;
   rc = f(in, out, n, red, root, *c, p);
   if (rc == MPI_SUCCESS && is_root) out_finish(recvbuf, n, *t, out_tmp);
   return finish(*c, rc, fn);
@@ -297,7 +297,7 @@ static int allreduce_call(const char* fn, const void* sendbuf, void* recvbuf, in
   void* out = out_view(recvbuf, n, *t, out_tmp);
   int p = 0;
   coll::AllreduceFn f = nullptr;
-  if (int e = pick(Kind::Allreduce, *c, coll::Call{&red, n}, fn, &f, &p)) return e;
+  if (int e = pick(Collective::Allreduce, *c, coll::Call{&red, n}, fn, &f, &p)) return e;
   rc = f(in, out, n, red, *c, p);
   if (rc == MPI_SUCCESS) out_finish(recvbuf, n, *t, out_tmp);
   return finish(*c, rc, fn);
@@ -335,7 +335,7 @@ static int alltoall_call(const char* fn, const void* sendbuf, int sendcount, MPI
   } else {
     int p = 0;
     coll::AlltoallFn f = nullptr;
-    if (int e = pick(Kind::Alltoall, *c, coll::Call{}, fn, &f, &p)) return e;
+    if (int e = pick(Collective::Alltoall, *c, coll::Call{}, fn, &f, &p)) return e;
     rc = f(in, out, rblock, *c, p);
   }
   if (rc == MPI_SUCCESS) out_finish(recvbuf, n * uz(recvcount), *rt, out_tmp);
@@ -397,7 +397,7 @@ static int alltoallv_call(const char* fn, const void* sendbuf, const int sendcou
   } else {
     int p = 0;
     coll::AlltoallvFn f = nullptr;
-    if (int e = pick(Kind::Alltoallv, *c, coll::Call{}, fn, &f, &p)) return e;
+    if (int e = pick(Collective::Alltoallv, *c, coll::Call{}, fn, &f, &p)) return e;
     rc = f(in, sl.counts.data(), sl.displs.data(), out, rl.counts.data(), rl.displs.data(), *c, p);
   }
   if (rc == MPI_SUCCESS && !rt->contiguous) vunpack(out_tmp.data(), recvcounts, rdispls, n, *rt, recvbuf);
@@ -445,7 +445,7 @@ static int gather_call(const char* fn, const void* sendbuf, int sendcount, MPI_D
   } else if (block) {
     int p = 0;
     coll::GatherFn f = nullptr;
-    if (int e = pick(Kind::Gather, *c, coll::Call{}, fn, &f, &p)) return e;
+    if (int e = pick(Collective::Gather, *c, coll::Call{}, fn, &f, &p)) return e;
     rc = f(in, out, block, root, *c, p);
   }
   if (rc == MPI_SUCCESS && is_root) out_finish(recvbuf, n * uz(recvcount), *rt, out_tmp);
@@ -502,7 +502,7 @@ static int gatherv_call(const char* fn, const void* sendbuf, int sendcount, MPI_
   } else {
     int p = 0;
     coll::GathervFn f = nullptr;
-    if (int e = pick(Kind::Gatherv, *c, coll::Call{}, fn, &f, &p)) return e;
+    if (int e = pick(Collective::Gatherv, *c, coll::Call{}, fn, &f, &p)) return e;
     rc = f(in, sbytes, out, is_root ? rl.counts.data() : nullptr, is_root ? rl.displs.data() : nullptr, root, *c, p);
   }
   if (rc == MPI_SUCCESS && is_root && !rt->contiguous) vunpack(out_tmp.data(), recvcounts, displs, c->size, *rt, recvbuf);
@@ -540,7 +540,7 @@ static int scatter_call(const char* fn, const void* sendbuf, int sendcount, MPI_
   } else if (block) {
     int p = 0;
     coll::ScatterFn f = nullptr;
-    if (int e = pick(Kind::Scatter, *c, coll::Call{}, fn, &f, &p)) return e;
+    if (int e = pick(Collective::Scatter, *c, coll::Call{}, fn, &f, &p)) return e;
     rc = f(in, out, block, root, *c, p);
   }
   if (rc == MPI_SUCCESS && !in_place) out_finish(recvbuf, uz(recvcount), *rt, out_tmp);
@@ -590,7 +590,7 @@ static int scatterv_call(const char* fn, const void* sendbuf, const int sendcoun
   } else {
     int p = 0;
     coll::ScattervFn f = nullptr;
-    if (int e = pick(Kind::Scatterv, *c, coll::Call{}, fn, &f, &p)) return e;
+    if (int e = pick(Collective::Scatterv, *c, coll::Call{}, fn, &f, &p)) return e;
     rc = f(in, is_root ? sl.counts.data() : nullptr, is_root ? sl.displs.data() : nullptr, out, rbytes, root, *c, p);
   }
   if (rc == MPI_SUCCESS && !in_place) out_finish(recvbuf, uz(recvcount), *rt, out_tmp);
@@ -628,7 +628,7 @@ static int allgather_call(const char* fn, const void* sendbuf, int sendcount, MP
   if (c->size > 1) {
     int p = 0;
     coll::AllgatherFn f = nullptr;
-    if (int e = pick(Kind::Allgather, *c, coll::Call{}, fn, &f, &p)) return e;
+    if (int e = pick(Collective::Allgather, *c, coll::Call{}, fn, &f, &p)) return e;
     rc = f(out, block, *c, p);
   }
   if (rc == MPI_SUCCESS) out_finish(recvbuf, n * uz(recvcount), *rt, out_tmp);
@@ -672,26 +672,26 @@ static int allgatherv_call(const char* fn, const void* sendbuf, int sendcount, M
   if (c->size > 1) {
     int p = 0;
     coll::AllgathervFn f = nullptr;
-    if (int e = pick(Kind::Allgatherv, *c, coll::Call{}, fn, &f, &p)) return e;
+    if (int e = pick(Collective::Allgatherv, *c, coll::Call{}, fn, &f, &p)) return e;
     rc = f(out, rl.counts.data(), rl.displs.data(), *c, p);
   }
   if (rc == MPI_SUCCESS && !rt->contiguous) vunpack(out_tmp.data(), recvcounts, displs, c->size, *rt, recvbuf);
   return finish(*c, rc, fn);
 }
 
-static int reduce_scatter_common(const char* fn, Kind kind, const void* sendbuf, void* recvbuf, const int* recvcounts,
+static int reduce_scatter_common(const char* fn, Collective kind, const void* sendbuf, void* recvbuf, const int* recvcounts,
                                  int block_count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
   if (c->inter) {
-    if (kind != Kind::ReduceScatterBlock) return coll::inter_reduce_scatter(fn, sendbuf, recvbuf, recvcounts, datatype, op, *c);
+    if (kind != Collective::ReduceScatterBlock) return coll::inter_reduce_scatter(fn, sendbuf, recvbuf, recvcounts, datatype, op, *c);
     if (!check::count(*c, block_count, fn, &rc)) return rc;
     std::vector<int> block(uz(c->size), block_count);
     return coll::inter_reduce_scatter(fn, sendbuf, recvbuf, block.data(), datatype, op, *c);
   }
   std::vector<int> counts;
-  if (kind == Kind::ReduceScatterBlock) {
+  if (kind == Collective::ReduceScatterBlock) {
     if (!check::count(*c, block_count, fn, &rc)) return rc;
     counts.assign(uz(c->size), block_count);
   } else {
@@ -725,7 +725,7 @@ static int reduce_scatter_common(const char* fn, Kind kind, const void* sendbuf,
   return finish(*c, rc, fn);
 }
 
-static int scan_common(const char* fn, Kind kind, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
+static int scan_common(const char* fn, Collective kind, const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype,
                        MPI_Op op, MPI_Comm comm) {
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
@@ -741,20 +741,20 @@ static int scan_common(const char* fn, Kind kind, const void* sendbuf, void* rec
   Bytes in_tmp, out_tmp;
   const void* in = in_place ? (in_tmp = packed_copy(recvbuf, n, *t), in_tmp.data()) : in_view(sendbuf, n, *t, in_tmp);
   if (c->size == 1) {
-    if (kind == Kind::Scan && !in_place) copy_typed(sendbuf, n, *t, recvbuf, n, *t);
+    if (kind == Collective::Scan && !in_place) copy_typed(sendbuf, n, *t, recvbuf, n, *t);
     return MPI_SUCCESS;
   }
   // Exscan leaves rank 0's recvbuf untouched: the algorithm writes a scratch copy of it.
-  if (kind == Kind::Exscan && c->rank == 0) {
+  if (kind == Collective::Exscan && c->rank == 0) {
     out_tmp = packed_copy(recvbuf, n, *t);
   }
-  void* out = (kind == Kind::Exscan && c->rank == 0) ? out_tmp.data() : out_view(recvbuf, n, *t, out_tmp);
+  void* out = (kind == Collective::Exscan && c->rank == 0) ? out_tmp.data() : out_view(recvbuf, n, *t, out_tmp);
   coll::Reducer red(op, datatype);
   int p = 0;
   coll::ScanFn f = nullptr;
   if (int e = pick(kind, *c, coll::Call{&red, n}, fn, &f, &p)) return e;
   rc = f(in, out, n, red, *c, p);
-  if (rc == MPI_SUCCESS && !(kind == Kind::Exscan && c->rank == 0)) out_finish(recvbuf, n, *t, out_tmp);
+  if (rc == MPI_SUCCESS && !(kind == Collective::Exscan && c->rank == 0)) out_finish(recvbuf, n, *t, out_tmp);
   return finish(*c, rc, fn);
 }
 
@@ -907,49 +907,49 @@ int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Reduce_scatter";
-  return sequenced(comm, [&] { return reduce_scatter_common(fn, Kind::ReduceScatter, sendbuf, recvbuf, recvcounts, 0, datatype, op, comm); });
+  return sequenced(comm, [&] { return reduce_scatter_common(fn, Collective::ReduceScatter, sendbuf, recvbuf, recvcounts, 0, datatype, op, comm); });
 }
 
 int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Ireduce_scatter";
-  return start_nonblocking(fn, comm, request, {datatype}, op, [=] { return reduce_scatter_common(fn, Kind::ReduceScatter, sendbuf, recvbuf, recvcounts, 0, datatype, op, comm); });
+  return start_nonblocking(fn, comm, request, {datatype}, op, [=] { return reduce_scatter_common(fn, Collective::ReduceScatter, sendbuf, recvbuf, recvcounts, 0, datatype, op, comm); });
 }
 
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Reduce_scatter_block";
-  return sequenced(comm, [&] { return reduce_scatter_common(fn, Kind::ReduceScatterBlock, sendbuf, recvbuf, nullptr, recvcount, datatype, op, comm); });
+  return sequenced(comm, [&] { return reduce_scatter_common(fn, Collective::ReduceScatterBlock, sendbuf, recvbuf, nullptr, recvcount, datatype, op, comm); });
 }
 
 int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Ireduce_scatter_block";
-  return start_nonblocking(fn, comm, request, {datatype}, op, [=] { return reduce_scatter_common(fn, Kind::ReduceScatterBlock, sendbuf, recvbuf, nullptr, recvcount, datatype, op, comm); });
+  return start_nonblocking(fn, comm, request, {datatype}, op, [=] { return reduce_scatter_common(fn, Collective::ReduceScatterBlock, sendbuf, recvbuf, nullptr, recvcount, datatype, op, comm); });
 }
 
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Scan";
-  return sequenced(comm, [&] { return scan_common(fn, Kind::Scan, sendbuf, recvbuf, count, datatype, op, comm); });
+  return sequenced(comm, [&] { return scan_common(fn, Collective::Scan, sendbuf, recvbuf, count, datatype, op, comm); });
 }
 
 int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Iscan";
-  return start_nonblocking(fn, comm, request, {datatype}, op, [=] { return scan_common(fn, Kind::Scan, sendbuf, recvbuf, count, datatype, op, comm); });
+  return start_nonblocking(fn, comm, request, {datatype}, op, [=] { return scan_common(fn, Collective::Scan, sendbuf, recvbuf, count, datatype, op, comm); });
 }
 
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Exscan";
-  return sequenced(comm, [&] { return scan_common(fn, Kind::Exscan, sendbuf, recvbuf, count, datatype, op, comm); });
+  return sequenced(comm, [&] { return scan_common(fn, Collective::Exscan, sendbuf, recvbuf, count, datatype, op, comm); });
 }
 
 int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request* request) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Iexscan";
-  return start_nonblocking(fn, comm, request, {datatype}, op, [=] { return scan_common(fn, Kind::Exscan, sendbuf, recvbuf, count, datatype, op, comm); });
+  return start_nonblocking(fn, comm, request, {datatype}, op, [=] { return scan_common(fn, Collective::Exscan, sendbuf, recvbuf, count, datatype, op, comm); });
 }
 
 /// Alltoallw: a datatype per peer and byte displacements. Not in the registry (a typed exchange has

@@ -55,7 +55,7 @@ int barrier_recursive_doubling(Comm& c, int) {
 namespace entry {
 
 extern const Algorithm barrier_linear{
-    .kind = Kind::Barrier, .name = "linear", .family = Family::Classic, .fn = any(&coll::barrier_linear),
+    .kind = Collective::Barrier, .name = "linear", .family = Family::Classic, .fn = any(&coll::barrier_linear),
     .help = "every rank notifies rank 0, which releases them all (2(N-1) messages at rank 0)",
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) {
       schedule::Schedule s = schedule::linear_reduce(count_of(m), 0);
@@ -64,12 +64,12 @@ extern const Algorithm barrier_linear{
     },
     .baseline = true};
 extern const Algorithm barrier_dissemination{
-    .kind = Kind::Barrier, .name = "dissemination", .family = Family::Classic, .fn = any(&coll::barrier_dissemination),
+    .kind = Collective::Barrier, .name = "dissemination", .family = Family::Classic, .fn = any(&coll::barrier_dissemination),
     .help = "ceil(log2 N) rounds, rank r signals r+2^i (Hensgen, Finkel, Manber)",
     .default_on = DefaultOn::SingleRow,
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return schedule::dissemination(count_of(m)); }};
 extern const Algorithm barrier_recursive_doubling{
-    .kind = Kind::Barrier, .name = "recursive_doubling", .family = Family::Classic,
+    .kind = Collective::Barrier, .name = "recursive_doubling", .family = Family::Classic,
     .fn = any(&coll::barrier_recursive_doubling),
     .help = "pairwise exchanges r xor 2^i; extra ranks fold in before and out after",
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return schedule::recursive_doubling(count_of(m)); }};

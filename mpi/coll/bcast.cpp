@@ -82,17 +82,17 @@ int bcast_scatter_allgather(void* buf, std::size_t bytes, int root, Comm& c, int
 namespace entry {
 
 extern const Algorithm bcast_linear{
-    .kind = Kind::Bcast, .name = "linear", .family = Family::Classic, .fn = any(&coll::bcast_linear),
+    .kind = Collective::Bcast, .name = "linear", .family = Family::Classic, .fn = any(&coll::bcast_linear),
     .help = "root sends to every other rank in turn",
     .schedule = [](const schedule::Mesh&, const Members& m, int root, int) { return schedule::linear_bcast(count_of(m), root); }};
 extern const Algorithm bcast_binomial{
-    .kind = Kind::Bcast, .name = "binomial", .family = Family::Classic, .fn = any(&coll::bcast_binomial),
+    .kind = Collective::Bcast, .name = "binomial", .family = Family::Classic, .fn = any(&coll::bcast_binomial),
     .help = "binomial tree over ranks relative to the root, ceil(log2 N) steps (OperaMPI, MPICH)",
     .default_on = DefaultOn::SingleRow,
     .schedule = [](const schedule::Mesh&, const Members& m, int root, int) { return schedule::binomial_bcast(count_of(m), root); },
     .baseline = true};
 extern const Algorithm bcast_scatter_allgather{
-    .kind = Kind::Bcast, .name = "scatter_allgather", .family = Family::Classic, .fn = any(&coll::bcast_scatter_allgather),
+    .kind = Collective::Bcast, .name = "scatter_allgather", .family = Family::Classic, .fn = any(&coll::bcast_scatter_allgather),
     .help = "scatter of the message in N pieces, then a ring allgather (van de Geijn)"};
 
 }  // namespace entry

@@ -65,13 +65,14 @@ int nbc_start(Comm& comm, std::function<int()> body, MPI_Request* request);
 
 namespace coll {
 
-enum class Kind : int {
+/// The collectives the registry has algorithms for (an algorithm's `kind`).
+enum class Collective : int {
   Barrier, Bcast, Reduce, Allreduce, Alltoall, Alltoallv, Gather, Gatherv, Scatter, Scatterv,
   Allgather, Allgatherv, ReduceScatter, ReduceScatterBlock, Scan, Exscan,
   NeighborAllgather, NeighborAllgatherv, NeighborAlltoall, NeighborAlltoallv, NeighborAlltoallw, Count
 };
-constexpr int kKinds = static_cast<int>(Kind::Count);
-const char* kind_name(Kind k);
+constexpr int kKinds = static_cast<int>(Collective::Count);
+const char* kind_name(Collective k);
 
 // Algorithm signatures. Sizes are bytes, or packed elements where a Reducer is involved.
 using BarrierFn = int (*)(Comm&, int param);
@@ -164,7 +165,7 @@ enum class DefaultOn : std::uint8_t {
 /// text, the default selector, tilempi-coll-check's schedules and tilempi-bench's lists
 /// (TILEMPIX_Coll_algorithms) are all read from these entries.
 struct Algorithm {
-  Kind kind = Kind::Barrier;
+  Collective kind = Collective::Barrier;
   const char* name = "";
   Family family = Family::Classic;
   AnyFn fn = nullptr;
@@ -193,9 +194,9 @@ F as(AnyFn f) {
 }
 
 /// The registered algorithms of collective k, in registration order (the order of --coll help).
-const std::vector<Algorithm>& algorithms(Kind k);
-const Algorithm* find_algorithm(Kind k, const std::string& name);
-std::optional<Kind> kind_of(const std::string& name);
+const std::vector<Algorithm>& algorithms(Collective k);
+const Algorithm* find_algorithm(Collective k, const std::string& name);
+std::optional<Collective> kind_of(const std::string& name);
 
 /// What the restrictions look at in one call. Fields a collective does not have stay empty
 /// (a barrier has no op): their restrictions hold.
@@ -215,17 +216,17 @@ struct Selected {
 /// TILEMPI_COLL_FALLBACK to a user's choice (error: returns the error class with *why; warn: one
 /// line on stderr per algorithm and communicator) and records what runs as the communicator's
 /// last algorithm of k (TILEMPIX_Coll_selected).
-int choose(Kind k, Comm& comm, const Call& call, Selected* out, std::string* why);
+int choose(Collective k, Comm& comm, const Call& call, Selected* out, std::string* why);
 /// As choose() for a call whose op and count are not known (they are taken to be fine), without
 /// warnings, errors or records.
-Selected select(Kind k, Comm& comm);
+Selected select(Collective k, Comm& comm);
 /// The first restriction of a that this call breaks: its MPI error class and a description; 0 if none.
 int broken_restriction(const Algorithm& a, Comm& comm, const Call& call, std::string* why);
 /// The default selector's algorithm for collective k on comm, before restrictions.
-const char* default_algorithm(Kind k, Comm& comm);
+const char* default_algorithm(Collective k, Comm& comm);
 /// The default algorithm of collective k on a communicator spanning several mesh rows (multi_row)
 /// or one row.
-const Algorithm* default_for(Kind k, bool multi_row);
+const Algorithm* default_for(Collective k, bool multi_row);
 /// Replace the user's selection with spec ("alltoall=pairwise,...", "" for the defaults), as if
 /// it had been in TILEMPI_COLL. For tests that run every algorithm in one job; every rank must
 /// make the same calls. Returns MPI_ERR_ARG (and leaves the selection alone) on a bad spec.

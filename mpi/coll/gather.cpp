@@ -68,13 +68,13 @@ int gatherv_linear(const void* sbuf, std::size_t sbytes, void* rbuf, const std::
 namespace entry {
 
 extern const Algorithm gather_linear{
-    .kind = Kind::Gather, .name = "linear", .family = Family::Classic, .fn = any(&coll::gather_linear),
+    .kind = Collective::Gather, .name = "linear", .family = Family::Classic, .fn = any(&coll::gather_linear),
     .help = "root receives every block directly"};
 extern const Algorithm gather_binomial{
-    .kind = Kind::Gather, .name = "binomial", .family = Family::Classic, .fn = any(&coll::gather_binomial),
+    .kind = Collective::Gather, .name = "binomial", .family = Family::Classic, .fn = any(&coll::gather_binomial),
     .help = "binomial tree over relative ranks, subtrees forward their blocks", .default_on = DefaultOn::Always};
 extern const Algorithm gatherv_linear{
-    .kind = Kind::Gatherv, .name = "linear", .family = Family::Classic, .fn = any(&coll::gatherv_linear),
+    .kind = Collective::Gatherv, .name = "linear", .family = Family::Classic, .fn = any(&coll::gatherv_linear),
     .help = "root receives every block directly", .default_on = DefaultOn::Always};
 
 }  // namespace entry

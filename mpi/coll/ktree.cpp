@@ -75,7 +75,7 @@ schedule::Schedule ktree_updown(const schedule::Mesh& mesh, const Members& m, in
 }  // namespace
 
 extern const Algorithm barrier_ktree{
-    .kind = Kind::Barrier, .name = "ktree", .family = Family::Mesh, .fn = any(&coll::barrier_ktree),
+    .kind = Collective::Barrier, .name = "ktree", .family = Family::Mesh, .fn = any(&coll::barrier_ktree),
     .help = "k-ary tree rooted at the mesh centre, built once per communicator ([Yagna 2013] §3.2.2); ktree:K sets k "
             "(default 3)",
     .default_on = DefaultOn::MultiRow, .schedule = &ktree_updown, .takes_param = true, .default_param = 3};
@@ -90,7 +90,7 @@ const char* ktree_static_routable(Comm& c) {
 }  // namespace
 
 extern const Algorithm barrier_ktree_static{
-    .kind = Kind::Barrier, .name = "ktree_static", .family = Family::Mesh, .fn = any(&coll::barrier_ktree_static),
+    .kind = Collective::Barrier, .name = "ktree_static", .family = Family::Mesh, .fn = any(&coll::barrier_ktree_static),
     .help = "ktree's notifications up to the root, released by one word over the static network along the "
             "§3.2.3 tree; mesh_rounds' round barrier",
     .restrictions = {.static_network = true, .own = &ktree_static_routable, .own_text = "static routes for its tree"},

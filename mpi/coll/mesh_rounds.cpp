@@ -55,7 +55,7 @@ int mesh_rounds_run(const void* s, const std::size_t* sc, const std::size_t* sd,
   // "Measured on the sim transport"). Without a static network (or inside a non-blocking
   // collective, which does not use it): the dissemination barrier, the fewest message latencies
   // on the critical path.
-  Selected b = select(Kind::Barrier, c);
+  Selected b = select(Collective::Barrier, c);
   BarrierFn round_barrier = &barrier_dissemination;
   int param = 0;
   if (b.user) {
@@ -90,12 +90,12 @@ int alltoallv_mesh_rounds(const void* s, const std::size_t* sc, const std::size_
 namespace entry {
 
 extern const Algorithm alltoall_mesh_rounds{
-    .kind = Kind::Alltoall, .name = "mesh_rounds", .family = Family::Mesh, .fn = any(&coll::alltoall_mesh_rounds),
+    .kind = Collective::Alltoall, .name = "mesh_rounds", .family = Family::Mesh, .fn = any(&coll::alltoall_mesh_rounds),
     .help = "contention-free rounds of exchanges on the mesh with a barrier between rounds ([Yagna 2013] §3.2.1)",
     .restrictions = {.max_ranks = kMeshRoundsMaxRanks}, .fallback = "pairwise", .default_on = DefaultOn::MultiRow,
     .schedule = [](const schedule::Mesh& mesh, const Members& m, int, int) { return schedule::mesh_rounds(mesh, m); }};
 extern const Algorithm alltoallv_mesh_rounds{
-    .kind = Kind::Alltoallv, .name = "mesh_rounds", .family = Family::Mesh, .fn = any(&coll::alltoallv_mesh_rounds),
+    .kind = Collective::Alltoallv, .name = "mesh_rounds", .family = Family::Mesh, .fn = any(&coll::alltoallv_mesh_rounds),
     .help = "the mesh_rounds exchange schedule with per-pair sizes ([Yagna 2013] §3.2.1)",
     .restrictions = {.max_ranks = kMeshRoundsMaxRanks}, .fallback = "pairwise", .default_on = DefaultOn::MultiRow,
     .schedule = [](const schedule::Mesh& mesh, const Members& m, int, int) { return schedule::mesh_rounds(mesh, m); }};

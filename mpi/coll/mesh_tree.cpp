@@ -60,14 +60,14 @@ int allreduce_mesh_reduce_bcast(const void* sbuf, void* rbuf, std::size_t n, con
 namespace entry {
 
 extern const Algorithm reduce_mesh_tree{
-    .kind = Kind::Reduce, .name = "mesh_tree", .family = Family::Mesh, .fn = any(&coll::reduce_mesh_tree),
+    .kind = Collective::Reduce, .name = "mesh_tree", .family = Family::Mesh, .fn = any(&coll::reduce_mesh_tree),
     .help = "two-level tree: the root's row, then the columns ([Yagna 2013] §3.2.4)",
     .restrictions = {.commutative = true}, .fallback = "binomial", .default_on = DefaultOn::MultiRow,
     .schedule = [](const schedule::Mesh& mesh, const Members& m, int root, int) {
       return schedule::tree_gather_rounds(schedule::mesh_reduce_tree(mesh, m, root), m);
     }};
 extern const Algorithm allreduce_mesh_reduce_bcast{
-    .kind = Kind::Allreduce, .name = "mesh_reduce_bcast", .family = Family::Mesh,
+    .kind = Collective::Allreduce, .name = "mesh_reduce_bcast", .family = Family::Mesh,
     .fn = any(&coll::allreduce_mesh_reduce_bcast),
     .help = "mesh_tree reduce to rank 0, then static_route broadcast ([Yagna 2013] Algorithm 3)",
     .restrictions = {.commutative = true}, .fallback = "recursive_doubling", .default_on = DefaultOn::MultiRow,

@@ -12,10 +12,10 @@ namespace mc = ::tilempi::mpi::coll;
 
 /// Where a bare algorithm name ("linear") is looked up first: alltoall is what the checker was
 /// written for, then the registry's order.
-std::vector<mc::Kind> lookup_order() {
-  std::vector<mc::Kind> order{mc::Kind::Alltoall};
+std::vector<mc::Collective> lookup_order() {
+  std::vector<mc::Collective> order{mc::Collective::Alltoall};
   for (int i = 0; i < mc::kKinds; ++i)
-    if (static_cast<mc::Kind>(i) != mc::Kind::Alltoall) order.push_back(static_cast<mc::Kind>(i));
+    if (static_cast<mc::Collective>(i) != mc::Collective::Alltoall) order.push_back(static_cast<mc::Collective>(i));
   return order;
 }
 
@@ -24,7 +24,7 @@ std::vector<mc::Kind> lookup_order() {
 std::vector<std::string> known_schedules() {
   std::vector<std::string> out;
   for (int i = 0; i < mc::kKinds; ++i)
-    for (const mc::Algorithm& a : mc::algorithms(static_cast<mc::Kind>(i)))
+    for (const mc::Algorithm& a : mc::algorithms(static_cast<mc::Collective>(i)))
       if (a.schedule || a.neighbor_schedule) out.push_back(std::string(mc::kind_name(a.kind)) + "=" + a.name);
   return out;
 }
@@ -72,7 +72,7 @@ std::optional<Named> named_schedule(const std::string& spec, const Mesh& mesh, c
       return std::nullopt;
     }
   }
-  for (mc::Kind k : lookup_order()) {
+  for (mc::Collective k : lookup_order()) {
     if (!coll.empty() && coll != mc::kind_name(k)) continue;
     const mc::Algorithm* a = mc::find_algorithm(k, algo);
     if (!a || !a->schedule) continue;

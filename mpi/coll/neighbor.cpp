@@ -163,7 +163,7 @@ int finish(Comm& c, int rc, const char* fn) {
   return raise(c.handle, rc, fn, why);
 }
 
-int run(Kind k, const char* fn, Comm& c, NeighborExchange& x) {
+int run(Collective k, const char* fn, Comm& c, NeighborExchange& x) {
   Selected s;
   std::string why;
   if (int e = choose(k, c, Call{}, &s, &why)) return raise(c.handle, e, fn, why);
@@ -201,13 +201,13 @@ NeighborExchange exchange_of(const Comm& c) {
 
 std::size_t extent_of(MPI_Datatype t) { return static_cast<std::size_t>(datatype_get(t)->extent); }
 
-int allgather_call(const char* fn, Kind k, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+int allgather_call(const char* fn, Collective k, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                    int recvcount, const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   int rc = MPI_SUCCESS;
   Comm* c = topo_comm(comm, fn, &rc);
   if (!c) return rc;
   NeighborExchange x = exchange_of(*c);
-  const bool v = k == Kind::NeighborAllgatherv;
+  const bool v = k == Collective::NeighborAllgatherv;
   if (!block_ok(*c, sendbuf, sendcount, sendtype, fn, &rc)) return rc;
   if (v) {
     if (!array_ok(*c, x.recvs.size(), recvcounts, "recvcounts", fn, &rc) || !array_ok(*c, x.recvs.size(), displs, "displs", fn, &rc))
@@ -228,7 +228,7 @@ int allgather_call(const char* fn, Kind k, const void* sendbuf, int sendcount, M
   return run(k, fn, *c, x);
 }
 
-int alltoall_call(const char* fn, Kind k, const void* sendbuf, int sendcount, const int sendcounts[],
+int alltoall_call(const char* fn, Collective k, const void* sendbuf, int sendcount, const int sendcounts[],
                   const MPI_Aint sbytes[], const int sdispls[], const MPI_Datatype sendtypes[], MPI_Datatype sendtype,
                   void* recvbuf, int recvcount, const int recvcounts[], const MPI_Aint rbytes[], const int rdispls[],
                   const MPI_Datatype recvtypes[], MPI_Datatype recvtype, MPI_Comm comm) {
@@ -236,7 +236,7 @@ int alltoall_call(const char* fn, Kind k, const void* sendbuf, int sendcount, co
   Comm* c = topo_comm(comm, fn, &rc);
   if (!c) return rc;
   NeighborExchange x = exchange_of(*c);
-  const bool v = k == Kind::NeighborAlltoallv, w = k == Kind::NeighborAlltoallw;
+  const bool v = k == Collective::NeighborAlltoallv, w = k == Collective::NeighborAlltoallw;
   const std::size_t ns = x.sends.size(), nr = x.recvs.size();
   if (v || w) {
     if (!array_ok(*c, ns, sendcounts, "sendcounts", fn, &rc) || !array_ok(*c, nr, recvcounts, "recvcounts", fn, &rc) ||
@@ -322,11 +322,11 @@ constexpr const char* kRoundsHelp =
 }  // namespace
 
 #define TILEMPI_NEIGHBOR_ENTRIES(id, collective)                                                                        \
-  extern const Algorithm neighbor_##id##_linear{.kind = Kind::collective, .name = "linear", .family = Family::Classic,  \
+  extern const Algorithm neighbor_##id##_linear{.kind = Collective::collective, .name = "linear", .family = Family::Classic,  \
                                                 .fn = any(&neighbor_linear), .help = kLinearHelp,                 \
                                                 .default_on = DefaultOn::Always,                                  \
                                                 .neighbor_schedule = &linear_schedule};                           \
-  extern const Algorithm neighbor_##id##_mesh_rounds{.kind = Kind::collective, .name = "mesh_rounds",                    \
+  extern const Algorithm neighbor_##id##_mesh_rounds{.kind = Collective::collective, .name = "mesh_rounds",                    \
                                                      .family = Family::Mesh, .fn = any(&neighbor_mesh_rounds),     \
                                                      .help = kRoundsHelp, .neighbor_schedule = &rounds_schedule};
 TILEMPI_NEIGHBOR_ENTRIES(allgather, NeighborAllgather)
@@ -341,7 +341,7 @@ TILEMPI_NEIGHBOR_ENTRIES(alltoallw, NeighborAlltoallw)
 }  // namespace tilempi::mpi::coll
 
 using namespace tilempi::mpi;
-using coll::Kind;
+using coll::Collective;
 
 extern "C" {
 
@@ -349,7 +349,7 @@ int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype send
                            MPI_Datatype recvtype, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   return coll::sequenced(comm, [&] {
-    return coll::allgather_call("MPI_Neighbor_allgather", Kind::NeighborAllgather, sendbuf, sendcount, sendtype, recvbuf,
+    return coll::allgather_call("MPI_Neighbor_allgather", Collective::NeighborAllgather, sendbuf, sendcount, sendtype, recvbuf,
                                 recvcount, nullptr, nullptr, recvtype, comm);
   });
 }
@@ -359,7 +359,7 @@ int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sen
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Ineighbor_allgather";
   return coll::start(fn, comm, request, {sendtype, recvtype}, [=] {
-    return coll::allgather_call(fn, Kind::NeighborAllgather, sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
+    return coll::allgather_call(fn, Collective::NeighborAllgather, sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
                                 nullptr, recvtype, comm);
   });
 }
@@ -368,7 +368,7 @@ int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sen
                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   return coll::sequenced(comm, [&] {
-    return coll::allgather_call("MPI_Neighbor_allgatherv", Kind::NeighborAllgatherv, sendbuf, sendcount, sendtype,
+    return coll::allgather_call("MPI_Neighbor_allgatherv", Collective::NeighborAllgatherv, sendbuf, sendcount, sendtype,
                                 recvbuf, 0, recvcounts, displs, recvtype, comm);
   });
 }
@@ -379,7 +379,7 @@ int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype se
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Ineighbor_allgatherv";
   return coll::start(fn, comm, request, {sendtype, recvtype}, [=] {
-    return coll::allgather_call(fn, Kind::NeighborAllgatherv, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+    return coll::allgather_call(fn, Collective::NeighborAllgatherv, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
                                 displs, recvtype, comm);
   });
 }
@@ -388,7 +388,7 @@ int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendt
                           MPI_Datatype recvtype, MPI_Comm comm) {
   ApiScope api_scope(__func__);
   return coll::sequenced(comm, [&] {
-    return coll::alltoall_call("MPI_Neighbor_alltoall", Kind::NeighborAlltoall, sendbuf, sendcount, nullptr, nullptr,
+    return coll::alltoall_call("MPI_Neighbor_alltoall", Collective::NeighborAlltoall, sendbuf, sendcount, nullptr, nullptr,
                                nullptr, nullptr, sendtype, recvbuf, recvcount, nullptr, nullptr, nullptr, nullptr,
                                recvtype, comm);
   });
@@ -399,7 +399,7 @@ int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype send
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Ineighbor_alltoall";
   return coll::start(fn, comm, request, {sendtype, recvtype}, [=] {
-    return coll::alltoall_call(fn, Kind::NeighborAlltoall, sendbuf, sendcount, nullptr, nullptr, nullptr, nullptr,
+    return coll::alltoall_call(fn, Collective::NeighborAlltoall, sendbuf, sendcount, nullptr, nullptr, nullptr, nullptr,
                                sendtype, recvbuf, recvcount, nullptr, nullptr, nullptr, nullptr, recvtype, comm);
   });
 }
@@ -409,7 +409,7 @@ int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const in
                            MPI_Comm comm) {
   ApiScope api_scope(__func__);
   return coll::sequenced(comm, [&] {
-    return coll::alltoall_call("MPI_Neighbor_alltoallv", Kind::NeighborAlltoallv, sendbuf, 0, sendcounts, nullptr,
+    return coll::alltoall_call("MPI_Neighbor_alltoallv", Collective::NeighborAlltoallv, sendbuf, 0, sendcounts, nullptr,
                                sdispls, nullptr, sendtype, recvbuf, 0, recvcounts, nullptr, rdispls, nullptr, recvtype,
                                comm);
   });
@@ -421,7 +421,7 @@ int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const i
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Ineighbor_alltoallv";
   return coll::start(fn, comm, request, {sendtype, recvtype}, [=] {
-    return coll::alltoall_call(fn, Kind::NeighborAlltoallv, sendbuf, 0, sendcounts, nullptr, sdispls, nullptr, sendtype,
+    return coll::alltoall_call(fn, Collective::NeighborAlltoallv, sendbuf, 0, sendcounts, nullptr, sdispls, nullptr, sendtype,
                                recvbuf, 0, recvcounts, nullptr, rdispls, nullptr, recvtype, comm);
   });
 }
@@ -431,7 +431,7 @@ int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MP
                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
   ApiScope api_scope(__func__);
   return coll::sequenced(comm, [&] {
-    return coll::alltoall_call("MPI_Neighbor_alltoallw", Kind::NeighborAlltoallw, sendbuf, 0, sendcounts, sdispls,
+    return coll::alltoall_call("MPI_Neighbor_alltoallw", Collective::NeighborAlltoallw, sendbuf, 0, sendcounts, sdispls,
                                nullptr, sendtypes, MPI_DATATYPE_NULL, recvbuf, 0, recvcounts, rdispls, nullptr,
                                recvtypes, MPI_DATATYPE_NULL, comm);
   });
@@ -444,7 +444,7 @@ int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Ineighbor_alltoallw";
   return coll::start(fn, comm, request, coll::w_types(comm, sendtypes, recvtypes), [=] {
-    return coll::alltoall_call(fn, Kind::NeighborAlltoallw, sendbuf, 0, sendcounts, sdispls, nullptr, sendtypes,
+    return coll::alltoall_call(fn, Collective::NeighborAlltoallw, sendbuf, 0, sendcounts, sdispls, nullptr, sendtypes,
                                MPI_DATATYPE_NULL, recvbuf, 0, recvcounts, rdispls, nullptr, recvtypes,
                                MPI_DATATYPE_NULL, comm);
   });

@@ -94,34 +94,34 @@ bool hw_reduction_of(const Reducer& red, transport::HwOp* op, transport::HwElem*
 namespace entry {
 
 extern const Algorithm bcast_namp_multicast{
-    .kind = Kind::Bcast, .name = "namp_multicast", .family = Family::Classic, .fn = any(&coll::bcast_namp_multicast),
+    .kind = Collective::Bcast, .name = "namp_multicast", .family = Family::Classic, .fn = any(&coll::bcast_namp_multicast),
     .help = "one multicast of the network adapter to every member, set up once, destinations progressed "
             "concurrently ([Wallentowitz 2018] §3.3.2.1)",
     .restrictions = {.hardware_multicast = true},
     .fallback = "binomial"};
 
 extern const Algorithm scatter_namp_scatter{
-    .kind = Kind::Scatter, .name = "namp_scatter", .family = Family::Classic, .fn = any(&coll::scatter_namp),
+    .kind = Collective::Scatter, .name = "namp_scatter", .family = Family::Classic, .fn = any(&coll::scatter_namp),
     .help = "one scatter transfer of the network adapter, block i to member i ([Wallentowitz 2018] §3.3.2.2)",
     .restrictions = {.hardware_multicast = true},
     .fallback = "binomial"};
 
 extern const Algorithm gather_namp_gather{
-    .kind = Kind::Gather, .name = "namp_gather", .family = Family::Classic, .fn = any(&coll::gather_namp),
+    .kind = Collective::Gather, .name = "namp_gather", .family = Family::Classic, .fn = any(&coll::gather_namp),
     .help = "every member writes its block into its slot of the root's endpoint; the root hears once, "
             "when every slot is complete ([Wallentowitz 2018] §3.3.2.3)",
     .restrictions = {.hardware_multicast = true},
     .fallback = "binomial"};
 
 extern const Algorithm reduce_namp_reduce{
-    .kind = Kind::Reduce, .name = "namp_reduce", .family = Family::Classic, .fn = any(&coll::reduce_namp),
+    .kind = Collective::Reduce, .name = "namp_reduce", .family = Family::Classic, .fn = any(&coll::reduce_namp),
     .help = "every member's data combined in the root adapter's DMA path as it arrives ([Wallentowitz 2018] "
             "§3.3.2.4: integers up to 32 bits, ops without multiplication)",
     .restrictions = {.hardware_reduction = true},
     .fallback = "binomial"};
 
 extern const Algorithm allreduce_namp_reduce_multicast{
-    .kind = Kind::Allreduce, .name = "namp_reduce_multicast", .family = Family::Classic,
+    .kind = Collective::Allreduce, .name = "namp_reduce_multicast", .family = Family::Classic,
     .fn = any(&coll::allreduce_namp),
     .help = "namp_reduce to rank 0, then namp_multicast from it ([Wallentowitz 2018] §3.3)",
     .restrictions = {.hardware_multicast = true, .hardware_reduction = true},

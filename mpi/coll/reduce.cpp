@@ -76,11 +76,11 @@ int reduce_binomial(const void* sbuf, void* rbuf, std::size_t n, const Reducer& 
 namespace entry {
 
 extern const Algorithm reduce_linear{
-    .kind = Kind::Reduce, .name = "linear", .family = Family::Classic, .fn = any(&coll::reduce_linear),
+    .kind = Collective::Reduce, .name = "linear", .family = Family::Classic, .fn = any(&coll::reduce_linear),
     .help = "root receives from every rank and combines in rank order",
     .schedule = [](const schedule::Mesh&, const Members& m, int root, int) { return schedule::linear_reduce(count_of(m), root); }};
 extern const Algorithm reduce_binomial{
-    .kind = Kind::Reduce, .name = "binomial", .family = Family::Classic, .fn = any(&coll::reduce_binomial),
+    .kind = Collective::Reduce, .name = "binomial", .family = Family::Classic, .fn = any(&coll::reduce_binomial),
     .help = "binomial tree, ceil(log2 N) steps; keeps rank order for non-commutative ops", .default_on = DefaultOn::SingleRow,
     .schedule = [](const schedule::Mesh&, const Members& m, int root, int) { return schedule::binomial_reduce(count_of(m), root); },
     .baseline = true};

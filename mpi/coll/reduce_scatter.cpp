@@ -61,19 +61,19 @@ int reduce_scatter_ring(const void* sbuf, void* rbuf, const std::size_t* counts,
 namespace entry {
 
 extern const Algorithm reduce_scatter_nonoverlapping{
-    .kind = Kind::ReduceScatter, .name = "nonoverlapping", .family = Family::Classic,
+    .kind = Collective::ReduceScatter, .name = "nonoverlapping", .family = Family::Classic,
     .fn = any(&coll::reduce_scatter_nonoverlapping), .help = "reduce to rank 0, then scatterv",
     .default_on = DefaultOn::Always};
 extern const Algorithm reduce_scatter_ring{
-    .kind = Kind::ReduceScatter, .name = "ring", .family = Family::Classic, .fn = any(&coll::reduce_scatter_ring),
+    .kind = Collective::ReduceScatter, .name = "ring", .family = Family::Classic, .fn = any(&coll::reduce_scatter_ring),
     .help = "N-1 ring steps each combining one block", .restrictions = {.commutative = true},
     .fallback = "nonoverlapping"};
 extern const Algorithm reduce_scatter_block_nonoverlapping{
-    .kind = Kind::ReduceScatterBlock, .name = "nonoverlapping", .family = Family::Classic,
+    .kind = Collective::ReduceScatterBlock, .name = "nonoverlapping", .family = Family::Classic,
     .fn = any(&coll::reduce_scatter_nonoverlapping), .help = "reduce to rank 0, then scatterv",
     .default_on = DefaultOn::Always};
 extern const Algorithm reduce_scatter_block_ring{
-    .kind = Kind::ReduceScatterBlock, .name = "ring", .family = Family::Classic, .fn = any(&coll::reduce_scatter_ring),
+    .kind = Collective::ReduceScatterBlock, .name = "ring", .family = Family::Classic, .fn = any(&coll::reduce_scatter_ring),
     .help = "N-1 ring steps each combining one block", .restrictions = {.commutative = true},
     .fallback = "nonoverlapping"};
 

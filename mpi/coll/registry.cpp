@@ -139,7 +139,7 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
-std::string valid_names(Kind k) {
+std::string valid_names(Collective k) {
   std::string s;
   for (const Algorithm& a : algorithms(k)) s += (s.empty() ? "" : ", ") + std::string(a.name) + (a.takes_param ? "[:K]" : "");
   return s;
@@ -152,7 +152,7 @@ std::string valid_kinds() {
 }
 
 /// Parse "algorithm[:param]" for collective k.
-bool parse_algorithm(Kind k, const std::string& text, Choice* out, std::string* err) {
+bool parse_algorithm(Collective k, const std::string& text, Choice* out, std::string* err) {
   std::string name = trim(text), param;
   if (auto c = name.find(':'); c != std::string::npos) {
     param = name.substr(c + 1);
@@ -239,7 +239,7 @@ bool parse_environment(std::string* err) {
     for (const char* p = kKindNames[i]; *p; ++p) var += static_cast<char>(std::toupper(static_cast<unsigned char>(*p)));
     if (const char* v = std::getenv(var.c_str()); v && *v) {
       Choice ch;
-      if (!parse_algorithm(static_cast<Kind>(i), lower(v), &ch, err)) {
+      if (!parse_algorithm(static_cast<Collective>(i), lower(v), &ch, err)) {
         *err = var + ": " + *err;
         return false;
       }
@@ -279,7 +279,7 @@ int carried_param(const Algorithm& from, int param, const Algorithm& to) {
 }
 
 /// The user's choice, else the default selector's algorithm.
-Selected requested(Kind k, Comm& comm) {
+Selected requested(Collective k, Comm& comm) {
   ensure_parsed();
   const auto& algs = algorithms(k);
   if (const auto& c = user_choices()[static_cast<int>(k)]) {
@@ -292,7 +292,7 @@ Selected requested(Kind k, Comm& comm) {
 
 /// Follow the fallbacks of the restrictions the call breaks. *first_code and *first_why describe
 /// the first broken restriction (0: none).
-Selected resolve(Kind k, Comm& comm, const Call& call, int* first_code, std::string* first_why) {
+Selected resolve(Collective k, Comm& comm, const Call& call, int* first_code, std::string* first_why) {
   Selected s = requested(k, comm);
   *first_code = 0;
   for (std::size_t steps = 0; steps <= algorithms(k).size(); ++steps) {
@@ -331,30 +331,30 @@ std::string restriction_text(const Algorithm& a) {
 
 }  // namespace
 
-const char* kind_name(Kind k) { return kKindNames[static_cast<int>(k)]; }
+const char* kind_name(Collective k) { return kKindNames[static_cast<int>(k)]; }
 
-std::optional<Kind> kind_of(const std::string& name) {
+std::optional<Collective> kind_of(const std::string& name) {
   for (int i = 0; i < kKinds; ++i)
-    if (name == kKindNames[i]) return static_cast<Kind>(i);
+    if (name == kKindNames[i]) return static_cast<Collective>(i);
   return std::nullopt;
 }
 
-const std::vector<Algorithm>& algorithms(Kind k) { return table()[static_cast<std::size_t>(k)]; }
+const std::vector<Algorithm>& algorithms(Collective k) { return table()[static_cast<std::size_t>(k)]; }
 
-const Algorithm* find_algorithm(Kind k, const std::string& name) {
+const Algorithm* find_algorithm(Collective k, const std::string& name) {
   for (const Algorithm& a : algorithms(k))
     if (name == a.name) return &a;
   return nullptr;
 }
 
-const Algorithm* default_for(Kind k, bool multi_row) {
+const Algorithm* default_for(Collective k, bool multi_row) {
   const DefaultOn want = multi_row ? DefaultOn::MultiRow : DefaultOn::SingleRow;
   for (const Algorithm& a : algorithms(k))
     if (a.default_on == want || a.default_on == DefaultOn::Always) return &a;
   return &algorithms(k).front();  // not reached: table() checks that there is one
 }
 
-const char* default_algorithm(Kind k, Comm& comm) { return default_for(k, multi_row(comm))->name; }
+const char* default_algorithm(Collective k, Comm& comm) { return default_for(k, multi_row(comm))->name; }
 
 int broken_restriction(const Algorithm& a, Comm& comm, const Call& call, std::string* why) {
   const Restrictions& r = a.restrictions;
@@ -419,7 +419,7 @@ int set_selection(const std::string& spec, std::string* error) {
   return MPI_SUCCESS;
 }
 
-Selected select(Kind k, Comm& comm) {
+Selected select(Collective k, Comm& comm) {
   int code = 0;
   std::string why;
   return resolve(k, comm, Call{}, &code, &why);
@@ -428,7 +428,7 @@ Selected select(Kind k, Comm& comm) {
 // The default selector's choice is the library's, so a fallback from it is neither an error nor
 // a warning: a correct program must not fail, or be told off, for a choice it did not make. A
 // user's choice that cannot run is the user's to hear about: TILEMPI_COLL_FALLBACK.
-int choose(Kind k, Comm& comm, const Call& call, Selected* out, std::string* why) {
+int choose(Collective k, Comm& comm, const Call& call, Selected* out, std::string* why) {
   int code = 0;
   std::string reason;
   Selected s = resolve(k, comm, call, &code, &reason);
@@ -503,7 +503,7 @@ int TILEMPIX_Coll_help(char* text, int len) {
                   "marked + : the default on a single row. [needs: ...; else X]: what an algorithm needs, and\n"
                   "what runs when a call does not have it (TILEMPI_COLL_FALLBACK=error|warn|silent, default warn).\n";
   for (int i = 0; i < coll::kKinds; ++i) {
-    auto k = static_cast<coll::Kind>(i);
+    auto k = static_cast<coll::Collective>(i);
     const coll::Algorithm* multi = coll::default_for(k, true);
     const coll::Algorithm* single = coll::default_for(k, false);
     s += std::string("\n") + coll::kind_name(k) + ":\n";
@@ -540,7 +540,7 @@ int TILEMPIX_Coll_selected(MPI_Comm comm, const char* collective, char* name, in
 
 int TILEMPIX_Coll_collective(int index, char* name, int len) {
   if (index < 0 || index >= coll::kKinds) return MPI_ERR_ARG;
-  coll::copy_out(coll::kind_name(static_cast<coll::Kind>(index)), name, len);
+  coll::copy_out(coll::kind_name(static_cast<coll::Collective>(index)), name, len);
   return MPI_SUCCESS;
 }
 

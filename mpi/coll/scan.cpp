@@ -79,16 +79,16 @@ int exscan_recursive_doubling(const void* sbuf, void* rbuf, std::size_t n, const
 namespace entry {
 
 extern const Algorithm scan_linear{
-    .kind = Kind::Scan, .name = "linear", .family = Family::Classic, .fn = any(&coll::scan_linear),
+    .kind = Collective::Scan, .name = "linear", .family = Family::Classic, .fn = any(&coll::scan_linear),
     .help = "rank r waits for the prefix of r-1, combines, passes it on (N-1 steps)"};
 extern const Algorithm scan_recursive_doubling{
-    .kind = Kind::Scan, .name = "recursive_doubling", .family = Family::Classic, .fn = any(&coll::scan_recursive_doubling),
+    .kind = Collective::Scan, .name = "recursive_doubling", .family = Family::Classic, .fn = any(&coll::scan_recursive_doubling),
     .help = "ceil(log2 N) exchange steps keeping rank order", .default_on = DefaultOn::Always};
 extern const Algorithm exscan_linear{
-    .kind = Kind::Exscan, .name = "linear", .family = Family::Classic, .fn = any(&coll::exscan_linear),
+    .kind = Collective::Exscan, .name = "linear", .family = Family::Classic, .fn = any(&coll::exscan_linear),
     .help = "rank r waits for the prefix of r-1, combines, passes it on (N-1 steps)"};
 extern const Algorithm exscan_recursive_doubling{
-    .kind = Kind::Exscan, .name = "recursive_doubling", .family = Family::Classic, .fn = any(&coll::exscan_recursive_doubling),
+    .kind = Collective::Exscan, .name = "recursive_doubling", .family = Family::Classic, .fn = any(&coll::exscan_recursive_doubling),
     .help = "ceil(log2 N) exchange steps keeping rank order", .default_on = DefaultOn::Always};
 
 }  // namespace entry

@@ -72,13 +72,13 @@ int scatterv_linear(const void* sbuf, const std::size_t* counts, const std::size
 namespace entry {
 
 extern const Algorithm scatter_linear{
-    .kind = Kind::Scatter, .name = "linear", .family = Family::Classic, .fn = any(&coll::scatter_linear),
+    .kind = Collective::Scatter, .name = "linear", .family = Family::Classic, .fn = any(&coll::scatter_linear),
     .help = "root sends every block directly"};
 extern const Algorithm scatter_binomial{
-    .kind = Kind::Scatter, .name = "binomial", .family = Family::Classic, .fn = any(&coll::scatter_binomial),
+    .kind = Collective::Scatter, .name = "binomial", .family = Family::Classic, .fn = any(&coll::scatter_binomial),
     .help = "binomial tree over relative ranks, subtrees forward their blocks", .default_on = DefaultOn::Always};
 extern const Algorithm scatterv_linear{
-    .kind = Kind::Scatterv, .name = "linear", .family = Family::Classic, .fn = any(&coll::scatterv_linear),
+    .kind = Collective::Scatterv, .name = "linear", .family = Family::Classic, .fn = any(&coll::scatterv_linear),
     .help = "root sends every block directly", .default_on = DefaultOn::Always};
 
 }  // namespace entry

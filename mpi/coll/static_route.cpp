@@ -147,7 +147,7 @@ int bcast_static_route(void* buf, std::size_t bytes, int root, Comm& c, int) {
 namespace entry {
 
 extern const Algorithm bcast_static_route{
-    .kind = Kind::Bcast, .name = "static_route", .family = Family::Mesh, .fn = any(&coll::bcast_static_route),
+    .kind = Collective::Bcast, .name = "static_route", .family = Family::Mesh, .fn = any(&coll::bcast_static_route),
     .help = "static-network tree: root's column, then the rows ([Yagna 2013] §3.2.3); the same tree over "
             "point-to-point without a static network",
     .default_on = DefaultOn::MultiRow,

@@ -458,8 +458,8 @@ void check_allgather(Ctx& c) {
 // two processes has the same neighbour on both sides: the blocks pair up crosswise, MPI-3.1 §7.6
 // with the MPI-4.0 errata) and on a distributed graph with edges r -> r+1 and r -> r+3 (repeated
 // edges where those coincide: the k-th send to a process matches its k-th receive from this one).
-void check_neighbor(Ctx& c, tilempi::mpi::coll::Kind kind) {
-  using tilempi::mpi::coll::Kind;
+void check_neighbor(Ctx& c, tilempi::mpi::coll::Collective kind) {
+  using tilempi::mpi::coll::Collective;
   const int k = 2;
   for (int topo = 0; topo < 2; ++topo) {
     MPI_Comm t = MPI_COMM_NULL;
@@ -490,16 +490,16 @@ void check_neighbor(Ctx& c, tilempi::mpi::coll::Kind kind) {
     std::vector<MPI_Aint> bytes(static_cast<std::size_t>(n));
     std::vector<MPI_Datatype> types(static_cast<std::size_t>(n), MPI_INT);
     for (int j = 0; j < n; ++j) displs[static_cast<std::size_t>(j)] = j * k, bytes[static_cast<std::size_t>(j)] = static_cast<MPI_Aint>(j * k * sizeof(int));
-    const bool gather = kind == Kind::NeighborAllgather || kind == Kind::NeighborAllgatherv;
+    const bool gather = kind == Collective::NeighborAllgather || kind == Collective::NeighborAllgatherv;
     g_where = c.name + (topo == 0 ? " on a periodic grid" : " on a distributed graph");
     int rc = MPI_SUCCESS;
     switch (kind) {
-      case Kind::NeighborAllgather: rc = coll::Neighbor_allgather(s.data(), k, MPI_INT, r.data(), k, MPI_INT, t); break;
-      case Kind::NeighborAllgatherv:
+      case Collective::NeighborAllgather: rc = coll::Neighbor_allgather(s.data(), k, MPI_INT, r.data(), k, MPI_INT, t); break;
+      case Collective::NeighborAllgatherv:
         rc = coll::Neighbor_allgatherv(s.data(), k, MPI_INT, r.data(), counts.data(), displs.data(), MPI_INT, t);
         break;
-      case Kind::NeighborAlltoall: rc = coll::Neighbor_alltoall(s.data(), k, MPI_INT, r.data(), k, MPI_INT, t); break;
-      case Kind::NeighborAlltoallv:
+      case Collective::NeighborAlltoall: rc = coll::Neighbor_alltoall(s.data(), k, MPI_INT, r.data(), k, MPI_INT, t); break;
+      case Collective::NeighborAlltoallv:
         rc = coll::Neighbor_alltoallv(s.data(), counts.data(), displs.data(), MPI_INT, r.data(), counts.data(),
                                       displs.data(), MPI_INT, t);
         break;
@@ -519,10 +519,10 @@ void check_neighbor(Ctx& c, tilempi::mpi::coll::Kind kind) {
 
 void run_all(Ctx& c) {
   using tilempi::mpi::coll::algorithms;
-  using tilempi::mpi::coll::Kind;
+  using tilempi::mpi::coll::Collective;
   using tilempi::mpi::coll::kind_name;
   for (int ki = 0; ki < tilempi::mpi::coll::kKinds; ++ki) {
-    const Kind k = static_cast<Kind>(ki);
+    const Collective k = static_cast<Collective>(ki);
     std::vector<std::string> specs;
     for (const auto& a : algorithms(k)) {
       if (std::string(a.name).rfind(g_only, 0) != 0) continue;
@@ -537,31 +537,31 @@ void run_all(Ctx& c) {
       c.name = std::string("[n=") + std::to_string(c.size) + " " + (c.comm == MPI_COMM_WORLD ? "world" : "split") + " " +
                kind_name(k) + "=" + alg + "]";
       switch (k) {
-        case Kind::Barrier:
+        case Collective::Barrier:
           for (int i = 0; i < 3; ++i) CHECK(coll::Barrier(c.comm) == MPI_SUCCESS);
           break;
-        case Kind::Bcast: check_bcast(c); break;
-        case Kind::Reduce:
+        case Collective::Bcast: check_bcast(c); break;
+        case Collective::Reduce:
           for (int root : {0, c.size - 1}) {
             check_reductions(c, Red::Reduce, root, false);
             if (!g_quick) check_reductions(c, Red::Reduce, root, true);
           }
           break;
-        case Kind::Allreduce:
+        case Collective::Allreduce:
           check_reductions(c, Red::Allreduce, 0, false);
           if (!g_quick) check_reductions(c, Red::Allreduce, 0, true);
           break;
-        case Kind::Scan: check_reductions(c, Red::Scan, 0, false); check_reductions(c, Red::Scan, 0, true); break;
-        case Kind::Exscan: check_reductions(c, Red::Exscan, 0, false); check_reductions(c, Red::Exscan, 0, true); break;
-        case Kind::Alltoall: check_alltoall(c, false); check_alltoall(c, true); break;
-        case Kind::Alltoallv: check_alltoallv(c, false); check_alltoallv(c, true); break;
-        case Kind::Gather: case Kind::Gatherv: case Kind::Scatter: case Kind::Scatterv: check_gather_scatter(c); break;
-        case Kind::Allgather: case Kind::Allgatherv: check_allgather(c); break;
-        case Kind::ReduceScatter: check_reduce_scatter(c, false, false); check_reduce_scatter(c, false, true); break;
-        case Kind::ReduceScatterBlock: check_reduce_scatter(c, true, false); check_reduce_scatter(c, true, true); break;
-        case Kind::NeighborAllgather: case Kind::NeighborAllgatherv: case Kind::NeighborAlltoall:
-        case Kind::NeighborAlltoallv: case Kind::NeighborAlltoallw: check_neighbor(c, k); break;
-        case Kind::Count: break;
+        case Collective::Scan: check_reductions(c, Red::Scan, 0, false); check_reductions(c, Red::Scan, 0, true); break;
+        case Collective::Exscan: check_reductions(c, Red::Exscan, 0, false); check_reductions(c, Red::Exscan, 0, true); break;
+        case Collective::Alltoall: check_alltoall(c, false); check_alltoall(c, true); break;
+        case Collective::Alltoallv: check_alltoallv(c, false); check_alltoallv(c, true); break;
+        case Collective::Gather: case Collective::Gatherv: case Collective::Scatter: case Collective::Scatterv: check_gather_scatter(c); break;
+        case Collective::Allgather: case Collective::Allgatherv: check_allgather(c); break;
+        case Collective::ReduceScatter: check_reduce_scatter(c, false, false); check_reduce_scatter(c, false, true); break;
+        case Collective::ReduceScatterBlock: check_reduce_scatter(c, true, false); check_reduce_scatter(c, true, true); break;
+        case Collective::NeighborAllgather: case Collective::NeighborAllgatherv: case Collective::NeighborAlltoall:
+        case Collective::NeighborAlltoallv: case Collective::NeighborAlltoallw: check_neighbor(c, k); break;
+        case Collective::Count: break;
       }
     }
   }

@@ -291,7 +291,7 @@ tilempi::mpi::Comm fake_comm(int size, int rows) {
 }
 
 /// The algorithm --coll help marks with `mark` for collective k ("" if none).
-std::string marked(const std::string& help, mc::Kind k, char mark) {
+std::string marked(const std::string& help, mc::Collective k, char mark) {
   const std::string head = std::string("\n") + mc::kind_name(k) + ":\n";
   std::size_t at = help.find(head);
   if (at == std::string::npos) return "(no section)";
@@ -320,7 +320,7 @@ TEST(Registry, HelpMarkersAreTheSelectorsDefaults) {
   help.resize(std::strlen(help.c_str()));
   auto multi = fake_comm(16, 4), single = fake_comm(4, 1);
   for (int i = 0; i < mc::kKinds; ++i) {
-    const auto k = static_cast<mc::Kind>(i);
+    const auto k = static_cast<mc::Collective>(i);
     const std::string star = marked(help, k, '*'), plus = marked(help, k, '+');
     EXPECT_EQ(mc::select(k, multi).algorithm->name, star) << mc::kind_name(k);
     EXPECT_EQ(mc::select(k, single).algorithm->name, plus.empty() ? star : plus) << mc::kind_name(k);
@@ -335,7 +335,7 @@ TEST(Registry, RestrictionsHaveFallbacksAndAreListed) {
   ASSERT_EQ(TILEMPIX_Coll_help(help.data(), static_cast<int>(help.size())), MPI_SUCCESS);
   int restricted = 0;
   for (int i = 0; i < mc::kKinds; ++i) {
-    const auto k = static_cast<mc::Kind>(i);
+    const auto k = static_cast<mc::Collective>(i);
     const auto& algs = mc::algorithms(k);
     int count = -1;
     std::vector<TILEMPIX_Coll_algorithm_info> info(algs.size() + 2);
@@ -368,11 +368,11 @@ TEST(Registry, RestrictionsHaveFallbacksAndAreListed) {
   EXPECT_EQ(TILEMPIX_Coll_algorithms("nope", nullptr, 0, &count), MPI_ERR_ARG);
   // The restrictions the issue names are data: mesh_rounds' rank limit, ring's and rabenseifner's
   // commutative ops, allgather recursive_doubling's powers of two, ktree_static's static network.
-  EXPECT_EQ(mc::find_algorithm(mc::Kind::Alltoall, "mesh_rounds")->restrictions.max_ranks, 256);
-  EXPECT_TRUE(mc::find_algorithm(mc::Kind::Allreduce, "ring")->restrictions.commutative);
-  EXPECT_TRUE(mc::find_algorithm(mc::Kind::Allreduce, "rabenseifner")->restrictions.commutative);
-  EXPECT_TRUE(mc::find_algorithm(mc::Kind::Allgather, "recursive_doubling")->restrictions.power_of_two);
-  EXPECT_TRUE(mc::find_algorithm(mc::Kind::Barrier, "ktree_static")->restrictions.static_network);
+  EXPECT_EQ(mc::find_algorithm(mc::Collective::Alltoall, "mesh_rounds")->restrictions.max_ranks, 256);
+  EXPECT_TRUE(mc::find_algorithm(mc::Collective::Allreduce, "ring")->restrictions.commutative);
+  EXPECT_TRUE(mc::find_algorithm(mc::Collective::Allreduce, "rabenseifner")->restrictions.commutative);
+  EXPECT_TRUE(mc::find_algorithm(mc::Collective::Allgather, "recursive_doubling")->restrictions.power_of_two);
+  EXPECT_TRUE(mc::find_algorithm(mc::Collective::Barrier, "ktree_static")->restrictions.static_network);
   EXPECT_GE(restricted, 8);
 }
 
@@ -381,19 +381,19 @@ TEST(Registry, RestrictionsHaveFallbacksAndAreListed) {
 TEST(Registry, SelectAppliesRestrictions) {
   auto big = fake_comm(257, 17), small = fake_comm(256, 16), odd = fake_comm(6, 2);
   ASSERT_EQ(mc::set_selection("", nullptr), MPI_SUCCESS);
-  EXPECT_STREQ(mc::select(mc::Kind::Alltoall, small).algorithm->name, "mesh_rounds");
-  EXPECT_STREQ(mc::select(mc::Kind::Alltoall, big).algorithm->name, "pairwise");
-  EXPECT_STREQ(mc::select(mc::Kind::Alltoallv, big).algorithm->name, "pairwise");
+  EXPECT_STREQ(mc::select(mc::Collective::Alltoall, small).algorithm->name, "mesh_rounds");
+  EXPECT_STREQ(mc::select(mc::Collective::Alltoall, big).algorithm->name, "pairwise");
+  EXPECT_STREQ(mc::select(mc::Collective::Alltoallv, big).algorithm->name, "pairwise");
   ASSERT_EQ(mc::set_selection("alltoall=mesh_rounds,allgather=recursive_doubling", nullptr), MPI_SUCCESS);
-  mc::Selected s = mc::select(mc::Kind::Alltoall, big);
+  mc::Selected s = mc::select(mc::Collective::Alltoall, big);
   EXPECT_STREQ(s.algorithm->name, "pairwise");
   EXPECT_STREQ(s.requested->name, "mesh_rounds");
   EXPECT_TRUE(s.user);
-  EXPECT_STREQ(mc::select(mc::Kind::Allgather, odd).algorithm->name, "bruck");
-  EXPECT_STREQ(mc::select(mc::Kind::Allgather, small).algorithm->name, "recursive_doubling");
+  EXPECT_STREQ(mc::select(mc::Collective::Allgather, odd).algorithm->name, "bruck");
+  EXPECT_STREQ(mc::select(mc::Collective::Allgather, small).algorithm->name, "recursive_doubling");
   // The host transport has no static network: ktree_static:4 runs as ktree:4.
   ASSERT_EQ(mc::set_selection("barrier=ktree_static:4", nullptr), MPI_SUCCESS);
-  s = mc::select(mc::Kind::Barrier, odd);
+  s = mc::select(mc::Collective::Barrier, odd);
   EXPECT_STREQ(s.algorithm->name, "ktree");
   EXPECT_EQ(s.param, 4);
   ASSERT_EQ(mc::set_selection("", nullptr), MPI_SUCCESS);
