@@ -1,12 +1,13 @@
-// tilempi-coll-check ALGORITHM --mesh WxH [--ranks N] [--root R] [--routing NAME [--seed S]] [--json]
-//                   [--summary]
+// tilempi-coll-check ALGORITHM --mesh WxH [--ranks N] [--root R] [--bytes B] [--routing NAME [--seed S]]
+//                   [--json] [--summary]
 // tilempi-coll-check neighbor_COLL=ALGORITHM --mesh WxH --cart D0xD1[x...] [--periodic] [--reorder]
 //                    [--placement row-major|scattered:SEED]
 //
 // Enumerates every round of a collective algorithm's communication schedule on a W x H mesh with
 // the routes of a routing function (XY unless --routing says otherwise), and reports the links
 // that more than one message of a round uses (conflicts), the maximum link load and, for alltoall
-// schedules, the round count against its lower bound. An oblivious routing (o1turn, romm, valiant)
+// schedules, the round count against its lower bound. With --bytes it is the schedule of what the
+// registry runs at that block size (operampi runs linear up to 1 KW). An oblivious routing (o1turn, romm, valiant)
 // draws each message's path from --seed; an adaptive one has no static answer: its conflicts
 // depend on timing. A neighbourhood collective's schedule depends on the process topology: --cart
 // gives a Cartesian grid, --reorder places it as MPI_Cart_create(reorder=1) does on the sim (the
@@ -102,6 +103,7 @@ int main(int argc, char** argv) {
   std::string spec, mesh_spec, routing = "xy";
   std::uint64_t seed = 1;
   int ranks = 0, root = 0;
+  long long bytes = -1;
   bool json = false, summary = false, fail_on_conflict = false;
   app.add_option("algorithm", spec,
                  "algorithm, algorithm:param or collective=algorithm[:param], e.g. mesh_rounds, ktree:4, "
@@ -110,6 +112,10 @@ int main(int argc, char** argv) {
   app.add_option("--ranks", ranks, "communicator size (default W*H); ranks fill the mesh row-major")
       ->check(CLI::PositiveNumber);
   app.add_option("--root", root, "root rank of rooted collectives (default 0)")->check(CLI::NonNegativeNumber);
+  app.add_option("--bytes", bytes,
+                 "bytes per block (alltoall: per peer): check what the registry runs at that size, e.g. operampi "
+                 "runs linear up to 1 KW (default: the algorithm named)")
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--routing", routing,
                  "routing function of the chip key routing (" + hw::routings().joined() +
                      "); an adaptive one has no static answer")
@@ -196,7 +202,8 @@ int main(int argc, char** argv) {
     members = placed;
     named = sch::named_neighbor_schedule(spec, mesh, members, nb, &err);
   } else {
-    named = sch::named_schedule(spec, mesh, members, root, &err);
+    named = sch::named_schedule(spec, mesh, members, root, &err,
+                                bytes >= 0 ? std::optional<std::size_t>(static_cast<std::size_t>(bytes)) : std::nullopt);
   }
   if (!named) {
     std::cerr << "tilempi-coll-check: " << err << "\n";
@@ -237,10 +244,16 @@ int main(int argc, char** argv) {
                                : 0;
   std::string label = named->collective + "=" + named->algorithm +
                       (named->param > 0 ? ":" + std::to_string(named->param) : std::string());
+  const std::string switched = named->requested.empty()
+                                   ? ""
+                                   : " (what " + named->collective + "=" + named->requested + " runs at " +
+                                         std::to_string(bytes) + " B per block)";
 
   if (json) {
     nlohmann::json j;
     j["algorithm"] = label;
+    if (!named->requested.empty()) j["requested"] = named->collective + "=" + named->requested;
+    if (bytes >= 0) j["bytes"] = bytes;
     j["routing"] = routing;
     if (rf.kind == hw::RoutingKind::oblivious) j["seed"] = seed;
     j["mesh"] = {{"width", mesh.width}, {"height", mesh.height}};
@@ -287,8 +300,8 @@ int main(int argc, char** argv) {
                   mesh.height, ranks, placement.c_str(), periodic ? "periodic " : "", cart_spec.c_str(), placed_by.c_str(),
                   routed.c_str());
     else
-      std::printf("%s on a %dx%d mesh, %d ranks (row-major), root %d%s\n", label.c_str(), mesh.width, mesh.height, ranks,
-                  root, routed.c_str());
+      std::printf("%s%s on a %dx%d mesh, %d ranks (row-major), root %d%s\n", label.c_str(), switched.c_str(), mesh.width,
+                  mesh.height, ranks, root, routed.c_str());
     if (!summary) {
       for (std::size_t ri = 0; ri < named->schedule.rounds.size(); ++ri) {
         const auto& r = named->schedule.rounds[ri];

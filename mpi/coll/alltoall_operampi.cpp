@@ -1,10 +1,12 @@
 // alltoall operampi: OperaMPI's alltoall as [Yagna 2013] §2.2 describes it, with its switch at
-// 1 KW (1024 words of 4 bytes, the TilePro64's 32-bit words, §2.1.1):
+// 1 KW (1024 words of 4 bytes, the TilePro64's 32-bit words, §2.1.1). The switch is the
+// registry's (Restrictions::block_above, fallback `linear`), so that the registry, the run
+// report and tilempi-coll-check name what runs at each size:
 //
 //   blocks up to 1 KW: "at each stage, one task takes a turn to send", "a non-blocking send
 //     followed by a blocking receive": the tasks take turns, one sender at a time, as the
-//     `linear` alltoall (which this path runs): N turns of N-1 messages each, all in sequence.
-//   blocks above 1 KW: "half the tiles send to the other half": stages of disjoint pairs (a
+//     `linear` alltoall does (it runs): N turns of N-1 messages each, all in sequence.
+//   blocks above 1 KW (this file): "half the tiles send to the other half": stages of disjoint pairs (a
 //     round-robin tournament: N-1 stages for even N, N for odd N with one task idle per stage);
 //     in each stage the lower rank of every pair sends while the higher one receives, then the
 //     other way round. Every receiver has one sender at a time, so once its channel is set up the
@@ -37,7 +39,6 @@ int partner(int n, int r, int st) {
 }
 
 int alltoall_operampi(const void* s, void* r, std::size_t block, Comm& c, int) {
-  if (block <= kHalfToHalfAbove) return alltoall_linear(s, r, block, c, 0);
   const int n = c.size, me = c.rank;
   const std::size_t mine = block * static_cast<std::size_t>(me);
   std::memmove(at(r, mine), at(s, mine), block);
@@ -56,7 +57,7 @@ int alltoall_operampi(const void* s, void* r, std::size_t block, Comm& c, int) {
   return MPI_SUCCESS;
 }
 
-/// The schedule above 1 KW (up to 1 KW it is `linear`'s): per stage, lower to higher, then back.
+/// The schedule (above 1 KW; below, `linear` runs): per stage, lower to higher, then back.
 schedule::Schedule half_to_half(int n) {
   schedule::Schedule sch;
   for (int st = 0; st < stages(n) && n > 1; ++st) {
@@ -80,8 +81,10 @@ namespace entry {
 
 extern const Algorithm alltoall_operampi{
     .kind = Collective::Alltoall, .name = "operampi", .family = Family::Classic, .fn = any(&coll::alltoall_operampi),
-    .help = "OperaMPI ([Yagna 2013] §2.2): up to 1 KW per block as linear (one sender at a time); above, stages "
-            "of pairs, half the tiles sending to the other half (schedule: the part above 1 KW)",
+    .help = "OperaMPI ([Yagna 2013] §2.2): above 1 KW per block, stages of pairs, half the tiles sending to the "
+            "other half; up to 1 KW it switches to linear (one sender at a time)",
+    .restrictions = {.block_above = kHalfToHalfAbove},
+    .fallback = "linear",
     .schedule = [](const schedule::Mesh&, const Members& m, int, int) { return half_to_half(count_of(m)); }};
 
 }  // namespace entry

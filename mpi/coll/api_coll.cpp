@@ -269,7 +269,7 @@ static int reduce_call(const char* fn, const void* sendbuf, void* recvbuf, int c
   void* out = is_root ? out_view(recvbuf, n, *t, out_tmp) : nullptr;
   int p = 0;
   coll::ReduceFn f = nullptr;
-  if (int e = pick(Collective::Reduce, *c, coll::Call{&red, n}, fn, &f, &p)) return e;
+  if (int e = pick(Collective::Reduce, *c, coll::Call::reduction(red, n), fn, &f, &p)) return e;
   rc = f(in, out, n, red, root, *c, p);
   if (rc == MPI_SUCCESS && is_root) out_finish(recvbuf, n, *t, out_tmp);
   return finish(*c, rc, fn);
@@ -297,7 +297,7 @@ static int allreduce_call(const char* fn, const void* sendbuf, void* recvbuf, in
   void* out = out_view(recvbuf, n, *t, out_tmp);
   int p = 0;
   coll::AllreduceFn f = nullptr;
-  if (int e = pick(Collective::Allreduce, *c, coll::Call{&red, n}, fn, &f, &p)) return e;
+  if (int e = pick(Collective::Allreduce, *c, coll::Call::reduction(red, n), fn, &f, &p)) return e;
   rc = f(in, out, n, red, *c, p);
   if (rc == MPI_SUCCESS) out_finish(recvbuf, n, *t, out_tmp);
   return finish(*c, rc, fn);
@@ -335,7 +335,7 @@ static int alltoall_call(const char* fn, const void* sendbuf, int sendcount, MPI
   } else {
     int p = 0;
     coll::AlltoallFn f = nullptr;
-    if (int e = pick(Collective::Alltoall, *c, coll::Call{}, fn, &f, &p)) return e;
+    if (int e = pick(Collective::Alltoall, *c, coll::Call::of_block(rblock), fn, &f, &p)) return e;
     rc = f(in, out, rblock, *c, p);
   }
   if (rc == MPI_SUCCESS) out_finish(recvbuf, n * uz(recvcount), *rt, out_tmp);
@@ -718,7 +718,7 @@ static int reduce_scatter_common(const char* fn, Collective kind, const void* se
   } else {
     int p = 0;
     coll::ReduceScatterFn f = nullptr;
-    if (int e = pick(kind, *c, coll::Call{&red, total}, fn, &f, &p)) return e;
+    if (int e = pick(kind, *c, coll::Call::reduction(red, total), fn, &f, &p)) return e;
     rc = f(in, out, ucounts.data(), red, *c, p);
   }
   if (rc == MPI_SUCCESS) out_finish(recvbuf, mine, *t, out_tmp);
@@ -752,7 +752,7 @@ static int scan_common(const char* fn, Collective kind, const void* sendbuf, voi
   coll::Reducer red(op, datatype);
   int p = 0;
   coll::ScanFn f = nullptr;
-  if (int e = pick(kind, *c, coll::Call{&red, n}, fn, &f, &p)) return e;
+  if (int e = pick(kind, *c, coll::Call::reduction(red, n), fn, &f, &p)) return e;
   rc = f(in, out, n, red, *c, p);
   if (rc == MPI_SUCCESS && !(kind == Collective::Exscan && c->rank == 0)) out_finish(recvbuf, n, *t, out_tmp);
   return finish(*c, rc, fn);

@@ -147,9 +147,14 @@ struct Restrictions {
   /// The transport reduces in the adapter (Capabilities::hardware_reduction), and this call's op
   /// and element type are among the adapter's (hw_reduction_of).
   bool hardware_reduction = false;
+  /// Blocks (alltoall: bytes per peer) above this many bytes only (0: any size). Not a need but
+  /// a switch the algorithm itself prescribes (OperaMPI's at 1 KW, [Yagna 2013] §2.2): a call at
+  /// or below it runs the fallback without a warning or an error, and is reported as the
+  /// fallback, so that what the checker and TILEMPIX_Coll_selected name is what runs.
+  std::size_t block_above = 0;
   bool any() const {
     return commutative || power_of_two || static_network || count_ge_ranks || max_ranks > 0 || own != nullptr ||
-           hardware_multicast || hardware_reduction;
+           hardware_multicast || hardware_reduction || block_above > 0;
   }
 };
 
@@ -203,6 +208,9 @@ std::optional<Collective> kind_of(const std::string& name);
 struct Call {
   const Reducer* red = nullptr;  ///< reductions: the op
   std::size_t count = 0;         ///< reductions: elements per rank (reduce_scatter: in all)
+  std::optional<std::size_t> block;  ///< alltoall: bytes per peer (unset: not known, taken to be any)
+  static Call reduction(const Reducer& red, std::size_t count) { return {&red, count, std::nullopt}; }
+  static Call of_block(std::size_t bytes) { return {nullptr, 0, bytes}; }
 };
 
 struct Selected {
@@ -220,6 +228,10 @@ int choose(Collective k, Comm& comm, const Call& call, Selected* out, std::strin
 /// As choose() for a call whose op and count are not known (they are taken to be fine), without
 /// warnings, errors or records.
 Selected select(Collective k, Comm& comm);
+/// What runs for a call of `a` whose blocks are `block` bytes: `a`, or, at or below its size
+/// switch (Restrictions::block_above), its fallback (and that one's, if it switches too). Needs
+/// no communicator: tilempi-coll-check asks it.
+const Algorithm& at_block_size(Collective k, const Algorithm& a, std::size_t block);
 /// The first restriction of a that this call breaks: its MPI error class and a description; 0 if none.
 int broken_restriction(const Algorithm& a, Comm& comm, const Call& call, std::string* why);
 /// The default selector's algorithm for collective k on comm, before restrictions.

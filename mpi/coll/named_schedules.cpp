@@ -49,11 +49,11 @@ std::optional<Named> named_neighbor_schedule(const std::string& spec, const Mesh
     }
     return std::nullopt;
   }
-  return Named{coll, algo, 0, a->neighbor_schedule(mesh, members, nb)};
+  return Named{coll, algo, 0, a->neighbor_schedule(mesh, members, nb), ""};
 }
 
 std::optional<Named> named_schedule(const std::string& spec, const Mesh& mesh, const std::vector<Point>& members,
-                                    int root, std::string* error) {
+                                    int root, std::string* error, std::optional<std::size_t> block) {
   std::string coll, algo = spec;
   if (auto eq = spec.find('='); eq != std::string::npos) {
     coll = spec.substr(0, eq);
@@ -77,7 +77,20 @@ std::optional<Named> named_schedule(const std::string& spec, const Mesh& mesh, c
     const mc::Algorithm* a = mc::find_algorithm(k, algo);
     if (!a || !a->schedule) continue;
     if (root < 0 || (root >= static_cast<int>(members.size()) && !members.empty())) root = 0;
-    return Named{mc::kind_name(k), algo, param, a->schedule(mesh, members, root, param)};
+    std::string requested;
+    if (block) {
+      const mc::Algorithm& runs = mc::at_block_size(k, *a, *block);
+      if (&runs != a) {
+        requested = algo;
+        a = &runs;
+        if (!a->takes_param) param = 0;
+      }
+    }
+    if (!a->schedule) {
+      if (error) *error = std::string(mc::kind_name(k)) + "=" + a->name + ", which runs at this size, has no schedule";
+      return std::nullopt;
+    }
+    return Named{mc::kind_name(k), a->name, param, a->schedule(mesh, members, root, param), requested};
   }
   if (error) {
     std::string list;

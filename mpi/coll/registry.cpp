@@ -296,6 +296,11 @@ Selected resolve(Collective k, Comm& comm, const Call& call, int* first_code, st
   Selected s = requested(k, comm);
   *first_code = 0;
   for (std::size_t steps = 0; steps <= algorithms(k).size(); ++steps) {
+    if (call.block) {  // the algorithm's own size switch: not a broken restriction
+      const Algorithm& at = at_block_size(k, *s.algorithm, *call.block);
+      s.param = carried_param(*s.algorithm, s.param, at);
+      s.algorithm = &at;
+    }
     std::string why;
     const int code = broken_restriction(*s.algorithm, comm, call, &why);
     if (code == 0) break;
@@ -326,6 +331,7 @@ std::string restriction_text(const Algorithm& a) {
   if (r.own) add(r.own_text ? r.own_text : "a condition of its own");
   if (r.hardware_multicast) add("hardware multicast (collective offload)");
   if (r.hardware_reduction) add("hardware reduction of the op and type");
+  if (r.block_above > 0) add("blocks above " + std::to_string(r.block_above) + " B (its own switch: no warning)");
   return s;
 }
 
@@ -355,6 +361,15 @@ const Algorithm* default_for(Collective k, bool multi_row) {
 }
 
 const char* default_algorithm(Collective k, Comm& comm) { return default_for(k, multi_row(comm))->name; }
+
+const Algorithm& at_block_size(Collective k, const Algorithm& a, std::size_t block) {
+  const Algorithm* cur = &a;
+  for (std::size_t steps = 0; steps < algorithms(k).size(); ++steps) {
+    if (cur->restrictions.block_above == 0 || block > cur->restrictions.block_above) break;
+    cur = find_algorithm(k, cur->fallback);  // table() checked that it is registered
+  }
+  return *cur;
+}
 
 int broken_restriction(const Algorithm& a, Comm& comm, const Call& call, std::string* why) {
   const Restrictions& r = a.restrictions;
@@ -563,8 +578,10 @@ int TILEMPIX_Coll_algorithms(const char* collective, TILEMPIX_Coll_algorithm_inf
               (r.static_network ? TILEMPIX_COLL_NEEDS_STATIC_NETWORK : 0) |
               (r.count_ge_ranks ? TILEMPIX_COLL_NEEDS_COUNT_GE_RANKS : 0) | (r.max_ranks > 0 ? TILEMPIX_COLL_NEEDS_MAX_RANKS : 0) |
               (r.own ? TILEMPIX_COLL_NEEDS_OTHER : 0) | (r.hardware_multicast ? TILEMPIX_COLL_NEEDS_HW_MULTICAST : 0) |
-              (r.hardware_reduction ? TILEMPIX_COLL_NEEDS_HW_REDUCTION : 0);
+              (r.hardware_reduction ? TILEMPIX_COLL_NEEDS_HW_REDUCTION : 0) |
+              (r.block_above > 0 ? TILEMPIX_COLL_NEEDS_BLOCK_ABOVE : 0);
     o.max_ranks = r.max_ranks;
+    o.block_above = static_cast<long long>(r.block_above);
     o.defaults = (&a == multi ? TILEMPIX_COLL_DEFAULT_MULTI_ROW : 0) | (&a == single ? TILEMPIX_COLL_DEFAULT_SINGLE_ROW : 0);
     o.takes_param = a.takes_param;
     o.default_param = a.default_param;

@@ -34,6 +34,7 @@ int TILEMPIX_Coll_collective(int index, char* name, int len);
 #define TILEMPIX_COLL_NEEDS_OTHER          32 /* a condition of the algorithm's own (see --coll help) */
 #define TILEMPIX_COLL_NEEDS_HW_MULTICAST   64 /* a transport that offloads collective transfers */
 #define TILEMPIX_COLL_NEEDS_HW_REDUCTION  128 /* ... that also reduces the call's op and type */
+#define TILEMPIX_COLL_NEEDS_BLOCK_ABOVE   256 /* blocks above block_above bytes (a switch of its own: no warning) */
 /* Default bits: the default selector's choice on a communicator spanning several mesh rows, one row. */
 #define TILEMPIX_COLL_DEFAULT_MULTI_ROW  1
 #define TILEMPIX_COLL_DEFAULT_SINGLE_ROW 2
@@ -48,6 +49,7 @@ typedef struct {
   int default_param;
   int has_schedule;                      /* tilempi-coll-check analyses its schedule */
   int baseline;                          /* the OperaMPI-like baseline of [Yagna 2013] §2.2 the mesh algorithm is compared with */
+  long long block_above;                 /* with TILEMPIX_COLL_NEEDS_BLOCK_ABOVE; else 0 */
 } TILEMPIX_Coll_algorithm_info;
 /* The algorithms registered for a collective, in registration (--coll help) order: fills
  * out[0 .. min(max, *count) - 1] and sets *count to how many there are. MPI_ERR_ARG for an

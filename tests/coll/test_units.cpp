@@ -376,6 +376,30 @@ TEST(Registry, RestrictionsHaveFallbacksAndAreListed) {
   EXPECT_GE(restricted, 8);
 }
 
+// OperaMPI's switch at 1 KW is the registry's size switch, not an `if` in the algorithm: at or
+// below it the registry runs (and reports) linear, above it operampi; the switch is listed.
+TEST(Registry, OperampiSwitchesToLinearUpToOneKiloword) {
+  const mc::Algorithm* op = mc::find_algorithm(mc::Collective::Alltoall, "operampi");
+  ASSERT_NE(op, nullptr);
+  EXPECT_STREQ(mc::at_block_size(mc::Collective::Alltoall, *op, 4).name, "linear");
+  EXPECT_STREQ(mc::at_block_size(mc::Collective::Alltoall, *op, 4096).name, "linear");
+  EXPECT_STREQ(mc::at_block_size(mc::Collective::Alltoall, *op, 4097).name, "operampi");
+  const mc::Algorithm* pairwise = mc::find_algorithm(mc::Collective::Alltoall, "pairwise");
+  EXPECT_EQ(&mc::at_block_size(mc::Collective::Alltoall, *pairwise, 4), pairwise);
+  std::vector<TILEMPIX_Coll_algorithm_info> info(64);
+  int count = 0;
+  ASSERT_EQ(TILEMPIX_Coll_algorithms("alltoall", info.data(), static_cast<int>(info.size()), &count), MPI_SUCCESS);
+  bool listed = false;
+  for (int i = 0; i < count; ++i)
+    if (std::string(info[static_cast<std::size_t>(i)].name) == "operampi") {
+      listed = true;
+      EXPECT_NE(info[static_cast<std::size_t>(i)].needs & TILEMPIX_COLL_NEEDS_BLOCK_ABOVE, 0);
+      EXPECT_EQ(info[static_cast<std::size_t>(i)].block_above, 4096);
+      EXPECT_STREQ(info[static_cast<std::size_t>(i)].fallback, "linear");
+    }
+  EXPECT_TRUE(listed);
+}
+
 // Call-independent restrictions are applied by select() and so reported before any call: a
 // communicator over mesh_rounds' limit runs (and reports) pairwise, by default and by choice.
 TEST(Registry, SelectAppliesRestrictions) {

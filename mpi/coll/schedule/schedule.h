@@ -248,15 +248,19 @@ std::vector<Point> row_major(const Mesh& mesh, int n);
 
 struct Named {
   std::string collective;  ///< "alltoall", "barrier", ...
-  std::string algorithm;   ///< "mesh_rounds", "ktree", ...
+  std::string algorithm;   ///< "mesh_rounds", "ktree", ...: what runs
   int param = 0;           ///< ktree arity
   Schedule schedule;
+  /// The algorithm named in the spec where another runs at the block size asked for (operampi
+  /// runs linear up to 1 KW: the registry's size switch); empty when it is the one that runs.
+  std::string requested;
 };
 /// spec: "algorithm", "algorithm:param" or "collective=algorithm[:param]". A bare algorithm name
-/// is looked up in alltoall first, then in the registry's order (barrier, bcast, reduce, ...). Returns
-/// nullopt (and a message listing what is known) when there is no schedule of that name.
+/// is looked up in alltoall first, then in the registry's order (barrier, bcast, reduce, ...). With
+/// `block` (bytes per peer) the schedule is that of the algorithm the registry runs at that size.
+/// Returns nullopt (and a message listing what is known) when there is no schedule of that name.
 std::optional<Named> named_schedule(const std::string& spec, const Mesh& mesh, const std::vector<Point>& members,
-                                    int root, std::string* error);
+                                    int root, std::string* error, std::optional<std::size_t> block = std::nullopt);
 /// A neighbourhood collective's schedule ("neighbor_alltoall=mesh_rounds"; a bare name is looked
 /// up in neighbor_alltoall): members[k] is the tile of the topology's rank k.
 std::optional<Named> named_neighbor_schedule(const std::string& spec, const Mesh& mesh, const std::vector<Point>& members,
