@@ -952,8 +952,8 @@ int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype data
   return start_nonblocking(fn, comm, request, {datatype}, op, [=] { return scan_common(fn, Collective::Exscan, sendbuf, recvbuf, count, datatype, op, comm); });
 }
 
-/// Alltoallw: a datatype per peer and byte displacements. Not in the registry (a typed exchange has
-/// no packed form to give an algorithm): every receive and send is posted at once.
+/// Alltoallw: a datatype per peer and byte displacements, run as a typed exchange by the
+/// registry's alltoallw algorithm.
 static int alltoallw_call(const char* fn, const void* sendbuf, const int sendcounts[], const int sdispls[],
                           const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
                           const MPI_Datatype recvtypes[], MPI_Comm comm) {
@@ -985,24 +985,25 @@ static int alltoallw_call(const char* fn, const void* sendbuf, const int sendcou
     for (int i = 0; i < n; ++i) outgoing.push_back(packed_copy(rblock(i), uz(recvcounts[i]), *rt[uz(i)]));
   else if (!same_size(*c, uz(sendcounts[me]) * st[uz(me)]->size, uz(recvcounts[me]) * rt[uz(me)]->size, fn, &rc))
     return rc;
-  std::vector<MPI_Request> reqs;
-  for (int i = 0; i < n && rc == MPI_SUCCESS; ++i) {
+  coll::AlltoallwExchange x;
+  x.sends.resize(uz(n));
+  x.recvs.resize(uz(n));
+  for (int i = 0; i < n; ++i) {
     if (i == me) continue;
-    reqs.emplace_back();
-    rc = coll_irecv(rblock(i), uz(recvcounts[i]), recvtypes[i], i, coll::kTagAlltoallw, *c, &reqs.back());
+    x.recvs[uz(i)] = {rblock(i), uz(recvcounts[i]), recvtypes[i], i};
+    x.sends[uz(i)] = in_place ? coll::NeighborTransfer{outgoing[uz(i)].data(), outgoing[uz(i)].size(), MPI_BYTE, i}
+                              : coll::NeighborTransfer{const_cast<unsigned char*>(coll::at(sendbuf, static_cast<std::size_t>(sdispls[i]))),
+                                                       uz(sendcounts[i]), sendtypes[i], i};
   }
-  for (int i = 0; i < n && rc == MPI_SUCCESS; ++i) {
-    if (i == me) continue;
-    reqs.emplace_back();
-    rc = in_place ? coll_isend(outgoing[uz(i)].data(), outgoing[uz(i)].size(), MPI_BYTE, i, coll::kTagAlltoallw, *c, &reqs.back())
-                  : coll_isend(coll::at(sendbuf, static_cast<std::size_t>(sdispls[i])), uz(sendcounts[i]), sendtypes[i], i,
-                               coll::kTagAlltoallw, *c, &reqs.back());
-  }
-  if (rc == MPI_SUCCESS && !in_place)
-    copy_typed(coll::at(sendbuf, static_cast<std::size_t>(sdispls[me])), uz(sendcounts[me]), *st[uz(me)], rblock(me),
-               uz(recvcounts[me]), *rt[uz(me)]);
-  const int wrc = coll::waitall(reqs);
-  return finish(*c, rc != MPI_SUCCESS ? rc : wrc, fn);
+  if (!in_place)
+    x.local = [&] {
+      copy_typed(coll::at(sendbuf, static_cast<std::size_t>(sdispls[me])), uz(sendcounts[me]), *st[uz(me)], rblock(me),
+                 uz(recvcounts[me]), *rt[uz(me)]);
+    };
+  int p = 0;
+  coll::AlltoallwFn f = nullptr;
+  if (int e = pick(Collective::Alltoallw, *c, coll::Call{}, fn, &f, &p)) return e;
+  return finish(*c, f(x, *c, p), fn);
 }
 
 int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],

@@ -67,7 +67,7 @@ namespace coll {
 
 /// The collectives the registry has algorithms for (an algorithm's `kind`).
 enum class Collective : int {
-  Barrier, Bcast, Reduce, Allreduce, Alltoall, Alltoallv, Gather, Gatherv, Scatter, Scatterv,
+  Barrier, Bcast, Reduce, Allreduce, Alltoall, Alltoallv, Alltoallw, Gather, Gatherv, Scatter, Scatterv,
   Allgather, Allgatherv, ReduceScatter, ReduceScatterBlock, Scan, Exscan,
   NeighborAllgather, NeighborAllgatherv, NeighborAlltoall, NeighborAlltoallv, NeighborAlltoallw, Count
 };
@@ -115,6 +115,16 @@ struct NeighborExchange {
   std::vector<int> recv_order;
 };
 using NeighborFn = int (*)(const NeighborExchange&, Comm&, int param);
+
+/// An MPI_Alltoallw call at one rank, its arguments checked (api_coll.cpp): typed transfers (a
+/// datatype per peer has no packed form to give an algorithm). sends[i] goes to and recvs[i]
+/// comes from communicator rank i; this rank's own pair is MPI_PROC_NULL, which `local` copies
+/// once the transfers are posted.
+struct AlltoallwExchange {
+  std::vector<NeighborTransfer> sends, recvs;
+  std::function<void()> local;
+};
+using AlltoallwFn = int (*)(const AlltoallwExchange&, Comm&, int param);
 
 using AnyFn = void (*)();
 

@@ -35,6 +35,7 @@
   X(alltoall_bruck)                                                                                   \
   X(alltoall_xor_direct) X(alltoall_scattered)                                                        \
   X(alltoallv_mesh_rounds) X(alltoallv_linear) X(alltoallv_pairwise) X(alltoallv_scattered)           \
+  X(alltoallw_linear)                                                                                 \
   X(gather_linear) X(gather_binomial) X(gather_namp_gather) X(gatherv_linear)                         \
   X(scatter_linear) X(scatter_binomial) X(scatter_namp_scatter) X(scatterv_linear)                    \
   X(allgather_linear) X(allgather_ring) X(allgather_recursive_doubling) X(allgather_bruck)            \
@@ -60,7 +61,7 @@ TILEMPI_COLL_ALGORITHMS(TILEMPI_COLL_DECLARE)
 namespace {
 
 const char* const kKindNames[kKinds] = {
-    "barrier", "bcast", "reduce", "allreduce", "alltoall", "alltoallv", "gather", "gatherv", "scatter",
+    "barrier", "bcast", "reduce", "allreduce", "alltoall", "alltoallv", "alltoallw", "gather", "gatherv", "scatter",
     "scatterv", "allgather", "allgatherv", "reduce_scatter", "reduce_scatter_block", "scan", "exscan",
     "neighbor_allgather", "neighbor_allgatherv", "neighbor_alltoall", "neighbor_alltoallv", "neighbor_alltoallw"};
 

@@ -25,6 +25,7 @@ list(APPEND TILEMPI_MPI_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/allreduce_reduce_bcast.cpp
   ${CMAKE_CURRENT_LIST_DIR}/alltoall.cpp
   ${CMAKE_CURRENT_LIST_DIR}/alltoall_operampi.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/alltoallw.cpp
   ${CMAKE_CURRENT_LIST_DIR}/barrier.cpp
   ${CMAKE_CURRENT_LIST_DIR}/bcast.cpp
   ${CMAKE_CURRENT_LIST_DIR}/gather.cpp

@@ -70,6 +70,7 @@ TILEMPI_TEST_COLL(Reduce, Ireduce)
 TILEMPI_TEST_COLL(Allreduce, Iallreduce)
 TILEMPI_TEST_COLL(Alltoall, Ialltoall)
 TILEMPI_TEST_COLL(Alltoallv, Ialltoallv)
+TILEMPI_TEST_COLL(Alltoallw, Ialltoallw)
 TILEMPI_TEST_COLL(Gather, Igather)
 TILEMPI_TEST_COLL(Gatherv, Igatherv)
 TILEMPI_TEST_COLL(Scatter, Iscatter)
@@ -375,6 +376,44 @@ void check_alltoallv(Ctx& c, bool in_place) {
   for (int p = 0; p < c.size; ++p) CHECK(r[rd[p] - 1] == -1);  // gaps untouched
 }
 
+// Alltoallw: blocks of pairs of ints at byte displacements with gaps; to odd ranks as c.vec_t
+// (two ints of a stride-3 vector) where the others send and every rank receives plain ints.
+void check_alltoallw(Ctx& c, bool in_place) {
+  auto pairs = [&](int from, int to) { return in_place ? (std::min(from, to) + 2 * std::max(from, to)) % 3 : (from + 2 * to) % 3; };
+  std::vector<int> sc(c.size), sd(c.size), rc(c.size), rd(c.size);
+  std::vector<MPI_Datatype> stypes(c.size), rtypes(c.size, MPI_INT);
+  int s_ints = 0, r_ints = 0;
+  for (int p = 0; p < c.size; ++p) {
+    const bool strided = !in_place && p % 2 == 1;
+    stypes[p] = strided ? c.vec_t : MPI_INT;
+    sc[p] = strided ? pairs(c.rank, p) : 2 * pairs(c.rank, p);
+    rc[p] = 2 * pairs(p, c.rank);
+    sd[p] = (s_ints + 1) * static_cast<int>(sizeof(int));  // byte displacements, a gap before each block
+    rd[p] = (r_ints + 2) * static_cast<int>(sizeof(int));
+    s_ints += (strided ? 3 * pairs(c.rank, p) : sc[p]) + 1;
+    r_ints += rc[p] + 2;
+  }
+  std::vector<int> s(s_ints + 1, -4), r(r_ints + 2, -1);
+  for (int p = 0; p < c.size; ++p)
+    for (int i = 0; i < 2 * pairs(c.rank, p); ++i) {
+      const int at = sd[p] / static_cast<int>(sizeof(int)) + (stypes[p] == MPI_INT ? i : (i / 2) * 3 + i % 2);
+      s[at] = item(c.rank, p, i);
+    }
+  g_where = c.name + " alltoallw" + (in_place ? " in place" : "");
+  if (in_place) {
+    for (int p = 0; p < c.size; ++p)
+      for (int i = 0; i < rc[p]; ++i) r[rd[p] / static_cast<int>(sizeof(int)) + i] = item(c.rank, p, i);
+    CHECK(coll::Alltoallw(MPI_IN_PLACE, nullptr, nullptr, nullptr, r.data(), rc.data(), rd.data(), rtypes.data(), c.comm) ==
+          MPI_SUCCESS);
+  } else {
+    CHECK(coll::Alltoallw(s.data(), sc.data(), sd.data(), stypes.data(), r.data(), rc.data(), rd.data(), rtypes.data(),
+                          c.comm) == MPI_SUCCESS);
+  }
+  for (int p = 0; p < c.size; ++p)
+    for (int i = 0; i < rc[p]; ++i) CHECK(r[rd[p] / static_cast<int>(sizeof(int)) + i] == item(p, c.rank, i));
+  for (int p = 0; p < c.size; ++p) CHECK(r[rd[p] / static_cast<int>(sizeof(int)) - 1] == -1);  // gaps untouched
+}
+
 void check_gather_scatter(Ctx& c) {
   const int k = 2;
   for (int root : {0, c.size / 2}) {
@@ -555,6 +594,7 @@ void run_all(Ctx& c) {
         case Collective::Exscan: check_reductions(c, Red::Exscan, 0, false); check_reductions(c, Red::Exscan, 0, true); break;
         case Collective::Alltoall: check_alltoall(c, false); check_alltoall(c, true); break;
         case Collective::Alltoallv: check_alltoallv(c, false); check_alltoallv(c, true); break;
+        case Collective::Alltoallw: check_alltoallw(c, false); check_alltoallw(c, true); break;
         case Collective::Gather: case Collective::Gatherv: case Collective::Scatter: case Collective::Scatterv: check_gather_scatter(c); break;
         case Collective::Allgather: case Collective::Allgatherv: check_allgather(c); break;
         case Collective::ReduceScatter: check_reduce_scatter(c, false, false); check_reduce_scatter(c, false, true); break;
