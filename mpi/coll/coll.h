@@ -387,7 +387,7 @@ inline int count_of(const Members& m) { return static_cast<int>(m.size()); }
 // ---- algorithms that other files call -------------------------------------------------------
 // Every algorithm's function and entry live in its collective's file (barrier.cpp, ...) or, for
 // the mesh algorithms of [Yagna 2013] chapter 3, in a file of its own (ktree.cpp, static_route.cpp,
-// mesh_tree.cpp, mesh_rounds.cpp). Only what another file calls is declared here.
+// mesh_tree.cpp, alltoall_mesh_rounds.cpp). Only what another file calls is declared here.
 
 // barrier.cpp, ktree.cpp
 int barrier_dissemination(Comm&, int);

@@ -6,7 +6,7 @@
 // arguments into that list (NeighborExchange) and the registered algorithm moves it:
 //   linear       every receive posted, then every send, then one wait (what MPICH and Open MPI do);
 //   mesh_rounds  the messages in contention-free rounds on the mesh's XY routes
-//                (schedule/neighbor.cpp, the schedule tilempi-coll-check analyses).
+//                (schedule/neighbor_rounds.cpp, the schedule tilempi-coll-check analyses).
 // Two messages from one process to another match the receives in the order the standard fixes:
 // the k-th send to a process with its k-th receive from this one, and on a Cartesian topology the
 // two blocks of a dimension crosswise (NeighborLists::cartesian). Both algorithms post every

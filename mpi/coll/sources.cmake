@@ -4,7 +4,7 @@ set(TILEMPI_COLL_SCHEDULE_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/schedule/analyse.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schedule/classic.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schedule/mesh_rounds.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/schedule/neighbor.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/schedule/neighbor_rounds.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schedule/placement.cpp
   ${CMAKE_CURRENT_LIST_DIR}/schedule/trees.cpp)
 
@@ -35,7 +35,7 @@ list(APPEND TILEMPI_MPI_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/scatter.cpp
   # ... and one per mesh algorithm ([Yagna 2013] chapter 3)
   ${CMAKE_CURRENT_LIST_DIR}/ktree.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/mesh_rounds.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/alltoall_mesh_rounds.cpp
   ${CMAKE_CURRENT_LIST_DIR}/mesh_tree.cpp
   # ... and the neighbourhood collectives' (both algorithms: on any process topology)
   ${CMAKE_CURRENT_LIST_DIR}/neighbor.cpp

@@ -134,7 +134,7 @@ Schedule mesh_rounds(const Mesh& mesh, const std::vector<Point>& members);
 /// round, the edge-chromatic number of the complete graph (n - 1, or n for odd n).
 int alltoall_round_lower_bound(const Mesh& mesh, const std::vector<Point>& members);
 
-// ---- neighbourhood exchanges and topology placement (neighbor.cpp, placement.cpp) ---------------
+// ---- neighbourhood exchanges and topology placement (neighbor_rounds.cpp, placement.cpp) ---------------
 
 /// The out-edges of every rank of a process topology, in its send order (MPI-3.1 §7.6):
 /// destinations[r][j] is where rank r's send block j goes; -1 (MPI_PROC_NULL) sends nothing.
