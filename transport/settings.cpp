@@ -1,6 +1,9 @@
 // The transport layer's settings (tilempi/transport/settings.h).
 #include "tilempi/transport/settings.h"
 
+#include "tilempi/hwmodel/adapter.h"
+#include "tilempi/hwmodel/config.h"
+
 namespace tilempi::transport::settings {
 
 namespace st = tilempi::settings;
@@ -13,6 +16,76 @@ constexpr std::int64_t kSlotHeaderBytes = 48;
 constexpr std::int64_t kMaxArenaBytes = 1 << 20;
 constexpr std::int64_t kMinChunk = 4096;
 }  // namespace
+
+const Setting& sim_preset() {
+  static const Setting s = [] {
+    std::string names;
+    for (const std::string& n : hwmodel::Config::preset_names()) names += (names.empty() ? "" : "|") + n;
+    return st::with_flags(st::text("sim.preset", st::Source::sim, names, "tilepro64",
+                                   "the chip's parameters before --config and --set change them: a registered preset "
+                                   "(--preset help says what each models; tilepro64 is the TilePro64's 8x8 chip)"),
+                          {"--preset"});
+  }();
+  return s;
+}
+
+const Setting& sim_adapter() {
+  static const Setting s = [] {
+    std::string names;
+    for (const std::string& n : hwmodel::adapter::Adapter::names()) names += (names.empty() ? "" : "|") + n;
+    return st::with_flags(st::text("sim.adapter", st::Source::sim, names, "udn",
+                                   "the network adapter model: a registered adapter (--adapter help says what each "
+                                   "models; its keys: --adapter NAME --set help=adapter)"),
+                          {"--adapter"});
+  }();
+  return s;
+}
+
+const Setting& sim_compute() {
+  static const Setting s = st::with_flags(
+      st::text("sim.compute", st::Source::sim, "none|model|scale:F (F >= 0)", "model",
+               "charge the application's work between MPI calls as a tile core would take it: model: the operations "
+               "a program built with tilempicc/tilempif90 counts, at the preset's cycles per operation (the same on "
+               "every host and run; an uncounted program's time against this host's, measured at start); scale:F: "
+               "host time x F (docs/SIM.md says which clock); none: nothing (tilempi-bench's own default: it times "
+               "communication only)"),
+      {"--compute"});
+  return s;
+}
+
+const Setting& sim_report() {
+  static const Setting s = st::with_flags(
+      st::text("sim.report", st::Source::sim, "a writable FILE (checked before any rank starts)", "",
+               "write the run's statistics to FILE (JSON) at its end (default: none)"),
+      {"--report"});
+  return s;
+}
+
+const Setting& sim_trace() {
+  static const Setting s = st::with_flags(
+      st::text("sim.trace", st::Source::sim, "a writable FILE (checked before any rank starts)", "",
+               "write a Chrome/Perfetto trace of the run to FILE at its end (default: none)"),
+      {"--trace"});
+  return s;
+}
+
+const Setting& sim_config() {
+  static const Setting s = st::with_flags(
+      st::text("sim.config", st::Source::sim, "a FILE of KEY=VALUE lines of chip keys ('#' starts a comment)", "",
+               "chip keys from FILE, applied over the preset and before --set; its width and height also give the "
+               "number of ranks and the rank grid when -n and --mesh do not (on host too)"),
+      {"--config"});
+  return s;
+}
+
+const Setting& sim_migrate() {
+  static const Setting s = st::with_flags(
+      st::text("sim.migrate", st::Source::sim, "RANK:TILE@CYCLE[,...] (e.g. 1:5@20000)", "",
+               "move rank R's task to tile T (y*width+x) at cycle C during the run; each --migrate (or --set) adds its "
+               "orders; the adapter's method moves its communication (namp: adapter.namp.migration=pause|ps)"),
+      {"--migrate"});
+  return s;
+}
 
 const Setting& sim_arena_mib() {
   static const Setting s = st::integer(
@@ -39,25 +112,39 @@ const Setting& sim_stack_kib() {
 }
 
 const Setting& sim_summary() {
-  static const Setting s =
-      st::boolean("sim.summary", st::Source::sim, "true", "print the one-line summary of the run at its end");
+  static const Setting s = st::with_flags(
+      st::boolean("sim.summary", st::Source::sim, "true", "print the one-line summary of the run at its end"),
+      {"--quiet (false)"});
   return s;
 }
 
 const Setting& sim_progress() {
-  static const Setting s = st::choice(
-      "sim.progress", st::Source::sim, {"auto", "on", "off"}, "auto",
-      "a line on stderr every 5 s of a long run (virtual cycle, messages, ranks done, wall time): auto when "
-      "stderr is a terminal; tilempirun --quiet sets off");
+  static const Setting s = st::with_flags(
+      st::choice("sim.progress", st::Source::sim, {"auto", "on", "off"}, "auto",
+                 "a line on stderr every 5 s of a long run (virtual cycle, messages, ranks done, wall time): auto "
+                 "when stderr is a terminal"),
+      {"--quiet (off)"});
   return s;
 }
 
+namespace {
+// Every sim.* key, in listing order (by name): the one list that sim_keys() and find_sim_key() read.
+const std::vector<const Setting*>& sim_key_list() {
+  static const std::vector<const Setting*> list{&sim_adapter(), &sim_arena_mib(), &sim_compute(),  &sim_config(),
+                                                &sim_migrate(), &sim_preset(),    &sim_progress(), &sim_ranks(),
+                                                &sim_report(),  &sim_stack_kib(), &sim_summary(),  &sim_trace()};
+  return list;
+}
+}  // namespace
+
 std::vector<Setting> sim_keys() {
-  return {sim_arena_mib(), sim_progress(), sim_ranks(), sim_stack_kib(), sim_summary()};
+  std::vector<Setting> out;
+  for (const Setting* s : sim_key_list()) out.push_back(*s);
+  return out;
 }
 
 const Setting* find_sim_key(const std::string& key) {
-  for (const Setting* s : {&sim_arena_mib(), &sim_progress(), &sim_ranks(), &sim_stack_kib(), &sim_summary()})
+  for (const Setting* s : sim_key_list())
     if (s->name == key) return s;
   return nullptr;
 }

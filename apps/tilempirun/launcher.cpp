@@ -702,10 +702,10 @@ int JobRunner::run() {
   spec.mesh_width = o_.mesh_width;
   spec.mesh_height = o_.mesh_height;
   spec.bind = o_.bind;
-  spec.options = o_.backend;
+  spec.sim = o_.sim;
   spec.program = *path;
   spec.tag_output = o_.tag_output;
-  if (o_.transport == "host" && !o_.backend.empty())
+  if (o_.transport == "host" && !o_.sim.given.empty())
     say("warning: --transport host ignores the chip model options (--preset, --adapter, --compute, "
         "--report, --trace, --set, and --config apart from its mesh size)");
   try {

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -66,42 +67,6 @@ bool valid_env_name(std::string_view name) {
     if (!(c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
       return false;
   return true;
-}
-
-/// The mesh size a chip config file gives (its width and height keys), so that
-/// `tilempirun --config chip.cfg ./prog` runs one rank per tile without -n.
-bool mesh_from_config(const std::string& path, int& w, int& h) {
-  std::ifstream in(path);
-  if (!in) return false;
-  w = h = 0;
-  std::string line;
-  auto trim = [](std::string s) {
-    auto b = s.find_first_not_of(" \t\r");
-    auto e = s.find_last_not_of(" \t\r");
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-  };
-  while (std::getline(in, line)) {
-    auto hash = line.find('#');
-    if (hash != std::string::npos) line.resize(hash);
-    auto eq = line.find('=');
-    if (eq == std::string::npos) continue;
-    std::string key = trim(line.substr(0, eq));
-    std::string value = trim(line.substr(eq + 1));
-    if (key == "width") parse_positive_int(value, w);
-    if (key == "height") parse_positive_int(value, h);
-  }
-  return w > 0 && h > 0;
-}
-
-bool valid_compute(const std::string& spec) {
-  if (spec == "none" || spec == "model") return true;
-  if (spec.rfind("scale:", 0) != 0) return false;
-  std::string f = spec.substr(6);
-  if (f.empty()) return false;
-  char* end = nullptr;
-  errno = 0;
-  double v = std::strtod(f.c_str(), &end);
-  return errno == 0 && end && *end == '\0' && v >= 0;
 }
 
 int coll_help() {
@@ -328,7 +293,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
 
   std::string nranks_text, mesh_text, bind = "core", timeout_text, deadlock_text, compute, format = "text";
   std::string preset, adapter, report, trace, config, ppn_text, bind_to;
-  std::vector<std::string> sets, exports, migrations, hosts, hostfiles;
+  std::vector<std::string> sets, exports, migrations_text, hosts, hostfiles;
   std::vector<std::pair<std::string, std::string>> genv, mca;
   bool oversubscribe = false, genvall = false, run_as_root = false;
   app.add_option("-n,--np", nranks_text,
@@ -357,26 +322,25 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
                  "collective algorithms, e.g. alltoall=mesh_rounds,barrier=ktree:4 "
                  "(default: the library's selector); 'help' lists them")
       ->type_name("SPEC");
-  app.add_option("--preset", preset,
-                 "sim: chip parameter preset: " + joined(tilempi::hwmodel::Config::preset_names()) +
-                     " (default: tilepro64, the TilePro64's 8x8 chip; -n 49 runs 7x7 ranks on it); 'help' says "
-                     "what each models")
-      ->type_name("NAME");
-  app.add_option("--adapter", adapter,
-                 "sim: network adapter model: " + joined(tilempi::hwmodel::adapter::Adapter::names()) +
-                     " (default: udn); 'help' says what each models")
-      ->type_name("NAME");
-  app.add_option("--compute", compute,
-                 "sim: charge the application's work between MPI calls as a tile core would take it (model: "
-                 "the operations a program built with tilempicc/tilempif90 counts, at the preset's cycles per "
-                 "operation, the same on every host and run; an uncounted program's time against this host's, "
-                 "measured at start), host time x F (scale:F; docs/SIM.md says which clock) or nothing (none) "
-                 "(default: model)")
-      ->type_name("none|model|scale:F");
-  app.add_option("--report", report, "sim: write statistics to FILE (default: none)")
-      ->type_name("FILE");
-  app.add_option("--trace", trace, "sim: write a Chrome/Perfetto trace to FILE (default: none)")
-      ->type_name("FILE");
+  // The sim flags are aliases of sim.* settings (tilempi/transport/settings.h): their help is the
+  // declaration's, and their values go through SimSettings::set like --set's.
+  const auto sim_flag = [&](const tilempi::settings::Setting& d, auto& into, const char* type) {
+    std::string help = "sim: " + d.description;
+    if (!d.default_value.empty()) help += " (default: " + d.default_value + ")";
+    help += "; --set " + d.name + "=VALUE";
+    return app.add_option(d.flags.at(0), into, help)->type_name(type);
+  };
+  namespace ts = tilempi::transport::settings;
+  sim_flag(ts::sim_preset(), preset, "NAME")->description(
+      "sim: chip parameter preset: " + joined(tilempi::hwmodel::Config::preset_names()) + " (default: " +
+      ts::sim_preset().default_value + ", the TilePro64's 8x8 chip; -n 49 runs 7x7 ranks on it); 'help' says what each "
+      "models; --set sim.preset=NAME");
+  sim_flag(ts::sim_adapter(), adapter, "NAME")->description(
+      "sim: network adapter model: " + joined(tilempi::hwmodel::adapter::Adapter::names()) + " (default: " +
+      ts::sim_adapter().default_value + "); 'help' says what each models; --set sim.adapter=NAME");
+  sim_flag(ts::sim_compute(), compute, "none|model|scale:F");
+  sim_flag(ts::sim_report(), report, "FILE");
+  sim_flag(ts::sim_trace(), trace, "FILE");
   app.add_option("--set", sets,
                  "sim: override one chip parameter key=value (repeatable); 'help' lists every setting "
                  "(chip, sim.*, adapter keys, environment variables), help=chip|sim|adapter|env one part")
@@ -385,13 +349,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--format", format, "the format of --set help: text or markdown (the tables of the docs)")
       ->type_name("text|markdown")
       ->capture_default_str();
-  app.add_option("--migrate", migrations,
-                 "sim: move rank R's task to tile T (y*width+x) at cycle C during the run (repeatable); the "
-                 "adapter's method moves its communication (namp: --set adapter.namp.migration=pause|ps)")
-      ->allow_extra_args(false)
-      ->type_name("R:T@C");
-  app.add_option("--config", config, "sim: chip parameters from FILE of key=value lines")
-      ->type_name("FILE");
+  sim_flag(ts::sim_migrate(), migrations_text, "R:T@C")->allow_extra_args(false);
+  sim_flag(ts::sim_config(), config, "FILE");
   app.add_option("-x", exports, "VAR[=value]: set VAR in every rank's environment (repeatable)")
       ->allow_extra_args(false)
       ->type_name("VAR[=value]");
@@ -505,17 +464,62 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       std::cout << what << ":\n";
       for (const auto* e : registry.entries()) std::cout << "  " << e->name << "  " << e->help << '\n';
     };
-    if (preset == "help") list(tilempi::hwmodel::Config::presets(), "Presets (--preset NAME; default tilepro64)");
-    if (adapter == "help") list(tilempi::hwmodel::adapter::Adapter::registry(), "Adapters (--adapter NAME; default udn)");
+    if (preset == "help")
+      list(tilempi::hwmodel::Config::presets(), ("Presets (--preset NAME; default " + ts::sim_preset().default_value + ")").c_str());
+    if (adapter == "help")
+      list(tilempi::hwmodel::adapter::Adapter::registry(),
+           ("Adapters (--adapter NAME; default " + ts::sim_adapter().default_value + ")").c_str());
     result.exit_status = 0;
     return result;
   }
+
+  // The sim settings: first the flags, each an alias of its setting (an error names the flag and
+  // its value, then the setting), then every --set in the order given (so --set wins).
+  const auto by_flag = [&](const tilempi::settings::Setting& d, const std::string& flag, const std::string& value) {
+    try {
+      o.sim.set(d.name, value);
+      return true;
+    } catch (const tilempi::settings::Error& e) {
+      if (e.expected().empty())
+        result.exit_status = usage_error(flag + " " + value + ": " + e.what());
+      else
+        result.exit_status = usage_error(flag + " " + e.value() + ": expected " + e.expected() + " (" +
+                                         tilempi::settings::label(d) + ")");
+      return false;
+    }
+  };
+  for (const auto& [d, value] : {std::pair{&ts::sim_preset(), preset}, std::pair{&ts::sim_adapter(), adapter},
+                                 std::pair{&ts::sim_compute(), compute}, std::pair{&ts::sim_report(), report},
+                                 std::pair{&ts::sim_trace(), trace}, std::pair{&ts::sim_config(), config}})
+    if (!value.empty() && !by_flag(*d, d->flags.at(0), value)) return result;
+  for (const std::string& m : migrations_text)
+    if (!by_flag(ts::sim_migrate(), "--migrate", m)) return result;
+  if (quiet && o.transport == "sim") {
+    if (!by_flag(ts::sim_progress(), "--quiet", "off") || !by_flag(ts::sim_summary(), "--quiet", "false")) return result;
+  }
+  bool help_asked = false;
+  std::string help_section;
   for (const auto& s : sets) {
     if (s == "help" || s.rfind("help=", 0) == 0) {
-      result.exit_status = settings_help(s == "help" ? "all" : s.substr(5), format,
-                                         preset.empty() ? "tilepro64" : preset, adapter.empty() ? "udn" : adapter);
+      help_asked = true;
+      help_section = s == "help" ? "all" : s.substr(5);
+      continue;
+    }
+    auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      result.exit_status = usage_error("--set " + s + ": expected key=value");
       return result;
     }
+    try {
+      o.sim.set(s.substr(0, eq), s.substr(eq + 1));
+    } catch (const tilempi::settings::Error& e) {
+      result.exit_status = usage_error(e.what());
+      return result;
+    }
+  }
+  if (help_asked) {
+    result.exit_status = settings_help(help_section, format, o.sim.preset, o.sim.adapter);
+    return result;
   }
 
   if (!bind_to.empty()) {
@@ -547,64 +551,28 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       return result;
     }
   }
-  for (const auto& [option, path] : {std::pair{"--report", report}, std::pair{"--trace", trace}}) {
+  for (const auto& [option, path] : {std::pair{"--report", o.sim.report}, std::pair{"--trace", o.sim.trace}}) {
     if (path.empty()) continue;
     if (std::string bad = check_writable(option, path); !bad.empty()) {
       result.exit_status = usage_error(bad);
       return result;
     }
   }
-  if (!preset.empty()) o.backend["preset"] = preset;
-  if (!adapter.empty()) o.backend["adapter"] = adapter;
-  if (!report.empty()) o.backend["report"] = report;
-  if (!trace.empty()) o.backend["trace"] = trace;
-  if (!compute.empty()) {
-    if (!valid_compute(compute)) {
-      result.exit_status = usage_error("--compute " + compute + ": expected none, model or scale:F (F >= 0)");
-      return result;
-    }
-    o.backend["compute"] = compute;
+  if (!o.sim.migrations.empty() && o.transport != "sim") {
+    result.exit_status = usage_error("--migrate needs --transport sim (tasks move between modeled tiles)");
+    return result;
   }
-  if (!migrations.empty()) {
-    if (o.transport != "sim") {
-      result.exit_status = usage_error("--migrate needs --transport sim (tasks move between modeled tiles)");
-      return result;
-    }
-    std::string joined;
-    for (const auto& m : migrations) {
-      unsigned long long r = 0, t = 0, c = 0;
-      int used = 0;
-      if (std::sscanf(m.c_str(), "%llu:%llu@%llu%n", &r, &t, &c, &used) != 3 || used != static_cast<int>(m.size()) ||
-          m.find_first_of("-+ ") != std::string::npos) {
-        result.exit_status = usage_error("--migrate " + m + ": expected RANK:TILE@CYCLE (e.g. 1:5@20000)");
-        return result;
-      }
-      joined += (joined.empty() ? "" : ",") + m;
-    }
-    o.backend["migrate"] = joined;
-  }
-  if (quiet && o.transport == "sim") {
-    o.backend["set.sim.progress"] = "off";
-    o.backend["set.sim.summary"] = "0";
-  }
-  for (const auto& s : sets) {
-    auto eq = s.find('=');
-    if (eq == std::string::npos || eq == 0) {
-      result.exit_status = usage_error("--set " + s + ": expected key=value");
-      return result;
-    }
-    o.backend["set." + s.substr(0, eq)] = s.substr(eq + 1);
-  }
+  // A config file that gives the mesh size (both width and height) gives the rank grid and, without
+  // -n, the number of ranks: `tilempirun --config chip.cfg ./prog` runs one rank per tile.
   int config_w = 0, config_h = 0;
-  if (!config.empty()) {
-    const std::string& path = config;
-    std::ifstream probe(path);
-    if (!probe) {
-      result.exit_status = usage_error("--config " + path + ": cannot read the file");
-      return result;
+  if (!o.sim.config_file.empty()) {
+    tilempi::hwmodel::Config file;
+    const std::vector<std::string> keys = file.apply_text(o.sim.config_text, o.sim.config_file);
+    const auto has = [&](const char* k) { return std::find(keys.begin(), keys.end(), k) != keys.end(); };
+    if (has("width") && has("height")) {
+      config_w = file.width;
+      config_h = file.height;
     }
-    o.backend["config"] = path;
-    mesh_from_config(path, config_w, config_h);
   }
   for (const auto& x : exports) {
     auto eq = x.find('=');

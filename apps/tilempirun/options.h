@@ -1,11 +1,12 @@
 // tilempirun's command line: what the user asked for, parsed and checked before anything starts.
 #pragma once
 
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "tilempi/transport/job_settings.h"
 
 namespace tilempirun {
 
@@ -30,9 +31,8 @@ struct Options {
   std::string coll;      ///< passed to ranks as TILEMPI_COLL
   std::string workdir;   ///< -wdir: the ranks' working directory (empty: the launcher's)
   bool verbose = false;
-  /// Backend options for JobSpec::options: "preset", "adapter", "compute", "report", "trace",
-  /// "config", and "set.<key>" for each --set key=value.
-  std::map<std::string, std::string> backend;
+  /// The sim transport's settings (JobSpec::sim): the sim flags and every --set key, resolved.
+  tilempi::transport::SimSettings sim;
   /// -x: variables added to (or, without '=', copied into) every rank's environment.
   std::vector<std::pair<std::string, std::string>> env;
   std::string program;             ///< as given

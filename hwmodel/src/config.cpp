@@ -320,7 +320,8 @@ void Config::apply_all(const std::vector<std::string>& assignments) {
   for (const std::string& a : assignments) apply(a);
 }
 
-void Config::apply_text(const std::string& text, const std::string& origin) {
+std::vector<std::string> Config::apply_text(const std::string& text, const std::string& origin) {
+  std::vector<std::string> keys;
   std::istringstream in(text);
   std::string line;
   int lineno = 0;
@@ -334,15 +335,17 @@ void Config::apply_text(const std::string& text, const std::string& origin) {
     } catch (const ConfigError& e) {
       throw ConfigError(e.key(), origin + ":" + std::to_string(lineno) + ": " + e.what());
     }
+    keys.push_back(trim(line.substr(0, line.find('='))));
   }
+  return keys;
 }
 
-void Config::apply_file(const std::string& path) {
+std::vector<std::string> Config::apply_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw ConfigError(path, "cannot read config file '" + path + "'");
   std::stringstream ss;
   ss << in.rdbuf();
-  apply_text(ss.str(), path);
+  return apply_text(ss.str(), path);
 }
 
 void Config::validate() const {

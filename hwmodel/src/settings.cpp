@@ -109,13 +109,18 @@ Setting text(std::string name, Source source, std::string range, std::string def
   return s;
 }
 
+Setting with_flags(Setting s, std::vector<std::string> flags) {
+  s.flags = std::move(flags);
+  return s;
+}
+
 std::string label(const Setting& s) {
   if (s.source == Source::environment) return "environment variable " + s.name;
   return "config key '" + s.name + "'";
 }
 
 void bad_value(const Setting& s, const std::string& value, const std::string& expected) {
-  throw Error(s.name, label(s) + ": bad value '" + value + "': expected " + expected);
+  throw Error(s.name, label(s) + ": bad value '" + value + "': expected " + expected, value, expected);
 }
 
 std::int64_t to_integer(const Setting& s, const std::string& value) { return to_integer(s, value, s.lo, s.hi); }
@@ -189,6 +194,7 @@ std::string format_text(const std::vector<Setting>& list) {
   for (const Setting& s : list) {
     out += "  " + s.name + "=" + s.valid();
     if (!s.default_value.empty()) out += " (default " + s.default_value + ")";
+    if (!s.flags.empty()) out += " [flag " + join(s.flags, ", ") + "]";
     out += "\n" + wrap(s.description, "      ", 100);
   }
   return out;
@@ -212,8 +218,11 @@ std::string format_markdown(const std::vector<Setting>& list) {
         values = cell(s.range);
         break;
     }
+    std::string flags;
+    for (const std::string& f : s.flags) flags += (flags.empty() ? " (flag " : ", ") + code(f);
+    if (!flags.empty()) flags += ")";
     out += "| " + code(s.name) + " | " + values + " | " + cell(s.default_value.empty() ? "–" : s.default_value) +
-           " | " + cell(s.description) + " |\n";
+           " | " + cell(s.description) + flags + " |\n";
   }
   return out;
 }

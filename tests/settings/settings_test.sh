@@ -155,7 +155,7 @@ case "$case_name" in
     expect_out err "config key 'sim.ranks': bad value 'threads': expected one of auto, contexts, processes"
     launch -n 2 --transport sim --set sim.stacksize=64 "$probe"
     expect_status 2  # a bad setting is a usage error
-    expect_out err "unknown config key 'sim.stacksize' (sim keys: sim.arena_mib, sim.progress, sim.ranks, sim.stack_kib, sim.summary)"
+    expect_out err "unknown config key 'sim.stacksize' (sim keys: sim.adapter, sim.arena_mib, sim.compute, sim.config, sim.migrate, sim.preset, sim.progress, sim.ranks, sim.report, sim.stack_kib, sim.summary, sim.trace)"
     launch -n 2 --transport sim --set width=0 "$probe"
     expect_status 2  # a bad setting is a usage error
     expect_out err "config key 'width': bad value '0': expected an integer in [1, 1024]"

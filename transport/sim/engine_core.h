@@ -20,6 +20,7 @@
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/chip.h"
 #include "tilempi/hwmodel/stats.h"
+#include "tilempi/transport/job_settings.h"  // MigrationOrder
 
 namespace tilempi::transport::sim {
 
@@ -45,15 +46,6 @@ class RankSink {
   /// What rank r waits for (the deadlock report).
   virtual std::string describe(int r) = 0;
 };
-
-/// A task migration ordered when the job starts: rank to tile at cycle (tilempirun --migrate).
-struct MigrationOrder {
-  int rank = -1;
-  int tile = -1;
-  std::uint64_t at = 0;
-};
-/// "R:T@C[,R:T@C...]" -> orders; throws std::runtime_error naming the malformed order.
-std::vector<MigrationOrder> parse_migrations(const std::string& text);
 
 struct EngineOptions {
   std::string report_path;

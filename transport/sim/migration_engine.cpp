@@ -12,28 +12,6 @@ namespace tilempi::transport::sim {
 namespace hw = tilempi::hwmodel;
 namespace ad = tilempi::hwmodel::adapter;
 
-std::vector<MigrationOrder> parse_migrations(const std::string& text) {
-  std::vector<MigrationOrder> out;
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t end = text.find(',', pos);
-    if (end == std::string::npos) end = text.size();
-    const std::string item = text.substr(pos, end - pos);
-    pos = end + 1;
-    MigrationOrder o;
-    unsigned long long r = 0, t = 0, c = 0;
-    int used = 0;
-    if (std::sscanf(item.c_str(), "%llu:%llu@%llu%n", &r, &t, &c, &used) != 3 || used != static_cast<int>(item.size()) ||
-        item.find('-') != std::string::npos || r > 1u << 20 || t > 1u << 20)
-      throw std::runtime_error("--migrate " + item + ": expected RANK:TILE@CYCLE (e.g. 1:5@20000)");
-    o.rank = static_cast<int>(r);
-    o.tile = static_cast<int>(t);
-    o.at = c;
-    out.push_back(o);
-  }
-  return out;
-}
-
 void Migrations::take(int r, const MigrateRequest& q, bool order) {
   const std::uint64_t now = core_.processing();
   const int n = core_.nranks();

@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -35,17 +34,10 @@ namespace hw = tilempi::hwmodel;
 
 namespace {
 
-std::string option(const JobSpec& spec, const std::string& key, const std::string& def) {
-  auto it = spec.options.find(key);
-  return it == spec.options.end() || it->second.empty() ? def : it->second;
-}
-
 /// tilempirun --migrate: every order names a rank of the job and a tile of the chip, and the
 /// tile is free when the order acts (the orders played in cycle order over the placement).
 /// The engine checks again at run time (a migration still in progress may hold a tile).
-std::vector<MigrationOrder> check_migrations(const std::string& text, const hw::Config& cfg,
-                                             std::vector<hw::TileId> tiles) {
-  std::vector<MigrationOrder> orders = parse_migrations(text);
+void check_migrations(const std::vector<MigrationOrder>& orders, const hw::Config& cfg, std::vector<hw::TileId> tiles) {
   std::vector<MigrationOrder> by_time = orders;
   std::stable_sort(by_time.begin(), by_time.end(),
                    [](const MigrationOrder& a, const MigrationOrder& b) { return a.at < b.at; });
@@ -65,7 +57,6 @@ std::vector<MigrationOrder> check_migrations(const std::string& text, const hw::
                                  (static_cast<int>(r) == o.rank ? " itself" : ""));
     tiles[static_cast<std::size_t>(o.rank)] = static_cast<hw::TileId>(o.tile);
   }
-  return orders;
 }
 
 class SimJob final : public Job {
@@ -74,68 +65,33 @@ class SimJob final : public Job {
     const int n = spec.nranks;
     if (n > 4096) throw std::runtime_error("the sim transport supports at most 4096 ranks");
     // ---- the chip
-    hw::Config cfg;
+    // Every setting arrives resolved and checked (spec.sim, job_settings.h); the rules that depend
+    // on the job are applied here, as their declarations say (tilempi/transport/settings.h).
+    namespace ts = tilempi::transport::settings;
+    const SimSettings& set = spec.sim;
     // Virtual size: tmpfs backs only the pages a job touches. Room for the largest messages of
     // small jobs (tests send 64 MiB between two ranks).
-    std::uint64_t arena_mib = n <= 16 ? 160 : 64;
-    bool summary = true;
-    std::string progress_mode = "auto";
-    bool progress = false;
+    const std::uint64_t arena_mib = set.arena_mib.value_or(n <= 16 ? 160 : 64);
     // TILEMPI_SIM_RANKS sets the default for a whole session (the test suite runs both ways).
-    // The sim.* keys and the variables are declared in tilempi/transport/settings.h.
-    namespace ts = tilempi::transport::settings;
-    std::string ranks_mode = "auto";
-    try {
-      ranks_mode = tilempi::settings::env_choice(ts::sim_ranks_env()).value_or("auto");
-      (void)tilempi::settings::env_boolean(ts::sim_profile_env());
-    } catch (const tilempi::settings::Error&) {
-      throw;  // a bad setting: the launcher says so as a usage error
+    RanksMode ranks_mode = RanksMode::automatic;
+    if (set.ranks) {
+      ranks_mode = *set.ranks;
+    } else if (auto v = tilempi::settings::env_choice(ts::sim_ranks_env())) {
+      ranks_mode = *v == "contexts" ? RanksMode::contexts : *v == "processes" ? RanksMode::processes : RanksMode::automatic;
     }
-    std::uint64_t stack_kib = 8192;
-    bool mapping_set = false;
-    bool worms_set = false;
-    std::vector<std::string> user_keys;  // the chip keys the user set (--set, --config)
-    try {
-      cfg = hw::Config::preset_named(option(spec, "preset", "tilepro64"));
-      const std::string file = option(spec, "config", "");
-      if (!file.empty()) {
-        cfg.apply_file(file);
-        std::ifstream in(file);
-        std::string line;
-        while (std::getline(in, line)) {
-          const std::size_t eq = line.find('=');
-          if (eq != std::string::npos && line.find('#') > eq) {
-            const std::size_t b = line.find_first_not_of(" \t"), e = line.find_last_not_of(" \t", eq - 1);
-            if (b < eq && e != std::string::npos && e >= b) user_keys.push_back(line.substr(b, e - b + 1));
-          }
-          worms_set = worms_set || line.find("fast_worms") != std::string::npos;
-        }
-      }
-      for (const auto& [key, value] : spec.options) {
-        if (key.rfind("set.", 0) != 0) continue;
-        const std::string k = key.substr(4);
-        if (k.rfind("sim.", 0) == 0) {
-          if (!ts::find_sim_key(k)) {
-            std::string known;
-            for (const auto& d : ts::sim_keys()) known += (known.empty() ? "" : ", ") + d.name;
-            throw hw::ConfigError(k, "unknown config key '" + k + "' (sim keys: " + known + ")");
-          }
-          namespace st = tilempi::settings;
-          if (k == "sim.arena_mib") arena_mib = static_cast<std::uint64_t>(st::to_integer(ts::sim_arena_mib(), value));
-          if (k == "sim.ranks") ranks_mode = st::to_choice(ts::sim_ranks(), value);
-          if (k == "sim.stack_kib") stack_kib = static_cast<std::uint64_t>(st::to_integer(ts::sim_stack_kib(), value));
-          if (k == "sim.summary") summary = st::to_boolean(ts::sim_summary(), value);
-          if (k == "sim.progress") progress_mode = st::to_choice(ts::sim_progress(), value);
-          continue;
-        }
-        if (k == "mapping") mapping_set = true;
-        if (k == "fast_worms") worms_set = true;
-        user_keys.push_back(k);
-        cfg.set(k, value);
-      }
-    } catch (const tilempi::settings::Error&) {  // also hw::ConfigError
-      throw;  // a bad setting: the launcher says so as a usage error
+    (void)tilempi::settings::env_boolean(ts::sim_profile_env());  // a bad value is the launcher's usage error
+    // The chip: the preset, then the config file, then the --set keys (each throws
+    // tilempi::settings::Error, which the launcher reports as a usage error).
+    hw::Config cfg = hw::Config::preset_named(set.preset);
+    std::vector<std::string> user_keys;  // the chip keys the user set (--config, --set)
+    if (!set.config_file.empty()) user_keys = cfg.apply_text(set.config_text, set.config_file);
+    for (const auto& [key, value] : set.chip_keys) {
+      cfg.set(key, value);
+      user_keys.push_back(key);
     }
+    const auto user_set = [&](const char* key) {
+      return std::find(user_keys.begin(), user_keys.end(), key) != user_keys.end();
+    };
     // A setting the chip model ignores is said once, by the launcher, as tilempi-noc says it;
     // only settings the user made: a preset's own values are not the user's to act on, and the
     // network model that ignores them is a choice, not a mistake.
@@ -147,39 +103,29 @@ class SimJob final : public Job {
         }
     // One-step worms give the same packet cycles as flit-by-flit simulation at a fraction of
     // the cost (docs/HWMODEL.md); they need one VC. An explicit setting wins.
-    if (!worms_set && cfg.vcs == 1) cfg.fast_worms = true;
+    if (!user_set("fast_worms") && cfg.vcs == 1) cfg.fast_worms = true;
     const Topology grid = default_topology(n, spec.mesh_width, spec.mesh_height);
     // A rank grid larger than the preset's mesh grows the chip (documented in docs/SIM.md).
     if (grid.width > cfg.width) cfg.width = grid.width;
     if (grid.height > cfg.height) cfg.height = grid.height;
-    try {
-      cfg.validate();
-    } catch (const hw::ConfigError&) {
-      throw;  // a bad setting: the launcher says so as a usage error
-    }
-    const std::vector<hw::TileId> tiles = place_ranks(cfg, n, spec.mesh_width, spec.mesh_height, mapping_set);
-    const std::string migrate_text = option(spec, "migrate", "");
+    cfg.validate();
+    const std::vector<hw::TileId> tiles = place_ranks(cfg, n, spec.mesh_width, spec.mesh_height, user_set("mapping"));
+    const std::vector<MigrationOrder>& migrations = set.migrations;
+    const std::string migrate_text = migrations_text(migrations);
     if (migrate_text.size() >= sizeof(Header::migrations)) throw std::runtime_error("--migrate: too many orders");
-    const std::vector<MigrationOrder> migrations = check_migrations(migrate_text, cfg, tiles);
-    const std::string adapter = option(spec, "adapter", "udn");
-    try {
-      if (!hw::adapter::Adapter::create(adapter, cfg)->migration() && !migrations.empty())
-        throw std::runtime_error("--migrate: the " + adapter + " adapter cannot move a task (task migration, [Wallentowitz "
-                                 "2018] §3.6, is modeled for --adapter namp)");
-    } catch (const hw::ConfigError&) {
-      throw;  // a bad setting: the launcher says so as a usage error
-    }
-    std::string compute = option(spec, "compute", "model");
+    check_migrations(migrations, cfg, tiles);
+    const std::string& adapter = set.adapter;
+    if (!hw::adapter::Adapter::create(adapter, cfg)->migration() && !migrations.empty())
+      throw std::runtime_error("--migrate: the " + adapter + " adapter cannot move a task (task migration, [Wallentowitz "
+                               "2018] §3.6, is modeled for --adapter namp)");
+    std::string compute = set.compute.text;
     double scale = 0;
     bool scaled = false;
     bool compute_model = false;
-    if (compute.rfind("scale:", 0) == 0) {
-      char* end = nullptr;
-      scale = std::strtod(compute.c_str() + 6, &end);
-      if (!end || *end || scale < 0)
-        throw std::runtime_error("--compute " + compute + ": expected none, model or scale:F");
+    if (set.compute.kind == ComputeMode::Kind::scale) {
+      scale = set.compute.factor;
       scaled = true;
-    } else if (compute == "model") {
+    } else if (set.compute.kind == ComputeMode::Kind::model) {
       // The tile core's speed against this host's, measured now (hwmodel/core_model.h): the
       // scale is the factor from host compute time to tile compute time.
       const hw::CoreRatio r = hw::core_ratio(cfg, hw::measure_host_speed());
@@ -187,8 +133,6 @@ class SimJob final : public Job {
       scaled = true;
       compute_model = true;
       compute = hw::describe(r);
-    } else if (compute != "none") {
-      throw std::runtime_error("--compute " + compute + ": expected none, model or scale:F");
     }
     const std::string text = cfg.to_text();
     if (text.size() >= sizeof(Header::config)) throw std::runtime_error("the chip config is too long for the sim job");
@@ -218,15 +162,16 @@ class SimJob final : public Job {
     for (int r = 0; r < n; ++r) h->tile_of[r] = tiles[static_cast<std::size_t>(r)];
     std::snprintf(h->migrations, sizeof h->migrations, "%s", migrate_text.c_str());
     h->contexts = contexts_ ? 1 : 0;
-    h->stack_kib = static_cast<std::uint32_t>(stack_kib);
-    h->summary = summary ? 1 : 0;
+    h->stack_kib = static_cast<std::uint32_t>(set.stack_kib);
+    h->summary = set.summary ? 1 : 0;
     // (decided here, where stderr is the user's: the simulator process writes into a pipe)
-    progress = progress_mode == "on" || (progress_mode == "auto" && ::isatty(STDERR_FILENO));
+    const bool progress = set.progress == ProgressMode::on ||
+                          (set.progress == ProgressMode::automatic && ::isatty(STDERR_FILENO));
     h->progress = progress ? 1 : 0;
-    std::snprintf(h->report_path, sizeof h->report_path, "%s", option(spec, "report", "").c_str());
-    std::snprintf(h->trace_path, sizeof h->trace_path, "%s", option(spec, "trace", "").c_str());
+    std::snprintf(h->report_path, sizeof h->report_path, "%s", set.report.c_str());
+    std::snprintf(h->trace_path, sizeof h->trace_path, "%s", set.trace.c_str());
     std::snprintf(h->compute, sizeof h->compute, "%s", compute.c_str());
-    if (option(spec, "report", "").size() >= sizeof h->report_path || option(spec, "trace", "").size() >= sizeof h->trace_path) {
+    if (set.report.size() >= sizeof h->report_path || set.trace.size() >= sizeof h->trace_path) {
       unlink();
       throw std::runtime_error("--report or --trace: path too long");
     }
@@ -234,10 +179,10 @@ class SimJob final : public Job {
     if (contexts_) return;  // the engine runs in the simulator process
 
     EngineOptions eo;
-    eo.report_path = option(spec, "report", "");
-    eo.trace_path = option(spec, "trace", "");
+    eo.report_path = set.report;
+    eo.trace_path = set.trace;
     eo.compute = compute;
-    eo.summary = summary;
+    eo.summary = set.summary;
     eo.progress = progress;
     eo.migrations = migrations;
     try {
@@ -299,8 +244,8 @@ class SimJob final : public Job {
  private:
   /// Ranks as contexts (one simulator process) or as processes: sim.ranks=auto picks contexts
   /// when the program can be loaded once per rank and says why when it cannot.
-  void choose_ranks_mode(const JobSpec& spec, const std::string& mode) {
-    if (mode == "processes") return;
+  void choose_ranks_mode(const JobSpec& spec, RanksMode mode) {
+    if (mode == RanksMode::processes) return;
     std::string why;
 #ifdef TILEMPI_HAVE_CONTEXTS
     host_ = simulator_program();
@@ -328,7 +273,7 @@ class SimJob final : public Job {
       for (const std::string& lib : image->needed())
         if (lib.find("libasan") != std::string::npos || lib.find("libtsan") != std::string::npos)
           why = "it is built with a sanitizer (" + lib + ")";
-      if (why.empty() && spec.tag_output && mode == "auto") why = "--tag-output needs a process per rank";
+      if (why.empty() && spec.tag_output && mode == RanksMode::automatic) why = "--tag-output needs a process per rank";
       if (why.empty() && image->has_static_tls()) {
         // Each copy takes its thread-local variables from glibc's reserve of static TLS.
         const std::uint64_t per_copy = round_up(image->tls_bytes() + 64, 64);
@@ -343,7 +288,7 @@ class SimJob final : public Job {
       contexts_ = true;
       return;
     }
-    if (mode == "contexts") throw std::runtime_error("sim.ranks=contexts: " + spec.program + " cannot run as contexts: " + why);
+    if (mode == RanksMode::contexts) throw std::runtime_error("sim.ranks=contexts: " + spec.program + " cannot run as contexts: " + why);
     notice_ = "sim: ranks run as processes: " + why;
   }
 

@@ -23,6 +23,7 @@ enum class Source {
   adapter,      ///< adapter key: --set adapter.NAME.KEY=VALUE (hwmodel/adapter)
   sim,          ///< sim transport key: --set sim.KEY=VALUE
   environment,  ///< environment variable (of the launcher, and -x for ranks)
+  job,          ///< launcher key: --set job.KEY=VALUE (tilempirun's own knobs, each also a flag)
 };
 
 enum class Type {
@@ -42,6 +43,9 @@ struct Setting {
   std::string range;        ///< text (and special cases): the accepted values in words; else derived
   std::string default_value;  ///< the default, as text (may be a rule, e.g. "160 up to 16 ranks, else 64")
   std::string description;
+  /// The command-line flags that set this setting (tilempirun's aliases), e.g. "--adapter"; a flag
+  /// that sets it to one value says so: "--quiet (off)".
+  std::vector<std::string> flags;
 
   /// The valid values in words: "[1, 1024]", "true|false", "flit|packet", or `range`.
   std::string valid() const;
@@ -60,11 +64,23 @@ Setting text(std::string name, Source source, std::string range, std::string def
 class Error : public std::invalid_argument {
  public:
   Error(std::string name, const std::string& message) : std::invalid_argument(message), name_(std::move(name)) {}
+  /// A bad value (bad_value()): the value and what was expected, so that a flag that sets the
+  /// setting can say it in its own words ("--compute fast: expected ...").
+  Error(std::string name, const std::string& message, std::string value, std::string expected)
+      : std::invalid_argument(message), name_(std::move(name)), value_(std::move(value)), expected_(std::move(expected)) {}
   const std::string& name() const { return name_; }
+  const std::string& value() const { return value_; }
+  /// Empty when the error is not a bad value of a known setting (an unknown name, a file).
+  const std::string& expected() const { return expected_; }
 
  private:
   std::string name_;
+  std::string value_;
+  std::string expected_;
 };
+
+/// The setting with `flags` added (a declaration reads as one expression).
+Setting with_flags(Setting s, std::vector<std::string> flags);
 
 /// "config key 'width'" or "environment variable TILEMPI_HOST_EAGER": how messages name a setting.
 std::string label(const Setting& s);
@@ -90,7 +106,7 @@ std::optional<bool> env_boolean(const Setting& s);
 std::optional<std::string> env_choice(const Setting& s);
 
 /// A listing for people (`tilempirun --set help`): one entry per setting,
-///   name=VALID (default D)
+///   name=VALID (default D) [flag --F]
 ///       description
 std::string format_text(const std::vector<Setting>& list);
 /// A markdown table: | key | values | default | meaning | (the docs' generated tables).

@@ -138,9 +138,10 @@ struct Config {
   void apply(const std::string& assignment);
   void apply_all(const std::vector<std::string>& assignments);
   // key=value lines; '#' starts a comment; blank lines ignored. Errors name
-  // the file, line and key.
-  void apply_file(const std::string& path);
-  void apply_text(const std::string& text, const std::string& origin = "<text>");
+  // the file, line and key. The one parser of config text (files, --config, the sim job's
+  // header); returns the keys it set, in their order.
+  std::vector<std::string> apply_file(const std::string& path);
+  std::vector<std::string> apply_text(const std::string& text, const std::string& origin = "<text>");
 
   // Whole-config consistency (e.g. max_packet_flits > header_flits, torus
   // with even vcs, mapping spec). Throws ConfigError naming the key.

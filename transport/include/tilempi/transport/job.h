@@ -2,12 +2,13 @@
 // environment, and always remove it again. Used by tilempirun only.
 #pragma once
 
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "tilempi/transport/job_settings.h"
 
 namespace tilempi::transport {
 
@@ -30,8 +31,8 @@ struct JobSpec {
   int mesh_width = 0;              ///< 0: default_topology()
   int mesh_height = 0;
   bool bind = true;
-  /// Backend options given on the command line (sim: preset, adapter, compute, report, trace, ...).
-  std::map<std::string, std::string> options;
+  /// The sim transport's settings, resolved and typed (the host transport has none).
+  SimSettings sim;
   /// The program the ranks run (a resolved path), and whether output lines get a [rank] tag.
   std::string program;
   bool tag_output = false;

@@ -15,7 +15,14 @@ namespace tilempi::transport::settings {
 
 using tilempi::settings::Setting;
 
-// ---- sim transport keys (--set sim.KEY=VALUE)
+// ---- sim transport keys (--set sim.KEY=VALUE); the first seven are also tilempirun's flags
+const Setting& sim_preset();    ///< --preset
+const Setting& sim_adapter();   ///< --adapter
+const Setting& sim_compute();   ///< --compute
+const Setting& sim_report();    ///< --report
+const Setting& sim_trace();     ///< --trace
+const Setting& sim_config();    ///< --config
+const Setting& sim_migrate();   ///< --migrate
 const Setting& sim_arena_mib();
 const Setting& sim_ranks();
 const Setting& sim_stack_kib();
