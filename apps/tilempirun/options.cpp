@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include "job_keys.h"
+
 #include <CLI/CLI.hpp>
 
 #include <fcntl.h>
@@ -14,7 +16,9 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string_view>
+#include <tuple>
 
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/config.h"
@@ -52,13 +56,6 @@ bool parse_positive_int(const std::string& text, int& out) {
     if (c < '0' || c > '9') return false;
   out = std::atoi(text.c_str());
   return out > 0;
-}
-
-/// "WxH" with positive integers.
-bool parse_mesh(const std::string& text, int& w, int& h) {
-  auto x = text.find_first_of("xX");
-  if (x == std::string::npos) return false;
-  return parse_positive_int(text.substr(0, x), w) && parse_positive_int(text.substr(x + 1), h);
 }
 
 bool valid_env_name(std::string_view name) {
@@ -106,8 +103,10 @@ int settings_help(const std::string& section, const std::string& format, const s
                   const std::string& adapter) {
   namespace st = tilempi::settings;
   namespace hw = tilempi::hwmodel;
-  if (section != "all" && section != "chip" && section != "sim" && section != "adapter" && section != "env")
-    return usage_error("--set help=" + section + ": expected help, help=chip, help=sim, help=adapter or help=env");
+  if (section != "all" && section != "job" && section != "chip" && section != "sim" && section != "adapter" &&
+      section != "env")
+    return usage_error("--set help=" + section +
+                       ": expected help, help=job, help=chip, help=sim, help=adapter or help=env");
   if (format != "text" && format != "markdown")
     return usage_error("--format " + format + ": expected text or markdown");
   hw::Config chip;
@@ -123,12 +122,14 @@ int settings_help(const std::string& section, const std::string& format, const s
   for (const st::Setting& s : tilempi::mpi::environment_settings()) env.push_back(s);
 #endif
   env.push_back(hw::gnuplot_variable());
+  env.push_back(tilempirun::job_keys::mpiexec_timeout_env());
   struct Part {
     const char* section;
     std::string title;
     std::vector<st::Setting> list;
   };
   const Part parts[] = {
+      {"job", "Job keys (tilempirun's own: --set job.KEY=VALUE, or the flag)", tilempirun::job_keys::all()},
       {"chip", "Chip keys (--set KEY=VALUE or --config FILE; defaults of --preset " + preset + ", docs/HWMODEL.md)",
        chip.declarations()},
       {"sim", "Sim transport keys (--set sim.KEY=VALUE; docs/SIM.md)", tilempi::transport::settings::sim_keys()},
@@ -291,37 +292,30 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       "progress for --deadlock-after), "
       "2 for a bad option, 126/127 for a program that is not executable / not found.\n");
 
-  std::string nranks_text, mesh_text, bind = "core", timeout_text, deadlock_text, compute, format = "text";
+  namespace st = tilempi::settings;
+  namespace jk = job_keys;
+  std::string nranks_text, mesh_text, timeout_text, deadlock_text, compute, format = "text";
+  std::string transport = jk::transport().default_value, bind = jk::bind().default_value, coll, workdir;
   std::string preset, adapter, report, trace, config, ppn_text, bind_to;
   std::vector<std::string> sets, exports, migrations_text, hosts, hostfiles;
   std::vector<std::pair<std::string, std::string>> genv, mca;
-  bool oversubscribe = false, genvall = false, run_as_root = false;
-  app.add_option("-n,--np", nranks_text,
-                 "number of ranks, also -np (default: the mesh size --config gives, else 1, as mpiexec)")
+  bool oversubscribe = false, genvall = false, run_as_root = false, tag_output = false, verbose = false;
+  // tilempirun's own flags are aliases of job.* keys (job_keys.h): the help is the declaration's.
+  const auto job_help = [](const st::Setting& d) {
+    std::string help = d.description;
+    if (!d.default_value.empty()) help += " (default: " + d.default_value + ")";
+    return help + "; --set " + d.name + "=VALUE";
+  };
+  app.add_option("-n,--np", nranks_text, "number of ranks, also -np (default: " + jk::ranks().default_value + "); --set " +
+                                             jk::ranks().name + "=N")
       ->type_name("N");
-  app.add_option("--transport", o.transport, "host: real cores, shared memory; sim: the modeled chip")
-      ->type_name("host|sim")
-      ->check(CLI::IsMember({"host", "sim"}).description(""))
-      ->capture_default_str();
-  app.add_option("--bind", bind, "pin each rank to a core (core) or not (none)")
-      ->check(CLI::IsMember({"core", "none"}).description(""))
-      ->capture_default_str()
-      ->type_name("core|none");
-  app.add_flag("--tag-output", o.tag_output, "prefix each output line with [rank]");
-  app.add_option("--timeout", timeout_text, "end the whole job after SECONDS (default: $MPIEXEC_TIMEOUT, else none)")
-      ->type_name("SECONDS");
-  app.add_option("--deadlock-after", deadlock_text,
-                 "host: end a job in which every rank has waited in MPI with nothing in flight for SECONDS, "
-                 "saying where each rank waits (exit status 1); 0: never (default: "
-                 "$TILEMPI_HOST_DEADLOCK_AFTER, else 10)")
-      ->type_name("SECONDS");
-  app.add_option("--mesh", mesh_text,
-                 "rank grid WxH (default: width ceil(sqrt(N)), rows as needed)")
-      ->type_name("WxH");
-  app.add_option("--coll", o.coll,
-                 "collective algorithms, e.g. alltoall=mesh_rounds,barrier=ktree:4 "
-                 "(default: the library's selector); 'help' lists them")
-      ->type_name("SPEC");
+  app.add_option("--transport", transport, job_help(jk::transport()))->type_name("host|sim")->capture_default_str();
+  app.add_option("--bind", bind, job_help(jk::bind()))->capture_default_str()->type_name("core|none");
+  app.add_flag("--tag-output", tag_output, job_help(jk::tag_output()));
+  app.add_option("--timeout", timeout_text, job_help(jk::timeout()))->type_name("SECONDS");
+  app.add_option("--deadlock-after", deadlock_text, job_help(jk::deadlock_after()))->type_name("SECONDS");
+  app.add_option("--mesh", mesh_text, job_help(jk::mesh()))->type_name("WxH");
+  app.add_option("--coll", coll, job_help(jk::coll()) + "; 'help' lists them")->type_name("SPEC");
   // The sim flags are aliases of sim.* settings (tilempi/transport/settings.h): their help is the
   // declaration's, and their values go through SimSettings::set like --set's.
   const auto sim_flag = [&](const tilempi::settings::Setting& d, auto& into, const char* type) {
@@ -342,8 +336,9 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   sim_flag(ts::sim_report(), report, "FILE");
   sim_flag(ts::sim_trace(), trace, "FILE");
   app.add_option("--set", sets,
-                 "sim: override one chip parameter key=value (repeatable); 'help' lists every setting "
-                 "(chip, sim.*, adapter keys, environment variables), help=chip|sim|adapter|env one part")
+                 "set one setting KEY=VALUE (repeatable, after the flags: --set wins): a job.* key (the flags "
+                 "above), a sim.* key or a chip or adapter key; 'help' lists every setting with its flag (job, chip, "
+                 "sim.*, adapter keys, environment variables), help=job|chip|sim|adapter|env one part")
       ->allow_extra_args(false)
       ->type_name("key=value");
   app.add_option("--format", format, "the format of --set help: text or markdown (the tables of the docs)")
@@ -354,7 +349,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("-x", exports, "VAR[=value]: set VAR in every rank's environment (repeatable)")
       ->allow_extra_args(false)
       ->type_name("VAR[=value]");
-  app.add_flag("--verbose", o.verbose, "say what the launcher does");
+  app.add_flag("--verbose", verbose, job_help(jk::verbose()));
   bool quiet = false;
   app.add_flag("--quiet", quiet, "sim: no progress lines and no summary line (sim.progress=off, sim.summary=0)");
   // What scripts written for MPICH's mpiexec and Open MPI's mpirun pass (one-dash spellings
@@ -379,7 +374,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       ->type_name("VAR VALUE")
       ->group(compat);
   app.add_flag("--genvall", genvall, "pass the whole environment to the ranks (always done)")->group(compat);
-  app.add_option("--wdir", o.workdir, "DIR: the ranks' working directory; also -wdir, -wd")
+  app.add_option("--wdir", workdir, "DIR: the ranks' working directory; also -wdir, -wd; --set job.wdir=DIR")
       ->type_name("DIR")
       ->group(compat);
   app.add_flag("--oversubscribe", oversubscribe, "more ranks than cores (always allowed)")->group(compat);
@@ -453,7 +448,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     return result;
   }
 
-  if (o.coll == "help") {
+  if (coll == "help") {
     result.exit_status = coll_help();
     return result;
   }
@@ -473,19 +468,69 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     return result;
   }
 
-  // The sim settings: first the flags, each an alias of its setting (an error names the flag and
-  // its value, then the setting), then every --set in the order given (so --set wins).
-  const auto by_flag = [&](const tilempi::settings::Setting& d, const std::string& flag, const std::string& value) {
+  // A flag sets its setting through the setting's parser; an error names the flag and its
+  // value, then the setting ("--compute fast: expected none, ... (config key 'sim.compute')").
+  const auto flag_failed = [&](const st::Setting& d, const std::string& flag, const std::string& value,
+                               const st::Error& e) {
+    if (e.expected().empty())
+      result.exit_status = usage_error(flag + " " + value + ": " + e.what());
+    else
+      result.exit_status = usage_error(flag + " " + e.value() + ": expected " + e.expected() + " (" + st::label(d) + ")");
+    return false;
+  };
+
+  // The job keys: each at its declared default, then the flags, then --set job.KEY=VALUE in the
+  // order given (so --set wins).
+  std::vector<std::string> job_given;
+  for (const st::Setting* d : {&jk::transport(), &jk::bind(), &jk::tag_output(), &jk::verbose()})
+    apply_job_key(o, d->name, d->default_value);
+  const auto job_flag = [&](const st::Setting& d, const std::string& flag, const std::string& value) {
+    try {
+      apply_job_key(o, d.name, value);
+      job_given.push_back(d.name);
+      return true;
+    } catch (const st::Error& e) {
+      return flag_failed(d, flag, value, e);
+    }
+  };
+  if (!bind_to.empty()) {
+    const bool core = bind_to == "core" || bind_to == "cores" || bind_to == "hwthread" || bind_to == "cpu";
+    if (!core && bind_to != "none") {
+      result.exit_status = usage_error("--bind-to " + bind_to + ": expected core (hwthread, cpu) or none");
+      return result;
+    }
+    bind = core ? "core" : "none";
+  }
+  for (const auto& [d, flag, value] :
+       {std::tuple{&jk::ranks(), "-n", nranks_text}, std::tuple{&jk::transport(), "--transport", transport},
+        std::tuple{&jk::bind(), "--bind", bind}, std::tuple{&jk::tag_output(), "--tag-output", std::string(tag_output ? "true" : "")},
+        std::tuple{&jk::timeout(), "--timeout", timeout_text},
+        std::tuple{&jk::deadlock_after(), "--deadlock-after", deadlock_text}, std::tuple{&jk::mesh(), "--mesh", mesh_text},
+        std::tuple{&jk::coll(), "--coll", coll}, std::tuple{&jk::workdir(), "--wdir", workdir},
+        std::tuple{&jk::verbose(), "--verbose", std::string(verbose ? "true" : "")}})
+    if (!value.empty() && !job_flag(*d, flag, value)) return result;
+  for (const auto& s : sets) {
+    const auto eq = s.find('=');
+    if (s.rfind("job.", 0) != 0 || eq == std::string::npos) continue;
+    try {
+      apply_job_key(o, s.substr(0, eq), s.substr(eq + 1));
+      job_given.push_back(s.substr(0, eq));
+    } catch (const st::Error& e) {
+      result.exit_status = usage_error(e.what());
+      return result;
+    }
+  }
+  const auto job_set = [&](const st::Setting& d) {
+    return std::find(job_given.begin(), job_given.end(), d.name) != job_given.end();
+  };
+
+  // The sim settings: first the flags, then every --set in the order given (so --set wins).
+  const auto by_flag = [&](const st::Setting& d, const std::string& flag, const std::string& value) {
     try {
       o.sim.set(d.name, value);
       return true;
-    } catch (const tilempi::settings::Error& e) {
-      if (e.expected().empty())
-        result.exit_status = usage_error(flag + " " + value + ": " + e.what());
-      else
-        result.exit_status = usage_error(flag + " " + e.value() + ": expected " + e.expected() + " (" +
-                                         tilempi::settings::label(d) + ")");
-      return false;
+    } catch (const st::Error& e) {
+      return flag_failed(d, flag, value, e);
     }
   };
   for (const auto& [d, value] : {std::pair{&ts::sim_preset(), preset}, std::pair{&ts::sim_adapter(), adapter},
@@ -510,6 +555,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       result.exit_status = usage_error("--set " + s + ": expected key=value");
       return result;
     }
+    if (s.rfind("job.", 0) == 0) continue;  // set above
     try {
       o.sim.set(s.substr(0, eq), s.substr(eq + 1));
     } catch (const tilempi::settings::Error& e) {
@@ -522,17 +568,6 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     return result;
   }
 
-  if (!bind_to.empty()) {
-    if (bind_to == "core" || bind_to == "cores" || bind_to == "hwthread" || bind_to == "cpu") {
-      bind = "core";
-    } else if (bind_to == "none") {
-      bind = "none";
-    } else {
-      result.exit_status = usage_error("--bind-to " + bind_to + ": expected core (hwthread, cpu) or none");
-      return result;
-    }
-  }
-  o.bind = bind == "core";
   if (std::string bad = check_hosts(hosts, hostfiles); !bad.empty()) {
     result.exit_status = usage_error(bad);
     return result;
@@ -545,8 +580,8 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   (void)genvall;        // every rank gets the launcher's environment
   (void)run_as_root;
   if (!o.workdir.empty()) {
-    struct stat st{};
-    if (::stat(o.workdir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    struct stat info{};
+    if (::stat(o.workdir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
       result.exit_status = usage_error("--wdir " + o.workdir + ": not a directory");
       return result;
     }
@@ -591,68 +626,46 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     }
   }
 
-  if (!nranks_text.empty()) {
-    if (!parse_positive_int(nranks_text, o.nranks)) {
-      result.exit_status = usage_error("-n " + nranks_text + ": expected a positive number of ranks");
-      return result;
-    }
-  } else if (config_w > 0) {
-    o.nranks = config_w * config_h;
-  }
+  if (o.nranks == 0 && config_w > 0) o.nranks = config_w * config_h;
   if (!ppn_text.empty()) {
     int ppn = 0;
     if (!parse_positive_int(ppn_text, ppn)) {
       result.exit_status = usage_error("--ppn " + ppn_text + ": expected a positive number of ranks per host");
       return result;
     }
-    if (nranks_text.empty()) {
+    if (!job_set(jk::ranks())) {
       o.nranks = ppn;  // one host: ranks per host is the rank count
     } else if (ppn != o.nranks) {
       note("--ppn " + ppn_text + " ignored: tilempi has one host, which runs all " + std::to_string(o.nranks) + " ranks");
     }
   }
   if (o.nranks == 0) o.nranks = 1;  // mpiexec without -n: one rank
-
-  if (!mesh_text.empty()) {
-    if (!parse_mesh(mesh_text, o.mesh_width, o.mesh_height)) {
-      result.exit_status = usage_error("--mesh " + mesh_text + ": expected WxH, e.g. 7x7");
-      return result;
-    }
-  } else if (config_w > 0) {
+  if (!job_set(jk::mesh()) && config_w > 0) {
     o.mesh_width = config_w;
     o.mesh_height = config_h;
   }
 
-  if (timeout_text.empty()) {
-    if (const char* t = std::getenv("MPIEXEC_TIMEOUT"); t && *t) timeout_text = t;  // as mpiexec reads it
-  }
-  if (!timeout_text.empty()) {
-    char* end = nullptr;
-    errno = 0;
-    o.timeout_s = std::strtod(timeout_text.c_str(), &end);
-    if (errno != 0 || !end || *end != '\0' || !(o.timeout_s > 0) || o.timeout_s > 1e7) {
-      result.exit_status = usage_error("--timeout " + timeout_text + ": expected a positive number of seconds");
-      return result;
-    }
-  }
-
-  {
-    const tilempi::settings::Setting& env = tilempi::transport::settings::host_deadlock_after_env();
-    std::string what = "--deadlock-after " + deadlock_text;
-    if (deadlock_text.empty()) {
-      if (const char* t = std::getenv(env.name.c_str()); t && *t) {
-        deadlock_text = t;
-        what = tilempi::settings::label(env) + " '" + deadlock_text + "'";
-      }
-    }
-    if (!deadlock_text.empty()) {
-      char* end = nullptr;
-      errno = 0;
-      o.deadlock_after_s = std::strtod(deadlock_text.c_str(), &end);
-      if (errno != 0 || !end || *end != '\0' || !(o.deadlock_after_s >= 0) || o.deadlock_after_s > 1e7) {
-        result.exit_status = usage_error(what + ": expected a number of seconds >= 0 (0: never)");
+  // The defaults read from the environment: MPIEXEC_TIMEOUT (as mpiexec reads it) and
+  // TILEMPI_HOST_DEADLOCK_AFTER, each parsed as its job key's value.
+  if (!job_set(jk::timeout())) {
+    const st::Setting& env = jk::mpiexec_timeout_env();
+    if (auto v = st::env_text(env)) {
+      try {
+        apply_job_key(o, jk::timeout().name, *v);
+      } catch (const st::Error& e) {
+        result.exit_status = usage_error(st::label(env) + ": bad value '" + *v + "': expected " + e.expected());
         return result;
       }
+    }
+  }
+  if (!job_set(jk::deadlock_after())) {
+    const st::Setting& env = tilempi::transport::settings::host_deadlock_after_env();
+    const std::optional<std::string> v = st::env_text(env);
+    try {
+      apply_job_key(o, jk::deadlock_after().name, v.value_or(env.default_value));
+    } catch (const st::Error& e) {
+      result.exit_status = usage_error(st::label(env) + " '" + *v + "': expected " + e.expected());
+      return result;
     }
   }
 

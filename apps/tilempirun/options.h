@@ -17,20 +17,23 @@ inline constexpr int kExitNotExecutable = 126;
 inline constexpr int kExitNotFound = 127;
 inline constexpr int kExitTimeout = 124;     ///< --timeout expired (as timeout(1))
 
+/// What the user asked for, resolved: the job.* keys (job_keys.h; parse_command_line sets each
+/// from its flag, its --set key or its declared default, the one default of each) and the sim.*
+/// keys (tilempi/transport/job_settings.h).
 struct Options {
-  int nranks = 0;
-  std::string transport = "host";
-  bool bind = true;
-  bool tag_output = false;
-  double timeout_s = 0;  ///< 0: none
-  /// host: end a job that has made no progress for this long (every rank waiting in MPI,
-  /// nothing in flight), saying where each rank waits; 0: never.
-  double deadlock_after_s = 10;
-  int mesh_width = 0;    ///< 0: the default grid for nranks
+  int nranks = 0;             ///< job.ranks
+  std::string transport;      ///< job.transport
+  bool bind = false;          ///< job.bind: core
+  bool tag_output = false;    ///< job.tag_output
+  double timeout_s = 0;       ///< job.timeout; 0: none
+  /// job.deadlock_after: host: end a job that has made no progress for this long (every rank
+  /// waiting in MPI, nothing in flight), saying where each rank waits; 0: never.
+  double deadlock_after_s = 0;
+  int mesh_width = 0;         ///< job.mesh; 0: the default grid for nranks
   int mesh_height = 0;
-  std::string coll;      ///< passed to ranks as TILEMPI_COLL
-  std::string workdir;   ///< -wdir: the ranks' working directory (empty: the launcher's)
-  bool verbose = false;
+  std::string coll;           ///< job.coll: passed to ranks as TILEMPI_COLL
+  std::string workdir;        ///< job.wdir: the ranks' working directory (empty: the launcher's)
+  bool verbose = false;       ///< job.verbose
   /// The sim transport's settings (JobSpec::sim): the sim flags and every --set key, resolved.
   tilempi::transport::SimSettings sim;
   /// -x: variables added to (or, without '=', copied into) every rank's environment.

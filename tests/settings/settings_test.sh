@@ -171,6 +171,72 @@ case "$case_name" in
     expect_status 2  # a bad setting is a usage error
     expect_out err "environment variable TILEMPI_SIM_PROFILE: bad value 'loud': expected a boolean"
     ;;
+  flag-aliases)
+    # A flag is an alias of its setting: the same parser, and an error naming the flag (or the
+    # key) and the value.
+    launch -n 2 --compute fast "$probe"
+    expect_status 2
+    expect_out err "--compute fast: expected none, model or scale:F (F >= 0) (config key 'sim.compute')"
+    launch -n 2 --set sim.compute=scale:-1 "$probe"
+    expect_status 2
+    expect_out err "config key 'sim.compute': bad value 'scale:-1': expected none, model or scale:F (F >= 0)"
+    launch -n 2 --transport carrier-pigeon "$probe"
+    expect_status 2
+    expect_out err "--transport carrier-pigeon: expected one of host, sim (config key 'job.transport')"
+    launch -n 2 --set job.transport=carrier-pigeon "$probe"
+    expect_status 2
+    expect_out err "config key 'job.transport': bad value 'carrier-pigeon': expected one of host, sim"
+    launch -n 2 --set job.timeout=soon "$probe"
+    expect_status 2
+    expect_out err "config key 'job.timeout': bad value 'soon': expected a positive number of seconds"
+    MPIEXEC_TIMEOUT=soon launch -n 2 "$probe"
+    expect_status 2
+    expect_out err "environment variable MPIEXEC_TIMEOUT: bad value 'soon': expected a positive number of seconds"
+    launch -n 2 --set job.no_such_key=1 "$probe"
+    expect_status 2
+    expect_out err "unknown config key 'job.no_such_key' (job keys: job.bind, job.coll,"
+    launch -n 2 --migrate 1:x "$probe"
+    expect_status 2
+    expect_out err "--migrate 1:x: expected RANK:TILE@CYCLE (e.g. 1:5@20000) (config key 'sim.migrate')"
+    launch -n 2 --set sim.config="$work/no-such.cfg" "$probe"
+    expect_status 2
+    expect_out err "config key 'sim.config': bad value '$work/no-such.cfg': expected a readable file"
+    # One config-text parser, one error: a bad key in --config names the file, the line, the key
+    # and the value, before any rank starts (on host too, which takes the mesh size from it).
+    printf 'width = 2\nheight = x\n' >"$work/bad.cfg"
+    launch --config "$work/bad.cfg" "$probe" env TILEMPI_SIZE
+    expect_status 2
+    expect_out err "bad.cfg:2: config key 'height': bad value 'x': expected an integer in [1, 1024]"
+    expect_no_out out "TILEMPI_SIZE"
+    # A chip key is checked when it is set, whatever the transport.
+    launch -n 2 --set width=0 "$probe"
+    expect_status 2
+    expect_out err "config key 'width': bad value '0': expected an integer in [1, 1024]"
+    # The key does what the flag does.
+    launch --set job.ranks=3 --set job.mesh=3x1 "$probe" env TILEMPI_SIZE TILEMPI_MESH
+    expect_status 0
+    [ "$(grep -c 'TILEMPI_SIZE=3' "$work/out")" -eq 3 ] || fail "--set job.ranks=3: expected 3 ranks"
+    expect_out out "rank 2 TILEMPI_MESH=3x1"
+    launch -n 2 --set job.tag_output=true "$probe" env TILEMPI_SIZE
+    expect_status 0
+    expect_out out "[1] rank 1 TILEMPI_SIZE=2"
+    # --set comes after the flags: it wins.
+    launch -n 2 --transport sim --set job.transport=host "$probe" env TILEMPI_TRANSPORT
+    expect_status 0
+    expect_out out "rank 0 TILEMPI_TRANSPORT=host"
+    launch --adapter namp --set sim.adapter=rdma --set help=adapter
+    expect_status 0
+    expect_out out "Keys of adapter rdma"
+    # --set help lists the job keys with their flags.
+    launch --set help=job
+    expect_status 0
+    expect_out out "job.transport=host|sim (default host) [flag --transport]"
+    expect_out out "job.ranks=an integer in [1, 999999999]"
+    launch --set help=sim
+    expect_status 0
+    expect_out out "sim.compute=none|model|scale:F (F >= 0) (default model) [flag --compute]"
+    expect_out out "sim.progress=auto|on|off (default auto) [flag --quiet (off)]"
+    ;;
   *)
     echo "unknown case $case_name"
     exit 2
