@@ -73,6 +73,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string route = in.text(255);
   std::memcpy(sink.arenas_[0].data(), route.data(), route.size());
   sim::EngineOptions eo;
+  eo.compute = "none";  // the ranks here charge no compute
   eo.summary = false;
   sim::SimEngine engine(kRanks, cfg, adapter, tiles, eo, sink);
   std::uint64_t clock[kRanks] = {};

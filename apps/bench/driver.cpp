@@ -576,8 +576,13 @@ int bench_main(int argc, char** argv) {
       ->check(CLI::IsMember({"sim", "host"}))
       ->capture_default_str();
   app.add_option("--preset", s.preset, "sim: chip preset")->capture_default_str();
-  app.add_option("--adapter", s.adapter, "sim: network adapter model (default: the preset's)");
-  app.add_option("--compute", s.compute, "sim: compute time charging, none or scale:F")->capture_default_str();
+  app.add_option("--adapter", s.adapter, "sim: network adapter model (default: tilempirun's, sim.adapter)");
+  // A declared per-tool default (the declaration of sim.compute says it): the bench times
+  // communication only, where tilempirun charges the application's work by default (model).
+  app.add_option("--compute", s.compute,
+                 "sim: compute time charging, none, model or scale:F (this tool's default none: it times "
+                 "communication only; tilempirun's default, sim.compute, is model)")
+      ->capture_default_str();
   app.add_option("--bind", s.bind, "host: core|none (tilempirun's default when not given)")
       ->check(CLI::IsMember({"core", "none"}));
   app.add_flag("--no-conflicts", no_conflicts, "sim: skip the extra single-call run that counts link conflicts");

@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <map>
 #include <string>
+#include <utility>
 
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/config.h"
 #include "tilempi/settings.h"
+#include "tilempi/transport/job_settings.h"
 #include "tilempi/transport/settings.h"
 
 namespace st = tilempi::settings;
@@ -180,4 +183,60 @@ TEST(Settings, SimKeysAreFound) {
   }
   EXPECT_EQ(ts::find_sim_key("sim.nothing"), nullptr);
   for (const st::Setting& d : ts::environment()) EXPECT_EQ(d.source, st::Source::environment);
+}
+
+// One default per knob: a job's sim settings start at their declarations' defaults, parsed by the
+// same parser as a user's value.
+TEST(Settings, SimSettingsStartAtTheirDeclaredDefaults) {
+  const tilempi::transport::SimSettings s;
+  EXPECT_EQ(s.preset, ts::sim_preset().default_value);
+  EXPECT_EQ(s.adapter, ts::sim_adapter().default_value);
+  EXPECT_EQ(s.compute.text, ts::sim_compute().default_value);
+  EXPECT_EQ(s.compute.kind, tilempi::transport::ComputeMode::Kind::model);
+  EXPECT_EQ(std::to_string(s.stack_kib), ts::sim_stack_kib().default_value);
+  EXPECT_TRUE(s.summary);
+  EXPECT_EQ(ts::sim_summary().default_value, "true");
+  EXPECT_EQ(s.progress, tilempi::transport::ProgressMode::automatic);
+  EXPECT_EQ(ts::sim_progress().default_value, "auto");
+  EXPECT_TRUE(s.given.empty());
+  EXPECT_TRUE(s.chip_keys.empty() && s.migrations.empty() && s.report.empty() && s.trace.empty());
+}
+
+// Every sim key goes through its declaration: a bad value is an Error naming the key and the
+// value; a chip key is checked when it is set; an unknown sim key names the known ones.
+TEST(Settings, SimSettingsCheckEveryValueByItsDeclaration) {
+  tilempi::transport::SimSettings s;
+  for (const auto& [key, value] : {std::pair{"sim.compute", "fast"}, std::pair{"sim.compute", "scale:"},
+                                   std::pair{"sim.stack_kib", "12"}, std::pair{"sim.summary", "maybe"},
+                                   std::pair{"sim.ranks", "threads"}, std::pair{"sim.progress", "loud"},
+                                   std::pair{"sim.migrate", "1:2"}, std::pair{"sim.arena_mib", "0"}}) {
+    const std::string e = error_of([&, key = key, value = value] { s.set(key, value); });
+    EXPECT_TRUE(contains(e, std::string("config key '") + key + "': bad value '" + value + "'")) << e;
+  }
+  EXPECT_TRUE(contains(error_of([&] { s.set("sim.preset", "nochip"); }), "unknown preset 'nochip'"));
+  EXPECT_TRUE(contains(error_of([&] { s.set("sim.adapter", "none"); }), "unknown adapter 'none'"));
+  EXPECT_TRUE(contains(error_of([&] { s.set("sim.nothing", "1"); }), "unknown config key 'sim.nothing' (sim keys: "));
+  EXPECT_TRUE(contains(error_of([&] { s.set("width", "0"); }), "config key 'width': bad value '0'"));
+  EXPECT_TRUE(s.chip_keys.empty());
+  s.set("sim.compute", "scale:0.5");
+  EXPECT_EQ(s.compute.kind, tilempi::transport::ComputeMode::Kind::scale);
+  EXPECT_DOUBLE_EQ(s.compute.factor, 0.5);
+  s.set("sim.migrate", "1:5@100,2:6@200");
+  s.set("sim.migrate", "0:7@300");
+  EXPECT_EQ(tilempi::transport::migrations_text(s.migrations), "1:5@100,2:6@200,0:7@300");
+  s.set("width", "4");
+  ASSERT_EQ(s.chip_keys.size(), 1u);
+  EXPECT_EQ(s.chip_keys[0].first, "width");
+}
+
+// Every sim key with a flag names it, and a flag names one setting only.
+TEST(Settings, SimFlagsAreUnique) {
+  std::map<std::string, std::string> owner;
+  for (const st::Setting& d : ts::sim_keys())
+    for (const std::string& f : d.flags) {
+      const std::string flag = f.substr(0, f.find(' '));
+      if (flag == "--quiet") continue;  // one flag, two settings (sim.progress=off, sim.summary=false)
+      EXPECT_TRUE(owner.emplace(flag, d.name).second) << flag << " names " << owner[flag] << " and " << d.name;
+    }
+  EXPECT_EQ(owner.count("--adapter"), 1u);
 }

@@ -50,7 +50,9 @@ class RankSink {
 struct EngineOptions {
   std::string report_path;
   std::string trace_path;
-  std::string compute = "none";
+  /// How the ranks' compute is charged, in words, for the report and the summary (the job's
+  /// resolved sim.compute, whose one default is its declaration's: transport/settings.cpp).
+  std::string compute;
   bool summary = true;
   bool progress = false;     ///< a line on stderr every few seconds of wall time (sim.progress)
   std::string summary_note;  ///< appended to the summary line (how the ranks ran)
