@@ -229,8 +229,9 @@ bool parse_policy(Policy* out, std::string* err) {
 bool parse_environment(std::string* err) {
   std::array<std::optional<Choice>, kKinds> c;
   Policy policy = Policy::Warn;
-  if (const char* spec = std::getenv("TILEMPI_COLL")) {
-    if (!parse_spec(spec, &c, err)) {
+  // Read through their declarations (mpi/settings.cpp), as every environment variable is.
+  if (const std::optional<std::string> spec = settings::env_text(coll_env())) {
+    if (!parse_spec(*spec, &c, err)) {
       *err = "TILEMPI_COLL: " + *err;
       return false;
     }
@@ -238,9 +239,11 @@ bool parse_environment(std::string* err) {
   for (int i = 0; i < kKinds; ++i) {
     std::string var = "TILEMPI_COLL_";
     for (const char* p = kKindNames[i]; *p; ++p) var += static_cast<char>(std::toupper(static_cast<unsigned char>(*p)));
-    if (const char* v = std::getenv(var.c_str()); v && *v) {
+    settings::Setting one = coll_per_kind_env();
+    one.name = var;
+    if (const std::optional<std::string> v = settings::env_text(one)) {
       Choice ch;
-      if (!parse_algorithm(static_cast<Collective>(i), lower(v), &ch, err)) {
+      if (!parse_algorithm(static_cast<Collective>(i), lower(*v), &ch, err)) {
         *err = var + ": " + *err;
         return false;
       }
