@@ -52,6 +52,12 @@ std::string migrations_text(const std::vector<MigrationOrder>& orders) {
   return out;
 }
 
+namespace {
+RanksMode ranks_mode_named(const std::string& v) {
+  return v == "contexts" ? RanksMode::contexts : v == "processes" ? RanksMode::processes : RanksMode::automatic;
+}
+}  // namespace
+
 SimSettings::SimSettings() {
   // One default per knob: the declaration's, through the same parser as the user's value.
   for (const st::Setting* d : {&ts::sim_preset(), &ts::sim_adapter(), &ts::sim_compute(), &ts::sim_stack_kib(),
@@ -117,8 +123,7 @@ void SimSettings::set(const std::string& key, const std::string& value) {
   } else if (d == &ts::sim_arena_mib()) {
     arena_mib = static_cast<std::uint64_t>(st::to_integer(*d, value));
   } else if (d == &ts::sim_ranks()) {
-    const std::string v = st::to_choice(*d, value);
-    ranks = v == "contexts" ? RanksMode::contexts : v == "processes" ? RanksMode::processes : RanksMode::automatic;
+    ranks = ranks_mode_named(st::to_choice(*d, value));
   } else if (d == &ts::sim_stack_kib()) {
     stack_kib = static_cast<std::uint64_t>(st::to_integer(*d, value));
   } else if (d == &ts::sim_summary()) {
@@ -129,10 +134,17 @@ void SimSettings::set(const std::string& key, const std::string& value) {
   }
 }
 
-std::vector<std::string> SimSettings::config_file_keys() const {
-  if (config_file.empty()) return {};
-  hw::Config scratch;
-  return scratch.apply_text(config_text, config_file);
+std::uint64_t SimSettings::arena_mib_for(int nranks) const {
+  // Virtual size: tmpfs backs only the pages a job touches. Room for the largest messages of
+  // small jobs (tests send 64 MiB between two ranks).
+  return arena_mib.value_or(nranks <= 16 ? 160 : 64);
+}
+
+RanksMode SimSettings::ranks_mode() const {
+  if (ranks) return *ranks;
+  // TILEMPI_SIM_RANKS sets the default for a whole session (the test suite runs both ways).
+  const std::optional<std::string> v = st::env_choice(ts::sim_ranks_env());
+  return ranks_mode_named(v.value_or("auto"));
 }
 
 }  // namespace tilempi::transport

@@ -69,16 +69,8 @@ class SimJob final : public Job {
     // on the job are applied here, as their declarations say (tilempi/transport/settings.h).
     namespace ts = tilempi::transport::settings;
     const SimSettings& set = spec.sim;
-    // Virtual size: tmpfs backs only the pages a job touches. Room for the largest messages of
-    // small jobs (tests send 64 MiB between two ranks).
-    const std::uint64_t arena_mib = set.arena_mib.value_or(n <= 16 ? 160 : 64);
-    // TILEMPI_SIM_RANKS sets the default for a whole session (the test suite runs both ways).
-    RanksMode ranks_mode = RanksMode::automatic;
-    if (set.ranks) {
-      ranks_mode = *set.ranks;
-    } else if (auto v = tilempi::settings::env_choice(ts::sim_ranks_env())) {
-      ranks_mode = *v == "contexts" ? RanksMode::contexts : *v == "processes" ? RanksMode::processes : RanksMode::automatic;
-    }
+    const std::uint64_t arena_mib = set.arena_mib_for(n);
+    const RanksMode ranks_mode = set.ranks_mode();
     (void)tilempi::settings::env_boolean(ts::sim_profile_env());  // a bad value is the launcher's usage error
     // The chip: the preset, then the config file, then the --set keys (each throws
     // tilempi::settings::Error, which the launcher reports as a usage error).

@@ -63,8 +63,11 @@ struct SimSettings {
   /// key. Throws tilempi::settings::Error naming the key and the value (hwmodel::ConfigError for
   /// a chip key or an unknown preset or adapter).
   void set(const std::string& key, const std::string& value);
-  /// The chip keys the config file sets, in its order (for the job's warnings and placement).
-  std::vector<std::string> config_file_keys() const;
+  /// The rules of the defaults that depend on the job or the session, as their declarations say:
+  /// sim.arena_mib (160 up to 16 ranks, else 64) and sim.ranks (TILEMPI_SIM_RANKS, else auto;
+  /// throws tilempi::settings::Error for a bad variable).
+  std::uint64_t arena_mib_for(int nranks) const;
+  RanksMode ranks_mode() const;
 };
 
 }  // namespace tilempi::transport
