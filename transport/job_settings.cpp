@@ -77,11 +77,7 @@ void SimSettings::set(const std::string& key, const std::string& value) {
     return;
   }
   const st::Setting* d = ts::find_sim_key(key);
-  if (!d) {
-    std::string known;
-    for (const st::Setting& k : ts::sim_keys()) known += (known.empty() ? "" : ", ") + k.name;
-    throw hw::ConfigError(key, "unknown config key '" + key + "' (sim keys: " + known + ")");
-  }
+  if (!d) st::unknown_key(key, "sim keys", ts::sim_keys());
   if (d == &ts::sim_preset()) {
     (void)hw::Config::preset_named(value);  // the registry's error names the presets
     preset = value;

@@ -148,11 +148,7 @@ bool parse_mesh(const st::Setting& d, const std::string& text, int& w, int& h) {
 void apply_job_key(Options& o, const std::string& key, const std::string& value) {
   namespace jk = job_keys;
   const st::Setting* d = jk::find(key);
-  if (!d) {
-    std::string known;
-    for (const st::Setting& k : jk::all()) known += (known.empty() ? "" : ", ") + k.name;
-    throw st::Error(key, "unknown config key '" + key + "' (job keys: " + known + ")");
-  }
+  if (!d) st::unknown_key(key, "job keys", jk::all());
   if (d == &jk::ranks()) {
     o.nranks = static_cast<int>(st::to_integer(*d, value));
   } else if (d == &jk::transport()) {

@@ -123,6 +123,12 @@ void bad_value(const Setting& s, const std::string& value, const std::string& ex
   throw Error(s.name, label(s) + ": bad value '" + value + "': expected " + expected, value, expected);
 }
 
+void unknown_key(const std::string& key, const std::string& what, const std::vector<Setting>& known) {
+  std::string names;
+  for (const Setting& k : known) names += (names.empty() ? "" : ", ") + k.name;
+  throw Error(key, "unknown config key '" + key + "' (" + what + ": " + names + ")");
+}
+
 std::int64_t to_integer(const Setting& s, const std::string& value) { return to_integer(s, value, s.lo, s.hi); }
 
 std::int64_t to_integer(const Setting& s, const std::string& value, std::int64_t lo, std::int64_t hi) {

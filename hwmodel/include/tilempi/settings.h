@@ -87,6 +87,9 @@ std::string label(const Setting& s);
 /// Throws Error: "<label>: bad value '<value>': expected <what>".
 [[noreturn]] void bad_value(const Setting& s, const std::string& value, const std::string& expected);
 
+/// Throws Error: "unknown config key 'KEY' (WHAT: a, b, c)", naming every setting of `known`.
+[[noreturn]] void unknown_key(const std::string& key, const std::string& what, const std::vector<Setting>& known);
+
 /// Checked conversions of a value of `s`; each throws Error naming `s` and its valid values.
 std::int64_t to_integer(const Setting& s, const std::string& value);
 /// As above with a narrower range known only at run time (e.g. a limit that depends on the job);
