@@ -1,0 +1,90 @@
+// A rank's side of the energy model: the kinds of MPI call it names with its requests (the run
+// report's energy per call kind, energy_account.h) and the energy it can price by itself, which
+// TILEMPIX_Energy returns (docs/SIM.md "Energy as the program sees it").
+//
+// What a rank prices itself, deterministic because it depends on nothing but the rank's own calls:
+// its core's counted operations, its adapter's work for the messages it sent and took (per message
+// end and payload word, as the report charges adapters), and the network's dynamic energy of the
+// messages it sent, their payload packets priced on their routes as the report prices delivered
+// packets (hwmodel::packet_energy), from the moment they are sent. Not priced here: the adapters'
+// protocol packets (rendezvous handshakes, acknowledgements), one-sided operations, collective
+// offloads, static-network broadcasts, and the chip's leakage and clock, which no rank causes.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tilempi/hwmodel/config.h"
+#include "tilempi/hwmodel/energy.h"
+#include "tilempi/hwmodel/topology.h"
+
+namespace tilempi::transport::sim {
+
+class RankEnergy {
+ public:
+  RankEnergy(const hwmodel::Config& config, std::vector<hwmodel::TileId> tiles, int rank);
+
+  // ---- the kinds of call
+  /// The layer above names the kind of the calls that follow (e.g. "alltoall/mesh_rounds");
+  /// nullptr or "": each request belongs to the MPI call it is made in again.
+  void name_kind(const char* name);
+  /// The number of the kind a request made now, inside API call `call` (static storage; nullptr
+  /// outside any call), belongs to. 0: none (more kinds than a request can name).
+  std::uint32_t kind(const char* call) {
+    if (named_) return named_;
+    if (call == last_call_) return last_kind_;
+    return kind_of_call(call);
+  }
+  /// Its notes for the run report: "energy_kind=N NAME" for each kind it numbered.
+  void add_notes(std::map<std::string, std::uint64_t>& notes) const;
+
+  // ---- what the rank prices itself
+  void sent(int dst, std::uint64_t bytes) {
+    if (per_dst_.empty()) per_dst_.resize(tiles_.size());
+    const std::uint64_t flits = flits_of(bytes);
+    const std::uint64_t packets = flits == 0 ? 1 : (flits + max_payload_ - 1) / max_payload_;
+    Route& r = per_dst_[static_cast<std::size_t>(dst)];
+    r.flits += flits + packets * header_;
+    r.packets += packets;
+    ++ends_;
+    words_ += flits;
+  }
+  void received(std::uint64_t bytes) {
+    ++ends_;
+    words_ += flits_of(bytes);
+  }
+  /// Joules so far: the core's for int_ops and fp_ops counted operations, the adapter's and the
+  /// network's of this rank's messages.
+  double joules(double int_ops, double fp_ops);
+
+ private:
+  std::uint32_t kind_of_call(const char* call);
+  std::uint32_t number(const std::string& name);
+  std::uint64_t flits_of(std::uint64_t bytes) const { return (bytes + flit_bytes_ - 1) / flit_bytes_; }
+
+  hwmodel::Config config_;
+  std::vector<hwmodel::TileId> tiles_;
+  int rank_;
+  std::uint64_t flit_bytes_, max_payload_, header_;
+  // Kinds: numbers from 1, by name; calls by the address of their name (one look-up per call).
+  std::vector<std::string> names_{""};
+  std::unordered_map<std::string, std::uint32_t> numbers_;
+  std::unordered_map<const char*, std::uint32_t> calls_;
+  const char* last_call_ = nullptr;
+  std::uint32_t last_kind_ = 0;
+  std::uint32_t named_ = 0;
+  // Messages sent, per destination rank: flits (headers included) and packets.
+  struct Route {
+    std::uint64_t flits = 0, packets = 0;
+  };
+  std::vector<Route> per_dst_;
+  std::uint64_t ends_ = 0, words_ = 0;
+  std::optional<hwmodel::EnergyCosts> costs_;  ///< at the first joules()
+};
+
+}  // namespace tilempi::transport::sim
