@@ -23,7 +23,7 @@ SimTransport::SimTransport(std::unique_ptr<EngineLink> link, int rank, int size)
   hz_ = cfg.clock_hz;
   static_ok_ = cfg.static_network;
   costs_ = hw::adapter::Adapter::create(facts.adapter, cfg);
-  energy_ = std::make_unique<RankEnergy>(cfg, std::vector<hw::TileId>(facts.tiles.begin(), facts.tiles.end()), rank_);
+  energy_ = std::make_unique<RankEnergy>(cfg, std::span<const hw::TileId>(facts.tiles), rank_);
   poll_cost_ = costs_->poll_cost();
   scaled_ = facts.compute_scaled;
   scale_ = facts.compute_scale;

@@ -1,7 +1,6 @@
 #include "sim/rank_energy.h"
 
 #include <algorithm>
-#include <tuple>
 
 #include "sim/messages.h"
 
@@ -9,23 +8,13 @@ namespace tilempi::transport::sim {
 
 namespace hw = tilempi::hwmodel;
 
-namespace {
-
-// The chip's topology for pricing routes, one per shape in the process (ranks as contexts share
-// it; its route table is 64 KiB, too much to keep per rank).
-const hw::Topology& shared_topology(const hw::Config& c) {
-  static std::map<std::tuple<int, int, bool>, std::unique_ptr<hw::Topology>> topologies;
-  auto& t = topologies[{c.width, c.height, c.torus}];
-  if (!t) t = std::make_unique<hw::Topology>(c.width, c.height, c.torus);
-  return *t;
-}
-
-}  // namespace
-
-RankEnergy::RankEnergy(const hw::Config& config, std::vector<hw::TileId> tiles, int rank)
+RankEnergy::RankEnergy(const hw::Config& config, std::span<const hw::TileId> tiles, int rank)
     : config_(config),
-      tiles_(std::move(tiles)),
+      tiles_(tiles),
       rank_(rank),
+      width_(std::max(1, config.width)),
+      height_(std::max(1, config.height)),
+      torus_(config.torus),
       flit_bytes_(static_cast<std::uint64_t>(std::max(1, config.flit_bytes))),
       max_payload_(static_cast<std::uint64_t>(std::max(1, config.max_payload_flits()))),
       header_(static_cast<std::uint64_t>(std::max(0, config.header_flits))) {}
@@ -62,20 +51,23 @@ void RankEnergy::add_notes(std::map<std::string, std::uint64_t>& notes) const {
 
 double RankEnergy::joules(double int_ops, double fp_ops) {
   if (!costs_) costs_ = hw::energy_costs(config_);
+  const hw::EnergyCosts& k = *costs_;
   double network = 0;
-  if (!per_dst_.empty()) {
-    const hw::Topology& topo = shared_topology(config_);
-    const hw::TileId src = tiles_[static_cast<std::size_t>(rank_)];
-    for (std::size_t d = 0; d < per_dst_.size(); ++d) {
-      const Route& r = per_dst_[d];
-      if (r.packets == 0) continue;
-      // packet_energy is linear in the flits, plus a per-packet part (its VC allocations): the
-      // packets to one destination together cost one packet of all their flits plus the
-      // per-packet part of the others.
-      const hw::TileId dst = tiles_[d];
-      network += hw::packet_energy(config_, *costs_, topo, src, dst, r.flits) +
-                 static_cast<double>(r.packets - 1) * hw::packet_energy(config_, *costs_, topo, src, dst, 0);
-    }
+  if (config_.network_model != "ideal") {
+    // packet_energy's terms (network_energy.cpp), summed over the packets: per flit, its channels
+    // (hops, and the local ones), its routers (hops + 1) and crossbar halves (the local ports'
+    // far halves, then per hop its output's and the next input's: E and W near both, S near then
+    // N far, N far then S near); per packet, a VC allocation per router.
+    const double wr = k.wire_per_flit + k.retiming_per_flit;
+    const double router = k.buffer_write_per_flit + k.buffer_read_per_flit + k.switch_control_per_flit +
+                          k.output_dff_per_flit + k.output_control_per_flit + k.sw_allocation;
+    const double base = (config_.energy.local_channels ? 2 : 0) * wr + router + k.switch_input_far + k.switch_output_far;
+    const double east_west = wr + router + k.switch_output_near + k.switch_input_near;
+    const double south = wr + router + k.switch_output_near + k.switch_input_far;
+    const double north = wr + router + k.switch_output_far + k.switch_input_near;
+    auto d = [](std::uint64_t v) { return static_cast<double>(v); };
+    network = d(flits_) * base + d(flits_x_) * east_west + d(flits_s_) * south + d(flits_n_) * north +
+              d(packets_ + packet_hops_) * k.vc_allocation;
   }
   return hw::core_energy(config_.energy, int_ops, fp_ops) + hw::adapter_energy(config_.energy, ends_, words_) + network;
 }

@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -27,7 +28,8 @@ namespace tilempi::transport::sim {
 
 class RankEnergy {
  public:
-  RankEnergy(const hwmodel::Config& config, std::vector<hwmodel::TileId> tiles, int rank);
+  /// tiles: every rank's tile, which must outlive this object (the job's facts).
+  RankEnergy(const hwmodel::Config& config, std::span<const hwmodel::TileId> tiles, int rank);
 
   // ---- the kinds of call
   /// The layer above names the kind of the calls that follow (e.g. "alltoall/mesh_rounds");
@@ -45,12 +47,21 @@ class RankEnergy {
 
   // ---- what the rank prices itself
   void sent(int dst, std::uint64_t bytes) {
-    if (per_dst_.empty()) per_dst_.resize(tiles_.size());
     const std::uint64_t flits = flits_of(bytes);
     const std::uint64_t packets = flits == 0 ? 1 : (flits + max_payload_ - 1) / max_payload_;
-    Route& r = per_dst_[static_cast<std::size_t>(dst)];
-    r.flits += flits + packets * header_;
-    r.packets += packets;
+    const std::uint64_t f = flits + packets * header_;
+    // Its route's hops by kind (XY, as packet_energy walks it): a packet's energy is linear in
+    // them, so sums are all the rank keeps (a table per destination would be N^2 in all).
+    const hwmodel::TileId a = tiles_[static_cast<std::size_t>(rank_)], b = tiles_[static_cast<std::size_t>(dst)];
+    const int dx = delta(a % width_, b % width_, width_), dy = delta(a / width_, b / width_, height_);
+    const std::uint64_t nx = static_cast<std::uint64_t>(dx < 0 ? -dx : dx);
+    const std::uint64_t ns = static_cast<std::uint64_t>(dy > 0 ? dy : 0), nn = static_cast<std::uint64_t>(dy < 0 ? -dy : 0);
+    flits_ += f;
+    flits_x_ += f * nx;
+    flits_s_ += f * ns;
+    flits_n_ += f * nn;
+    packets_ += packets;
+    packet_hops_ += packets * (nx + ns + nn);
     ++ends_;
     words_ += flits;
   }
@@ -67,9 +78,20 @@ class RankEnergy {
   std::uint32_t number(const std::string& name);
   std::uint64_t flits_of(std::uint64_t bytes) const { return (bytes + flit_bytes_ - 1) / flit_bytes_; }
 
+  /// Signed steps from a to b along a dimension of n tiles (hwmodel Topology's: on a torus the
+  /// shorter way round, a tie forwards).
+  int delta(int a, int b, int n) const {
+    const int d = b - a;
+    if (!torus_) return d;
+    const int fwd = ((d % n) + n) % n, back = n - fwd;
+    return fwd == 0 ? 0 : fwd <= back ? fwd : -back;
+  }
+
   hwmodel::Config config_;
-  std::vector<hwmodel::TileId> tiles_;
+  std::span<const hwmodel::TileId> tiles_;  ///< every rank's tile (the job's facts, not a copy)
   int rank_;
+  int width_, height_;
+  bool torus_;
   std::uint64_t flit_bytes_, max_payload_, header_;
   // Kinds: numbers from 1, by name; calls by the address of their name (one look-up per call).
   std::vector<std::string> names_{""};
@@ -78,11 +100,9 @@ class RankEnergy {
   const char* last_call_ = nullptr;
   std::uint32_t last_kind_ = 0;
   std::uint32_t named_ = 0;
-  // Messages sent, per destination rank: flits (headers included) and packets.
-  struct Route {
-    std::uint64_t flits = 0, packets = 0;
-  };
-  std::vector<Route> per_dst_;
+  // Messages sent: flits (headers included), and flits times the hops of each kind they made
+  // (east or west, south, north); packets, and packets times hops.
+  std::uint64_t flits_ = 0, flits_x_ = 0, flits_s_ = 0, flits_n_ = 0, packets_ = 0, packet_hops_ = 0;
   std::uint64_t ends_ = 0, words_ = 0;
   std::optional<hwmodel::EnergyCosts> costs_;  ///< at the first joules()
 };
