@@ -314,7 +314,7 @@ TEST(Energy, PacketEnergiesAddUpToTheDynamicEnergy) {
 TEST(Energy, StaticLinkWordsAreTheStatisticsWords) {
   Config c = Config::preset_named("tilepro64");
   Chip chip(c);
-  StaticNetwork& sn = chip.static_network();
+  StaticMesh& sn = chip.static_mesh();
   EXPECT_EQ(sn.link_words(), 0u);
   sn.configure_broadcast(9, 0);
   sn.send_words(9, 5, chip.now() + 100);

@@ -125,9 +125,9 @@ void SimEngine::apply(int r, const EngineRequest& q, std::uint64_t now) {
     }
     case kReqStatic: {
       const StaticRequest s = decode<StaticRequest>(q, cx);
-      const std::uint64_t words = chip_->static_network().link_words();
+      const std::uint64_t words = chip_->static_mesh().link_words();
       statics_.take(r, s, now);
-      return energy_.static_words(r, s.kind, chip_->static_network().link_words() - words);
+      return energy_.static_words(r, s.kind, chip_->static_mesh().link_words() - words);
     }
     case kReqStaticCopied: return statics_.copied(decode<StaticCopiedRequest>(q, cx));
     case kReqOffload: {
