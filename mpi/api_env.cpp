@@ -250,6 +250,12 @@ int TILEMPIX_Transport_name(char* name, int len) {
   return copy_out(runtime().transport->name(), name, len);
 }
 
+double TILEMPIX_Energy(void) {
+  ApiScope api_scope(__func__);
+  Runtime& rt = runtime();
+  return rt.transport ? rt.transport->energy() : 0.0;
+}
+
 int TILEMPIX_Compute(long long cycles) {
   ApiScope api_scope(__func__);
   int rc;

@@ -172,6 +172,11 @@ void Adapter::remote_start(const Remote& r, Cycle at) {
   }
 }
 
+Adapter::PacketOwner Adapter::packet_owner(const PacketEvent& e) const {
+  return {tag_kind(e.tag) >= kRemoteFirst ? TagFamily::one_sided : TagFamily::message,
+          tag_msg(e.tag) & (kMsgIdLimit - 1), true};
+}
+
 bool Adapter::remote_delivered(const PacketEvent& e) {
   const unsigned kind = tag_kind(e.tag);
   if (kind < kRemoteFirst) return false;

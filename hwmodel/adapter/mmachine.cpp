@@ -350,6 +350,24 @@ class MMachineAdapter final : public Adapter {
     }
   }
 
+  // Its fragments' packets carry the fragment's key, a go-ahead the message's id, kRoom none.
+  PacketOwner packet_owner(const PacketEvent& e) const override {
+    const std::uint64_t key = tag_msg(e.tag);
+    switch (tag_kind(e.tag)) {
+      case kFrag:
+      case kAck:
+      case kFull:
+      case kOrder: {
+        const auto it = frags_.find(key);
+        if (it == frags_.end()) return {};
+        return {TagFamily::message, it->second.msg, true};
+      }
+      case kGoAhead: return {TagFamily::message, key, true};
+      case kRoom: return {};
+      default: return Adapter::packet_owner(e);
+    }
+  }
+
   void injected(const PacketEvent& e) override {
     if (tag_kind(e.tag) != kFrag) return;
     auto it = frags_.find(tag_msg(e.tag));

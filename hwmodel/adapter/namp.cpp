@@ -318,6 +318,13 @@ class NampAdapter final : public Adapter {
     return true;
   }
 
+  PacketOwner packet_owner(const PacketEvent& e) const override {
+    const unsigned k = tag_kind(e.tag);
+    if (k == kMig) return {TagFamily::migration, mig_msg(e.tag), true};
+    if (k >= kPutData && k <= kGetData) return {TagFamily::one_sided, tag_msg(e.tag), true};
+    return Adapter::packet_owner(e);
+  }
+
   void delivered(const PacketEvent& e) override {
     if (remote_delivered(e) || one_sided_delivered(e)) return;
     if (tag_kind(e.tag) == kMig) return migration_delivered(e);

@@ -117,6 +117,14 @@ class UdnAdapter final : public Adapter {
     }
   }
 
+  // Its tags carry its slot, not the message's id.
+  PacketOwner packet_owner(const PacketEvent& e) const override {
+    if (tag_kind(e.tag) >= kRemoteFirst) return Adapter::packet_owner(e);
+    const std::uint64_t slot = tag_msg(e.tag);
+    if (slot >= msgs_.size()) return {};
+    return {TagFamily::message, msgs_[static_cast<std::size_t>(slot)].m.id, true};
+  }
+
   void injected(const PacketEvent& e) override {
     if (tag_kind(e.tag) >= kRemoteFirst) return;
     if (tag_kind(e.tag) != kData) return;

@@ -106,6 +106,7 @@ std::vector<StaticArrival> StaticMesh::send_words(TileId root, std::uint32_t nwo
       const Cycle go = std::max(start, link_free_[li]);
       link_free_[li] = go + n;
       link_stats_[li].flits += n;
+      link_words_ += n;
       link_stats_[li].busy_cycles += n;
       link_stats_[li].blocked_cycles += go - start;
       const int in = static_cast<int>(opposite(l.dir));

@@ -55,6 +55,7 @@
 #include "coll/coll.h"
 #include "p2p.h"
 #include "request.h"
+#include "runtime.h"
 #include "tilempi/transport/rank_local.h"
 
 namespace tilempi::mpi {
@@ -123,19 +124,38 @@ void end(Drain& d) {
 
 }  // namespace
 
+namespace {
+std::string& named_kind() {
+  static transport::RankLocal<std::string> named;  // per rank (see rank_local.h)
+  return named.get();
+}
+}  // namespace
+
+void name_call_kind(const std::string& kind) {
+  std::string& k = named_kind();
+  if (k == kind) return;
+  k = kind;
+  transport_of_job().name_call_kind(k.empty() ? nullptr : k.c_str());
+}
+
+const std::string& call_kind() { return named_kind(); }
+
 CallSequence::CallSequence(MPI_Comm handle) : handle_(handle) {
   if (nbc_running()) return;  // a non-blocking collective's code: its range is the call's
   Comm* c = comm_get(handle);
   if (!c) return;  // the call fails on its communicator, which it cannot count on
   CollState& cs = state(*c);
   comm_ = c;
+  saved_kind_ = call_kind();
   saved_ = cs.call_tag_offset;
   const std::uint32_t range = kNonblockingRanges + 1 + cs.blocking_started++ % kBlockingRanges;
   cs.call_tag_offset = static_cast<int>(range * static_cast<std::uint32_t>(kTagsPerCall));
 }
 
 CallSequence::~CallSequence() {
-  if (comm_) state(*comm_).call_tag_offset = saved_;
+  if (!comm_) return;
+  state(*comm_).call_tag_offset = saved_;
+  name_call_kind(saved_kind_);
 }
 
 void part_done_with_error(Comm& comm) {

@@ -305,7 +305,16 @@ class CallSequence {
   MPI_Comm handle_;
   Comm* comm_ = nullptr;  ///< set when this object gave the communicator its range
   int saved_ = 0;
+  std::string saved_kind_;  ///< the call kind named before this call (name_call_kind)
 };
+/// The kind of MPI call that the traffic from now on belongs to, for the modeled transport's
+/// energy per call kind (Transport::name_call_kind); "": the API call's own name. choose() names
+/// the collective and its algorithm ("alltoall/mesh_rounds"), a blocking call's CallSequence puts
+/// back at its end what was named before it, and a non-blocking collective's code runs under its
+/// own name whichever call resumes it (nonblocking.cpp).
+void name_call_kind(const std::string& kind);
+const std::string& call_kind();
+
 /// The running call fails at this rank after this rank has done its part of it (it received a
 /// message of another size than its arguments give, and went on): its failure leaves nobody
 /// waiting, so failed() tells nobody.

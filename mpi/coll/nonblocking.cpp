@@ -58,6 +58,7 @@ struct Op {
   std::function<int()> body;  ///< the blocking collective's code, with the call's arguments
   MPI_Request request = MPI_REQUEST_NULL;
   int tag_offset = 0;
+  std::string call_kind;  ///< what its code named (coll::name_call_kind), again at each resume
   int rc = MPI_SUCCESS;
   bool finished = false;
   std::unique_ptr<Worker> worker;
@@ -89,9 +90,14 @@ State& state_of_rank() {
 /// request (with the collective's error class, which its code has already reported through the
 /// communicator's error handler).
 void resume(State& s, Op& op) {
+  // Its messages are its own collective's, whichever call resumes it (the energy per call kind).
+  std::string outer = coll::call_kind();
+  coll::name_call_kind(op.call_kind);
   s.current = &op;
   Context::switch_to(s.caller, *op.worker->context);
   s.current = nullptr;
+  op.call_kind = coll::call_kind();
+  coll::name_call_kind(outer);
   if (!op.finished) return;
   op.worker->op = nullptr;
   if (s.idle.size() < kMaxIdle) s.idle.push_back(std::move(op.worker));

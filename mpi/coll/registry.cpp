@@ -472,7 +472,10 @@ int choose(Collective k, Comm& comm, const Call& call, Selected* out, std::strin
   if (st.ran.empty()) st.ran.assign(kKinds, {nullptr, 0});
   st.ran[static_cast<std::size_t>(k)] = {s.algorithm, s.param};
   // What ran goes to the transport too: the sim's run report counts it per rank.
-  transport_of_job().annotate(kind_name(k), label(*s.algorithm, s.param).c_str());
+  const std::string ran = label(*s.algorithm, s.param);
+  transport_of_job().annotate(kind_name(k), ran.c_str());
+  // And its traffic's energy is this collective's and algorithm's (up to the call's end).
+  name_call_kind(std::string(kind_name(k)) + "/" + ran);
   *out = s;
   return MPI_SUCCESS;
 }

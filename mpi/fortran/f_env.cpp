@@ -65,6 +65,7 @@ void tilempix_migrate_(const MPI_Fint* comm, const MPI_Fint* rank, const MPI_Fin
 }
 
 double mpi_wtime_() { return MPI_Wtime(); }
+double tilempix_energy_() { return TILEMPIX_Energy(); }
 double mpi_wtick_() { return MPI_Wtick(); }
 
 void mpi_comm_set_errhandler_(const MPI_Fint* comm, const MPI_Fint* errhandler, MPI_Fint* ierr) {

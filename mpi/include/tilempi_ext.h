@@ -95,6 +95,18 @@ static inline void* TILEMPIX_shared_malloc_at(size_t size, const char* key) {
   return TILEMPIX_Shared_alloc((MPI_Aint)size, key, &p) == MPI_SUCCESS ? p : 0;
 }
 
+/* The energy the calling rank has spent so far on the modeled chip, in joules, as MPI_Wtime
+   returns its time: deterministic (two runs with --compute none return the same values) and
+   cheap (the rank prices it alone, asking nobody). It is this rank's core energy for the
+   operations it counted since MPI_Init (--compute model), its adapter's energy for the messages
+   it sent and took (per message end and payload word), and the network's dynamic energy of the
+   payload packets of the messages it sent, on their routes, from the moment they are sent. Not
+   included: the adapters' protocol packets, one-sided operations, collective offloads and
+   static-network broadcasts, and the chip's leakage and clock (docs/SIM.md, "Energy as the
+   program sees it"). Never decreases. 0.0 on the host transport (no model) and outside
+   MPI_Init .. MPI_Finalize. Fortran: DOUBLE PRECISION TILEMPIX_ENERGY() (mpif.h, use mpi). */
+double TILEMPIX_Energy(void);
+
 /* Transport and virtual mesh of the running job. */
 int TILEMPIX_Transport_name(char* name, int len);
 int TILEMPIX_Mesh_shape(int* width, int* height);

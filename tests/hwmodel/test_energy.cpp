@@ -8,11 +8,15 @@
 
 #include <array>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "tilempi/hwmodel/chip.h"
 #include "tilempi/hwmodel/energy.h"
+#include "tilempi/hwmodel/heatmap.h"
 #include "tilempi/hwmodel/traffic.h"
 
 using namespace tilempi::hwmodel;
@@ -304,3 +308,38 @@ TEST(Energy, PacketEnergiesAddUpToTheDynamicEnergy) {
 }
 
 }  // namespace
+
+// The static network counts its words times the links they crossed, as its statistics do: what
+// the sim charges a static broadcast's energy by (transport/sim/energy_account.h).
+TEST(Energy, StaticLinkWordsAreTheStatisticsWords) {
+  Config c = Config::preset_named("tilepro64");
+  Chip chip(c);
+  StaticMesh& sn = chip.static_mesh();
+  EXPECT_EQ(sn.link_words(), 0u);
+  sn.configure_broadcast(9, 0);
+  sn.send_words(9, 5, chip.now() + 100);
+  std::uint64_t words = 0;
+  for (const LinkStats& l : chip.stats().static_links) words += l.flits;
+  EXPECT_GT(words, 0u);
+  EXPECT_EQ(sn.link_words(), words);
+}
+
+// The heatmap shows energy per link: an SVG titled with the links' energy in uJ (issue 37).
+TEST(Energy, HeatmapOfLinkEnergy) {
+  if (gnuplot_executable().empty()) GTEST_SKIP() << "no gnuplot";
+  Config c;
+  Chip chip(c);
+  for (TileId s = 0; s < 16; ++s) chip.inject(0, s, 15 - s, 8, 0, 0);
+  chip.run_to_idle();
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(::testing::TempDir()) / "hwmodel_energy_heatmap";
+  fs::create_directories(dir);
+  const fs::path p = dir / "energy.svg";
+  fs::remove(p);
+  write_energy_heatmap(chip.stats(), chip.topology(), c, 0, p.string());
+  ASSERT_TRUE(fs::exists(p));
+  std::ifstream in(p);
+  const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(svg.find("link energy (uJ)"), std::string::npos);
+  fs::remove_all(dir);
+}

@@ -9,6 +9,7 @@
 #   sim_check.sh chosen TILEMPIRUN COLL_ONCE
 #   sim_check.sh compute TILEMPIRUN PROG
 #   sim_check.sh compute_model TILEMPIRUN PROG NP
+#   sim_check.sh energy_kinds TILEMPIRUN COLL_ONCE ENERGY_CALLS
 set -u
 mode=$1
 run=$2
@@ -228,6 +229,44 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["chosen"] == {"allreduce": {"recursive_doubling": 16}}, r["chosen"]
 assert all(x["chosen"] == {"allreduce": {"recursive_doubling": 1}} for x in r["rank_stats"]), r["rank_stats"]
+PY
+  ;;
+energy_kinds)
+  # The report's energy per kind of MPI call (issue 37): the kinds and what no call caused add up
+  # to the job's total; every packet and every adapter word of these jobs belongs to a call (no
+  # migration, nothing undelivered); one broadcast and one alltoall are charged to their own
+  # collectives; a non-blocking collective's messages are its own even when MPI_Wait sent them.
+  once=$1 calls=$2
+  for c in bcast alltoall; do
+    "$run" -n 16 --transport sim --compute none --timeout 100 --report "$tmp/$c.json" "$once" $c 256 \
+      >"$tmp/o.$c" 2>&1 || fail "coll_once $c failed: $(cat "$tmp/o.$c")"
+  done
+  "$run" -n 16 --transport sim --compute none --timeout 100 --report "$tmp/calls.json" "$calls" \
+    >"$tmp/o.calls" 2>&1 || fail "energy_calls failed: $(cat "$tmp/o.calls")"
+  python3 - "$tmp/bcast.json" "$tmp/alltoall.json" "$tmp/calls.json" <<'PY' || fail "energy per call kind"
+import json, sys
+def check(path):
+  r = json.load(open(path))
+  e = r["energy"]
+  kinds, left, total = e["by_call_kind"], e["unattributed"], e["total_joules"]
+  near = lambda a, b: abs(a - b) <= 1e-9 * total
+  print(path.rsplit("/", 1)[1], {k: v["joules"] for k, v in kinds.items()}, left)
+  assert near(sum(k["joules"] for k in kinds.values()) + left["joules"], total), (kinds, left, total)
+  assert near(left["network_dynamic_joules"], 0) and near(left["adapter_joules"], 0), left
+  assert near(left["joules"], left["network_leakage_and_clock_joules"] + left["cores_joules"]), left
+  assert near(left["network_leakage_and_clock_joules"], e["network"]["leakage_and_clock_joules"]), left
+  for k in kinds.values():
+    assert k["joules"] > 0 and k["network_joules"] >= 0 and k["adapter_joules"] >= 0, k
+    assert near(k["joules"], k["network_joules"] + k["adapter_joules"]), k
+  return set(kinds)
+def coll(keys, name):
+  return [k for k in keys if k.startswith(name + "/")]
+b, a, c = (check(p) for p in sys.argv[1:4])
+assert len(coll(b, "bcast")) == 1 and not coll(b, "alltoall"), b
+assert len(coll(a, "alltoall")) == 1 and not coll(a, "bcast"), a
+assert coll(b, "bcast") != coll(a, "alltoall")
+assert "MPI_Send" in c and coll(c, "alltoall") and coll(c, "bcast"), c
+assert not {"MPI_Recv", "MPI_Wait", "MPI_Ialltoall"} & c, c
 PY
   ;;
 *)

@@ -33,6 +33,9 @@ class MalformedRequest : public std::runtime_error {
                            std::to_string(kind) + "): " + what) {}
 };
 
+/// The kinds of MPI call a rank may name (a request's `kind`: energy_account.h); more are named 0.
+inline constexpr std::uint64_t kCallKinds = std::uint64_t{1} << 16;
+
 /// Where a request is decoded: who posted it and what it may name.
 struct DecodeContext {
   int rank = 0;  ///< the rank that posted it
@@ -42,6 +45,10 @@ struct DecodeContext {
   const void* arena_owner = nullptr;
 
   bool is_rank(std::uint64_t r) const { return r < static_cast<std::uint64_t>(nranks); }
+  /// A request's call kind, checked: the engine sizes its tables by it.
+  void check_call_kind(const EngineRequest& q, std::uint64_t kind) const {
+    if (kind >= kCallKinds) bad(q, "call kind " + std::to_string(kind) + " (at most " + std::to_string(kCallKinds - 1) + ")");
+  }
   const unsigned char* arena_of(int r) const { return arena(arena_owner, r); }
   /// [off, off + len) lies inside an arena.
   bool in_arena(std::uint64_t off, std::uint64_t len) const { return off <= arena_bytes && arena_bytes - off >= len; }

@@ -48,6 +48,13 @@ class Offloads {
   void publish(Offload& o, int r, std::uint64_t at);
   MsgId next_id() { return kOffloadBit | ++seq_; }
 
+ public:
+  /// The id the next part or group will get (ids grow one by one): the energy account learns
+  /// which ids a request started from this before and after take().
+  MsgId peek_next_id() const { return kOffloadBit | (seq_ + 1); }
+
+ private:
+
   EngineCore& core_;
   std::map<std::uint64_t, Offload> offloads_;
   /// Adapter id of an offload's part (rank) or group (-1) -> (offload key, rank).

@@ -28,6 +28,7 @@ struct OffloadRequest {
   hwmodel::adapter::CollKind kind = hwmodel::adapter::CollKind::Multicast;
   std::uint64_t members = 0;
   OpId op = 0;
+  std::uint32_t call_kind = 0;  ///< the rank's number of the MPI call's kind it belongs to (energy_account.h; 0: none)
 
   static bool spreads(hwmodel::adapter::CollKind k) {
     return k == hwmodel::adapter::CollKind::Multicast || k == hwmodel::adapter::CollKind::Scatter;
@@ -38,10 +39,11 @@ struct OffloadRequest {
       slot(&OffloadRequest::id, &EngineRequest::msg), slot(&OffloadRequest::root, &EngineRequest::a),
       slot(&OffloadRequest::bytes, &EngineRequest::b), slot(&OffloadRequest::arena_off, &EngineRequest::c),
       slot(&OffloadRequest::kind, &EngineRequest::d), slot(&OffloadRequest::members, &EngineRequest::e),
-      slot(&OffloadRequest::op, &EngineRequest::op));
+      slot(&OffloadRequest::op, &EngineRequest::op), slot(&OffloadRequest::call_kind, &EngineRequest::f));
   static void check(const EngineRequest& q, const DecodeContext& cx) {
     namespace ad = hwmodel::adapter;
     if (!cx.is_rank(q.a)) cx.bad(q, "collective offload root " + std::to_string(q.a));
+    cx.check_call_kind(q, q.f);
     if (q.e < 2 || q.e > static_cast<std::uint64_t>(cx.nranks))
       cx.bad(q, "collective offload of " + std::to_string(q.e) + " members");
     if (q.d > static_cast<std::uint64_t>(ad::CollKind::Reduce)) cx.bad(q, "collective offload kind " + std::to_string(q.d));

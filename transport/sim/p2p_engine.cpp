@@ -12,7 +12,7 @@ P2pMessages::P2pMessages(EngineCore& core) : core_(core) {
   if (n <= kDensePairRanks) dense_pairs_.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
 }
 
-void P2pMessages::send(int r, const SendRequest& s) {
+MsgId P2pMessages::send(int r, const SendRequest& s) {
   Msg& m = new_msg();
   m.src = r;
   m.send = s;
@@ -23,7 +23,9 @@ void P2pMessages::send(int r, const SendRequest& s) {
   ++ri.sends;
   ri.bytes_sent += s.bytes;
   if (core_.tracing()) core_.trace(r, "send", s.time, s.time + core_.adapter().send_cost(s.bytes, s.rdv));
-  core_.adapter().start(ad::Message{m.handle, core_.tile(r), core_.tile(s.dst), s.bytes, s.sync}, s.time);
+  const MsgId handle = m.handle;
+  core_.adapter().start(ad::Message{handle, core_.tile(r), core_.tile(s.dst), s.bytes, s.sync}, s.time);
+  return handle;
 }
 
 void P2pMessages::fetch(int r, const FetchRequest& f, std::uint64_t now) {

@@ -18,7 +18,8 @@ class P2pMessages {
  public:
   explicit P2pMessages(EngineCore& core);
 
-  void send(int r, const SendRequest& s);
+  /// Returns the message's handle.
+  MsgId send(int r, const SendRequest& s);
   void fetch(int r, const FetchRequest& f, std::uint64_t now);
 
   // The adapter's reports on a message, by its handle.

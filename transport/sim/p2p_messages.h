@@ -17,14 +17,16 @@ struct SendRequest {
   bool rdv = false;   ///< the adapter's rendezvous protocol
   OpId op = 0;        ///< the send operation to complete (0: complete at once)
   Envelope env{};
+  std::uint32_t kind = 0;  ///< the rank's number of the MPI call's kind it belongs to (energy_account.h; 0: none)
 
   static constexpr auto kWire = wire<EngineRequest, kReqSend>(slot(&SendRequest::time, &EngineRequest::time),
       slot(&SendRequest::dst, &EngineRequest::a), slot(&SendRequest::bytes, &EngineRequest::b),
       slot(&SendRequest::arena_off, &EngineRequest::c), flag(&SendRequest::sync, &EngineRequest::d, 0),
       flag(&SendRequest::rdv, &EngineRequest::d, 1), slot(&SendRequest::op, &EngineRequest::op),
-      slot(&SendRequest::env, &EngineRequest::env));
+      slot(&SendRequest::env, &EngineRequest::env), slot(&SendRequest::kind, &EngineRequest::e));
   static void check(const EngineRequest& q, const DecodeContext& cx) {
     if (!cx.is_rank(q.a)) cx.bad(q, "destination rank " + std::to_string(q.a) + " of " + std::to_string(cx.nranks));
+    cx.check_call_kind(q, q.e);
   }
 };
 

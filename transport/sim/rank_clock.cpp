@@ -23,6 +23,7 @@ SimTransport::SimTransport(std::unique_ptr<EngineLink> link, int rank, int size)
   hz_ = cfg.clock_hz;
   static_ok_ = cfg.static_network;
   costs_ = hw::adapter::Adapter::create(facts.adapter, cfg);
+  energy_ = std::make_unique<RankEnergy>(cfg, std::span<const hw::TileId>(facts.tiles), rank_);
   poll_cost_ = costs_->poll_cost();
   scaled_ = facts.compute_scaled;
   scale_ = facts.compute_scale;
@@ -119,6 +120,16 @@ void SimTransport::annotate(const char* key, const char* value) {
   ++notes_[note_key_];
 }
 
+double SimTransport::energy() {
+  // The operations counted since MPI_Init (the report's core energy counts the same span).
+  double int_ops = 0, fp_ops = 0;
+  if (counts_) {
+    int_ops = static_cast<double>(counts_[0] + shared_mine_[0]) - static_cast<double>(notes_["energy_ops_from=int"]);
+    fp_ops = static_cast<double>(counts_[1] + shared_mine_[1]) - static_cast<double>(notes_["energy_ops_from=fp"]);
+  }
+  return energy_->joules(std::max(0.0, int_ops), std::max(0.0, fp_ops));
+}
+
 void SimTransport::finalize() {
   if (finished_) return;
   {
@@ -141,6 +152,7 @@ void SimTransport::finalize() {
     notes_["energy_ops_to=int"] = counts_[0] + shared_mine_[0];
     notes_["energy_ops_to=fp"] = counts_[1] + shared_mine_[1];
   }
+  energy_->add_notes(notes_);
   // The annotations go to the engine once, at the rank's end: one request each, text inline.
   for (const auto& [k, count] : notes_) post(NoteRequest{clock_, count, k});
   post(FinishRequest{.time = clock_, .counted = counts_ != nullptr, .comm = comm_, .compute = compute_,

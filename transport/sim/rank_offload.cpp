@@ -67,7 +67,7 @@ std::size_t SimTransport::offload(OffloadCall c, std::uint64_t id) {
   const OpId op = next_op_++;
   ops_.insert(op).offload = &c;
   post(OffloadRequest{.time = clock_, .id = id, .root = c.root, .bytes = c.bytes, .arena_off = off, .kind = c.kind,
-                      .members = n, .op = op});
+                      .members = n, .op = op, .call_kind = energy_->kind(call_)});
   clock_ += costs_->coll_call_cost(c.kind, root);
   wait_for(*ops_.find(op));
   ops_.erase(op);

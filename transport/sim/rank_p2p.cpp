@@ -16,7 +16,8 @@ OpId SimTransport::send(int dst, const Envelope& envelope, const void* buf, std:
   const bool at_once = costs_->send_completes_at_once(len, rdv);
   const OpId op = at_once ? 0 : next_op_++;
   post(SendRequest{.time = clock_, .dst = dst, .bytes = len, .arena_off = off, .sync = sync, .rdv = rdv, .op = op,
-                   .env = envelope});
+                   .env = envelope, .kind = energy_->kind(call_)});
+  energy_->sent(dst, len);
   clock_ += costs_->send_cost(len, rdv);
   if (op == 0) return kDone;
   Op& o = ops_.insert(op);
@@ -68,6 +69,7 @@ OpId SimTransport::fetch(const Arrival& a, void* dst, std::size_t len) {
   if (len) std::memcpy(dst, link_->arena(in.src) + in.off, len);
   const OpId op = in.rdv ? next_op_++ : 0;
   post(FetchRequest{clock_, in.msg, op});
+  energy_->received(in.bytes);
   if (!in.rdv) {
     clock_ += costs_->recv_cost(in.bytes, false);
     return kDone;

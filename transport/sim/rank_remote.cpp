@@ -22,7 +22,8 @@ OpId SimTransport::rma_get(int target, std::uint64_t remote_addr, void* dst, std
 
 OpId SimTransport::remote(int target, std::uint64_t put_bytes, std::uint64_t get_bytes) {
   const OpId op = next_op_++;
-  post(RemoteRequest{clock_, RankOperationIds::make(rank_, ++remote_seq_), target, put_bytes, get_bytes, op});
+  post(RemoteRequest{clock_, RankOperationIds::make(rank_, ++remote_seq_), target, put_bytes, get_bytes, op,
+                     energy_->kind(call_)});
   clock_ += costs_->remote_issue_cost(put_bytes, get_bytes);
   ops_.insert(op).send = true;  // finalize waits for it like a send
   return op;

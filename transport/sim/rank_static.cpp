@@ -43,7 +43,7 @@ std::size_t SimTransport::bcast(std::uint64_t id, std::span<const StaticRouteHop
     o.len = len;
   }
   post(StaticRequest{.time = clock_, .id = id, .root = root, .bytes = len, .arena_off = off,
-                     .participants = participants, .op = op});
+                     .participants = participants, .op = op, .kind = energy_->kind(call_)});
   Op& mine = *ops_.find(op);
   wait_for(mine);
   const std::size_t sent = rank_ == root ? len : static_cast<std::size_t>(mine.sent);

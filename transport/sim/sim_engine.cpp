@@ -108,12 +108,34 @@ void SimEngine::apply(int r, const EngineRequest& q, std::uint64_t now) {
   const DecodeContext cx = decode_context(r < 0 ? 0 : r);
   switch (q.kind) {
     case kReqMigrate: return migrations_.take(r, decode<MigrateRequest>(q, cx), r < 0);  // r < 0: a --migrate order
-    case kReqSend: return p2p_.send(r, decode<SendRequest>(q, cx));
-    case kReqFetch: return p2p_.fetch(r, decode<FetchRequest>(q, cx), now);
-    case kReqRemote: return remotes_.take(r, decode<RemoteRequest>(q, cx));
-    case kReqStatic: return statics_.take(r, decode<StaticRequest>(q, cx), now);
+    // (energy_: who owns the ids each request starts, for the report's energy per call kind)
+    case kReqSend: {
+      const SendRequest s = decode<SendRequest>(q, cx);
+      return energy_.own_message(p2p_.send(r, s), r, s.kind);
+    }
+    case kReqFetch: {
+      const FetchRequest f = decode<FetchRequest>(q, cx);
+      energy_.fetched(f.msg);
+      return p2p_.fetch(r, f, now);
+    }
+    case kReqRemote: {
+      const RemoteRequest m = decode<RemoteRequest>(q, cx);
+      energy_.own_remote(m.id, r, m.kind);
+      return remotes_.take(r, m);
+    }
+    case kReqStatic: {
+      const StaticRequest s = decode<StaticRequest>(q, cx);
+      const std::uint64_t words = chip_->static_mesh().link_words();
+      statics_.take(r, s, now);
+      return energy_.static_words(r, s.kind, chip_->static_mesh().link_words() - words);
+    }
     case kReqStaticCopied: return statics_.copied(decode<StaticCopiedRequest>(q, cx));
-    case kReqOffload: return offloads_.take(r, decode<OffloadRequest>(q, cx));
+    case kReqOffload: {
+      const OffloadRequest o = decode<OffloadRequest>(q, cx);
+      const MsgId first = offloads_.peek_next_id();
+      offloads_.take(r, o);
+      return energy_.own_offloads(first, offloads_.peek_next_id(), r, o.call_kind);
+    }
     default: return;
   }
 }
@@ -129,7 +151,10 @@ void SimEngine::send_done(MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
   p2p_.sent(id, at, core_cycles);
 }
 void SimEngine::data_done(MsgId id, hw::Cycle at, hw::Cycle core_cycles) { p2p_.data_done(id, at, core_cycles); }
-void SimEngine::remote_done(MsgId id, hw::Cycle at, hw::Cycle core_cycles) { remotes_.done(id, at, core_cycles); }
+void SimEngine::remote_done(MsgId id, hw::Cycle at, hw::Cycle core_cycles) {
+  remotes_.done(id, at, core_cycles);
+  energy_.remote_over(id);  // (its last packet has been charged: remote_done comes with it)
+}
 void SimEngine::remote_served(MsgId id, hw::Cycle at, hw::Cycle core_cycles) { remotes_.served(id, at, core_cycles); }
 void SimEngine::migration_work(MsgId id, hw::Cycle at, hw::Cycle core_cycles) { migrations_.work(id, at, core_cycles); }
 void SimEngine::migration_switch(MsgId id, hw::Cycle stop, hw::Cycle resume) { migrations_.switched(id, stop, resume); }
@@ -168,7 +193,7 @@ void SimEngine::on_delivered(const hw::PacketEvent& e) {
       link_spans_.push_back(LinkSpan{hw::Topology::link_index(path[i]) + e.network * 1000000, b, b + e.flits});
     }
   }
-  energy_.delivered(e, tiles_);
+  energy_.delivered(e, tiles_, adapter_->packet_owner(e));
   adapter_->delivered(e);
 }
 

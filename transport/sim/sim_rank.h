@@ -28,6 +28,7 @@
 #include "sim/event_queue.h"
 #include "sim/op_table.h"
 #include "sim/payload_arena.h"
+#include "sim/rank_energy.h"
 #include "sim/slots.h"
 #include "sim/virtual_sleep.h"
 #include "tilempi/hwmodel/adapter.h"
@@ -117,6 +118,8 @@ class SimTransport final : public Transport, public StaticRoutes, public Collect
   double wtick() override { return 1.0 / hz_; }
   [[noreturn]] void abort(int code, const std::string& why) override;
   void annotate(const char* key, const char* value) override;
+  void name_call_kind(const char* kind) override { energy_->name_kind(kind); }
+  double energy() override;
   void finalize() override;
   void enter_library(const char* call) override;
   void leave_library() override;
@@ -253,6 +256,7 @@ class SimTransport final : public Transport, public StaticRoutes, public Collect
   std::map<std::string, std::uint64_t> notes_;  // annotate(): "key=value" -> calls
   std::string note_key_;
   std::unique_ptr<hwmodel::adapter::Adapter> costs_;
+  std::unique_ptr<RankEnergy> energy_;  ///< kinds of call named, and what TILEMPIX_Energy prices
   std::uint64_t poll_cost_ = 1;
   bool scaled_ = false;
   double scale_ = 0;

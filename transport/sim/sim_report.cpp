@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <stdexcept>
 
 #include <sys/resource.h>
@@ -27,9 +28,26 @@ std::string link_name(const hw::Topology& topo, int index) {
   return "(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")" + hw::dir_name(l.dir);
 }
 
-// Notes "energy_ops_from=int" ... are the counted operations a rank's core energy is charged for
-// (rank_clock.cpp), not a choice of the layers above.
-bool energy_note(const std::string& key) { return key.rfind("energy_ops_", 0) == 0; }
+// Notes "energy_ops_from=int" ... are the counted operations a rank's core energy is charged for,
+// "energy_kind=N NAME" the names of its kinds of call (rank_clock.cpp), not choices of the layers
+// above.
+bool energy_note(const std::string& key) { return key.rfind("energy_", 0) == 0; }
+
+// Rank ri's names of its kinds of call, by number (energy_account.h).
+std::vector<std::string> kind_names(const RankInfo& ri) {
+  std::vector<std::string> names;
+  static const std::string kPrefix = "energy_kind=";
+  for (auto it = ri.notes.lower_bound(kPrefix); it != ri.notes.end() && it->first.rfind(kPrefix, 0) == 0; ++it) {
+    const std::string& t = it->first;
+    const std::size_t space = t.find(' ', kPrefix.size());
+    if (space == std::string::npos) continue;
+    const unsigned long id = std::strtoul(t.c_str() + kPrefix.size(), nullptr, 10);
+    if (id >= kCallKinds) continue;
+    if (names.size() <= id) names.resize(id + 1);
+    names[id] = t.substr(space + 1);
+  }
+  return names;
+}
 
 // The operations rank `ri` counted between MPI_Init and its end: {integer, floating point}.
 std::pair<double, double> counted_ops(const RankInfo& ri) {
@@ -171,6 +189,43 @@ void SimEngine::write_report() {
     je["cores_joules"] = e.cores;
     je["cores_counted"] = e.cores_counted;
     je["total_joules"] = e.total();
+    // Per kind of MPI call (energy_account.h): each rank's numbers named by its own notes and
+    // summed by name; what no call caused is `unattributed`, so that the two add up to the total.
+    std::map<std::string, KindEnergy> sums;
+    for (int r = 0; r < n_; ++r) {
+      const std::vector<std::string> names = kind_names(ranks_[static_cast<std::size_t>(r)]);
+      const std::vector<KindEnergy>& kinds = energy_.by_kind(r);
+      for (std::size_t id = 0; id < kinds.size(); ++id) {
+        const KindEnergy& k = kinds[id];
+        if (k.packets == 0 && k.message_ends == 0 && k.network_joules == 0) continue;
+        KindEnergy& s = sums[id < names.size() && !names[id].empty() ? names[id] : std::string("(unnamed)")];
+        s.network_joules += k.network_joules;
+        s.message_ends += k.message_ends;
+        s.words += k.words;
+        s.packets += k.packets;
+      }
+    }
+    json by_kind = json::object();
+    double network_attributed = 0, adapters_attributed = 0;
+    for (const auto& [name, k] : sums) {
+      const double adapter = hw::adapter_energy(config_.energy, k.message_ends, k.words);
+      network_attributed += k.network_joules;
+      adapters_attributed += adapter;
+      by_kind[name] = {{"joules", k.network_joules + adapter},
+                       {"network_joules", k.network_joules},
+                       {"adapter_joules", adapter},
+                       {"packets", k.packets},
+                       {"message_ends", k.message_ends},
+                       {"adapter_words", k.words}};
+    }
+    je["by_call_kind"] = by_kind;
+    const double dynamic_left = e.network.dynamic() - network_attributed;
+    const double adapters_left = e.adapters - adapters_attributed;
+    je["unattributed"] = {{"joules", e.network.leakage_and_clock() + dynamic_left + adapters_left + e.cores},
+                          {"network_leakage_and_clock_joules", e.network.leakage_and_clock()},
+                          {"network_dynamic_joules", dynamic_left},
+                          {"adapter_joules", adapters_left},
+                          {"cores_joules", e.cores}};
     je["total_watts"] = e.network.seconds > 0 ? e.total() / e.network.seconds : 0.0;
     je["limits"] = hw::energy_limits(config_);
     j["energy"] = je;

@@ -15,6 +15,7 @@ target_sources(tilempi_transport PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/migration_engine.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_report.cpp
   ${CMAKE_CURRENT_LIST_DIR}/energy_account.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/rank_energy.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rank_clock.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rank_p2p.cpp
   ${CMAKE_CURRENT_LIST_DIR}/rank_static.cpp

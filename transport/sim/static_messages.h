@@ -23,13 +23,16 @@ struct StaticRequest {
   std::uint64_t arena_off = 0;  ///< the root's: its routes and data
   std::uint64_t participants = 0;
   OpId op = 0;
+  std::uint32_t kind = 0;  ///< the rank's number of the MPI call's kind it belongs to (energy_account.h; 0: none)
 
   static constexpr auto kWire = wire<EngineRequest, kReqStatic>(slot(&StaticRequest::time, &EngineRequest::time),
       slot(&StaticRequest::id, &EngineRequest::msg), slot(&StaticRequest::root, &EngineRequest::a),
       slot(&StaticRequest::bytes, &EngineRequest::b), slot(&StaticRequest::arena_off, &EngineRequest::c),
-      slot(&StaticRequest::participants, &EngineRequest::e), slot(&StaticRequest::op, &EngineRequest::op));
+      slot(&StaticRequest::participants, &EngineRequest::e), slot(&StaticRequest::op, &EngineRequest::op),
+      slot(&StaticRequest::kind, &EngineRequest::f));
   static void check(const EngineRequest& q, const DecodeContext& cx) {
     if (!cx.is_rank(q.a)) cx.bad(q, "static broadcast root " + std::to_string(q.a));
+    cx.check_call_kind(q, q.f);
     if (q.e == 0 || q.e > static_cast<std::uint64_t>(cx.nranks))
       cx.bad(q, "static broadcast of " + std::to_string(q.e) + " participants");
     if (q.a != static_cast<std::uint64_t>(cx.rank)) return;

@@ -79,6 +79,9 @@ class StaticMesh {
   // Stats::static_links. Throws std::invalid_argument if at < chip.now() or
   // the static network is disabled.
   std::vector<StaticArrival> send_words(TileId root, std::uint32_t nwords, Cycle at);
+  // Words times links they crossed, over every send_words since the chip was made (no reset
+  // of the statistics clears it): what a caller charges one stream's energy by.
+  std::uint64_t link_words() const { return link_words_; }
 
   // Sets the routes of the broadcast tree of [Yagna 2013] §3.2.3 rooted at
   // `root` on every tile at cycle `at`; returns the cycle all are ready.
@@ -92,6 +95,7 @@ class StaticMesh {
   std::vector<Cycle> ready_;         // per tile
   std::vector<Cycle> link_free_;     // per link slot: first cycle it is free
   std::vector<LinkStats> link_stats_;
+  std::uint64_t link_words_ = 0;
 };
 
 class Chip {

@@ -199,6 +199,17 @@ class Transport {
     (void)value;
   }
 
+  /// The layer above names the kind of MPI call that the traffic started from now on belongs to,
+  /// where the API call's own name does not say it (e.g. "alltoall/mesh_rounds" for a
+  /// collective's algorithm, whose messages a later MPI_Wait may send); nullptr: each message
+  /// belongs to the API call it is sent in (enter_library's name) again. A modeled transport
+  /// charges the traffic's energy to that kind in its run report; others ignore it.
+  virtual void name_call_kind(const char* kind) { (void)kind; }
+  /// The energy this rank has spent so far in joules, as a modeled transport prices it
+  /// (TILEMPIX_Energy: transport/sim/rank_energy.h says what it includes); 0 where nothing is
+  /// modeled.
+  virtual double energy() { return 0.0; }
+
   virtual double wtime() = 0;
   virtual double wtick() = 0;
 

@@ -183,6 +183,23 @@ class Adapter {
   virtual void accept(MsgId id, Cycle at) = 0;
   virtual void delivered(const PacketEvent& e) = 0;
   virtual void injected(const PacketEvent& e) = 0;
+  /// What a delivered packet works for, by the id the transport gave it: the transport's run
+  /// report charges each packet's energy to the MPI call its message belongs to
+  /// (transport/sim/energy_account.h). Only the adapter can tell: its tags carry its own packet
+  /// kinds and, for some, its own numbers (a slot, a fragment) rather than the id, and the ids of
+  /// the families may coincide. Asked before delivered(e), while the adapter still holds the
+  /// packet's message. Default: the tag's id field, one-sided from kind kRemoteFirst on.
+  enum class TagFamily : std::uint8_t {
+    message,    ///< a message or an offloaded collective transfer (start, start_spread, start_collect)
+    one_sided,  ///< a one-sided operation (remote_start)
+    migration,  ///< the adapter's own task-migration protocol (migrate)
+  };
+  struct PacketOwner {
+    TagFamily family = TagFamily::message;
+    MsgId id = 0;
+    bool known = false;  ///< false: the packet serves no one message (flow control)
+  };
+  virtual PacketOwner packet_owner(const PacketEvent& e) const;
   // ---- collective offload (NAMP-CC): adapters without it keep these defaults.
   // Ids: a spread's group and parts, and a collect's group and parts, are message ids like any
   // other. The Listener hears: spread part -> arrived(part) at its destination; spread group ->
