@@ -18,6 +18,22 @@ namespace {
 // Arguments: k, offered load in thousandths of a flit per node per cycle,
 // virtual channels (each with 8-flit buffers when > 1), payload flits per
 // packet, fast_worms (0/1).
+
+// Runs the traffic once per iteration and reports router-cycles and flit hops per second.
+static void run_counted(benchmark::State& state, const Config& c, const TrafficSpec& s) {
+  double router_cycles = 0, flit_hops = 0, accepted = 0;
+  for (auto _ : state) {
+    TrafficResult r = run_traffic(c, s);
+    router_cycles += r.router_cycles;
+    flit_hops += static_cast<double>(r.flit_hops);
+    accepted = r.accepted_flits;
+    benchmark::DoNotOptimize(r.latency.sum);
+  }
+  state.counters["router_cycles/s"] = benchmark::Counter(router_cycles, benchmark::Counter::kIsRate);
+  state.counters["flit_hops/s"] = benchmark::Counter(flit_hops, benchmark::Counter::kIsRate);
+  state.counters["accepted"] = accepted;
+}
+
 void BM_UniformTraffic(benchmark::State& state) {
   Config c;
   c.width = c.height = static_cast<int>(state.range(0));
@@ -30,17 +46,7 @@ void BM_UniformTraffic(benchmark::State& state) {
   s.warmup = 1000;
   s.measure = c.width >= 16 ? 5000 : 20000;
   s.drain_limit = 2000;
-  double router_cycles = 0, flit_hops = 0, accepted = 0;
-  for (auto _ : state) {
-    TrafficResult r = run_traffic(c, s);
-    router_cycles += r.router_cycles;
-    flit_hops += static_cast<double>(r.flit_hops);
-    accepted = r.accepted_flits;
-    benchmark::DoNotOptimize(r.latency.sum);
-  }
-  state.counters["router_cycles/s"] = benchmark::Counter(router_cycles, benchmark::Counter::kIsRate);
-  state.counters["flit_hops/s"] = benchmark::Counter(flit_hops, benchmark::Counter::kIsRate);
-  state.counters["accepted"] = accepted;
+  run_counted(state, c, s);
 }
 
 }  // namespace
@@ -87,17 +93,7 @@ void BM_BookSimVcs(benchmark::State& state) {
   s.warmup = 2000;
   s.measure = 18000;
   s.drain_limit = 0;
-  double router_cycles = 0, flit_hops = 0, accepted = 0;
-  for (auto _ : state) {
-    TrafficResult r = run_traffic(c, s);
-    router_cycles += r.router_cycles;
-    flit_hops += static_cast<double>(r.flit_hops);
-    accepted = r.accepted_flits;
-    benchmark::DoNotOptimize(r.latency.sum);
-  }
-  state.counters["router_cycles/s"] = benchmark::Counter(router_cycles, benchmark::Counter::kIsRate);
-  state.counters["flit_hops/s"] = benchmark::Counter(flit_hops, benchmark::Counter::kIsRate);
-  state.counters["accepted"] = accepted;
+  run_counted(state, c, s);
 }
 
 // The chip model's share of the 64-rank sim alltoall of issue 14 (20 rounds of 1 KiB per pair,
