@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -170,6 +171,7 @@ enum class Pattern { Explicit, Individual, Shared, Ordered };
 
 /// Move the shared pointer by n etypes (atomically, on the group's rank 0): its old value.
 MPI_Offset shared_fetch_add(File& f, long long n) {
+  if (f.shared_in_memory) return std::atomic_ref<long long>(*f.shared_mem).fetch_add(n, std::memory_order_acq_rel);
   long long old = 0;
   MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, f.shared_win);
   MPI_Fetch_and_op(&n, &old, MPI_LONG_LONG, 0, 0, MPI_SUM, f.shared_win);
@@ -370,9 +372,20 @@ int MPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info,
     MPI_Comm_free(&f->comm);
     return fail(nullptr, errno_class(worst), fn, std::string(filename) + ": " + std::strerror(worst));
   }
-  // The shared file pointer: one integer in a window on rank 0.
-  MPI_Win_allocate(c->rank == 0 ? sizeof(long long) : 0, sizeof(long long), MPI_INFO_NULL, f->comm, &f->shared_mem,
-                   &f->shared_win);
+  // The shared file pointer: one integer in a window on rank 0. In real time it is shared
+  // memory that every rank moves with an atomic add (file.h); the sim models the accesses.
+  if (runtime().real_time) {
+    long long* mine = nullptr;
+    f->shared_in_memory = MPI_Win_allocate_shared(c->rank == 0 ? sizeof(long long) : 0, sizeof(long long), MPI_INFO_NULL,
+                                                  f->comm, &mine, &f->shared_win) == MPI_SUCCESS;
+    MPI_Aint bytes = 0;
+    int unit = 0;
+    if (f->shared_in_memory) MPI_Win_shared_query(f->shared_win, 0, &bytes, &unit, &f->shared_mem);
+  }
+  if (!f->shared_in_memory) {  // (a failed shared window fails on every rank: it agrees first)
+    MPI_Win_allocate(c->rank == 0 ? sizeof(long long) : 0, sizeof(long long), MPI_INFO_NULL, f->comm, &f->shared_mem,
+                     &f->shared_win);
+  }
   if (c->rank == 0) *f->shared_mem = 0;
   f->etype_desc = *datatype_get(MPI_BYTE);
   f->filetype_desc = *datatype_get(MPI_BYTE);

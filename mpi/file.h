@@ -6,8 +6,10 @@
 // aggregation. The view (displacement, etype, filetype) maps the data a rank reads or writes to
 // file bytes: the filetype tiles the file from the displacement, and only its data bytes are
 // the rank's. The shared file pointer lives in a one-sided window on the file group's first
-// rank, moved by MPI_Fetch_and_op (its progress rule applies: that rank makes progress inside
-// any MPI call). On the sim transport the I/O is host time charged as the application's compute
+// rank. On a transport in real time (host) that window is shared memory (MPI_Win_allocate_shared)
+// and every rank moves the pointer itself with an atomic add: no wait for the first rank's
+// progress. On the sim transport it is moved by MPI_Fetch_and_op, a modeled access (its progress
+// rule applies: that rank makes progress inside any MPI call). On the sim transport the I/O is host time charged as the application's compute
 // (--compute model or scale:F; nothing with --compute none).
 #pragma once
 
@@ -37,7 +39,9 @@ struct File {
   std::string datarep = "native";
   MPI_Offset pointer = 0;          ///< individual file pointer, in etypes of the view
   MPI_Win shared_win = MPI_WIN_NULL;  ///< the shared file pointer (on the group's rank 0)
+  /// The pointer's word: rank 0's own on the sim; on host, every rank's view of rank 0's word.
   long long* shared_mem = nullptr;
+  bool shared_in_memory = false;   ///< shared_mem is shared memory: move it with atomics
   Hints hints;                     ///< MPI_File_set_info / get_info (none of them changes the I/O)
   /// The split collective access in progress (..._begin did the I/O; ..._end gives its status).
   struct Split {

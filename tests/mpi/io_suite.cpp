@@ -134,6 +134,47 @@ void pointers() {
   CHECK(access(name("ptr").c_str(), F_OK) != 0);  // MPI_MODE_DELETE_ON_CLOSE
 }
 
+// The shared pointer under contention: every rank appends 300 records (rank, sequence) at once,
+// with write_shared, then iwrite_shared. Each record must land whole and exactly once, and the
+// pointer must end after all of them (on host every rank moves the pointer with an atomic add in
+// shared memory; a lost or doubled add shows here).
+void shared_race() {
+  MPI_File fh;
+  CHECK_EQ(MPI_File_open(MPI_COMM_WORLD, name("race").c_str(), MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                         MPI_INFO_NULL, &fh),
+           MPI_SUCCESS);
+  MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL);
+  constexpr int kEach = 300;
+  for (int i = 0; i < kEach; ++i) {
+    const int rec[2] = {rank, i};
+    if (i % 3 == 2) {
+      MPI_Request rq;
+      MPI_File_iwrite_shared(fh, rec, 2, MPI_INT, &rq);
+      MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    } else {
+      MPI_File_write_shared(fh, rec, 2, MPI_INT, MPI_STATUS_IGNORE);
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Offset pos = -1;
+  MPI_File_get_position_shared(fh, &pos);
+  CHECK_EQ(pos, static_cast<MPI_Offset>(2 * kEach * size));
+  if (rank == 0) {
+    std::vector<int> all(static_cast<std::size_t>(2 * kEach * size), -1);
+    MPI_File_read_at(fh, 0, all.data(), static_cast<int>(all.size()), MPI_INT, MPI_STATUS_IGNORE);
+    std::vector<int> next(static_cast<std::size_t>(size), 0);  // a rank's records land in its order
+    for (std::size_t i = 0; i < all.size(); i += 2) {
+      const int r = all[i], seq = all[i + 1];
+      CHECK(r >= 0 && r < size);
+      if (r < 0 || r >= size) break;
+      CHECK_EQ(seq, next[static_cast<std::size_t>(r)]);
+      next[static_cast<std::size_t>(r)] = seq + 1;
+    }
+    for (int n : next) CHECK_EQ(n, kEach);
+  }
+  MPI_File_close(&fh);
+}
+
 // A global N x N x N array of ints, row-major [i][j][k]. Written by blocks of j (each rank's
 // view a subarray n x nj x n), read back by blocks of k (n x n x nk): every rank's view
 // interleaves with every other's.
@@ -403,7 +444,8 @@ int main(int argc, char** argv) {
   base = prefix;
   const std::map<std::string, std::function<void()>> cases = {
       {"explicit", explicit_offsets}, {"pointers", pointers}, {"array3d", array3d}, {"errors", errors},
-      {"split", split_and_nonblocking}, {"info_handlers", info_and_handlers}};
+      {"split", split_and_nonblocking}, {"info_handlers", info_and_handlers},
+      {"shared_race", shared_race}};
   std::vector<std::string> chosen(argv + 1, argv + argc);
   if (chosen.empty())
     for (auto& [n, fn] : cases) chosen.push_back(n);
