@@ -9,6 +9,8 @@
 #include <cstring>
 #include <vector>
 
+#include <time.h>
+
 namespace {
 
 int rank, size;
@@ -31,13 +33,52 @@ double pingpong(int a, int b, int bytes, int reps) {
   return t;
 }
 
-// Mean time of one collective over `reps`, barrier first ([Yagna 2013] §4.1's microbenchmark).
+// Whether every rank reads one clock (the sim's virtual time): MPI_WTIME_IS_GLOBAL.
+bool global_clock() {
+  int* flag = nullptr;
+  int found = 0;
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &flag, &found);
+  return found && *flag;
+}
+
+// An instant every rank can still reach, agreed on by all: after two allreduces of the clock,
+// the latest exit of the first (every rank has passed it) plus a margin of four times that
+// allreduce's own span for the second one's exit skew.
+double common_start() {
+  double t = MPI_Wtime(), entered, left;
+  MPI_Allreduce(&t, &entered, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  t = MPI_Wtime();
+  MPI_Allreduce(&t, &left, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return left + 4 * (left - entered) + 1e-6;
+}
+
+// Sleep until `when` on the clock of MPI_Wtime (on the sim a sleep moves the rank's virtual
+// clock and takes no wall time).
+void sleep_until(double when) {
+  const double wait = when - MPI_Wtime();
+  if (wait <= 0) return;
+  timespec ts{static_cast<time_t>(wait), static_cast<long>((wait - static_cast<double>(static_cast<time_t>(wait))) * 1e9)};
+  nanosleep(&ts, nullptr);
+}
+
+// Mean time of one collective over `reps`. With one clock for all ranks: from a common start to
+// the last rank's return (every rank starts at the same instant). A barrier alone does not give
+// that: ranks leave a tree barrier at different times, so a reduce's root that leaves last finds
+// its data waiting and its own time looks shorter than one message. Without one clock (host):
+// the slowest rank's own time after a barrier, as [Yagna 2013] 4.1's microbenchmark.
 template <typename F>
 double timed(F&& collective, int reps) {
+  static const bool one_clock = global_clock();
   double sum = 0;
   for (int i = 0; i < reps; ++i) {
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime();
+    double t0;
+    if (one_clock) {
+      t0 = common_start();
+      sleep_until(t0);
+    } else {
+      t0 = MPI_Wtime();
+    }
     collective();
     double t = MPI_Wtime() - t0, slowest;
     MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
