@@ -1,7 +1,8 @@
-// Fortran bindings: info objects and MPI_ALLOC_MEM / MPI_FREE_MEM.
+// Fortran bindings: info objects, MPI_ALLOC_MEM / MPI_FREE_MEM and TILEMPIX_SHARED_ALLOC / _FREE.
 #include <string>
 
 #include "fortran_support.h"
+#include "tilempi_ext.h"
 
 using namespace tilempi::fortran;
 
@@ -71,6 +72,25 @@ void mpi_alloc_mem_(const MPI_Aint* size, const MPI_Fint* info, MPI_Aint* basept
 }
 
 void mpi_free_mem_(void* base, MPI_Fint* ierr) { *ierr = MPI_Free_mem(base); }
+
+// TILEMPIX_SHARED_ALLOC(SIZE, KEY, BASEPTR, IERROR): as MPI_ALLOC_MEM, keyed (tilempi_ext.h);
+// the key's trailing blanks are not part of it. TILEMPIX_SHARED_FREE(BASE, IERROR) takes the
+// block as MPI_FREE_MEM does.
+void tilempix_shared_alloc_(const MPI_Aint* size, const char* key, MPI_Aint* baseptr, MPI_Fint* ierr,
+                            std::size_t key_len) {
+  while (key_len > 0 && key[key_len - 1] == ' ') --key_len;
+  void* p = nullptr;
+  *ierr = TILEMPIX_Shared_alloc(*size, std::string(key, key_len).c_str(), &p);
+  if (*ierr == MPI_SUCCESS) *baseptr = reinterpret_cast<MPI_Aint>(p);
+}
+
+void tilempix_shared_free_(void* base, MPI_Fint* ierr) { *ierr = TILEMPIX_Shared_free(base); }
+
+void tilempix_shared_alloc_folds_(MPI_Fint* flag, MPI_Fint* ierr) {
+  int c = 0;
+  *ierr = TILEMPIX_Shared_alloc_folds(&c);
+  *flag = logical(c);
+}
 
 }  // extern "C"
 

@@ -81,7 +81,9 @@ int TILEMPIX_Migrate(MPI_Comm comm, int rank, int tile);
    timing). As MPI_Alloc_mem: *(void**)baseptr receives the block. MPI_ERR_ARG for a negative
    size, an empty key, a key held with another size, or a block the rank holds already.
    TILEMPIX_Shared_free releases this rank's hold (the memory goes with the last one);
-   TILEMPIX_Shared_alloc_folds says whether blocks are folded in this job. */
+   TILEMPIX_Shared_alloc_folds says whether blocks are folded in this job. Fortran (mpif.h, use
+   mpi): TILEMPIX_SHARED_ALLOC(SIZE, KEY, BASEPTR, IERROR), TILEMPIX_SHARED_FREE(BLOCK, IERROR),
+   TILEMPIX_SHARED_ALLOC_FOLDS(FLAG, IERROR) (docs/SIM.md). */
 int TILEMPIX_Shared_alloc(MPI_Aint size, const char* key, void* baseptr);
 int TILEMPIX_Shared_free(void* base);
 int TILEMPIX_Shared_alloc_folds(int* flag);
