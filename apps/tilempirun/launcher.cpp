@@ -447,6 +447,14 @@ void JobRunner::rank_failed(int rank, int wait_status) {
     return;
   }
   pid_t pid = ranks_[static_cast<std::size_t>(rank)].pid;
+  if (!hosted_ && WIFEXITED(wait_status) && job_ && job_->rank_finalized(rank)) {
+    // A nonzero status after MPI_Finalize: the job fails with it, but the other ranks are
+    // finishing (or done) and end on their own, their output kept, as with MPICH.
+    say("rank %d (pid %d) exited with status %d after MPI_Finalize", rank, static_cast<int>(pid),
+        WEXITSTATUS(wait_status));
+    if (!exit_status_ || *exit_status_ == 0) exit_status_ = shell_status(wait_status);
+    return;
+  }
   if (hosted_) {
     // The simulator process says which rank failed and why (Job::finish); without a word from
     // it, the process itself failed.

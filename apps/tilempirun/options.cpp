@@ -290,7 +290,9 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       "--timeout expired, 130/143 when tilempirun was interrupted (SIGINT/SIGTERM), "
       "1 when the job could not start or its transport failed it (e.g. a sim deadlock, or a host job without "
       "progress for --deadlock-after), "
-      "2 for a bad option, 126/127 for a program that is not executable / not found.\n");
+      "2 for a bad option, 126/127 for a program that is not executable / not found. A rank that fails before "
+      "MPI_Finalize ends the job; one that exits with a nonzero status after it does not (the others finish, "
+      "as with MPICH), but its status is the job's.\n");
 
   namespace st = tilempi::settings;
   namespace jk = job_keys;

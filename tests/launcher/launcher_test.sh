@@ -408,6 +408,17 @@ case $case_name in
     expect_status 1
     expect_out err "exited without MPI_Finalize"
     all_lines
+    # A nonzero status after MPI_Finalize fails the job with that status without ending it: the
+    # other ranks finish and nothing they print is lost (they were killed before, their output
+    # with them), as with MPICH.
+    launch "$@" -n 3 --timeout 60 "$probe" fail-after-finalize
+    expect_status 3
+    expect_out err "rank 1 (\(pid [0-9]+\) )?exited with status 3 after MPI_Finalize"
+    expect_no_out err "ending the job"
+    expect_no_out err "without MPI_Finalize"
+    all_lines
+    expect_out out "^rank 0 after finalize$"
+    expect_out out "^rank 2 after finalize$"
     if [ "$fprog" != - ]; then
       launch "$@" -n 3 --timeout 60 "$fprog"
       expect_status 3

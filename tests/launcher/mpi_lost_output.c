@@ -4,10 +4,14 @@
  *   fatal          rank 1 makes a fatal MPI error (a send to a rank that does not exist)
  *   no-finalize    rank 1 returns from main without MPI_Finalize; the others wait for it
  *   none-finalize  every rank returns from main without MPI_Finalize
+ *   fail-after-finalize  every rank calls MPI_Finalize; rank 1 then returns 3 at once, the
+ *                  others take a moment (a real 0.3 s where ranks are processes) and print one
+ *                  more line: the job fails with status 3 but is not ended early
  * Every line must reach the launcher's output whatever ends the job. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 int main(int argc, char** argv) {
   const char* mode = argc > 1 ? argv[1] : "abort";
@@ -17,6 +21,13 @@ int main(int argc, char** argv) {
   for (int k = 0; k < 3; ++k) printf("rank %d line %d\n", rank, k);
   MPI_Barrier(MPI_COMM_WORLD);
   if (strcmp(mode, "none-finalize") == 0) return 0;
+  if (strcmp(mode, "fail-after-finalize") == 0) {
+    MPI_Finalize();
+    if (rank == 1) return 3;
+    usleep(300000);
+    printf("rank %d after finalize\n", rank);
+    return 0;
+  }
   if (rank == 1) {
     if (strcmp(mode, "abort") == 0) MPI_Abort(MPI_COMM_WORLD, 3);
     if (strcmp(mode, "fatal") == 0) MPI_Send(&value, 1, MPI_INT, 1000, 0, MPI_COMM_WORLD);

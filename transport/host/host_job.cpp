@@ -102,6 +102,11 @@ class HostJob final : public Job {
     return shm::read_abort(header_->abort, out);
   }
 
+  bool rank_finalized(int rank) const override {
+    if (rank < 0 || rank >= spec_.nranks) return false;
+    return shared(seg_.rank_slot(rank)->finalized).load(std::memory_order_acquire) != 0;
+  }
+
   void rank_exited(int rank, int wait_status) override {
     (void)wait_status;
     if (rank >= 0 && rank < spec_.nranks) exited_[static_cast<std::size_t>(rank)] = true;

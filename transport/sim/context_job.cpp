@@ -176,6 +176,7 @@ class Scheduler final : public RankSink {
   std::uint64_t arena_bytes_ = 0;
   std::size_t stack_bytes_ = 0;
   int failed_status_ = 0;
+  std::string late_exit_;  // the first rank that failed after MPI_Finalize (the launcher says it)
   std::string notes_;
   std::uint64_t switches_ = 0;
   RankVariables variables_;
@@ -424,7 +425,15 @@ std::string Scheduler::loop() {
       case SlotState::Ended:
         --live;
         s.ctx.reset();  // its stack is free again
-        if (s.status != 0) {
+        if (s.status != 0 && engine_->finalized(r)) {
+          // After MPI_Finalize a nonzero status fails the job but does not end it: the other
+          // ranks finish (as with MPICH), and the first such status is the job's.
+          if (failed_status_ == 0) {
+            failed_status_ = s.status;
+            late_exit_ = "rank " + std::to_string(r) + " exited with status " + std::to_string(s.status) +
+                         " after MPI_Finalize";
+          }
+        } else if (s.status != 0) {
           failed_status_ = s.status;
           engine_->add_chip_seconds(chip_seconds());
           return "rank " + std::to_string(r) + " exited with status " + std::to_string(s.status) + "; ending the job";
@@ -496,6 +505,7 @@ int Scheduler::run(int argc, char** argv) {
                  static_cast<unsigned long long>(switches_), variables_.variables(), variables_.references());
   const std::string engine_failure = engine_->finish(std::string(), false);
   if (failure.empty()) failure = engine_failure;
+  if (failure.empty()) failure = late_exit_;
   if (!failure.empty()) set_failure(failure);
   return failed_status_;
 }

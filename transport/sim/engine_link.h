@@ -87,6 +87,9 @@ class EngineLink {
   [[noreturn]] virtual void abort(int rank, int code, const std::string& why) = 0;
   /// The MPI call the rank entered last (named when the rank crashes).
   virtual void note_call(const char* call) { (void)call; }
+  /// The rank has been through MPI_Finalize. Ranks as processes: the launcher reads it when the
+  /// process exits (Job::rank_finalized); ranks as contexts: the engine's own record says so.
+  virtual void finalized() {}
   /// What the rank waits for, asked when the engine reports a deadlock.
   virtual void set_describer(std::function<std::string()> describe) = 0;
 

@@ -160,6 +160,7 @@ void SimTransport::finalize() {
                      .horizon_sleeps = link_->horizon_sleeps(), .blocks = blocks_});
   published_ = clock_;
   link_->publish_clock(clock_);
+  link_->finalized();
   finished_ = true;
   forget_virtual_sleeper(this);
 }

@@ -88,6 +88,7 @@ class ShmLink final : public EngineLink {
   }
 
   std::uint64_t horizon() const override { return shared(h_->horizon).load(std::memory_order_acquire); }
+  void finalized() override { shared(me_->finalized).store(1, std::memory_order_release); }
 
   void take_events(std::vector<EngineEvent>& into) override {
     const std::uint64_t head = shared(me_->evt_head).load(std::memory_order_acquire);

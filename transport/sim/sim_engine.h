@@ -49,6 +49,8 @@ class SimEngine final : public EngineCore, public hwmodel::adapter::Listener {
   void take(int r, const EngineRequest& q);
   bool is_blocked(int r) const { return ranks_[static_cast<std::size_t>(r)].state == kBlocked; }
   std::uint32_t state(int r) const { return ranks_[static_cast<std::size_t>(r)].state; }
+  /// Rank r has been through MPI_Finalize (its goodbye reached the engine).
+  bool finalized(int r) const { return ranks_[static_cast<std::size_t>(r)].said_goodbye; }
   /// Simulates every cycle up to `bound`; a rank woken on the way lowers the bound to its wake-up
   /// cycle + lookahead - 1 (bound() tells the final one). Returns whether anything happened.
   bool advance_to(std::uint64_t bound);

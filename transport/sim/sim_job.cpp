@@ -210,8 +210,16 @@ class SimJob final : public Job {
   std::string rank_host() const override { return contexts_ ? host_ : std::string(); }
   std::string notice() const override { return notice_; }
 
+  bool rank_finalized(int rank) const override {
+    if (contexts_ || rank < 0 || rank >= seg_.header()->nranks) return false;
+    return shared(seg_.ctl(rank)->finalized).load(std::memory_order_acquire) != 0;
+  }
+
   void rank_exited(int rank, int status) override {
-    if (engine_) engine_->rank_exited(rank, WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    // A nonzero status after MPI_Finalize fails the job (the launcher says so) but is no failure
+    // of the simulation: the rank said goodbye.
+    const bool ok = WIFEXITED(status) && (WEXITSTATUS(status) == 0 || rank_finalized(rank));
+    if (engine_) engine_->rank_exited(rank, ok);
   }
 
   bool abort_record(AbortRecord& out) const override {

@@ -21,7 +21,7 @@
 namespace tilempi::transport::sim {
 
 inline constexpr std::uint64_t kMagic = 0x74696c656d73696dull;  // "tilemsim"
-inline constexpr std::uint32_t kVersion = 6;
+inline constexpr std::uint32_t kVersion = 7;
 inline constexpr std::size_t kPage = 4096;
 inline constexpr std::uint64_t kRing = 4096;  ///< entries per request / event ring (power of two)
 
@@ -38,6 +38,7 @@ struct RankCtl {
   alignas(kLine) std::uint64_t want_horizon;  ///< sleeping until horizon >= this (0: not)
   std::uint32_t describe_ack;
   std::int32_t pid;
+  std::uint32_t finalized;                  ///< 1 once the rank has been through MPI_Finalize
   // written by the engine
   alignas(kLine) std::uint64_t req_tail;    ///< requests taken
   std::uint64_t evt_head;                   ///< events published

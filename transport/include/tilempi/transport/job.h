@@ -65,6 +65,10 @@ class Job {
   virtual void rank_exited(int rank, int wait_status) { (void)rank; (void)wait_status; }
   /// The first abort a rank recorded, if any.
   virtual bool abort_record(AbortRecord& out) const = 0;
+  /// The rank has been through MPI_Finalize (it says so in the job's shared memory before the
+  /// call returns). A rank that then exits with a nonzero status fails the job with that status
+  /// but does not end it: the other ranks finish and their output is kept, as with MPICH.
+  virtual bool rank_finalized(int rank) const { (void)rank; return false; }
   /// How long the job has made no progress as far as the backend can see (host: every rank
   /// still running has waited in MPI with nothing to do, and nothing in flight), in seconds; 0
   /// while it makes progress, nothing when the backend does not watch (the sim reports a
