@@ -7,6 +7,7 @@
 // A keyval remembers the language of its callbacks: a Fortran callback takes every argument by
 // reference and attribute values as INTEGER(KIND=MPI_ADDRESS_KIND) (MPI-1's MPI_KEYVAL_CREATE:
 // default INTEGERs), so it is called through a different signature than a C one.
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "check.h"
 #include "errors.h"
 #include "runtime.h"
+#include "tilempi/transport/job.h"
 #include "tilempi/transport/rank_local.h"
 #include "user_errors.h"
 
@@ -132,7 +134,12 @@ int* predefined_value(int key) {
     case MPI_IO: return &p.io;
     case MPI_WTIME_IS_GLOBAL: p.wtime_global = runtime().transport->capabilities().global_clock; return &p.wtime_global;
     case MPI_UNIVERSE_SIZE: p.universe = runtime().transport->size(); return &p.universe;
-    case MPI_APPNUM: return &p.appnum;  // the launcher starts one program: application 0
+    case MPI_APPNUM: {
+      // Which of an MPMD job's programs this rank runs (tilempirun -n 1 a : -n 4 b); 0 with one.
+      const char* a = std::getenv(transport::kEnvAppnum);
+      p.appnum = a ? std::atoi(a) : 0;
+      return &p.appnum;
+    }
     case MPI_LASTUSEDCODE: p.lastusedcode = last_used_error_code(); return &p.lastusedcode;
     default: return nullptr;
   }

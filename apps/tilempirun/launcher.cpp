@@ -697,6 +697,13 @@ int JobRunner::run() {
   int status = 0;
   auto path = resolve_program(o_.program, status);
   if (!path) return status;
+  // MPMD: every program is found before anything starts.
+  std::vector<std::string> app_paths{*path};
+  for (std::size_t a = 1; a < o_.apps.size(); ++a) {
+    auto p = resolve_program(o_.apps[a].program, status);
+    if (!p) return status;
+    app_paths.push_back(*p);
+  }
 
   self_ = ::getpid();
   if (!setup_signals()) {
@@ -712,6 +719,7 @@ int JobRunner::run() {
   spec.bind = o_.bind;
   spec.sim = o_.sim;
   spec.program = *path;
+  spec.several_programs = o_.apps.size() > 1;
   spec.tag_output = o_.tag_output;
   if (o_.transport == "host" && !o_.sim.given.empty())
     say("warning: --transport host ignores the chip model options (--preset, --adapter, --compute, "
@@ -754,7 +762,7 @@ int JobRunner::run() {
   for (char** e = environ; e && *e; ++e) env.entries.emplace_back(*e);
   // A launcher run from inside a rank starts a job of its own.
   for (const char* v : {tt::kEnvRank, tt::kEnvSize, tt::kEnvJob, tt::kEnvTransport, tt::kEnvBind,
-                        tt::kEnvMesh, tt::kEnvLauncherPid})
+                        tt::kEnvMesh, tt::kEnvLauncherPid, tt::kEnvAppnum})
     env.erase(v);
   env.set(tt::kEnvSize, std::to_string(o_.nranks));
   env.set(tt::kEnvTransport, o_.transport);
@@ -774,13 +782,28 @@ int JobRunner::run() {
     if (!o_.coll.empty()) say("rank environment: TILEMPI_COLL=%s", o_.coll.c_str());
   }
 
-  std::vector<std::string> arg_store;
-  if (hosted_) arg_store.push_back(host);
-  arg_store.push_back(hosted_ ? *path : o_.program);
-  for (const auto& a : o_.args) arg_store.push_back(a);
-  std::vector<char*> argv;
-  for (auto& a : arg_store) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  // Each program's argument vector (one program but with MPMD); a hosted job runs the first.
+  std::vector<std::vector<std::string>> arg_stores;
+  std::vector<std::vector<char*>> argvs;
+  for (std::size_t a = 0; a < (o_.apps.empty() ? 1 : o_.apps.size()); ++a) {
+    std::vector<std::string> store;
+    if (hosted_) store.push_back(host);
+    store.push_back(hosted_ ? app_paths[a] : (o_.apps.empty() ? o_.program : o_.apps[a].program));
+    for (const auto& arg : (o_.apps.empty() ? o_.args : o_.apps[a].args)) store.push_back(arg);
+    arg_stores.push_back(std::move(store));
+  }
+  for (auto& store : arg_stores) {
+    std::vector<char*> v;
+    for (auto& arg : store) v.push_back(arg.data());
+    v.push_back(nullptr);
+    argvs.push_back(std::move(v));
+  }
+  // The program of rank r: the app whose range holds r.
+  auto app_of = [&](int r) {
+    std::size_t a = 0;
+    for (int first = 0; a + 1 < o_.apps.size() && r >= first + o_.apps[a].nranks; ++a) first += o_.apps[a].nranks;
+    return a;
+  };
 
   try {
     job_->start();
@@ -802,7 +825,9 @@ int JobRunner::run() {
     deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o_.timeout_s));
   if (o_.deadlock_after_s > 0 && !hosted_) progress_look_at_ = Clock::now();
   for (int r = 0; r < processes; ++r) {
-    if (!spawn(r, hosted_ ? host : *path, argv, env, devnull)) {
+    const std::size_t a = hosted_ ? 0 : app_of(r);
+    if (o_.apps.size() > 1) env.set(tt::kEnvAppnum, std::to_string(a));
+    if (!spawn(r, hosted_ ? host : app_paths[a], argvs[a], env, devnull)) {
       say("cannot start rank %d: %s; ending the job", r, std::strerror(errno));
       exit_status_ = kExitLaunchFailed;
       begin_ending(SIGKILL);

@@ -262,7 +262,7 @@ std::string joined(const std::vector<std::string>& names) {
 class Formatter : public CLI::Formatter {
  public:
   std::string make_usage(const CLI::App*, std::string) const override {
-    return "Usage: tilempirun [OPTIONS] PROGRAM [PROGRAM ARGS...]\n";
+    return "Usage: tilempirun [OPTIONS] PROGRAM [PROGRAM ARGS...] [: -n N PROGRAM2 [ARGS...]]...\n";
   }
 };
 
@@ -279,7 +279,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.formatter(std::make_shared<Formatter>());
   app.set_version_flag("--version", "tilempirun (tilempi) " TILEMPI_VERSION_STRING);
   app.footer(
-      "Everything after PROGRAM is passed to it untouched ('--' may stand before PROGRAM).\n\n"
+      "Everything after PROGRAM is passed to it untouched ('--' may stand before PROGRAM), but for a lone ':', "
+      "which starts the next program of an MPMD job (as mpiexec's): tilempirun -n 1 ocean : -n 4 atmos runs rank 0 "
+      "as ocean and ranks 1-4 as atmos, in one MPI_COMM_WORLD (MPI_APPNUM says which program a rank runs; on the "
+      "sim such a job runs its ranks as processes).\n\n"
       "On the sim transport the ranks run as user-level contexts of one simulator process "
       "(tilempi-simhost), each with a private copy of PROGRAM; --set sim.ranks=processes runs "
       "one process per rank instead (auto, the default, says when and why it does so itself). "
@@ -687,8 +690,54 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     return result;
   }
 
-  o.program = argv[program_at];
-  for (int i = program_at + 1; i < argc; ++i) o.args.emplace_back(argv[i]);
+  // MPMD: "PROGRAM ARGS : -n N PROGRAM2 ARGS2 : ..." (mpiexec's colon, MPI-3.1 §10.5.1). As with
+  // MPICH's mpiexec, a lone ':' is never a program argument.
+  o.apps.push_back({argv[program_at], {}, o.nranks});
+  for (int i = program_at + 1; i < argc; ++i) {
+    if (std::string(argv[i]) != ":") {
+      o.apps.back().args.emplace_back(argv[i]);
+      continue;
+    }
+    int count = 0;
+    std::string n = i + 1 < argc ? argv[i + 1] : "";
+    std::string value;
+    if (n == "-n" || n == "-np" || n == "--n" || n == "--np") {
+      value = i + 2 < argc ? argv[i + 2] : "";
+      i += 2;
+    } else if (n.rfind("-n", 0) == 0 && n.size() > 2 && n.find_first_not_of("0123456789", 2) == std::string::npos) {
+      value = n.substr(2);
+      i += 1;
+    } else {
+      result.exit_status = usage_error("after ':' each program needs its rank count first (': -n N PROGRAM ARGS'), got '" +
+                                       n + "'");
+      return result;
+    }
+    if (!parse_positive_int(value, count)) {
+      result.exit_status = usage_error("after ':', -n " + value + ": expected a positive rank count");
+      return result;
+    }
+    if (i + 1 >= argc || std::string(argv[i + 1]) == ":" || argv[i + 1][0] == '-') {
+      result.exit_status = usage_error("after ': -n " + value + "' a program must follow (options go before the first program)");
+      return result;
+    }
+    o.apps.push_back({argv[++i], {}, count});
+  }
+  if (o.apps.size() > 1) {
+    long total = 0;
+    for (const Options::App& a : o.apps) total += a.nranks;
+    if (total > 1'000'000) {
+      result.exit_status = usage_error("the programs after ':' ask for " + std::to_string(total) + " ranks in all");
+      return result;
+    }
+    o.nranks = static_cast<int>(total);
+    if (o.mesh_width > 0 && static_cast<long>(o.mesh_width) * o.mesh_height < o.nranks) {
+      result.exit_status = usage_error("--mesh " + std::to_string(o.mesh_width) + "x" + std::to_string(o.mesh_height) +
+                                       " has fewer tiles than the " + std::to_string(o.nranks) + " ranks of the programs");
+      return result;
+    }
+  }
+  o.program = o.apps.front().program;
+  o.args = o.apps.front().args;
   result.options = std::move(o);
   return result;
 }

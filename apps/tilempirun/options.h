@@ -38,8 +38,16 @@ struct Options {
   tilempi::transport::SimSettings sim;
   /// -x: variables added to (or, without '=', copied into) every rank's environment.
   std::vector<std::pair<std::string, std::string>> env;
-  std::string program;             ///< as given
+  std::string program;             ///< as given (the first program's, when there are several)
   std::vector<std::string> args;   ///< the program's arguments, untouched
+  /// The programs of an MPMD job (`-n 1 a : -n 4 b`, MPI-3.1 §10.5.1), in rank order: ranks
+  /// [0, apps[0].nranks) run apps[0], and so on. One entry (program, args, nranks) otherwise.
+  struct App {
+    std::string program;
+    std::vector<std::string> args;
+    int nranks = 0;
+  };
+  std::vector<App> apps;
 };
 
 /// The result of parsing: either options to run, or a status to exit with right away

@@ -426,6 +426,45 @@ case $case_name in
     fi
     ;;
 
+  mpmd)
+    # launcher_test.sh mpmd TILEMPIRUN PROGRAM [launcher args...]: mpiexec's colon (MPI-3.1
+    # §10.5.1): one MPI_COMM_WORLD over several programs, each with its own arguments and rank
+    # count, MPI_APPNUM their number. (A lone ':' was passed to the first program as an argument:
+    # a one-rank job that silently ran the wrong thing.)
+    cp "$probe" "$work/second"
+    launch "$@" -n 2 "$probe" one : -n 3 "$work/second" two extra : -np 1 "$probe" three
+    expect_status 0
+    for r in 0 1; do expect_out out "^mpi_appnum rank $r of 6 app 0 word one sum 15$"; done
+    for r in 2 3 4; do expect_out out "^second rank $r of 6 app 1 word two sum 15$"; done
+    expect_out out "^mpi_appnum rank 5 of 6 app 2 word three sum 15$"
+    [ "$(wc -l <"$work/out")" -eq 6 ] || fail "expected six lines"
+    # One program: MPI_APPNUM is 0.
+    launch "$@" -n 2 "$probe" alone
+    expect_out out "^mpi_appnum rank 1 of 2 app 0 word alone sum 1$"
+    # What a colon needs after it, refused before anything starts.
+    launch "$@" -n 1 "$probe" : "$work/second"
+    expect_status 2
+    expect_out err "after ':' each program needs its rank count first"
+    launch "$@" -n 1 "$probe" : -n 0 "$work/second"
+    expect_status 2
+    expect_out err "after ':', -n 0: expected a positive rank count"
+    launch "$@" -n 1 "$probe" : -n 2
+    expect_status 2
+    expect_out err "a program must follow"
+    launch "$@" -n 1 "$probe" : -n 2 "$work/missing"
+    expect_status 127
+    # The sim's contexts hold one program: auto runs such a job as processes (saying so), and
+    # sim.ranks=contexts is refused with the reason.
+    if printf '%s\n' "$@" | grep -qx sim; then
+      launch "$@" -n 1 "$probe" a : -n 1 "$probe" b
+      expect_status 0
+      expect_out err "ranks run as processes: the job runs several programs"
+      launch "$@" --set sim.ranks=contexts -n 1 "$probe" a : -n 1 "$probe" b
+      expect_status 1
+      expect_out err "cannot run as contexts: the job runs several programs"
+    fi
+    ;;
+
   compat-options)
     # The spellings of MPICH's mpiexec and Open MPI's mpirun (launcher_test.sh compat-options
     # TILEMPIRUN PROBE): each runs the job with its meaning, or is refused in one line.

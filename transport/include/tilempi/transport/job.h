@@ -20,6 +20,9 @@ inline constexpr const char* kEnvTransport = "TILEMPI_TRANSPORT";  ///< host | s
 inline constexpr const char* kEnvBind = "TILEMPI_BIND";            ///< core | none
 inline constexpr const char* kEnvMesh = "TILEMPI_MESH";            ///< WxH of the rank grid
 inline constexpr const char* kEnvLauncherPid = "TILEMPI_LAUNCHER_PID";
+/// MPMD: the number of the program a rank runs (0 for the first after tilempirun's options),
+/// which MPI_APPNUM gives; unset with one program.
+inline constexpr const char* kEnvAppnum = "TILEMPI_APPNUM";
 
 /// Why a job ended when a rank left main between MPI_Init and MPI_Finalize (the abort record's
 /// text on host, the sim's report), so that the launcher can say it in those words.
@@ -36,6 +39,9 @@ struct JobSpec {
   /// The program the ranks run (a resolved path), and whether output lines get a [rank] tag.
   std::string program;
   bool tag_output = false;
+  /// MPMD (`-n 1 a : -n 4 b`): the ranks run several programs (`program` is the first). The sim
+  /// then runs ranks as processes: its contexts hold one program.
+  bool several_programs = false;
 };
 
 /// Why a rank asked the job to end (MPI_Abort or a fatal MPI error).
