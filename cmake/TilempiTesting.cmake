@@ -1,5 +1,6 @@
-# Tests that run MPI jobs under CTest: one helper makes a test for every transport, adapter and
-# process model (tilempi_add_test_matrix); tilempi_add_mpi_test is its one-transport form.
+# Tests that run MPI jobs under CTest: one helper makes a test for every transport, adapter,
+# preset, network model and process model (tilempi_add_test_matrix); tilempi_add_mpi_test is its
+# one-transport form.
 #
 #   tilempi_add_test_matrix(NAME <template> <what runs> [dimensions] [options])
 #
@@ -10,7 +11,8 @@
 #   SCRIPT <command> [args...]          any command (a script that checks what tilempirun does);
 #                                       it places the job's options itself, with the placeholders
 #                                       <transport> and <transport-args> (below)
-# Dimensions, each "everything registered" unless narrowed:
+# Dimensions (transports and process models: everything registered unless narrowed; the chip's,
+# adapters, presets and network models: only when asked for):
 #   TRANSPORTS <t>...      default every transport built (tilempi_registered(transports));
 #                          TRANSPORT <t> is the same for one
 #   ADAPTERS ALL|<a>...    on the sim, one test per adapter with --adapter A (ALL: every registered
@@ -44,6 +46,7 @@
 # A test for a transport that is not built is registered but disabled ("Not Run (Disabled)").
 # Families over everything registered are recorded (tests/CMakeLists.txt writes them to
 # test_matrix.txt): settings.registry.test_matrix fails when a registered entry has no test.
+include(${CMAKE_CURRENT_LIST_DIR}/TilempiRegistry.cmake)  # tilempi_registered
 set(TILEMPI_TEST_TIMEOUT_MARGIN 30 CACHE STRING "Seconds CTest waits beyond the launcher's --timeout")
 mark_as_advanced(TILEMPI_TEST_TIMEOUT_MARGIN)
 
