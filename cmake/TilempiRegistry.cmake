@@ -4,8 +4,18 @@
 # run once per adapter, preset or network model take their list from here, and the registry.*
 # tests compare it with what the built programs show, so that a registered entry cannot be
 # missing from a list.
+#
+# tilempi_registered(transports <out-var>): the transport backends built, in the order of
+# transport/CMakeLists.txt's list of backends (each one with a <backend>/sources.cmake).
 function(tilempi_registered kind out)
-  if(kind STREQUAL "adapters")
+  if(kind STREQUAL "transports")
+    get_property(_names GLOBAL PROPERTY TILEMPI_TRANSPORTS)
+    if(NOT _names)
+      message(FATAL_ERROR "tilempi_registered(transports): no transport backend built (transport/CMakeLists.txt)")
+    endif()
+    set(${out} ${_names} PARENT_SCOPE)
+    return()
+  elseif(kind STREQUAL "adapters")
     set(_header ${PROJECT_SOURCE_DIR}/hwmodel/adapter/registered_adapters.h)
   elseif(kind STREQUAL "presets")
     set(_header ${PROJECT_SOURCE_DIR}/hwmodel/src/presets/registered_presets.h)

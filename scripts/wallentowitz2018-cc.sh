@@ -9,7 +9,7 @@
 #    job's start and end (barrier, result reduction) cancel out.
 # 2. Every collective with an offload (bcast, scatter, gather, reduce, allreduce) against every
 #    software algorithm of the registry on the same chip and adapter (optimsoc 4x4 with 16 ranks,
-#    tilepro64 8x8 with 64 ranks), one call (tests/coll/coll_once), 8 B to 64 KiB: cycles and link
+#    tilepro64 8x8 with 64 ranks), one call (tests/mpi/coll/coll_once), 8 B to 64 KiB: cycles and link
 #    conflicts from the run report; "best software" is the fastest of the others.
 # Environment: JOBS (parallel runs, default nproc), OUT (default docs/figures), BIN (use the
 # programs there, do not build), SIZES (part 2, default "8 64 512 4096 32768 65536"),

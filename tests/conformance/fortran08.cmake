@@ -82,7 +82,7 @@ wrapper=$1; fake=$2; src=$3
 out=$(TILEMPI_FC=$fake "$wrapper" "$src/fortran08_p2p.f90" -o /dev/null 2>&1) && { echo "not refused: $out"; exit 1; }
 [ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] || { echo "more than one line: $out"; exit 1; }
 printf '%s\n' "$out" | grep -q "cannot read them" || { echo "unexpected: $out"; exit 1; }
-other=$(TILEMPI_FC=$fake "$wrapper" "$src/../fortran/p2p.f" -o /dev/null 2>&1) || { echo "mpif.h refused: $other"; exit 1; }
+other=$(TILEMPI_FC=$fake "$wrapper" "$src/../mpi/fortran/p2p.f" -o /dev/null 2>&1) || { echo "mpif.h refused: $other"; exit 1; }
 echo "refused: $out"
 ]=])
   add_test(NAME fortran08.wrapper_other_gfortran

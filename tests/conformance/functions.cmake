@@ -46,13 +46,8 @@ target_link_libraries(conformance_functions.grequest_thread PRIVATE Threads::Thr
 # A code the program added reaches the fatal handler: the message says the code's string.
 add_executable(conformance_functions.added_code_fatal ${CMAKE_CURRENT_LIST_DIR}/functions_added_code_fatal.c)
 target_link_libraries(conformance_functions.added_code_fatal PRIVATE tilempi)
-foreach(t host sim)
-  if(t STREQUAL "sim" AND NOT TILEMPI_HAVE_SIM)
-    continue()
-  endif()
-  add_test(NAME conformance.${t}.functions.added_code_fatal
-           COMMAND ${PROJECT_SOURCE_DIR}/tests/mpi/expect_failure.sh nonzero "the solver diverged \\(added code\\)" --
-                   $<TARGET_FILE:tilempirun> -n 2 --transport ${t} --timeout 60
-                   $<TARGET_FILE:conformance_functions.added_code_fatal>)
-  set_tests_properties(conformance.${t}.functions.added_code_fatal PROPERTIES LABELS "conformance;mpi;${t}" TIMEOUT 90)
-endforeach()
+tilempi_add_test_matrix(NAME conformance.<transport>.functions.added_code_fatal PROCESS_MODELS contexts
+  SCRIPT ${PROJECT_SOURCE_DIR}/tests/mpi/expect_failure.sh nonzero "the solver diverged \\(added code\\)" --
+         $<TARGET_FILE:tilempirun> -n 2 --transport <transport> --timeout 60
+         $<TARGET_FILE:conformance_functions.added_code_fatal>
+  LABELS "conformance;mpi;<transport>" TIMEOUT 90)

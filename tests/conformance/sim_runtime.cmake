@@ -26,17 +26,10 @@ if(TILEMPI_HAVE_SIM AND TARGET tilempirun)
   set(_expect ${PROJECT_SOURCE_DIR}/tests/mpi/expect_failure.sh)
   set(_job $<TARGET_FILE:tilempirun> -n 4 --transport sim --timeout 60 --compute none
            $<TARGET_FILE:conformance_sim_runtime_coll_deadlock>)
-  set(_modes processes)
-  if(NOT TILEMPI_SANITIZE)  # sanitized programs run as processes only
-    list(APPEND _modes contexts)
-  endif()
-  foreach(mode IN LISTS _modes)
-    add_test(NAME conformance.sim.sim_runtime_coll_deadlock.${mode}.bcast
-             COMMAND ${_expect} nonzero "rank 0 \\(waiting since cycle [0-9]+\\): in MPI_Bcast" -- ${_job})
-    add_test(NAME conformance.sim.sim_runtime_coll_deadlock.${mode}.barrier
-             COMMAND ${_expect} nonzero "rank 2 \\(waiting since cycle [0-9]+\\): in MPI_Barrier" -- ${_job})
-    set_tests_properties(conformance.sim.sim_runtime_coll_deadlock.${mode}.bcast
-                         conformance.sim.sim_runtime_coll_deadlock.${mode}.barrier
-                         PROPERTIES LABELS "conformance;sim" TIMEOUT 90 ENVIRONMENT TILEMPI_SIM_RANKS=${mode})
-  endforeach()
+  # (Each test names its process model: tilempi_add_test_matrix sets TILEMPI_SIM_RANKS to it.)
+  set(_each TRANSPORTS sim LABELS "conformance;sim" TIMEOUT 90)
+  tilempi_add_test_matrix(NAME conformance.<transport>.sim_runtime_coll_deadlock.<process_model>.bcast ${_each}
+    SCRIPT ${_expect} nonzero "rank 0 \\(waiting since cycle [0-9]+\\): in MPI_Bcast" -- ${_job})
+  tilempi_add_test_matrix(NAME conformance.<transport>.sim_runtime_coll_deadlock.<process_model>.barrier ${_each}
+    SCRIPT ${_expect} nonzero "rank 2 \\(waiting since cycle [0-9]+\\): in MPI_Barrier" -- ${_job})
 endif()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tests of the declared settings (tilempi/settings.h), one case per CTest test:
 #   settings_test.sh CASE TILEMPIRUN PROBE MPI_PROGRAM
-# PROBE is a rank that needs no MPI library (tests/launcher/launcher_probe.c); MPI_PROGRAM calls
+# PROBE is a rank that needs no MPI library (tests/apps/tilempirun/launcher_probe.c); MPI_PROGRAM calls
 # MPI_Init and MPI_Finalize. Every case checks the exit status and what tilempirun printed.
 set -u
 

@@ -17,7 +17,7 @@
 //   are never punched: a MAP_PRIVATE page that was never written still reads the file.
 //
 // What does not work per copy (measured on Debian 12, glibc 2.36, x86_64, GCC 12; the numbers
-// come from loading copies of the samples in tests/contexts/samples/ in a small host program):
+// come from loading copies of the samples in tests/transport/sim/samples/ in a small host program):
 // - Thread-local storage in an executable. A PIE accesses its own __thread/thread_local/
 //   threadprivate variables with the local-exec model: a constant offset from the thread pointer,
 //   fixed at link time for the executable's TLS block, with no dynamic relocation and no

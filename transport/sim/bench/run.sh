@@ -9,7 +9,7 @@ build=${1:?usage: run.sh BUILD_DIR [ROUNDS]}
 rounds=${2:-20}
 run=$build/bin/tilempirun
 tests=$build/bin
-[ -x "$tests/sim_pingpong" ] || tests=$build/tests/sim
+[ -x "$tests/sim_pingpong" ] || tests=$build/tests/transport/sim
 now() { date +%s.%N; }
 echo "# machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 

@@ -28,7 +28,7 @@
 set -eu
 build=$(cd "${1:?usage: smpi_compare.sh BUILD_DIR}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
-src=$(cd "$here/../../../tests/sim" && pwd)
+src=$(cd "$here/../../../tests/transport/sim" && pwd)
 PAIRS=${PAIRS:-3}
 ITEMS=${ITEMS:-"1 2 3 4 p"}
 PP_LONG=${PP_LONG:-100000}

@@ -1,5 +1,5 @@
 // The core model's two reference kernels (core_model.h): the host runs them to measure its speed,
-// and a counted program made of them (tests/sim/reference_kernels.cpp) checks that the counted
+// and a counted program made of them (tests/transport/sim/reference_kernels.cpp) checks that the counted
 // model charges each exactly what the preset says an element costs.
 #pragma once
 

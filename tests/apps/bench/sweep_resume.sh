@@ -84,7 +84,7 @@ wait $pid
 # An experiment script's sweep (scripts/sweep-lib.sh): run again, it takes every result there and
 # writes the same tables.
 if [ -x "$bin/multicast_stream" ]; then
-  script=$(cd "$(dirname "$0")/../../scripts" && pwd)/wallentowitz2018-sv-osqm.sh
+  script=$(cd "$(dirname "$0")/../../../scripts" && pwd)/wallentowitz2018-sv-osqm.sh
   BIN=$bin OUT=$work/script1 SWEEP_DIR=$work/script-sweep bash "$script" -j 2 >"$work/script1.out" 2>&1 ||
     { cat "$work/script1.out"; fail "the script failed"; }
   BIN=$bin OUT=$work/script2 SWEEP_DIR=$work/script-sweep bash "$script" -j 2 >"$work/script2.out" 2>&1 ||

@@ -100,7 +100,7 @@ cmp local.csv s3.csv || fail "the CSV merged after an interrupted wait differs f
 # 3. An experiment script's sweep (scripts/sweep-lib.sh) through the cluster: the same tables as
 #    the script run here.
 if [ -x "$bin/multicast_stream" ]; then
-  script=$here/../../scripts/wallentowitz2018-sv-osqm.sh
+  script=$here/../../../scripts/wallentowitz2018-sv-osqm.sh
   BIN=$bin OUT=$work/script-local SWEEP_DIR=$work/script-local-sweep bash "$script" -j 2 >script-local.out 2>&1 ||
     { cat script-local.out; fail "the script failed here"; }
   BIN=$bin OUT=$work/script-slurm SWEEP_DIR=$work/script-slurm-sweep bash "$script" --slurm --group 4 \

@@ -1,6 +1,8 @@
 # Unit tests of the sim transport's process model (ranks as user-level contexts in one
-# simulator process): the context switch, the program loader, the scheduler. One GoogleTest
-# executable per *_test.cpp file; each sees the transport's private headers (transport/).
+# simulator process): the program loader, the rank variables, the request lanes, the compute
+# clock (the context switch itself is transport/context.cpp's: tests/transport/context_test.cpp).
+# One GoogleTest executable per *_test.cpp file of this folder; each sees the transport's private
+# headers (transport/).
 if(NOT TILEMPI_HAVE_SIM)
   return()
 endif()

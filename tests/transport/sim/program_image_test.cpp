@@ -1,5 +1,5 @@
 // The program loader (transport/sim/program_image.h): private copies of an executable per rank.
-// The sample programs are in tests/contexts/samples/, built by tests/contexts/CMakeLists.txt.
+// The sample programs are in tests/transport/sim/samples/, built by tests/transport/sim/units.cmake.
 #include "sim/program_image.h"
 
 #include <dlfcn.h>

@@ -1,6 +1,6 @@
 // Many MPI calls with no application work between them: under --compute scale:F the run report
 // must show almost no compute time, because the library's own work inside the calls is not the
-// application's (tests/sim/sim_check.sh compute).
+// application's (tests/transport/sim/sim_check.sh compute).
 // usage: call_loop ITERS
 #include <mpi.h>
 
