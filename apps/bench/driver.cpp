@@ -71,10 +71,12 @@ const std::vector<std::string> kCollectives = {"alltoall", "barrier",   "bcast",
                                                "allreduce", "allgather", "gather", "scatter"};
 const std::vector<std::string> kDefaultCollectives = {"alltoall", "barrier", "bcast", "reduce", "allreduce"};
 
-// Every registered algorithm of a collective: the default sweep.
+// Every registered algorithm of a collective that runs on the bench's intracommunicators: the
+// default sweep.
 std::vector<std::string> registered_algorithms(const std::string& coll) {
   std::vector<std::string> out;
-  for (const auto& info : registry_of(coll)) out.push_back(info.name);
+  for (const auto& info : registry_of(coll))
+    if (!info.intercomm) out.push_back(info.name);
   return out;
 }
 

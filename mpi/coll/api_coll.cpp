@@ -133,6 +133,17 @@ int pick(Collective k, Comm& c, const coll::Call& call, const char* fn, F* f, in
   return MPI_SUCCESS;
 }
 
+/// A call on an intercommunicator: the algorithm coll::choose() selects among the registry's
+/// intercommunicator entries (Algorithm::intercomm) runs with the call's arguments as the user
+/// gave them, and checks them itself.
+template <class F, class... A>
+int intercomm_call(Collective k, Comm& c, const char* fn, A... args) {
+  int p = 0;
+  F f = nullptr;
+  if (int e = pick(k, c, coll::Call{}, fn, &f, &p)) return e;
+  return f(fn, args..., c);
+}
+
 /// Byte counts and displacements of a v-collective's buffer, in packed form. For a contiguous
 /// datatype they address the user's buffer directly; otherwise a packed scratch buffer.
 struct VLayout {
@@ -209,7 +220,7 @@ static int barrier_call(const char* fn, MPI_Comm comm) {
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  if (c->inter) return coll::inter_barrier(fn, *c);
+  if (c->inter) return intercomm_call<coll::InterBarrierFn>(Collective::Barrier, *c, fn);
   if (c->size == 1) return MPI_SUCCESS;
   int p = 0;
   coll::BarrierFn f = nullptr;
@@ -221,7 +232,7 @@ static int bcast_call(const char* fn, void* buffer, int count, MPI_Datatype data
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  if (c->inter) return coll::inter_bcast(fn, buffer, count, datatype, root, *c);
+  if (c->inter) return intercomm_call<coll::InterBcastFn>(Collective::Bcast, *c, fn, buffer, count, datatype, root);
   if (!check::count(*c, count, fn, &rc)) return rc;
   const Datatype* t = check::type(*c, datatype, fn, &rc);
   if (!t || !root_ok(*c, root, fn, &rc) || !not_in_place(*c, buffer, "the buffer", fn, &rc) ||
@@ -245,7 +256,7 @@ static int reduce_call(const char* fn, const void* sendbuf, void* recvbuf, int c
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  if (c->inter) return coll::inter_reduce(fn, sendbuf, recvbuf, count, datatype, op, root, *c);
+  if (c->inter) return intercomm_call<coll::InterReduceFn>(Collective::Reduce, *c, fn, sendbuf, recvbuf, count, datatype, op, root);
   if (!check::count(*c, count, fn, &rc)) return rc;
   const Datatype* t = check::type(*c, datatype, fn, &rc);
   if (!t || !root_ok(*c, root, fn, &rc) || !op_ok(*c, op, datatype, fn, &rc)) return rc;
@@ -279,7 +290,7 @@ static int allreduce_call(const char* fn, const void* sendbuf, void* recvbuf, in
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  if (c->inter) return coll::inter_allreduce(fn, sendbuf, recvbuf, count, datatype, op, *c);
+  if (c->inter) return intercomm_call<coll::InterAllreduceFn>(Collective::Allreduce, *c, fn, sendbuf, recvbuf, count, datatype, op);
   if (!check::count(*c, count, fn, &rc)) return rc;
   const Datatype* t = check::type(*c, datatype, fn, &rc);
   if (!t || !op_ok(*c, op, datatype, fn, &rc) || !not_in_place(*c, recvbuf, "recvbuf", fn, &rc)) return rc;
@@ -308,7 +319,7 @@ static int alltoall_call(const char* fn, const void* sendbuf, int sendcount, MPI
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  if (c->inter) return coll::inter_alltoall(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, *c);
+  if (c->inter) return intercomm_call<coll::InterAllgatherFn>(Collective::Alltoall, *c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!check::count(*c, recvcount, fn, &rc)) return rc;
   const Datatype* rt = check::type(*c, recvtype, fn, &rc);
@@ -347,7 +358,7 @@ static int alltoallv_call(const char* fn, const void* sendbuf, const int sendcou
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  if (c->inter) return coll::inter_alltoallv(fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, *c);
+  if (c->inter) return intercomm_call<coll::InterAlltoallvFn>(Collective::Alltoallv, *c, fn, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!array_ok(*c, recvcounts, "recvcounts", fn, &rc) || !array_ok(*c, rdispls, "rdispls", fn, &rc) ||
       !counts_ok(*c, recvcounts, fn, &rc))
@@ -409,7 +420,7 @@ static int gather_call(const char* fn, const void* sendbuf, int sendcount, MPI_D
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  if (c->inter) return coll::inter_gather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, *c);
+  if (c->inter) return intercomm_call<coll::InterGatherFn>(Collective::Gather, *c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   if (!root_ok(*c, root, fn, &rc)) return rc;
   const bool is_root = c->rank == root, in_place = sendbuf == MPI_IN_PLACE;
   if (in_place && !is_root) return raise(c->handle, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE as sendbuf is allowed only at the root");
@@ -457,7 +468,7 @@ static int gatherv_call(const char* fn, const void* sendbuf, int sendcount, MPI_
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  if (c->inter) return coll::inter_gatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, *c);
+  if (c->inter) return intercomm_call<coll::InterGathervFn>(Collective::Gatherv, *c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root);
   if (!root_ok(*c, root, fn, &rc)) return rc;
   const bool is_root = c->rank == root, in_place = sendbuf == MPI_IN_PLACE;
   if (in_place && !is_root) return raise(c->handle, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE as sendbuf is allowed only at the root");
@@ -514,7 +525,7 @@ static int scatter_call(const char* fn, const void* sendbuf, int sendcount, MPI_
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  if (c->inter) return coll::inter_scatter(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, *c);
+  if (c->inter) return intercomm_call<coll::InterGatherFn>(Collective::Scatter, *c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root);
   if (!root_ok(*c, root, fn, &rc)) return rc;
   const bool is_root = c->rank == root, in_place = recvbuf == MPI_IN_PLACE;
   if (in_place && !is_root) return raise(c->handle, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE as recvbuf is allowed only at the root");
@@ -552,7 +563,7 @@ static int scatterv_call(const char* fn, const void* sendbuf, const int sendcoun
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  if (c->inter) return coll::inter_scatterv(fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, *c);
+  if (c->inter) return intercomm_call<coll::InterScattervFn>(Collective::Scatterv, *c, fn, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root);
   if (!root_ok(*c, root, fn, &rc)) return rc;
   const bool is_root = c->rank == root, in_place = recvbuf == MPI_IN_PLACE;
   if (in_place && !is_root) return raise(c->handle, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE as recvbuf is allowed only at the root");
@@ -602,7 +613,7 @@ static int allgather_call(const char* fn, const void* sendbuf, int sendcount, MP
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  if (c->inter) return coll::inter_allgather(fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, *c);
+  if (c->inter) return intercomm_call<coll::InterAllgatherFn>(Collective::Allgather, *c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const Datatype* rt = nullptr;
   const Datatype* st = nullptr;
@@ -640,7 +651,7 @@ static int allgatherv_call(const char* fn, const void* sendbuf, int sendcount, M
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  if (c->inter) return coll::inter_allgatherv(fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, *c);
+  if (c->inter) return intercomm_call<coll::InterAllgathervFn>(Collective::Allgatherv, *c, fn, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   const Datatype* rt = nullptr;
   const Datatype* st = nullptr;
@@ -685,10 +696,11 @@ static int reduce_scatter_common(const char* fn, Collective kind, const void* se
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
   if (c->inter) {
-    if (kind != Collective::ReduceScatterBlock) return coll::inter_reduce_scatter(fn, sendbuf, recvbuf, recvcounts, datatype, op, *c);
+    if (kind != Collective::ReduceScatterBlock)
+      return intercomm_call<coll::InterReduceScatterFn>(kind, *c, fn, sendbuf, recvbuf, recvcounts, datatype, op);
     if (!check::count(*c, block_count, fn, &rc)) return rc;
-    std::vector<int> block(uz(c->size), block_count);
-    return coll::inter_reduce_scatter(fn, sendbuf, recvbuf, block.data(), datatype, op, *c);
+    const std::vector<int> block(uz(c->size), block_count);
+    return intercomm_call<coll::InterReduceScatterFn>(kind, *c, fn, sendbuf, recvbuf, block.data(), datatype, op);
   }
   std::vector<int> counts;
   if (kind == Collective::ReduceScatterBlock) {
@@ -960,7 +972,7 @@ static int alltoallw_call(const char* fn, const void* sendbuf, const int sendcou
   int rc = MPI_SUCCESS;
   Comm* c = check::comm(comm, fn, &rc);
   if (!c) return rc;
-  if (c->inter) return coll::inter_alltoallw(fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, *c);
+  if (c->inter) return intercomm_call<coll::InterAlltoallwFn>(Collective::Alltoallw, *c, fn, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes);
   const bool in_place = sendbuf == MPI_IN_PLACE;
   if (!array_ok(*c, recvcounts, "recvcounts", fn, &rc) || !array_ok(*c, rdispls, "rdispls", fn, &rc) ||
       !array_ok(*c, recvtypes, "recvtypes", fn, &rc) || !counts_ok(*c, recvcounts, fn, &rc) ||

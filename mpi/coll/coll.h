@@ -197,6 +197,13 @@ struct Algorithm {
   /// The OperaMPI-like baseline ([Yagna 2013] §2.2) that Yagna compares its mesh algorithm with
   /// (at most one per collective; tilempi-bench's --quick and its figures use it).
   bool baseline = false;
+  /// Runs on intercommunicators, and only there; every other algorithm runs on intracommunicators
+  /// only. Its function takes the collective's MPI arguments as they are (intercomm.h: what one
+  /// group gives arrives in the other, so there is no packed form of both), and its default is
+  /// DefaultOn::Always among the collective's intercommunicator algorithms. A user's choice is
+  /// kept per kind of communicator: choosing an intercommunicator algorithm leaves what runs on
+  /// intracommunicators alone, and the other way round.
+  bool intercomm = false;
 };
 
 template <class F>
@@ -244,11 +251,15 @@ Selected select(Collective k, Comm& comm);
 const Algorithm& at_block_size(Collective k, const Algorithm& a, std::size_t block);
 /// The first restriction of a that this call breaks: its MPI error class and a description; 0 if none.
 int broken_restriction(const Algorithm& a, Comm& comm, const Call& call, std::string* why);
-/// The default selector's algorithm for collective k on comm, before restrictions.
+/// The default selector's algorithm for collective k on comm, before restrictions ("" where k
+/// has none for an intercommunicator).
 const char* default_algorithm(Collective k, Comm& comm);
-/// The default algorithm of collective k on a communicator spanning several mesh rows (multi_row)
-/// or one row.
+/// The default algorithm of collective k on an intracommunicator spanning several mesh rows
+/// (multi_row) or one row.
 const Algorithm* default_for(Collective k, bool multi_row);
+/// The default algorithm of collective k on an intercommunicator; nullptr where k is not defined
+/// on one (scans, neighbourhood collectives).
+const Algorithm* intercomm_default(Collective k);
 /// Replace the user's selection with spec ("alltoall=pairwise,...", "" for the defaults), as if
 /// it had been in TILEMPI_COLL. For tests that run every algorithm in one job; every rank must
 /// make the same calls. Returns MPI_ERR_ARG (and leaves the selection alone) on a bad spec.

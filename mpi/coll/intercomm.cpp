@@ -3,16 +3,20 @@
 // (the root itself), MPI_PROC_NULL (the rest of the root's group) or the root's rank in the remote
 // group (every member of the other group).
 //
-// Algorithms (simple and correct rather than tuned; no algorithm of the registry applies, their
-// trees are built for one group):
-// - barrier: local barrier, the leaders (rank 0 of each group) exchange a message, local barrier;
-// - bcast: the root sends to the remote leader, which broadcasts in its group;
-// - reduce / allreduce / reduce_scatter(_block): each group reduces to its leader, the leaders
-//   exchange the reductions (reduce: the remote leader sends to the root), and the leader
-//   broadcasts (allreduce) or scatters (reduce_scatter) what it received in its group;
-// - gather(v), scatter(v), allgather(v), alltoall(v,w): every transfer goes directly between the
-//   two processes concerned, all posted at once, then waited for: m x n messages for the
-//   all-to-all forms, the root's m for the rooted ones.
+// The algorithms are entries of the collective registry (Algorithm::intercomm: one per
+// collective, the default of its intercommunicators; simple and correct rather than tuned; the
+// intracommunicator algorithms' trees are built for one group), so `--coll help`,
+// TILEMPIX_Coll_selected and the run report name what runs on an intercommunicator:
+// - barrier inter_leaders: local barrier, the leaders (rank 0 of each group) exchange a message,
+//   local barrier;
+// - bcast inter_leader: the root sends to the remote leader, which broadcasts in its group;
+// - reduce inter_leader, allreduce / reduce_scatter(_block) inter_leaders: each group reduces to
+//   its leader, the leaders exchange the reductions (reduce: the remote leader sends to the
+//   root), and the leader broadcasts (allreduce) or scatters (reduce_scatter) what it received in
+//   its group;
+// - gather(v), scatter(v), allgather(v), alltoall(v,w) inter_linear: every transfer goes directly
+//   between the two processes concerned, all posted at once, then waited for: m x n messages for
+//   the all-to-all forms, the root's m for the rooted ones.
 // The local parts run on the intercommunicator's local intracommunicator (Comm::local) through the
 // library's own entry points, so they take the algorithms the registry picks for one group; the
 // transfers between the groups use the intercommunicator's collective lane, so a non-blocking
@@ -154,8 +158,6 @@ int leaders_swap(Comm& c, const void* out, void* in, int count, MPI_Datatype typ
   x.send(out, uz(count), type, 0);
   return x.wait();
 }
-
-}  // namespace
 
 int inter_barrier(const char* fn, Comm& c) {
   int rc = MPI_Barrier(c.local);
@@ -401,5 +403,81 @@ int inter_alltoallw(const char* fn, const void* sendbuf, const int* sendcounts, 
     x.send(static_cast<const unsigned char*>(sendbuf) + sdispls[i], uz(sendcounts[i]), sendtypes[i], i);
   return finish(c, x.wait(), fn);
 }
+
+}  // namespace
+
+namespace entry {
+
+extern const Algorithm barrier_inter_leaders{
+    .kind = Collective::Barrier, .name = "inter_leaders", .family = Family::Classic, .fn = any(InterBarrierFn{&inter_barrier}),
+    .help = "intercommunicators: a barrier in each group, the leaders exchange a message, a barrier in each group",
+    .default_on = DefaultOn::Always, .intercomm = true};
+extern const Algorithm bcast_inter_leader{
+    .kind = Collective::Bcast, .name = "inter_leader", .family = Family::Classic, .fn = any(InterBcastFn{&inter_bcast}),
+    .help = "intercommunicators: the root sends to the other group's leader, which broadcasts there",
+    .default_on = DefaultOn::Always, .intercomm = true};
+extern const Algorithm reduce_inter_leader{
+    .kind = Collective::Reduce, .name = "inter_leader", .family = Family::Classic, .fn = any(InterReduceFn{&inter_reduce}),
+    .help = "intercommunicators: the other group reduces to its leader, which sends the result to the root",
+    .default_on = DefaultOn::Always, .intercomm = true};
+extern const Algorithm allreduce_inter_leaders{
+    .kind = Collective::Allreduce, .name = "inter_leaders", .family = Family::Classic,
+    .fn = any(InterAllreduceFn{&inter_allreduce}),
+    .help = "intercommunicators: each group reduces to its leader, the leaders swap, each broadcasts what it got",
+    .default_on = DefaultOn::Always, .intercomm = true};
+extern const Algorithm reduce_scatter_inter_leaders{
+    .kind = Collective::ReduceScatter, .name = "inter_leaders", .family = Family::Classic,
+    .fn = any(InterReduceScatterFn{&inter_reduce_scatter}),
+    .help = "intercommunicators: each group reduces to its leader, the leaders swap, each scatters what it got",
+    .default_on = DefaultOn::Always, .intercomm = true};
+extern const Algorithm reduce_scatter_block_inter_leaders{
+    .kind = Collective::ReduceScatterBlock, .name = "inter_leaders", .family = Family::Classic,
+    .fn = any(InterReduceScatterFn{&inter_reduce_scatter}),
+    .help = "intercommunicators: each group reduces to its leader, the leaders swap, each scatters what it got",
+    .default_on = DefaultOn::Always, .intercomm = true};
+extern const Algorithm gather_inter_linear{
+    .kind = Collective::Gather, .name = "inter_linear", .family = Family::Classic, .fn = any(InterGatherFn{&inter_gather}),
+    .help = "intercommunicators: the root posts a receive from every rank of the other group at once, one wait",
+    .default_on = DefaultOn::Always, .intercomm = true};
+extern const Algorithm gatherv_inter_linear{
+    .kind = Collective::Gatherv, .name = "inter_linear", .family = Family::Classic, .fn = any(InterGathervFn{&inter_gatherv}),
+    .help = "intercommunicators: the root posts a receive from every rank of the other group at once, one wait",
+    .default_on = DefaultOn::Always, .intercomm = true};
+extern const Algorithm scatter_inter_linear{
+    .kind = Collective::Scatter, .name = "inter_linear", .family = Family::Classic, .fn = any(InterGatherFn{&inter_scatter}),
+    .help = "intercommunicators: the root posts a send to every rank of the other group at once, one wait",
+    .default_on = DefaultOn::Always, .intercomm = true};
+extern const Algorithm scatterv_inter_linear{
+    .kind = Collective::Scatterv, .name = "inter_linear", .family = Family::Classic,
+    .fn = any(InterScattervFn{&inter_scatterv}),
+    .help = "intercommunicators: the root posts a send to every rank of the other group at once, one wait",
+    .default_on = DefaultOn::Always, .intercomm = true};
+extern const Algorithm allgather_inter_linear{
+    .kind = Collective::Allgather, .name = "inter_linear", .family = Family::Classic,
+    .fn = any(InterAllgatherFn{&inter_allgather}),
+    .help = "intercommunicators: every receive from and send to the other group posted at once, one wait",
+    .default_on = DefaultOn::Always, .intercomm = true};
+extern const Algorithm allgatherv_inter_linear{
+    .kind = Collective::Allgatherv, .name = "inter_linear", .family = Family::Classic,
+    .fn = any(InterAllgathervFn{&inter_allgatherv}),
+    .help = "intercommunicators: every receive from and send to the other group posted at once, one wait",
+    .default_on = DefaultOn::Always, .intercomm = true};
+extern const Algorithm alltoall_inter_linear{
+    .kind = Collective::Alltoall, .name = "inter_linear", .family = Family::Classic,
+    .fn = any(InterAllgatherFn{&inter_alltoall}),
+    .help = "intercommunicators: every receive from and send to the other group posted at once, one wait",
+    .default_on = DefaultOn::Always, .intercomm = true};
+extern const Algorithm alltoallv_inter_linear{
+    .kind = Collective::Alltoallv, .name = "inter_linear", .family = Family::Classic,
+    .fn = any(InterAlltoallvFn{&inter_alltoallv}),
+    .help = "intercommunicators: every receive from and send to the other group posted at once, one wait",
+    .default_on = DefaultOn::Always, .intercomm = true};
+extern const Algorithm alltoallw_inter_linear{
+    .kind = Collective::Alltoallw, .name = "inter_linear", .family = Family::Classic,
+    .fn = any(InterAlltoallwFn{&inter_alltoallw}),
+    .help = "intercommunicators: every receive from and send to the other group posted at once, one wait",
+    .default_on = DefaultOn::Always, .intercomm = true};
+
+}  // namespace entry
 
 }  // namespace tilempi::mpi::coll

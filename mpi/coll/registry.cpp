@@ -24,24 +24,30 @@
 // TILEMPI_COLL_ALGORITHM(id) names the entry `coll::entry::id` that the algorithm's file defines.
 #define TILEMPI_COLL_ALGORITHMS(X)                                                                    \
   X(barrier_ktree) X(barrier_ktree_static) X(barrier_linear) X(barrier_dissemination)                 \
-  X(barrier_recursive_doubling)                                                                       \
+  X(barrier_recursive_doubling) X(barrier_inter_leaders)                                              \
   X(bcast_static_route) X(bcast_linear) X(bcast_binomial) X(bcast_scatter_allgather)                  \
-  X(bcast_namp_multicast)                                                                             \
+  X(bcast_namp_multicast) X(bcast_inter_leader)                                                       \
   X(reduce_mesh_tree) X(reduce_linear) X(reduce_binomial) X(reduce_namp_reduce)                       \
+  X(reduce_inter_leader)                                                                              \
   X(allreduce_mesh_reduce_bcast) X(allreduce_linear) X(allreduce_reduce_bcast)                       \
   X(allreduce_recursive_doubling) X(allreduce_ring)                                                   \
-  X(allreduce_rabenseifner) X(allreduce_namp_reduce_multicast)                                        \
+  X(allreduce_rabenseifner) X(allreduce_namp_reduce_multicast) X(allreduce_inter_leaders)             \
   X(alltoall_mesh_rounds) X(alltoall_linear) X(alltoall_operampi) X(alltoall_pairwise)               \
   X(alltoall_bruck)                                                                                   \
-  X(alltoall_xor_direct) X(alltoall_scattered)                                                        \
+  X(alltoall_xor_direct) X(alltoall_scattered) X(alltoall_inter_linear)                               \
   X(alltoallv_mesh_rounds) X(alltoallv_linear) X(alltoallv_pairwise) X(alltoallv_scattered)           \
-  X(alltoallw_linear)                                                                                 \
-  X(gather_linear) X(gather_binomial) X(gather_namp_gather) X(gatherv_linear)                         \
-  X(scatter_linear) X(scatter_binomial) X(scatter_namp_scatter) X(scatterv_linear)                    \
+  X(alltoallv_inter_linear)                                                                           \
+  X(alltoallw_linear) X(alltoallw_inter_linear)                                                       \
+  X(gather_linear) X(gather_binomial) X(gather_namp_gather) X(gather_inter_linear)                    \
+  X(gatherv_linear) X(gatherv_inter_linear)                                                           \
+  X(scatter_linear) X(scatter_binomial) X(scatter_namp_scatter) X(scatter_inter_linear)               \
+  X(scatterv_linear) X(scatterv_inter_linear)                                                         \
   X(allgather_linear) X(allgather_ring) X(allgather_recursive_doubling) X(allgather_bruck)            \
-  X(allgatherv_linear) X(allgatherv_ring)                                                             \
-  X(reduce_scatter_nonoverlapping) X(reduce_scatter_ring)                                             \
+  X(allgather_inter_linear)                                                                           \
+  X(allgatherv_linear) X(allgatherv_ring) X(allgatherv_inter_linear)                                  \
+  X(reduce_scatter_nonoverlapping) X(reduce_scatter_ring) X(reduce_scatter_inter_leaders)             \
   X(reduce_scatter_block_nonoverlapping) X(reduce_scatter_block_ring)                                 \
+  X(reduce_scatter_block_inter_leaders)                                                               \
   X(scan_linear) X(scan_recursive_doubling) X(exscan_linear) X(exscan_recursive_doubling)                \
   X(neighbor_allgather_linear) X(neighbor_allgather_mesh_rounds)                                      \
   X(neighbor_allgatherv_linear) X(neighbor_allgatherv_mesh_rounds)                                    \
@@ -82,24 +88,37 @@ const std::array<std::vector<Algorithm>, kKinds>& table() {
     for (int k = 0; k < kKinds; ++k) {
       const auto& algs = a[static_cast<std::size_t>(k)];
       if (algs.empty()) registry_error(std::string(kKindNames[k]) + " has no algorithm");
-      int multi = 0, single = 0;
+      int multi = 0, single = 0, inter = 0, inter_defaults = 0;
       for (const Algorithm& x : algs) {
-        multi += x.default_on == DefaultOn::MultiRow || x.default_on == DefaultOn::Always;
-        single += x.default_on == DefaultOn::SingleRow || x.default_on == DefaultOn::Always;
         const std::string who = std::string(kKindNames[k]) + "=" + x.name;
+        if (x.intercomm) {
+          ++inter;
+          inter_defaults += x.default_on != DefaultOn::None;
+          if (x.default_on != DefaultOn::None && x.default_on != DefaultOn::Always)
+            registry_error(who + ": an intercommunicator algorithm's default is DefaultOn::Always (rows do not apply)");
+        } else {
+          multi += x.default_on == DefaultOn::MultiRow || x.default_on == DefaultOn::Always;
+          single += x.default_on == DefaultOn::SingleRow || x.default_on == DefaultOn::Always;
+        }
         if (!x.fn) registry_error(who + " has no function");
+        if (std::count_if(algs.begin(), algs.end(), [&](const Algorithm& y) { return std::strcmp(y.name, x.name) == 0; }) > 1)
+          registry_error(who + " is registered twice");
         if (x.restrictions.any() && !x.fallback) registry_error(who + " has restrictions but no fallback");
         if (!x.fallback) continue;
-        // The chain of fallbacks ends in an algorithm without restrictions.
+        // The chain of fallbacks ends in an algorithm without restrictions, for the same kind of
+        // communicator.
         const Algorithm* cur = &x;
         for (std::size_t steps = 0; cur && cur->fallback; ++steps) {
           auto it = std::find_if(algs.begin(), algs.end(), [&](const Algorithm& y) { return std::strcmp(y.name, cur->fallback) == 0; });
           if (it == algs.end()) registry_error(who + ": fallback '" + cur->fallback + "' is not registered");
+          if (it->intercomm != x.intercomm) registry_error(who + ": fallback '" + cur->fallback + "' runs on the other kind of communicator");
           if (steps > algs.size()) registry_error(who + ": its fallbacks form a cycle");
           cur = &*it;
         }
         if (cur->restrictions.any()) registry_error(who + ": the last fallback has restrictions");
       }
+      if (inter > 0 && inter_defaults != 1)
+        registry_error(std::string(kKindNames[k]) + " needs exactly one default among its intercommunicator algorithms");
       if (std::count_if(algs.begin(), algs.end(), [](const Algorithm& x) { return x.baseline; }) > 1)
         registry_error(std::string(kKindNames[k]) + " has more than one baseline");
       if (multi != 1 || single != 1)
@@ -117,11 +136,25 @@ struct Choice {
 
 enum class Policy { Error, Warn, Silent };
 
+/// The user's choices per collective, one for intracommunicators and one for intercommunicators
+/// (an algorithm runs on one kind only: Algorithm::intercomm), so that naming the algorithm of
+/// one kind keeps the other's default.
+struct Choices {
+  std::array<std::optional<Choice>, kKinds> intra, inter;
+  std::optional<Choice>& of(Collective k, bool intercomm) {
+    return (intercomm ? inter : intra)[static_cast<std::size_t>(k)];
+  }
+  /// Where a parsed choice goes: the slot of its algorithm's kind of communicator.
+  void set(Collective k, const Choice& c) {
+    of(k, algorithms(k)[static_cast<std::size_t>(c.index)].intercomm) = c;
+  }
+};
+
 /// The user's choices, the fallback policy, and whether they were read from the environment yet:
 /// per rank, since ranks that are contexts of one simulator process share this library
 /// (rank_local.h).
 struct Selection {
-  std::array<std::optional<Choice>, kKinds> choices;
+  Choices choices;
   Policy policy = Policy::Warn;
   bool parsed = false;
 };
@@ -129,7 +162,7 @@ Selection& selection() {
   static transport::RankLocal<Selection> s;
   return s.get();
 }
-std::array<std::optional<Choice>, kKinds>& user_choices() { return selection().choices; }
+Choices& user_choices() { return selection().choices; }
 
 std::string lower(std::string s) {
   for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
@@ -185,7 +218,7 @@ bool parse_algorithm(Collective k, const std::string& text, Choice* out, std::st
 }
 
 /// Parse "coll=alg[:p],coll=alg" into choices. Empty entries are ignored.
-bool parse_spec(const std::string& spec, std::array<std::optional<Choice>, kKinds>* out, std::string* err) {
+bool parse_spec(const std::string& spec, Choices* out, std::string* err) {
   std::stringstream ss(spec);
   std::string item;
   while (std::getline(ss, item, ',')) {
@@ -204,7 +237,7 @@ bool parse_spec(const std::string& spec, std::array<std::optional<Choice>, kKind
     }
     Choice c;
     if (!parse_algorithm(*k, lower(item.substr(eq + 1)), &c, err)) return false;
-    (*out)[static_cast<int>(*k)] = c;
+    out->set(*k, c);
   }
   return true;
 }
@@ -227,7 +260,7 @@ bool parse_policy(Policy* out, std::string* err) {
 /// Read the environment: TILEMPI_COLL, then TILEMPI_COLL_<NAME> (which wins), and
 /// TILEMPI_COLL_FALLBACK.
 bool parse_environment(std::string* err) {
-  std::array<std::optional<Choice>, kKinds> c;
+  Choices c;
   Policy policy = Policy::Warn;
   // Read through their declarations (mpi/settings.cpp), as every environment variable is.
   if (const std::optional<std::string> spec = settings::env_text(coll_env())) {
@@ -247,7 +280,7 @@ bool parse_environment(std::string* err) {
         *err = var + ": " + *err;
         return false;
       }
-      c[i] = ch;
+      c.set(static_cast<Collective>(i), ch);
     }
   }
   if (!parse_policy(&policy, err)) return false;
@@ -282,15 +315,17 @@ int carried_param(const Algorithm& from, int param, const Algorithm& to) {
   return from.takes_param && to.takes_param ? param : to.default_param;
 }
 
-/// The user's choice, else the default selector's algorithm.
+/// The user's choice for this kind of communicator, else the default selector's algorithm
+/// (algorithm nullptr: k has none for an intercommunicator).
 Selected requested(Collective k, Comm& comm) {
   ensure_parsed();
   const auto& algs = algorithms(k);
-  if (const auto& c = user_choices()[static_cast<int>(k)]) {
+  if (const auto& c = user_choices().of(k, comm.inter)) {
     const Algorithm* a = &algs[static_cast<std::size_t>(c->index)];
     return {a, c->param, true, a};
   }
-  const Algorithm* a = default_for(k, multi_row(comm));
+  const Algorithm* a = comm.inter ? intercomm_default(k) : default_for(k, multi_row(comm));
+  if (!a) return {};
   return {a, a->default_param, false, a};
 }
 
@@ -299,6 +334,7 @@ Selected requested(Collective k, Comm& comm) {
 Selected resolve(Collective k, Comm& comm, const Call& call, int* first_code, std::string* first_why) {
   Selected s = requested(k, comm);
   *first_code = 0;
+  if (!s.algorithm) return s;
   for (std::size_t steps = 0; steps <= algorithms(k).size(); ++steps) {
     if (call.block) {  // the algorithm's own size switch: not a broken restriction
       const Algorithm& at = at_block_size(k, *s.algorithm, *call.block);
@@ -360,11 +396,20 @@ const Algorithm* find_algorithm(Collective k, const std::string& name) {
 const Algorithm* default_for(Collective k, bool multi_row) {
   const DefaultOn want = multi_row ? DefaultOn::MultiRow : DefaultOn::SingleRow;
   for (const Algorithm& a : algorithms(k))
-    if (a.default_on == want || a.default_on == DefaultOn::Always) return &a;
+    if (!a.intercomm && (a.default_on == want || a.default_on == DefaultOn::Always)) return &a;
   return &algorithms(k).front();  // not reached: table() checks that there is one
 }
 
-const char* default_algorithm(Collective k, Comm& comm) { return default_for(k, multi_row(comm))->name; }
+const Algorithm* intercomm_default(Collective k) {
+  for (const Algorithm& a : algorithms(k))
+    if (a.intercomm && a.default_on != DefaultOn::None) return &a;
+  return nullptr;
+}
+
+const char* default_algorithm(Collective k, Comm& comm) {
+  const Algorithm* a = comm.inter ? intercomm_default(k) : default_for(k, multi_row(comm));
+  return a ? a->name : "";
+}
 
 const Algorithm& at_block_size(Collective k, const Algorithm& a, std::size_t block) {
   const Algorithm* cur = &a;
@@ -427,7 +472,7 @@ int broken_restriction(const Algorithm& a, Comm& comm, const Call& call, std::st
 }
 
 int set_selection(const std::string& spec, std::string* error) {
-  std::array<std::optional<Choice>, kKinds> c;
+  Choices c;
   std::string err;
   if (!parse_spec(spec, &c, &err)) {
     if (error) *error = err;
@@ -451,9 +496,13 @@ int choose(Collective k, Comm& comm, const Call& call, Selected* out, std::strin
   int code = 0;
   std::string reason;
   Selected s = resolve(k, comm, call, &code, &reason);
+  if (!s.algorithm) {  // (the entry points refuse such a call before they choose)
+    *why = std::string(kind_name(k)) + " is not defined on an intercommunicator";
+    return MPI_ERR_COMM;
+  }
   if (code != 0 && s.user) {
     const Policy policy = selection().policy;
-    const std::string req = std::string(kind_name(k)) + "=" + label(*s.requested, user_choices()[static_cast<int>(k)]->param);
+    const std::string req = std::string(kind_name(k)) + "=" + label(*s.requested, user_choices().of(k, comm.inter)->param);
     if (policy == Policy::Error) {
       *why = req + " cannot run: " + reason + " (TILEMPI_COLL_FALLBACK=error; it would run " + kind_name(k) + "=" +
              label(*s.algorithm, s.param) + ")";
@@ -505,7 +554,7 @@ using namespace tilempi::mpi;
 extern "C" {
 
 int TILEMPIX_Coll_validate(const char* spec, char* message, int message_len) {
-  std::array<std::optional<coll::Choice>, coll::kKinds> c;
+  coll::Choices c;
   std::string err;
   if (!spec) {
     coll::copy_out("spec is NULL", message, message_len);
@@ -523,14 +572,17 @@ int TILEMPIX_Coll_help(char* text, int len) {
   std::string s = "Collective algorithms (select with --coll COLL=ALG[,COLL=ALG...] or TILEMPI_COLL_<COLL>=ALG).\n"
                   "Defaults marked *: mesh algorithms when the communicator spans more than one mesh row;\n"
                   "marked + : the default on a single row. [needs: ...; else X]: what an algorithm needs, and\n"
-                  "what runs when a call does not have it (TILEMPI_COLL_FALLBACK=error|warn|silent, default warn).\n";
+                  "what runs when a call does not have it (TILEMPI_COLL_FALLBACK=error|warn|silent, default warn).\n"
+                  "inter_* algorithms run on intercommunicators only, the others on intracommunicators only\n"
+                  "(a choice of one kind leaves the other's default); marked > : the intercommunicators' default.\n";
   for (int i = 0; i < coll::kKinds; ++i) {
     auto k = static_cast<coll::Collective>(i);
     const coll::Algorithm* multi = coll::default_for(k, true);
     const coll::Algorithm* single = coll::default_for(k, false);
+    const coll::Algorithm* inter = coll::intercomm_default(k);
     s += std::string("\n") + coll::kind_name(k) + ":\n";
     for (const auto& a : coll::algorithms(k)) {
-      const char mark = &a == multi ? '*' : (&a == single ? '+' : ' ');
+      const char mark = &a == multi ? '*' : (&a == single ? '+' : (&a == inter ? '>' : ' '));
       std::string name = std::string(a.name) + (a.takes_param ? "[:K]" : "");
       std::string help = a.help;
       if (a.restrictions.any()) help += " [needs " + coll::restriction_text(a) + "; else " + a.fallback + "]";
@@ -554,6 +606,9 @@ int TILEMPIX_Coll_selected(MPI_Comm comm, const char* collective, char* name, in
   if (!st.ran.empty()) ran = st.ran[static_cast<std::size_t>(*k)];
   if (!ran.first) {
     coll::Selected s = coll::select(*k, *c);
+    if (!s.algorithm)
+      return raise(comm, MPI_ERR_COMM, "TILEMPIX_Coll_selected",
+                   std::string(coll::kind_name(*k)) + " is not defined on an intercommunicator");
     ran = {s.algorithm, s.param};
   }
   coll::copy_out(coll::label(*ran.first, ran.second), name, len);
@@ -573,6 +628,7 @@ int TILEMPIX_Coll_algorithms(const char* collective, TILEMPIX_Coll_algorithm_inf
   *count = static_cast<int>(algs.size());
   const coll::Algorithm* multi = coll::default_for(*k, true);
   const coll::Algorithm* single = coll::default_for(*k, false);
+  const coll::Algorithm* inter = coll::intercomm_default(*k);
   for (int i = 0; i < max && i < *count; ++i) {
     const coll::Algorithm& a = algs[static_cast<std::size_t>(i)];
     TILEMPIX_Coll_algorithm_info& o = out[i];
@@ -589,7 +645,9 @@ int TILEMPIX_Coll_algorithms(const char* collective, TILEMPIX_Coll_algorithm_inf
               (r.block_above > 0 ? TILEMPIX_COLL_NEEDS_BLOCK_ABOVE : 0);
     o.max_ranks = r.max_ranks;
     o.block_above = static_cast<long long>(r.block_above);
-    o.defaults = (&a == multi ? TILEMPIX_COLL_DEFAULT_MULTI_ROW : 0) | (&a == single ? TILEMPIX_COLL_DEFAULT_SINGLE_ROW : 0);
+    o.defaults = (&a == multi ? TILEMPIX_COLL_DEFAULT_MULTI_ROW : 0) | (&a == single ? TILEMPIX_COLL_DEFAULT_SINGLE_ROW : 0) |
+                 (&a == inter ? TILEMPIX_COLL_DEFAULT_INTERCOMM : 0);
+    o.intercomm = a.intercomm;
     o.takes_param = a.takes_param;
     o.default_param = a.default_param;
     o.has_schedule = a.schedule != nullptr;

@@ -35,9 +35,11 @@ int TILEMPIX_Coll_collective(int index, char* name, int len);
 #define TILEMPIX_COLL_NEEDS_HW_MULTICAST   64 /* a transport that offloads collective transfers */
 #define TILEMPIX_COLL_NEEDS_HW_REDUCTION  128 /* ... that also reduces the call's op and type */
 #define TILEMPIX_COLL_NEEDS_BLOCK_ABOVE   256 /* blocks above block_above bytes (a switch of its own: no warning) */
-/* Default bits: the default selector's choice on a communicator spanning several mesh rows, one row. */
+/* Default bits: the default selector's choice on an intracommunicator spanning several mesh rows,
+ * one row; on an intercommunicator. */
 #define TILEMPIX_COLL_DEFAULT_MULTI_ROW  1
 #define TILEMPIX_COLL_DEFAULT_SINGLE_ROW 2
+#define TILEMPIX_COLL_DEFAULT_INTERCOMM  4
 typedef struct {
   char name[TILEMPIX_COLL_NAME_LEN];     /* e.g. "mesh_rounds" */
   char fallback[TILEMPIX_COLL_NAME_LEN]; /* runs when a restriction fails ("" if none) */
@@ -50,6 +52,7 @@ typedef struct {
   int has_schedule;                      /* tilempi-coll-check analyses its schedule */
   int baseline;                          /* the OperaMPI-like baseline of [Yagna 2013] §2.2 the mesh algorithm is compared with */
   long long block_above;                 /* with TILEMPIX_COLL_NEEDS_BLOCK_ABOVE; else 0 */
+  int intercomm;                         /* 1: runs on intercommunicators only; 0: on intracommunicators only */
 } TILEMPIX_Coll_algorithm_info;
 /* The algorithms registered for a collective, in registration (--coll help) order: fills
  * out[0 .. min(max, *count) - 1] and sets *count to how many there are. MPI_ERR_ARG for an

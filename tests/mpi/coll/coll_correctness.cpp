@@ -564,7 +564,7 @@ void run_all(Ctx& c) {
     const Collective k = static_cast<Collective>(ki);
     std::vector<std::string> specs;
     for (const auto& a : algorithms(k)) {
-      if (std::string(a.name).rfind(g_only, 0) != 0) continue;
+      if (a.intercomm || std::string(a.name).rfind(g_only, 0) != 0) continue;  // (run_intercomm)
       specs.push_back(a.name);
       if (a.takes_param && !g_quick) {
         specs.push_back(std::string(a.name) + ":2");
@@ -606,6 +606,184 @@ void run_all(Ctx& c) {
     }
   }
   select_alg("");
+}
+
+// ---- intercommunicators ---------------------------------------------------------------------------
+
+// Every registered intercommunicator algorithm, on an intercommunicator of the even world ranks
+// (group 0) and the odd ones (group 1): what one group gives arrives in the other, and
+// TILEMPIX_Coll_selected names the algorithm that ran (the registry chose it, as for an
+// intracommunicator). Rooted collectives have their root at group 0's rank 0.
+struct Inter {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int world = 0, group = 0, rank = 0, size = 0, remote = 0;
+  int world_of(int remote_rank) const { return 2 * remote_rank + (1 - group); }  // a remote rank's world rank
+  int root() const { return group == 1 ? 0 : (rank == 0 ? MPI_ROOT : MPI_PROC_NULL); }
+  bool is_root() const { return group == 0 && rank == 0; }
+};
+
+// Blocks of the v-forms and all-to-all forms: sizes that differ per pair, the same at both ends.
+int pair_count(int world_a, int world_b) { return (world_a + world_b) % 3 + 1; }
+int inter_item(int from_world, int to_rank, int i) { return 10000 * from_world + 100 * to_rank + i; }
+
+void check_intercomm_call(const Inter& x, tilempi::mpi::coll::Collective k) {
+  using tilempi::mpi::coll::Collective;
+  constexpr int K = 3;
+  const int m = x.remote;
+  auto remote_sum = [&](int e) {  // the other group's sum of val(., e)
+    int acc = 0;
+    for (int j = 0; j < m; ++j) acc += val(x.world_of(j), e);
+    return acc;
+  };
+  std::vector<int> s(static_cast<std::size_t>(K * std::max(m, x.size) * 3 + 8)), r(s.size(), -1);
+  for (std::size_t e = 0; e < s.size(); ++e) s[e] = val(x.world, static_cast<int>(e));
+  switch (k) {
+    case Collective::Barrier:
+      CHECK(coll::Barrier(x.comm) == MPI_SUCCESS);
+      break;
+    case Collective::Bcast:
+      if (x.is_root()) r.assign(r.size(), 42);
+      CHECK(coll::Bcast(r.data(), K, MPI_INT, x.root(), x.comm) == MPI_SUCCESS);
+      for (int i = 0; i < K; ++i) CHECK(r[i] == (x.group == 1 || x.is_root() ? 42 : -1));
+      break;
+    case Collective::Reduce:
+      CHECK(coll::Reduce(s.data(), r.data(), K, MPI_INT, MPI_SUM, x.root(), x.comm) == MPI_SUCCESS);
+      for (int i = 0; i < K; ++i) CHECK(r[i] == (x.is_root() ? remote_sum(i) : -1));
+      break;
+    case Collective::Allreduce:
+      CHECK(coll::Allreduce(s.data(), r.data(), K, MPI_INT, MPI_SUM, x.comm) == MPI_SUCCESS);
+      for (int i = 0; i < K; ++i) CHECK(r[i] == remote_sum(i));
+      break;
+    case Collective::ReduceScatter: {
+      // Six elements in all, in each group, spread over its ranks.
+      std::vector<int> counts(static_cast<std::size_t>(x.size));
+      int before = 0;
+      for (int q = 0; q < x.size; ++q) {
+        counts[static_cast<std::size_t>(q)] = 6 / x.size + (q < 6 % x.size);
+        if (q < x.rank) before += counts[static_cast<std::size_t>(q)];
+      }
+      CHECK(coll::Reduce_scatter(s.data(), r.data(), counts.data(), MPI_INT, MPI_SUM, x.comm) == MPI_SUCCESS);
+      for (int i = 0; i < counts[static_cast<std::size_t>(x.rank)]; ++i) CHECK(r[i] == remote_sum(before + i));
+      break;
+    }
+    case Collective::ReduceScatterBlock: {
+      const int block = x.size == m ? 2 : 0;  // both groups reduce as many elements: equal groups only
+      CHECK(coll::Reduce_scatter_block(s.data(), r.data(), block, MPI_INT, MPI_SUM, x.comm) == MPI_SUCCESS);
+      for (int i = 0; i < block; ++i) CHECK(r[i] == remote_sum(x.rank * block + i));
+      break;
+    }
+    case Collective::Gather:
+      CHECK(coll::Gather(s.data(), K, MPI_INT, r.data(), K, MPI_INT, x.root(), x.comm) == MPI_SUCCESS);
+      if (x.is_root())
+        for (int j = 0; j < m; ++j)
+          for (int i = 0; i < K; ++i) CHECK(r[j * K + i] == val(x.world_of(j), i));
+      break;
+    case Collective::Scatter:
+      for (int j = 0; j < m; ++j)
+        for (int i = 0; i < K; ++i) s[j * K + i] = inter_item(x.world, j, i);
+      CHECK(coll::Scatter(s.data(), K, MPI_INT, r.data(), K, MPI_INT, x.root(), x.comm) == MPI_SUCCESS);
+      if (x.group == 1)
+        for (int i = 0; i < K; ++i) CHECK(r[i] == inter_item(0, x.rank, i));
+      break;
+    case Collective::Gatherv:
+    case Collective::Scatterv:
+    case Collective::Allgatherv: {
+      // Remote rank j's block has pair_count(its world rank, 0) elements, one apart.
+      std::vector<int> counts(static_cast<std::size_t>(m)), displs(static_cast<std::size_t>(m));
+      for (int j = 0, at = 0; j < m; ++j, ++at) {
+        counts[static_cast<std::size_t>(j)] = pair_count(x.world_of(j), 0);
+        displs[static_cast<std::size_t>(j)] = at;
+        at += counts[static_cast<std::size_t>(j)];
+      }
+      const int mine = pair_count(x.world, 0);
+      if (k == Collective::Scatterv) {
+        for (int j = 0; j < m; ++j)
+          for (int i = 0; i < counts[static_cast<std::size_t>(j)]; ++i) s[displs[static_cast<std::size_t>(j)] + i] = inter_item(x.world, j, i);
+        CHECK(coll::Scatterv(s.data(), counts.data(), displs.data(), MPI_INT, r.data(), mine, MPI_INT, x.root(), x.comm) == MPI_SUCCESS);
+        if (x.group == 1)
+          for (int i = 0; i < mine; ++i) CHECK(r[i] == inter_item(0, x.rank, i));
+        break;
+      }
+      const bool all = k == Collective::Allgatherv;
+      CHECK((all ? coll::Allgatherv(s.data(), mine, MPI_INT, r.data(), counts.data(), displs.data(), MPI_INT, x.comm)
+                 : coll::Gatherv(s.data(), mine, MPI_INT, r.data(), counts.data(), displs.data(), MPI_INT, x.root(), x.comm)) ==
+            MPI_SUCCESS);
+      if (all || x.is_root())
+        for (int j = 0; j < m; ++j)
+          for (int i = 0; i < counts[static_cast<std::size_t>(j)]; ++i)
+            CHECK(r[displs[static_cast<std::size_t>(j)] + i] == val(x.world_of(j), i));
+      break;
+    }
+    case Collective::Allgather:
+      CHECK(coll::Allgather(s.data(), K, MPI_INT, r.data(), K, MPI_INT, x.comm) == MPI_SUCCESS);
+      for (int j = 0; j < m; ++j)
+        for (int i = 0; i < K; ++i) CHECK(r[j * K + i] == val(x.world_of(j), i));
+      break;
+    case Collective::Alltoall:
+      for (int j = 0; j < m; ++j)
+        for (int i = 0; i < K; ++i) s[j * K + i] = inter_item(x.world, j, i);
+      CHECK(coll::Alltoall(s.data(), K, MPI_INT, r.data(), K, MPI_INT, x.comm) == MPI_SUCCESS);
+      for (int j = 0; j < m; ++j)
+        for (int i = 0; i < K; ++i) CHECK(r[j * K + i] == inter_item(x.world_of(j), x.rank, i));
+      break;
+    case Collective::Alltoallv:
+    case Collective::Alltoallw: {
+      // To and from remote rank j: pair_count(both world ranks) elements, at K * j.
+      std::vector<int> counts(static_cast<std::size_t>(m)), displs(static_cast<std::size_t>(m)), bytes(static_cast<std::size_t>(m));
+      std::vector<MPI_Datatype> types(static_cast<std::size_t>(m), MPI_INT);
+      for (int j = 0; j < m; ++j) {
+        counts[static_cast<std::size_t>(j)] = pair_count(x.world, x.world_of(j));
+        displs[static_cast<std::size_t>(j)] = K * j;
+        bytes[static_cast<std::size_t>(j)] = K * j * static_cast<int>(sizeof(int));
+        for (int i = 0; i < K; ++i) s[j * K + i] = inter_item(x.world, j, i);
+      }
+      CHECK((k == Collective::Alltoallv
+                 ? coll::Alltoallv(s.data(), counts.data(), displs.data(), MPI_INT, r.data(), counts.data(), displs.data(), MPI_INT, x.comm)
+                 : coll::Alltoallw(s.data(), counts.data(), bytes.data(), types.data(), r.data(), counts.data(), bytes.data(),
+                                   types.data(), x.comm)) == MPI_SUCCESS);
+      for (int j = 0; j < m; ++j)
+        for (int i = 0; i < K; ++i)
+          CHECK(r[j * K + i] == (i < counts[static_cast<std::size_t>(j)] ? inter_item(x.world_of(j), x.rank, i) : -1));
+      break;
+    }
+    default: CHECK(!"a collective MPI does not define on intercommunicators has an intercommunicator algorithm");
+  }
+}
+
+void run_intercomm(int world_size) {
+  using tilempi::mpi::coll::algorithms;
+  using tilempi::mpi::coll::Collective;
+  using tilempi::mpi::coll::kind_name;
+  Inter x;
+  x.world = g_world_rank;
+  x.group = g_world_rank % 2;
+  MPI_Comm local;
+  MPI_Comm_split(MPI_COMM_WORLD, x.group, g_world_rank, &local);
+  MPI_Comm_rank(local, &x.rank);
+  MPI_Comm_size(local, &x.size);
+  CHECK(MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, 1 - x.group, 35, &x.comm) == MPI_SUCCESS);
+  MPI_Comm_set_errhandler(x.comm, MPI_ERRORS_RETURN);
+  MPI_Comm_remote_size(x.comm, &x.remote);
+  (void)world_size;
+  for (int ki = 0; ki < tilempi::mpi::coll::kKinds; ++ki) {
+    const Collective k = static_cast<Collective>(ki);
+    for (const auto& a : algorithms(k)) {
+      if (!a.intercomm || std::string(a.name).rfind(g_only, 0) != 0) continue;
+      const std::string spec = std::string(kind_name(k)) + "=" + a.name;
+      select_alg(spec);
+      g_where = "[intercommunicator of " + std::to_string(x.size) + " and " + std::to_string(x.remote) + " ranks " + spec + "]";
+      check_intercomm_call(x, k);
+      char ran[64] = "";
+      CHECK(TILEMPIX_Coll_selected(x.comm, kind_name(k), ran, sizeof ran) == MPI_SUCCESS);
+      CHECK(std::string(ran) == a.name);
+      // The choice is the intercommunicators': the local group's own calls keep theirs.
+      CHECK(TILEMPIX_Coll_selected(local, kind_name(k), ran, sizeof ran) == MPI_SUCCESS);
+      CHECK(std::string(ran) != a.name);
+    }
+  }
+  select_alg("");
+  MPI_Comm_free(&x.comm);
+  MPI_Comm_free(&local);
 }
 
 Ctx make_ctx(MPI_Comm comm) {
@@ -659,6 +837,7 @@ int main(int argc, char** argv) {
     free_ctx(s);
     MPI_Comm_free(&split);
   }
+  if (size >= 2) run_intercomm(size);
   coll::Barrier(MPI_COMM_WORLD);
   if (g_world_rank == 0)
     std::printf("coll_correctness: %d ranks%s%s: all collectives and algorithms passed\n", size, g_quick ? " (quick)" : "",

@@ -328,6 +328,43 @@ TEST(Registry, HelpMarkersAreTheSelectorsDefaults) {
   }
 }
 
+// An intercommunicator runs the registry's intercommunicator algorithm of a collective (the '>'
+// of the help), an intracommunicator never does; a user's choice applies to its algorithm's kind
+// of communicator only. Every collective MPI defines on intercommunicators (all but the scans
+// and the neighbourhood collectives, MPI-3.1 §5.2.2, §7.6) has one.
+TEST(Registry, IntercommunicatorsRunTheirOwnEntries) {
+  ASSERT_EQ(mc::set_selection("", nullptr), MPI_SUCCESS);
+  std::string help(1 << 16, '\0');
+  ASSERT_EQ(TILEMPIX_Coll_help(help.data(), static_cast<int>(help.size())), MPI_SUCCESS);
+  help.resize(std::strlen(help.c_str()));
+  auto inter = fake_comm(4, 1), intra = fake_comm(4, 1);
+  inter.inter = true;
+  for (int i = 0; i < mc::kKinds; ++i) {
+    const auto k = static_cast<mc::Collective>(i);
+    const std::string name = mc::kind_name(k);
+    const bool defined = k != mc::Collective::Scan && k != mc::Collective::Exscan && name.rfind("neighbor_", 0) != 0;
+    const mc::Algorithm* a = mc::select(k, inter).algorithm;
+    EXPECT_FALSE(mc::select(k, intra).algorithm->intercomm) << name;
+    if (!defined) {
+      EXPECT_EQ(a, nullptr) << name;
+      EXPECT_EQ(mc::intercomm_default(k), nullptr) << name;
+      continue;
+    }
+    ASSERT_NE(a, nullptr) << name;
+    EXPECT_TRUE(a->intercomm) << name;
+    EXPECT_EQ(a->name, marked(help, k, '>')) << name;
+    EXPECT_STREQ(mc::default_algorithm(k, inter), a->name) << name;
+  }
+  ASSERT_EQ(mc::set_selection("bcast=binomial", nullptr), MPI_SUCCESS);
+  EXPECT_TRUE(mc::select(mc::Collective::Bcast, inter).algorithm->intercomm);
+  EXPECT_STREQ(mc::select(mc::Collective::Bcast, intra).algorithm->name, "binomial");
+  const std::string inter_bcast = mc::intercomm_default(mc::Collective::Bcast)->name;
+  ASSERT_EQ(mc::set_selection("bcast=" + inter_bcast, nullptr), MPI_SUCCESS);
+  EXPECT_EQ(mc::select(mc::Collective::Bcast, inter).algorithm->name, inter_bcast);
+  EXPECT_FALSE(mc::select(mc::Collective::Bcast, intra).algorithm->intercomm);
+  ASSERT_EQ(mc::set_selection("", nullptr), MPI_SUCCESS);
+}
+
 // Every restricted algorithm names a fallback of its own collective that runs where it cannot,
 // and the help shows both; TILEMPIX_Coll_algorithms reports the same entries.
 TEST(Registry, RestrictionsHaveFallbacksAndAreListed) {
@@ -431,7 +468,8 @@ TEST(Registry, BenchListsAreTheRegistrys) {
   for (const char* coll : {"alltoall", "barrier", "bcast", "reduce", "allreduce", "allgather", "gather", "scatter"}) {
     const auto k = *mc::kind_of(coll);
     std::string all, quick;
-    for (const mc::Algorithm& a : mc::algorithms(k)) all += (all.empty() ? "" : " ") + std::string(a.name);
+    for (const mc::Algorithm& a : mc::algorithms(k))
+      if (!a.intercomm) all += (all.empty() ? "" : " ") + std::string(a.name);
     // The mesh default, Yagna's baseline, the single-row default (each once).
     std::vector<const mc::Algorithm*> picks{mc::default_for(k, true)};
     for (const mc::Algorithm& a : mc::algorithms(k))
