@@ -194,7 +194,7 @@ int MPI_Get_processor_name(char* name, int* resultlen) {
   gethostname(host, sizeof host - 1);
   std::string n = host;
   if (runtime().transport->capabilities().modeled_tiles) {
-    const auto& c = runtime().transport->topology().coord[runtime().transport->rank()];
+    const auto& c = runtime().transport->rank_placement().coord[runtime().transport->rank()];
     n = "tile(" + std::to_string(c.x) + "," + std::to_string(c.y) + ")";
   }
   copy_out(n, name, MPI_MAX_PROCESSOR_NAME);
@@ -293,7 +293,7 @@ int TILEMPIX_Migrate(MPI_Comm comm, int rank, int tile) {
 int TILEMPIX_Mesh_shape(int* width, int* height) {
   int rc;
   if (!check::initialized("TILEMPIX_Mesh_shape", &rc)) return rc;
-  const auto& t = runtime().transport->topology();
+  const auto& t = runtime().transport->rank_placement();
   if (width) *width = t.width;
   if (height) *height = t.height;
   return MPI_SUCCESS;
@@ -305,7 +305,7 @@ int TILEMPIX_Rank_coords(MPI_Comm comm, int rank, int* x, int* y) {
   if (!c) return rc;
   if (!check::dest(*c, rank, "TILEMPIX_Rank_coords", &rc)) return rc;
   if (rank == MPI_PROC_NULL) return raise(comm, MPI_ERR_RANK, "TILEMPIX_Rank_coords", "MPI_PROC_NULL has no tile");
-  const auto& coord = runtime().transport->topology().coord[c->world[rank]];
+  const auto& coord = runtime().transport->rank_placement().coord[c->world[rank]];
   if (x) *x = coord.x;
   if (y) *y = coord.y;
   return MPI_SUCCESS;

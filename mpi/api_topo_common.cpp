@@ -75,7 +75,7 @@ topo_schedule::Neighborhood full_neighborhood(const Comm& c) {
 }
 
 Placement place_topology(Comm& comm, const WeightedGraph& g, bool reorder, const std::vector<int>& cart_dims) {
-  const auto& topo = transport_of_job().topology();
+  const auto& topo = transport_of_job().rank_placement();
   std::vector<topo_schedule::Point> tiles;
   for (int r = 0; r < comm.size; ++r) {
     const int w = comm.world[static_cast<std::size_t>(r)];

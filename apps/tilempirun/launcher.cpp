@@ -27,7 +27,7 @@
 #include "watchdog.h"
 #include "tilempi/settings.h"
 #include "tilempi/transport/job.h"
-#include "tilempi/transport/topology.h"
+#include "tilempi/transport/rank_placement.h"
 
 extern char** environ;
 
@@ -753,7 +753,7 @@ int JobRunner::run() {
     job_->unlink();
     return kExitLaunchFailed;
   }
-  auto topo = tt::default_topology(o_.nranks, o_.mesh_width, o_.mesh_height);
+  auto topo = tt::default_placement(o_.nranks, o_.mesh_width, o_.mesh_height);
   if (o_.verbose)
     say("job of %d rank(s) created: transport %s, mesh %dx%d, bind %s", o_.nranks, o_.transport.c_str(),
         topo.width, topo.height, o_.bind ? "core" : "none");

@@ -16,7 +16,7 @@ CollState& state(Comm& comm) {
 const CollState& geometry(Comm& comm) {
   CollState& st = state(comm);
   if (st.geometry_ready) return st;
-  const auto& topo = transport_of_job().topology();
+  const auto& topo = transport_of_job().rank_placement();
   st.mesh = {topo.width, topo.height};
   st.members.clear();
   std::set<int> rows;

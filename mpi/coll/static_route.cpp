@@ -44,7 +44,7 @@ unsigned opposite(unsigned p) {
 /// delivering to the core at every member. Empty when the tree cannot be expressed as static
 /// routes (a tile on a route hosts no rank, or would need two input ports).
 std::vector<transport::StaticRouteHop> static_routes(Comm& c, const sch::Tree& t) {
-  const auto& topo = transport_of_job().topology();
+  const auto& topo = transport_of_job().rank_placement();
   const CollState& g = geometry(c);
   std::map<std::pair<int, int>, int> tile_rank;  // (x, y) -> a world rank on that tile
   for (std::size_t w = 0; w < topo.coord.size(); ++w) tile_rank.emplace(std::make_pair(topo.coord[w].x, topo.coord[w].y), static_cast<int>(w));

@@ -103,7 +103,7 @@ void barrier(Transport& t, std::uint64_t tag, std::vector<Arrival>& held) {
 }
 
 void check_topology(Transport& t, const std::vector<Coord>& expect) {
-  const Topology& topo = t.topology();
+  const RankPlacement& topo = t.rank_placement();
   const int n = t.size();
   EXPECT_CONTRACT(static_cast<int>(topo.coord.size()) == n, "topology");
   std::set<std::pair<int, int>> seen;
@@ -318,7 +318,7 @@ int main(int argc, char** argv) {
   EXPECT_CONTRACT(held.empty(), "no arrival left over");
   if (t->rank() == 0)
     std::printf("transport contract: %s, %d ranks, %dx%d mesh: topology, order, truncate, sync, time, finished hold\n", t->name(),
-                t->size(), t->topology().width, t->topology().height);
+                t->size(), t->rank_placement().width, t->rank_placement().height);
   std::fflush(stdout);
   t->finalize();
   return 0;

@@ -92,7 +92,7 @@ class HostJob final : public Job {
     env.emplace_back(kEnvTransport, "host");
     env.emplace_back(kEnvBind, spec_.bind ? "core" : "none");
     if (spec_.mesh_width > 0 || spec_.mesh_height > 0) {
-      Topology t = default_topology(spec_.nranks, spec_.mesh_width, spec_.mesh_height);
+      RankPlacement t = default_placement(spec_.nranks, spec_.mesh_width, spec_.mesh_height);
       env.emplace_back(kEnvMesh, std::to_string(t.width) + "x" + std::to_string(t.height));
     }
     return env;

@@ -112,11 +112,11 @@ HostTransport::HostTransport(Segment seg, int rank, int size, bool unmap_at_exit
   if (const char* m = env_str(kEnvMesh)) {
     int w = 0, h = 0;
     if (std::sscanf(m, "%dx%d", &w, &h) == 2 && w > 0 && h > 0 && w * h >= size_)
-      topo_ = default_topology(size_, w, h);
+      rank_placement_ = default_placement(size_, w, h);
     else
-      topo_ = default_topology(size_);
+      rank_placement_ = default_placement(size_);
   } else {
-    topo_ = default_topology(size_);
+    rank_placement_ = default_placement(size_);
   }
   if (const char* lp = env_str(kEnvLauncherPid)) {
     launcher_pid_ = std::atoi(lp);

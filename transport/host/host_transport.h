@@ -64,7 +64,7 @@ class HostTransport final : public Transport {
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  const Topology& topology() const override { return topo_; }
+  const RankPlacement& rank_placement() const override { return rank_placement_; }
   const char* name() const override { return "host"; }
   Capabilities capabilities() const override;
 
@@ -201,7 +201,7 @@ class HostTransport final : public Transport {
   int size_;
   bool unmap_;
   RankSlot* me_ = nullptr;
-  Topology topo_;
+  RankPlacement rank_placement_;
   Placement placement_;
   SpinPolicy spin_ = spin_policy(false);
   /// Tests of the layer above that found nothing since the last yield (polled_in_vain), and how

@@ -23,7 +23,7 @@ std::vector<hw::TileId> place_ranks(const hw::Config& chip, int n, int grid_widt
     }
     return tiles;
   }
-  const Topology grid = default_topology(n, grid_width, grid_height);
+  const RankPlacement grid = default_placement(n, grid_width, grid_height);
   if (grid.width > chip.width || grid.height > chip.height)
     throw std::runtime_error("a " + std::to_string(grid.width) + "x" + std::to_string(grid.height) +
                              " rank grid does not fit the " + std::to_string(chip.width) + "x" +
@@ -35,8 +35,8 @@ std::vector<hw::TileId> place_ranks(const hw::Config& chip, int n, int grid_widt
   return tiles;
 }
 
-Topology rank_topology(const hw::Config& chip, std::span<const hw::TileId> tiles) {
-  Topology t;
+RankPlacement placement_on_chip(const hw::Config& chip, std::span<const hw::TileId> tiles) {
+  RankPlacement t;
   t.torus = chip.torus;
   t.coord.reserve(tiles.size());
   int max_x = 0, max_y = 0;
@@ -51,16 +51,16 @@ Topology rank_topology(const hw::Config& chip, std::span<const hw::TileId> tiles
   return t;
 }
 
-std::shared_ptr<const Topology> shared_rank_topology(const hw::Config& chip, std::span<const hw::TileId> tiles) {
+std::shared_ptr<const RankPlacement> shared_placement_on_chip(const hw::Config& chip, std::span<const hw::TileId> tiles) {
   static std::mutex mutex;
-  static std::weak_ptr<const Topology> last;
+  static std::weak_ptr<const RankPlacement> last;
   static std::vector<hw::TileId> last_tiles;
   static int last_width = 0;
   static bool last_torus = false;
   std::lock_guard<std::mutex> lock(mutex);
-  std::shared_ptr<const Topology> t = last.lock();
+  std::shared_ptr<const RankPlacement> t = last.lock();
   if (t && last_width == chip.width && last_torus == chip.torus && std::ranges::equal(last_tiles, tiles)) return t;
-  t = std::make_shared<const Topology>(rank_topology(chip, tiles));
+  t = std::make_shared<const RankPlacement>(placement_on_chip(chip, tiles));
   last = t;
   last_tiles.assign(tiles.begin(), tiles.end());
   last_width = chip.width;

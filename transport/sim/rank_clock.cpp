@@ -42,7 +42,7 @@ SimTransport::SimTransport(std::unique_ptr<EngineLink> link, int rank, int size)
       notes_["energy_ops_from=fp"] = counts_[1];
     }
   }
-  topo_ = shared_rank_topology(cfg, facts.tiles);
+  rank_placement_ = shared_placement_on_chip(cfg, facts.tiles);
   inbox_ = link_->local_inbox();
   arena_ = link_->arena(rank_);
   space_.reset(link_->arena_bytes());

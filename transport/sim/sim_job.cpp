@@ -26,7 +26,7 @@
 #include "tilempi/hwmodel/config.h"
 #include "tilempi/hwmodel/core_model.h"
 #include "tilempi/transport/settings.h"
-#include "tilempi/transport/topology.h"
+#include "tilempi/transport/rank_placement.h"
 
 namespace tilempi::transport::sim {
 
@@ -96,7 +96,7 @@ class SimJob final : public Job {
     // One-step worms give the same packet cycles as flit-by-flit simulation at a fraction of
     // the cost (docs/HWMODEL.md); they need one VC. An explicit setting wins.
     if (!user_set("fast_worms") && cfg.vcs == 1) cfg.fast_worms = true;
-    const Topology grid = default_topology(n, spec.mesh_width, spec.mesh_height);
+    const RankPlacement grid = default_placement(n, spec.mesh_width, spec.mesh_height);
     // A rank grid larger than the preset's mesh grows the chip (documented in docs/SIM.md).
     if (grid.width > cfg.width) cfg.width = grid.width;
     if (grid.height > cfg.height) cfg.height = grid.height;

@@ -66,7 +66,7 @@ class SimTransport final : public Transport, public StaticRoutes, public Collect
 
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  const Topology& topology() const override { return *topo_; }
+  const RankPlacement& rank_placement() const override { return *rank_placement_; }
   const char* name() const override { return "sim"; }
   Capabilities capabilities() const override;
   StaticRoutes* static_routes() override { return static_ok_ ? this : nullptr; }
@@ -250,7 +250,7 @@ class SimTransport final : public Transport, public StaticRoutes, public Collect
 
   std::unique_ptr<EngineLink> link_;
   int rank_, size_;
-  std::shared_ptr<const Topology> topo_;  ///< the job's, shared by its ranks (placement.h)
+  std::shared_ptr<const RankPlacement> rank_placement_;  ///< the job's, shared by its ranks (placement.h)
   double hz_ = 1e9;
   bool static_ok_ = false;
   std::map<std::string, std::uint64_t> notes_;  // annotate(): "key=value" -> calls

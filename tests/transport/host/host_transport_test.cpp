@@ -636,7 +636,7 @@ TEST(HostTransport, TopologyTimeAndSelfMessages) {
   auto res = run_ranks(
       8,
       [](Transport& t) {
-        const Topology& topo = t.topology();
+        const RankPlacement& topo = t.rank_placement();
         RANK_CHECK(topo.width == 4 && topo.height == 2);
         RANK_CHECK(topo.coord[t.rank()] == (Coord{t.rank() % 4, t.rank() / 4}));
         RANK_CHECK(std::string(t.name()) == "host");

@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "no static network\n");
     return 2;
   }
-  const Topology& topo = t->topology();
+  const RankPlacement& topo = t->rank_placement();
   const int n = t->size();
   const Coord rc = topo.coord[static_cast<std::size_t>(root)];
   auto at = [&](int x, int y) -> int {

@@ -31,7 +31,7 @@ inline constexpr const char* kExitedWithoutFinalize = "exited without MPI_Finali
 struct JobSpec {
   int nranks = 1;
   std::string transport = "host";  ///< host | sim
-  int mesh_width = 0;              ///< 0: default_topology()
+  int mesh_width = 0;              ///< 0: default_placement()
   int mesh_height = 0;
   bool bind = true;
   /// The sim transport's settings, resolved and typed (the host transport has none).

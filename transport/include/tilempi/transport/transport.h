@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "tilempi/transport/topology.h"
+#include "tilempi/transport/rank_placement.h"
 
 namespace tilempi::transport {
 
@@ -98,7 +98,7 @@ class Transport {
 
   virtual int rank() const = 0;
   virtual int size() const = 0;
-  virtual const Topology& topology() const = 0;
+  virtual const RankPlacement& rank_placement() const = 0;
   virtual const char* name() const = 0;
   virtual Capabilities capabilities() const = 0;
 

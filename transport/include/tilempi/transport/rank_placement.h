@@ -1,5 +1,7 @@
-// The virtual mesh ranks live on: both transports describe the same shape, so mesh-aware
-// collectives run unchanged on host cores and on the modeled chip.
+// Where the ranks sit: the virtual mesh they live on and each rank's coordinate in it. Both
+// transports describe the same shape, so mesh-aware collectives run unchanged on host cores and
+// on the modeled chip. Not the chip's topology (hwmodel::Topology: its tiles, links and routes)
+// nor an MPI process topology (mpi/topo.h: a renaming of ranks).
 #pragma once
 
 #include <cstdlib>
@@ -13,7 +15,8 @@ struct Coord {
   bool operator==(const Coord&) const = default;
 };
 
-struct Topology {
+/// The rank -> tile placement of a job (Transport::rank_placement()).
+struct RankPlacement {
   int width = 1;
   int height = 1;
   bool torus = false;
@@ -32,8 +35,8 @@ struct Topology {
 
 /// The default rank grid for n ranks: width = ceil(sqrt(n)), rows filled in row-major order
 /// (4, 9, ..., 49 ranks give the 2x2 .. 7x7 meshes of [Yagna 2013] §4.2).
-inline Topology default_topology(int n, int width = 0, int height = 0) {
-  Topology t;
+inline RankPlacement default_placement(int n, int width = 0, int height = 0) {
+  RankPlacement t;
   if (width <= 0) {
     width = 1;
     while (width * width < n) ++width;
