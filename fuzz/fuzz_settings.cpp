@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "../mpi/settings.h"
+#include "../mpi/mpi_settings.h"
 #include "fuzz_input.h"
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/config.h"
 #include "tilempi/hwmodel/heatmap.h"
 #include "tilempi/settings.h"
-#include "tilempi/transport/settings.h"
+#include "tilempi/transport/transport_settings.h"
 
 namespace st = tilempi::settings;
 namespace hw = tilempi::hwmodel;

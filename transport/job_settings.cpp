@@ -1,5 +1,5 @@
 // The typed settings of a sim job (tilempi/transport/job_settings.h), parsed with their
-// declarations (tilempi/transport/settings.h).
+// declarations (tilempi/transport/transport_settings.h).
 #include "tilempi/transport/job_settings.h"
 
 #include <cerrno>
@@ -10,7 +10,7 @@
 
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/config.h"
-#include "tilempi/transport/settings.h"
+#include "tilempi/transport/transport_settings.h"
 
 namespace tilempi::transport {
 

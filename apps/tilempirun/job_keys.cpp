@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "options.h"
-#include "tilempi/transport/settings.h"
+#include "tilempi/transport/transport_settings.h"
 
 namespace tilempirun {
 

@@ -24,13 +24,13 @@
 #include "tilempi/hwmodel/config.h"
 #include "tilempi/hwmodel/heatmap.h"
 #include "tilempi/settings.h"
-#include "tilempi/transport/settings.h"
+#include "tilempi/transport/transport_settings.h"
 
 #ifdef TILEMPIRUN_HAVE_MPI
 #include <mpi.h>
 #include <tilempi_ext.h>
 
-#include "../../mpi/settings.h"  // the MPI library's environment variables (TILEMPI_COLL, ...)
+#include "../../mpi/mpi_settings.h"  // the MPI library's environment variables (TILEMPI_COLL, ...)
 // Weak, so that the launcher also links against a library whose collective registry has not
 // landed yet; --coll then goes unchecked to the ranks.
 #pragma weak TILEMPIX_Coll_validate
@@ -321,7 +321,7 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_option("--deadlock-after", deadlock_text, job_help(jk::deadlock_after()))->type_name("SECONDS");
   app.add_option("--mesh", mesh_text, job_help(jk::mesh()))->type_name("WxH");
   app.add_option("--coll", coll, job_help(jk::coll()) + "; 'help' lists them")->type_name("SPEC");
-  // The sim flags are aliases of sim.* settings (tilempi/transport/settings.h): their help is the
+  // The sim flags are aliases of sim.* settings (tilempi/transport/transport_settings.h): their help is the
   // declaration's, and their values go through SimSettings::set like --set's.
   const auto sim_flag = [&](const tilempi::settings::Setting& d, auto& into, const char* type) {
     std::string help = "sim: " + d.description;

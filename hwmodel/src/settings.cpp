@@ -1,3 +1,6 @@
+// The settings facility (tilempi/settings.h): the declarations' checked parsers and their listings.
+// The declarations themselves live with each layer (mpi/mpi_settings.cpp,
+// transport/transport_settings.cpp, the chip keys in config.cpp, ...).
 #include "tilempi/settings.h"
 
 #include <charconv>

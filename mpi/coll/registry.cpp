@@ -17,7 +17,7 @@
 #include "errors.h"
 #include "hooks.h"
 #include "runtime.h"
-#include "settings.h"
+#include "mpi_settings.h"
 #include "tilempi/transport/rank_local.h"
 
 // ---- the registration lines: one per algorithm, in --coll help order ---------------------------
@@ -242,7 +242,7 @@ bool parse_spec(const std::string& spec, Choices* out, std::string* err) {
   return true;
 }
 
-/// TILEMPI_COLL_FALLBACK, read through its declaration (mpi/settings.cpp): a bad value is an
+/// TILEMPI_COLL_FALLBACK, read through its declaration (mpi/mpi_settings.cpp): a bad value is an
 /// error naming the variable and its valid values.
 bool parse_policy(Policy* out, std::string* err) {
   std::optional<std::string> v;
@@ -262,7 +262,7 @@ bool parse_policy(Policy* out, std::string* err) {
 bool parse_environment(std::string* err) {
   Choices c;
   Policy policy = Policy::Warn;
-  // Read through their declarations (mpi/settings.cpp), as every environment variable is.
+  // Read through their declarations (mpi/mpi_settings.cpp), as every environment variable is.
   if (const std::optional<std::string> spec = settings::env_text(coll_env())) {
     if (!parse_spec(*spec, &c, err)) {
       *err = "TILEMPI_COLL: " + *err;

@@ -11,7 +11,7 @@
 #include "tilempi/hwmodel/config.h"
 #include "tilempi/settings.h"
 #include "tilempi/transport/job_settings.h"
-#include "tilempi/transport/settings.h"
+#include "tilempi/transport/transport_settings.h"
 
 namespace st = tilempi::settings;
 namespace hw = tilempi::hwmodel;

@@ -20,7 +20,7 @@
 #include "host/shm_layout.h"
 #include "host/waiting.h"
 #include "shm/segment.h"
-#include "tilempi/transport/settings.h"
+#include "tilempi/transport/transport_settings.h"
 
 namespace tilempi::transport::host {
 
@@ -33,7 +33,7 @@ class HostJob final : public Job {
     std::snprintf(path_, sizeof path_, "/dev/shm%s", name_.c_str());
 
     Geometry g = make_geometry(spec.nranks);
-    // Tuning knobs for measurements (tilempi/transport/settings.h), checked here so that a bad
+    // Tuning knobs for measurements (tilempi/transport/transport_settings.h), checked here so that a bad
     // value ends the job before it starts: the arena's chunk size (a power of two, at most half
     // the arena) and the eager limit (read again by each rank, which may have it from -x).
     try {

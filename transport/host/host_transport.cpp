@@ -21,7 +21,7 @@
 
 #include "backends.h"
 #include "shm/segment.h"
-#include "tilempi/transport/settings.h"
+#include "tilempi/transport/transport_settings.h"
 
 namespace tilempi::transport::host {
 
@@ -79,7 +79,7 @@ HostTransport::HostTransport(Segment seg, int rank, int size, bool unmap_at_exit
   chunk_ = g.arena_chunk;
   chunks_ = g.arena_chunks;
   eager_max_ = g.eager_max;
-  // Settings from the environment (tilempi/transport/settings.h); a bad value throws, naming
+  // Settings from the environment (tilempi/transport/transport_settings.h); a bad value throws, naming
   // the variable and its range, and MPI_Init fails with that message.
   if (auto v = settings::host_eager(g.ring_bytes / 4 - kSlotPayloadOffset)) eager_max_ = *v;
   // Large messages: cross-memory attach (one copy, the kernel pinning every page) below

@@ -46,7 +46,7 @@
 #include "tilempi/transport/contexts.h"
 #include "tilempi/transport/job.h"
 #include "tilempi/transport/rank_local.h"
-#include "tilempi/transport/settings.h"
+#include "tilempi/transport/transport_settings.h"
 
 extern char** environ;
 

@@ -51,7 +51,7 @@ struct EngineOptions {
   std::string report_path;
   std::string trace_path;
   /// How the ranks' compute is charged, in words, for the report and the summary (the job's
-  /// resolved sim.compute, whose one default is its declaration's: transport/settings.cpp).
+  /// resolved sim.compute, whose one default is its declaration's: transport/transport_settings.cpp).
   std::string compute;
   bool summary = true;
   bool progress = false;     ///< a line on stderr every few seconds of wall time (sim.progress)

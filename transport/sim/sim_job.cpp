@@ -25,7 +25,7 @@
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/config.h"
 #include "tilempi/hwmodel/core_model.h"
-#include "tilempi/transport/settings.h"
+#include "tilempi/transport/transport_settings.h"
 #include "tilempi/transport/rank_placement.h"
 
 namespace tilempi::transport::sim {
@@ -66,7 +66,7 @@ class SimJob final : public Job {
     if (n > 4096) throw std::runtime_error("the sim transport supports at most 4096 ranks");
     // ---- the chip
     // Every setting arrives resolved and checked (spec.sim, job_settings.h); the rules that depend
-    // on the job are applied here, as their declarations say (tilempi/transport/settings.h).
+    // on the job are applied here, as their declarations say (tilempi/transport/transport_settings.h).
     namespace ts = tilempi::transport::settings;
     const SimSettings& set = spec.sim;
     const std::uint64_t arena_mib = set.arena_mib_for(n);

@@ -13,7 +13,7 @@
 #include "sim/sim_engine.h"
 #include "tilempi/hwmodel/core_model.h"
 #include "tilempi/hwmodel/energy.h"
-#include "tilempi/transport/settings.h"
+#include "tilempi/transport/transport_settings.h"
 
 namespace tilempi::transport::sim {
 

@@ -1,6 +1,6 @@
 // The settings of one sim job, resolved and typed: what tilempirun hands the sim transport
 // (JobSpec::sim) instead of a map of strings. Every field is a declared setting
-// (tilempi/transport/settings.h: its name, type, default, description and flag); set() is the one
+// (tilempi/transport/transport_settings.h: its name, type, default, description and flag); set() is the one
 // place that turns a setting's text into its field, so a flag (`--adapter namp`) and the key
 // (`--set sim.adapter=namp`) are the same thing, checked the same way, with one default each.
 #pragma once

@@ -1,5 +1,5 @@
-// The transport layer's settings (tilempi/transport/settings.h).
-#include "tilempi/transport/settings.h"
+// The transport layer's settings (tilempi/transport/transport_settings.h).
+#include "tilempi/transport/transport_settings.h"
 
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/config.h"

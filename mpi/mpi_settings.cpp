@@ -1,5 +1,5 @@
-// The MPI layer's settings (settings.h).
-#include "settings.h"
+// The MPI layer's settings (mpi_settings.h).
+#include "mpi_settings.h"
 
 namespace tilempi::mpi {
 
