@@ -406,77 +406,65 @@ int inter_alltoallw(const char* fn, const void* sendbuf, const int* sendcounts, 
 
 }  // namespace
 
+namespace {
+
+/// An intercommunicator algorithm's entry: the default of its collective there.
+Algorithm intercomm_entry(Collective k, const char* name, AnyFn fn, const char* help) {
+  return {.kind = k, .name = name, .family = Family::Classic, .fn = fn, .help = help, .default_on = DefaultOn::Always,
+          .intercomm = true};
+}
+
+constexpr const char* kBarrierHelp =
+    "intercommunicators: a barrier in each group, the leaders exchange a message, a barrier in each group";
+constexpr const char* kBcastHelp =
+    "intercommunicators: the root sends to the other group's leader, which broadcasts there";
+constexpr const char* kReduceHelp =
+    "intercommunicators: the other group reduces to its leader, which sends the result to the root";
+constexpr const char* kAllreduceHelp =
+    "intercommunicators: each group reduces to its leader, the leaders swap, each broadcasts what it got";
+constexpr const char* kReduceScatterHelp =
+    "intercommunicators: each group reduces to its leader, the leaders swap, each scatters what it got";
+constexpr const char* kGatherHelp =
+    "intercommunicators: the root posts a receive from every rank of the other group at once, one wait";
+constexpr const char* kScatterHelp =
+    "intercommunicators: the root posts a send to every rank of the other group at once, one wait";
+constexpr const char* kAllHelp =
+    "intercommunicators: every receive from and send to the other group posted at once, one wait";
+
+}  // namespace
+
 namespace entry {
 
-extern const Algorithm barrier_inter_leaders{
-    .kind = Collective::Barrier, .name = "inter_leaders", .family = Family::Classic, .fn = any(InterBarrierFn{&inter_barrier}),
-    .help = "intercommunicators: a barrier in each group, the leaders exchange a message, a barrier in each group",
-    .default_on = DefaultOn::Always, .intercomm = true};
-extern const Algorithm bcast_inter_leader{
-    .kind = Collective::Bcast, .name = "inter_leader", .family = Family::Classic, .fn = any(InterBcastFn{&inter_bcast}),
-    .help = "intercommunicators: the root sends to the other group's leader, which broadcasts there",
-    .default_on = DefaultOn::Always, .intercomm = true};
-extern const Algorithm reduce_inter_leader{
-    .kind = Collective::Reduce, .name = "inter_leader", .family = Family::Classic, .fn = any(InterReduceFn{&inter_reduce}),
-    .help = "intercommunicators: the other group reduces to its leader, which sends the result to the root",
-    .default_on = DefaultOn::Always, .intercomm = true};
-extern const Algorithm allreduce_inter_leaders{
-    .kind = Collective::Allreduce, .name = "inter_leaders", .family = Family::Classic,
-    .fn = any(InterAllreduceFn{&inter_allreduce}),
-    .help = "intercommunicators: each group reduces to its leader, the leaders swap, each broadcasts what it got",
-    .default_on = DefaultOn::Always, .intercomm = true};
-extern const Algorithm reduce_scatter_inter_leaders{
-    .kind = Collective::ReduceScatter, .name = "inter_leaders", .family = Family::Classic,
-    .fn = any(InterReduceScatterFn{&inter_reduce_scatter}),
-    .help = "intercommunicators: each group reduces to its leader, the leaders swap, each scatters what it got",
-    .default_on = DefaultOn::Always, .intercomm = true};
-extern const Algorithm reduce_scatter_block_inter_leaders{
-    .kind = Collective::ReduceScatterBlock, .name = "inter_leaders", .family = Family::Classic,
-    .fn = any(InterReduceScatterFn{&inter_reduce_scatter}),
-    .help = "intercommunicators: each group reduces to its leader, the leaders swap, each scatters what it got",
-    .default_on = DefaultOn::Always, .intercomm = true};
-extern const Algorithm gather_inter_linear{
-    .kind = Collective::Gather, .name = "inter_linear", .family = Family::Classic, .fn = any(InterGatherFn{&inter_gather}),
-    .help = "intercommunicators: the root posts a receive from every rank of the other group at once, one wait",
-    .default_on = DefaultOn::Always, .intercomm = true};
-extern const Algorithm gatherv_inter_linear{
-    .kind = Collective::Gatherv, .name = "inter_linear", .family = Family::Classic, .fn = any(InterGathervFn{&inter_gatherv}),
-    .help = "intercommunicators: the root posts a receive from every rank of the other group at once, one wait",
-    .default_on = DefaultOn::Always, .intercomm = true};
-extern const Algorithm scatter_inter_linear{
-    .kind = Collective::Scatter, .name = "inter_linear", .family = Family::Classic, .fn = any(InterGatherFn{&inter_scatter}),
-    .help = "intercommunicators: the root posts a send to every rank of the other group at once, one wait",
-    .default_on = DefaultOn::Always, .intercomm = true};
-extern const Algorithm scatterv_inter_linear{
-    .kind = Collective::Scatterv, .name = "inter_linear", .family = Family::Classic,
-    .fn = any(InterScattervFn{&inter_scatterv}),
-    .help = "intercommunicators: the root posts a send to every rank of the other group at once, one wait",
-    .default_on = DefaultOn::Always, .intercomm = true};
-extern const Algorithm allgather_inter_linear{
-    .kind = Collective::Allgather, .name = "inter_linear", .family = Family::Classic,
-    .fn = any(InterAllgatherFn{&inter_allgather}),
-    .help = "intercommunicators: every receive from and send to the other group posted at once, one wait",
-    .default_on = DefaultOn::Always, .intercomm = true};
-extern const Algorithm allgatherv_inter_linear{
-    .kind = Collective::Allgatherv, .name = "inter_linear", .family = Family::Classic,
-    .fn = any(InterAllgathervFn{&inter_allgatherv}),
-    .help = "intercommunicators: every receive from and send to the other group posted at once, one wait",
-    .default_on = DefaultOn::Always, .intercomm = true};
-extern const Algorithm alltoall_inter_linear{
-    .kind = Collective::Alltoall, .name = "inter_linear", .family = Family::Classic,
-    .fn = any(InterAllgatherFn{&inter_alltoall}),
-    .help = "intercommunicators: every receive from and send to the other group posted at once, one wait",
-    .default_on = DefaultOn::Always, .intercomm = true};
-extern const Algorithm alltoallv_inter_linear{
-    .kind = Collective::Alltoallv, .name = "inter_linear", .family = Family::Classic,
-    .fn = any(InterAlltoallvFn{&inter_alltoallv}),
-    .help = "intercommunicators: every receive from and send to the other group posted at once, one wait",
-    .default_on = DefaultOn::Always, .intercomm = true};
-extern const Algorithm alltoallw_inter_linear{
-    .kind = Collective::Alltoallw, .name = "inter_linear", .family = Family::Classic,
-    .fn = any(InterAlltoallwFn{&inter_alltoallw}),
-    .help = "intercommunicators: every receive from and send to the other group posted at once, one wait",
-    .default_on = DefaultOn::Always, .intercomm = true};
+extern const Algorithm barrier_inter_leaders =
+    intercomm_entry(Collective::Barrier, "inter_leaders", any(InterBarrierFn{&inter_barrier}), kBarrierHelp);
+extern const Algorithm bcast_inter_leader =
+    intercomm_entry(Collective::Bcast, "inter_leader", any(InterBcastFn{&inter_bcast}), kBcastHelp);
+extern const Algorithm reduce_inter_leader =
+    intercomm_entry(Collective::Reduce, "inter_leader", any(InterReduceFn{&inter_reduce}), kReduceHelp);
+extern const Algorithm allreduce_inter_leaders =
+    intercomm_entry(Collective::Allreduce, "inter_leaders", any(InterAllreduceFn{&inter_allreduce}), kAllreduceHelp);
+extern const Algorithm reduce_scatter_inter_leaders =
+    intercomm_entry(Collective::ReduceScatter, "inter_leaders", any(InterReduceScatterFn{&inter_reduce_scatter}), kReduceScatterHelp);
+extern const Algorithm reduce_scatter_block_inter_leaders =
+    intercomm_entry(Collective::ReduceScatterBlock, "inter_leaders", any(InterReduceScatterFn{&inter_reduce_scatter}), kReduceScatterHelp);
+extern const Algorithm gather_inter_linear =
+    intercomm_entry(Collective::Gather, "inter_linear", any(InterGatherFn{&inter_gather}), kGatherHelp);
+extern const Algorithm gatherv_inter_linear =
+    intercomm_entry(Collective::Gatherv, "inter_linear", any(InterGathervFn{&inter_gatherv}), kGatherHelp);
+extern const Algorithm scatter_inter_linear =
+    intercomm_entry(Collective::Scatter, "inter_linear", any(InterGatherFn{&inter_scatter}), kScatterHelp);
+extern const Algorithm scatterv_inter_linear =
+    intercomm_entry(Collective::Scatterv, "inter_linear", any(InterScattervFn{&inter_scatterv}), kScatterHelp);
+extern const Algorithm allgather_inter_linear =
+    intercomm_entry(Collective::Allgather, "inter_linear", any(InterAllgatherFn{&inter_allgather}), kAllHelp);
+extern const Algorithm allgatherv_inter_linear =
+    intercomm_entry(Collective::Allgatherv, "inter_linear", any(InterAllgathervFn{&inter_allgatherv}), kAllHelp);
+extern const Algorithm alltoall_inter_linear =
+    intercomm_entry(Collective::Alltoall, "inter_linear", any(InterAllgatherFn{&inter_alltoall}), kAllHelp);
+extern const Algorithm alltoallv_inter_linear =
+    intercomm_entry(Collective::Alltoallv, "inter_linear", any(InterAlltoallvFn{&inter_alltoallv}), kAllHelp);
+extern const Algorithm alltoallw_inter_linear =
+    intercomm_entry(Collective::Alltoallw, "inter_linear", any(InterAlltoallwFn{&inter_alltoallw}), kAllHelp);
 
 }  // namespace entry
 
