@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "backends.h"
+#include "sim/context_crash.h"
 #include "tilempi/transport/context.h"
 #include "sim/engine_link.h"
 #include "sim/program_image.h"
@@ -306,57 +307,12 @@ void Scheduler::load_ranks(ProgramImage& image, int argc, char** argv) {
 
 // ------------------------------------------------------------------ crash reports
 
-char g_crash_stack[64 * 1024];
-
-const char* signal_name(int sig) {
-  switch (sig) {
-    case SIGSEGV: return "SIGSEGV";
-    case SIGBUS: return "SIGBUS";
-    case SIGFPE: return "SIGFPE";
-    case SIGILL: return "SIGILL";
-    case SIGABRT: return "SIGABRT";
-    default: return "a signal";
-  }
-}
-
-extern "C" void on_rank_crash(int sig, siginfo_t* info, void*) {
-  // Async-signal context: fixed buffers, no allocation. The message goes to the launcher
-  // through the job's header; the process then dies of the signal (exit status 128 + sig).
-  Slot* s = g_running;
-  if (s && g_scheduler) {
-    Header* h = g_scheduler->header();
-    std::uint32_t expected = 0;
-    if (shared(h->failure_state).compare_exchange_strong(expected, 1)) {
-      // A fault address only when the kernel raised the signal (si_code > 0), not raise()/kill().
-      const bool overflow = (sig == SIGSEGV || sig == SIGBUS) && info && info->si_code > 0 && s->ctx &&
-                            s->ctx->in_guard(info->si_addr);
-      if (overflow) {
-        std::snprintf(h->failure, sizeof h->failure,
-                      "rank %d: stack overflow (%s): its stack of %zu KiB is used up (last MPI call: %s); "
-                      "raise it with --set sim.stack_kib=N",
-                      s->rank, signal_name(sig), g_scheduler->stack_bytes() >> 10,
-                      s->last_call ? s->last_call : "none");
-      } else {
-        std::snprintf(h->failure, sizeof h->failure, "rank %d crashed with signal %d (%s: %s) (last MPI call: %s)",
-                      s->rank, sig, signal_name(sig), strsignal(sig), s->last_call ? s->last_call : "none");
-      }
-      shared(h->failure_state).store(2, std::memory_order_release);
-    }
-  }
-  ::signal(sig, SIG_DFL);
-  ::raise(sig);
-}
-
-void install_crash_handlers() {
-  stack_t ss{};
-  ss.ss_sp = g_crash_stack;
-  ss.ss_size = sizeof g_crash_stack;
-  ::sigaltstack(&ss, nullptr);
-  struct sigaction sa{};
-  sa.sa_sigaction = on_rank_crash;
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND | SA_NODEFER;
-  sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::sigaction(sig, &sa, nullptr);
+/// The rank whose code ran when a fatal signal came (context_crash.h): async-signal-safe.
+bool crashed_rank(CrashedRank* out) {
+  const Slot* s = g_running;
+  if (!s || !g_scheduler) return false;
+  *out = {s->rank, s->ctx.get(), s->last_call, g_scheduler->stack_bytes()};
+  return true;
 }
 
 // ------------------------------------------------------------------ the loop
@@ -492,7 +448,7 @@ int Scheduler::run(int argc, char** argv) {
   char* slash = std::strrchr(argv[1], '/');
   program_invocation_short_name = slash ? slash + 1 : argv[1];
   load_ranks(*image, argc - 1, argv + 1);
-  install_crash_handlers();
+  install_crash_handlers(header_, &crashed_rank);
 
   std::string failure = loop();
   set_current_rank_slot(0);

@@ -24,9 +24,10 @@ target_sources(tilempi_transport PRIVATE
   ${CMAKE_CURRENT_LIST_DIR}/rank_migration.cpp
   ${CMAKE_CURRENT_LIST_DIR}/virtual_sleep.cpp
   ${CMAKE_CURRENT_LIST_DIR}/shm_link.cpp)
-# Ranks as contexts: the simulator process (the program loader and the scheduler of contexts;
-# the context switch itself is transport/context.cpp).
+# Ranks as contexts: the simulator process (the program loader, the scheduler of contexts and its
+# crash reports; the context switch itself is transport/context.cpp).
 target_sources(tilempi_transport PRIVATE ${CMAKE_CURRENT_LIST_DIR}/context_job.cpp
+                                         ${CMAKE_CURRENT_LIST_DIR}/context_crash.cpp
                                          ${CMAKE_CURRENT_LIST_DIR}/program_image.cpp
                                          ${CMAKE_CURRENT_LIST_DIR}/rank_variables.cpp)
 target_compile_definitions(tilempi_transport PRIVATE TILEMPI_HAVE_CONTEXTS=1)
