@@ -48,7 +48,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
 
   // Where are flits 1 .. L-1 (flit 0, the head, was just read)?
   xloc_.assign(L, -1);
-  xready_.assign(L, 0);
+  if (xready_.size() < L) xready_.resize(L);  // (read only where xloc_ names a buffer)
   std::size_t k = 1;
   for (int i = h + 1; i >= 0 && k < L; --i) {
     const Fifo& f = fifo(i);
@@ -68,13 +68,12 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
   const int m = U ? 0 : xloc_[L - 1];  // first stage that still sends P's flits
   // kfirst[i]: first flit that is at or before buffer i (leaves it after t).
   std::vector<std::size_t>& kfirst = xkfirst_;
-  kfirst.assign(static_cast<std::size_t>(h) + 2, L);
-  for (int i = 0; i <= h + 1; ++i)
-    for (std::size_t q = 1; q < L; ++q)
-      if (xloc_[q] <= i) {
-        kfirst[static_cast<std::size_t>(i)] = q;
-        break;
-      }
+  // (The flits' buffers fall from flit to flit: one pass from the furthest buffer back.)
+  kfirst.resize(static_cast<std::size_t>(h) + 2);
+  for (std::size_t q = 1, i = static_cast<std::size_t>(h) + 2; i-- > 0;) {
+    while (q < L && xloc_[q] > static_cast<std::int32_t>(i)) ++q;
+    kfirst[i] = q;
+  }
   // The worm must still own its outputs from stage m on.
   for (int j = m; j <= h; ++j) {
     const Fifo& f = fifo(j);
@@ -85,7 +84,8 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
   if (U && source(block(node_at(0)), 0).qhead != static_cast<std::int32_t>(slot)) return false;
 
   // Times: s[j][k] send at stage j, c[k] read by the core, w[k] written by it.
-  xs_.assign((static_cast<std::size_t>(h) + 3) * L, 0);
+  // (Not cleared: the recurrence reads only cells it wrote, see below.)
+  if (xs_.size() < (static_cast<std::size_t>(h) + 3) * L) xs_.resize((static_cast<std::size_t>(h) + 3) * L);
   auto S = [&](int j, std::size_t q) -> Cycle& { return xs_[static_cast<std::size_t>(j) * L + q]; };
   auto C = [&](std::size_t q) -> Cycle& { return xs_[(static_cast<std::size_t>(h) + 1) * L + q]; };
   auto W = [&](std::size_t q) -> Cycle& { return xs_[(static_cast<std::size_t>(h) + 2) * L + q]; };
