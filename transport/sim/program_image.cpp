@@ -322,7 +322,7 @@ std::optional<ProgramImage> ProgramImage::inspect(const std::string& path, std::
     img.main_exported_ = true;
   } else if (const Elf64_Sym* s = find_main(SHT_SYMTAB)) {
     img.main_value_ = s->st_value;
-  } else {
+  } else if (options.need_main) {
     why_not = "main is not in the dynamic or the static symbol table (stripped): link with -rdynamic";
     return std::nullopt;
   }

@@ -95,6 +95,9 @@ class ProgramImage {
     /// Load an executable with a PT_TLS segment anyway (its TLS accesses hit the host's TLS:
     /// see the top of this file). For experiments only.
     bool allow_tls = false;
+    /// Fail when main cannot be found (a copy must be started there). A look at what a program
+    /// links (needed()) asks without.
+    bool need_main = true;
   };
 
   /// Reads and checks the executable once. Returns std::nullopt and sets why_not to a one-line

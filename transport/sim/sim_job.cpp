@@ -259,10 +259,13 @@ class SimJob final : public Job {
         if (lib.rfind("libtilempi.so", 0) == 0) return true;
       return false;
     };
-    const char* const static_library = "it does not link libtilempi.so (a static libtilempi cannot share the simulator)";
+    const char* const static_library =
+        "it does not link libtilempi.so (a static libtilempi cannot share the simulator; a wrapper such as env, sh, "
+        "time or valgrind starts the MPI program in a process of its own)";
     if (why.empty()) {
       ProgramImage::Options look;
       look.allow_tls = true;
+      look.need_main = false;
       std::string ignored;
       if (auto peek = ProgramImage::inspect(spec.program, ignored, look); peek && !links_shared_library(*peek))
         why = static_library;
