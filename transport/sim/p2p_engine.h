@@ -29,6 +29,9 @@ class P2pMessages {
 
   /// Each message's latency, from the send call to its arrival.
   const hwmodel::Summary& latency() const { return latency_; }
+  /// The most messages in flight at once (sent, and not yet both fetched and completed): the
+  /// table's slots, which are reused (TILEMPI_SIM_PROFILE).
+  std::size_t peak_in_flight() const { return msgs_.size(); }
 
  private:
   // A message in flight, in a slot of msgs_, named by its MessageHandle (sim_ids.h).
