@@ -14,7 +14,7 @@ MsgId P2pMessages::send(int r, const SendRequest& s) {
   m.src = r;
   m.send = s;
   m.sent = s.op == 0;
-  m.pair_seq = pairs_[pair_key(r, s.dst)].sent++;
+  m.pair_seq = pairs_.at(pair_key(r, s.dst)).sent++;
   core_.count_message();
   RankInfo& ri = core_.rank(r);
   ++ri.sends;
@@ -88,8 +88,7 @@ void P2pMessages::publish_arrival(Msg& m, ArrivalEvent e) {
   const int dst = m.send.dst;
   if (m.published) return core_.publish(dst, e);  // told again (an adapter's later notice)
   const std::uint64_t key = pair_key(m.src, dst);
-  const auto it = pairs_.find(key);  // (there: m is on its way)
-  PairOrder& po = it->second;
+  PairOrder& po = *pairs_.find(key);  // (there: m is on its way)
   if (m.pair_seq > po.published) {
     // An earlier message between the two is still on its way.
     if (held_.insert_or_assign({key, m.pair_seq}, e).second) ++po.held;
@@ -109,7 +108,7 @@ void P2pMessages::publish_arrival(Msg& m, ArrivalEvent e) {
     --po.held;
     if (Msg* h = find(e.msg)) h->published = true;
   }
-  if (po.published == po.sent && po.held == 0 && po.last_time <= core_.processing()) pairs_.erase(it);
+  if (po.published == po.sent && po.held == 0 && po.last_time <= core_.processing()) pairs_.erase(key);
 }
 
 void P2pMessages::sent(MsgId id, std::uint64_t at, std::uint64_t core_cycles) {

@@ -4,12 +4,12 @@
 
 #include <cstdint>
 #include <map>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "sim/engine_core.h"
 #include "sim/p2p_messages.h"
+#include "sim/pair_table.h"
 #include "sim/sim_ids.h"
 
 namespace tilempi::transport::sim {
@@ -70,7 +70,7 @@ class P2pMessages {
   std::vector<Msg> msgs_;
   std::vector<std::uint32_t> free_msgs_;
   std::uint64_t msg_count_ = 0;
-  std::unordered_map<std::uint64_t, PairOrder> pairs_;
+  PairTable<PairOrder> pairs_;
   /// Arrivals held back, by (src * n + dst, the pair's message number).
   std::map<std::pair<std::uint64_t, std::uint64_t>, ArrivalEvent> held_;
   hwmodel::Summary latency_;
