@@ -207,7 +207,7 @@ const Setting& sim_ranks_env() {
 const Setting& sim_profile_env() {
   static const Setting s = st::boolean(
       "TILEMPI_SIM_PROFILE", st::Source::environment, "false",
-      "sim: print the engine's hand-off counts (passes, blocks, wakes, context switches) at the end of a run");
+      "sim: print the engine's hand-off counts (passes, blocks, wakes, context switches) and the most messages and requests in flight at once, at the end of a run");
   return s;
 }
 

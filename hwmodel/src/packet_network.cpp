@@ -49,7 +49,6 @@ PacketId Chip::PacketNetwork::inject(int network, TileId src, TileId dst, std::u
   if (free_slots_.empty()) {
     slot = static_cast<std::uint32_t>(pkts_.size());
     pkts_.emplace_back();
-    stages_.resize(pkts_.size() << stage_shift_);
   } else {
     slot = free_slots_.back();
     free_slots_.pop_back();
@@ -158,12 +157,24 @@ void Chip::PacketNetwork::write_head(std::uint32_t slot, Cycle t) {
   if (writing_[n] < 0) start_write(n, t);
 }
 
+std::uint32_t Chip::PacketNetwork::take_block() {
+  if (free_blocks_.empty()) {
+    const std::uint32_t first = static_cast<std::uint32_t>(stage_chunks_.size()) << kBlocksPerChunkLog;
+    stage_chunks_.push_back(std::make_unique<Stage[]>(std::size_t{kBlocksPerChunk} << stage_shift_));
+    for (std::uint32_t b = first + kBlocksPerChunk; b-- > first;) free_blocks_.push_back(b);
+  }
+  const std::uint32_t b = free_blocks_.back();
+  free_blocks_.pop_back();
+  return b;
+}
+
 void Chip::PacketNetwork::start_write(std::size_t n, Cycle t) {
   WriteQueue& q = to_write_[n];
   const std::uint32_t slot = static_cast<std::uint32_t>(q.head);
   q.head = pkts_[slot].write_next;
   if (q.head < 0) q.tail = -1;
   Packet& p = pkts_[slot];
+  p.block = take_block();
   p.head_in = std::max(t, core_free_[n]);
   writing_[n] = slot;
   LinkStats& inj = inj_[n];
@@ -336,6 +347,7 @@ void Chip::PacketNetwork::deliver(std::uint32_t slot, Cycle t) {
                                                 static_cast<int>(p.hops), p.created, p.head_in, p.tail_out, t,
                                                 p.link_wait});
   const PacketEvent ev = event_of(p, t);
+  free_blocks_.push_back(p.block);
   free_slots_.push_back(slot);
   --live_;
   if (chip_.on_delivered_) chip_.on_delivered_(ev);

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <queue>
 #include <vector>
 
@@ -61,12 +62,23 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
     std::uint32_t released = 0;  // stages whose release cycle is scheduled
     std::int32_t wait_next = -1; // the head after this one in the queue of the port it waits for
     std::int32_t write_next = -1;  // the packet after this one in its core's queue
+    std::uint32_t block = 0;       // its block of stages (from the start of its writing on)
     std::uint8_t net = 0;
   };
-  // The stages of the packet in `slot`, per router on its path: a fixed block of stages_ (an XY
-  // path crosses at most width + height - 1 routers), found from the slot without reading the
-  // packet.
-  Stage* stages(std::uint32_t slot) { return stages_.data() + (static_cast<std::size_t>(slot) << stage_shift_); }
+  // The stages of the packet in `slot`, per router on its path: a fixed block of stages (an XY
+  // path crosses at most width + height - 1 routers, rounded up to a power of two). A packet gets its block when its core
+  // starts writing it and gives it back when delivered: the packets still queued at their cores
+  // have none. (A block per packet from its injection on was 1 KiB each on a 32x32 mesh, 1.1 GB
+  // of the 2.2 GB of a 1024-rank exchange that sends every message at once.)
+  Stage* stages(std::uint32_t slot) {
+    const std::uint32_t b = pkts_[slot].block;
+    return stage_chunks_[b >> kBlocksPerChunkLog].get() + (static_cast<std::size_t>(b & (kBlocksPerChunk - 1)) << stage_shift_);
+  }
+  // Blocks are allocated in chunks that never move: a packet's stages stay where they are while
+  // another packet gets its block (start_write runs inside schedule_releases' loop over them).
+  static constexpr unsigned kBlocksPerChunkLog = 6;
+  static constexpr std::uint32_t kBlocksPerChunk = 1u << kBlocksPerChunkLog;
+  std::uint32_t take_block();
   // A router input (a link's far end, or the core's injection port): its packets leave it in
   // the order they came; a head can start its RC and VA stages only once the packet before it
   // has left (head-of-line blocking, the flit model's input FIFO).
@@ -197,11 +209,12 @@ struct Chip::PacketNetwork final : Chip::NetworkModel {
   Cycle cur_ = 0;                    // the cycle being processed
   std::vector<LinkStats> inj_;       // per node
   std::vector<Packet> pkts_;
-  std::vector<Stage> stages_;  // [slot << stage_shift_ | stage]
+  std::vector<std::unique_ptr<Stage[]>> stage_chunks_;  // blocks of stages, kBlocksPerChunk per chunk
   std::size_t max_stages_ = 0;
   unsigned stage_shift_ = 0;   // a slot's block of stages: max_stages_ rounded up to a power of two
   std::vector<Cycle> tails_;   // schedule_releases: the cycle the tail crosses each stage
   std::vector<std::uint32_t> free_slots_;
+  std::vector<std::uint32_t> free_blocks_;  // blocks of stage_chunks_ no packet holds
   std::vector<std::vector<std::uint32_t>> wheel_ = std::vector<std::vector<std::uint32_t>>(kWheel);
   std::uint64_t wheel_bits_[kWheel / 64] = {};
   Cycle base_ = 0;  // the calendar holds the events of cycles [base_, base_ + kWheel)

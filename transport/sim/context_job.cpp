@@ -206,6 +206,7 @@ class ContextLink final : public EngineLink {
     slot_.inbox.clear();
   }
   const std::vector<EngineEvent>* local_inbox() const override { return &slot_.inbox; }
+  void clear_local_inbox() override { slot_.inbox.clear(); }
   void publish_clock(std::uint64_t clock) override { slot_.clock = clock; }
   void sync_to(std::uint64_t t) override {
     while (s_.horizon() < t) {

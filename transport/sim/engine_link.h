@@ -75,6 +75,9 @@ class EngineLink {
   /// instead of calling take_events in its completion loops. nullptr: events may come at any
   /// time (ranks as processes).
   virtual const std::vector<EngineEvent>* local_inbox() const { return nullptr; }
+  /// The rank took every event of local_inbox() where it lies (instead of by take_events, which
+  /// would copy them once more): they are gone from it.
+  virtual void clear_local_inbox() {}
   /// The rank's clock: every request it will still post has a time >= clock.
   virtual void publish_clock(std::uint64_t clock) = 0;
   /// Returns once horizon() >= t (the rank's clock, published, is <= t).

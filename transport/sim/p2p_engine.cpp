@@ -7,17 +7,14 @@ namespace tilempi::transport::sim {
 
 namespace ad = tilempi::hwmodel::adapter;
 
-P2pMessages::P2pMessages(EngineCore& core) : core_(core) {
-  const int n = core_.nranks();
-  if (n <= kDensePairRanks) dense_pairs_.resize(static_cast<std::size_t>(n) * static_cast<std::size_t>(n));
-}
+P2pMessages::P2pMessages(EngineCore& core) : core_(core) {}
 
 MsgId P2pMessages::send(int r, const SendRequest& s) {
   Msg& m = new_msg();
   m.src = r;
   m.send = s;
   m.sent = s.op == 0;
-  m.pair_seq = pair_order(r, s.dst).sent++;
+  m.pair_seq = pairs_.at(pair_key(r, s.dst)).sent++;
   core_.count_message();
   RankInfo& ri = core_.rank(r);
   ++ri.sends;
@@ -87,16 +84,17 @@ void P2pMessages::arrived(MsgId id, std::uint64_t at, std::uint64_t core_cycles)
                                   .arena_off = s.arena_off, .rdv = s.rdv, .sync = s.sync, .env = s.env});
 }
 
-void P2pMessages::publish_arrival(const Msg& m, ArrivalEvent e) {
+void P2pMessages::publish_arrival(Msg& m, ArrivalEvent e) {
   const int dst = m.send.dst;
-  PairOrder& po = pair_order(m.src, dst);
+  if (m.published) return core_.publish(dst, e);  // told again (an adapter's later notice)
   const std::uint64_t key = pair_key(m.src, dst);
-  if (m.pair_seq < po.published) return core_.publish(dst, e);  // told again (an adapter's later notice)
+  PairOrder& po = *pairs_.find(key);  // (there: m is on its way)
   if (m.pair_seq > po.published) {
     // An earlier message between the two is still on its way.
     if (held_.insert_or_assign({key, m.pair_seq}, e).second) ++po.held;
     return;
   }
+  m.published = true;
   for (;;) {
     e.time = std::max(e.time, po.last_time);
     po.last_time = e.time;
@@ -108,7 +106,9 @@ void P2pMessages::publish_arrival(const Msg& m, ArrivalEvent e) {
     e = next->second;
     held_.erase(next);
     --po.held;
+    if (Msg* h = find(e.msg)) h->published = true;
   }
+  if (po.published == po.sent && po.held == 0 && po.last_time <= core_.processing()) pairs_.erase(key);
 }
 
 void P2pMessages::sent(MsgId id, std::uint64_t at, std::uint64_t core_cycles) {

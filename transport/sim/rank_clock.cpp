@@ -219,6 +219,14 @@ void SimTransport::compute(std::uint64_t cycles) {
 
 void SimTransport::drain() {
   if (!events_waiting()) return;
+  if (inbox_) {
+    // Ranks as contexts: the events wait in this process's memory, and only change while the
+    // rank is switched out. Taken where they lie: one copy of each event less, and one buffer
+    // less as large as the rank's largest burst of events (an alltoall's N - 1 arrivals).
+    for (const EngineEvent& e : *inbox_) heap_.push(e.time, seen_++, e);
+    link_->clear_local_inbox();
+    return;
+  }
   incoming_events_.clear();
   link_->take_events(incoming_events_);
   for (const EngineEvent& e : incoming_events_) heap_.push(e.time, seen_++, e);

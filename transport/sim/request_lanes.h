@@ -26,6 +26,8 @@ class RequestLanes {
 
   bool empty() const { return count_ == 0; }
   std::size_t size() const { return count_; }
+  /// The most requests that waited at once (TILEMPI_SIM_PROFILE).
+  std::size_t peak() const { return peak_; }
 
   void push(std::uint64_t cycle, int rank, const EngineRequest& q) {
     Lane& l = lanes_[static_cast<std::size_t>(rank + 1)];
@@ -37,7 +39,7 @@ class RequestLanes {
       l.items.insert(l.items.begin() + (at - l.cycles.begin()), q);
       l.cycles.insert(at, cycle);
     }
-    ++count_;
+    if (++count_ > peak_) peak_ = count_;
     const std::uint64_t first = l.cycles[l.head];
     if (first < l.keyed) key(l, first, rank + 1);
   }
@@ -118,6 +120,7 @@ class RequestLanes {
   std::vector<Lane> lanes_;
   std::vector<Key> heap_;
   std::size_t count_ = 0;
+  std::size_t peak_ = 0;
 };
 
 }  // namespace tilempi::transport::sim

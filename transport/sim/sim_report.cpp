@@ -384,7 +384,7 @@ void SimEngine::print_summary() {
   const double sum = static_cast<double>(std::max<std::uint64_t>(1, comm + compute));
   const JobEnergy energy = job_energy();
   std::string busiest = best_link >= 0 ? link_name(chip_->topology(), best_link) : std::string("-");
-  if (tilempi::settings::env_boolean(tilempi::transport::settings::sim_profile_env()).value_or(false))
+  if (tilempi::settings::env_boolean(tilempi::transport::settings::sim_profile_env()).value_or(false)) {
     std::fprintf(stderr,
                  "tilempirun: sim: engine passes %llu (slept %llu times), blocks %llu, wakes %llu; ranks waited "
                  "for the horizon %llu times, slept %llu times\n",
@@ -392,6 +392,10 @@ void SimEngine::print_summary() {
                  static_cast<unsigned long long>(blocks_total_),
                  static_cast<unsigned long long>(wakes_total_), static_cast<unsigned long long>(rank_horizon_waits_),
                  static_cast<unsigned long long>(rank_horizon_sleeps_));
+    // What a large job holds at once: its memory grows with these, not with the messages sent.
+    std::fprintf(stderr, "tilempirun: sim: at most %zu messages in flight, %zu requests waiting for their cycle\n",
+                 p2p_.peak_in_flight(), queue_.peak());
+  }
   std::fprintf(stderr,
                "tilempirun: sim: %d ranks on %s %dx%d, adapter %s: %llu cycles = %.3f us virtual; "
                "comm %.0f%% / compute %.0f%% of rank time (compute %s); %llu messages, %llu packets, %llu link "

@@ -6,9 +6,11 @@
 #   transport/sim/bench/ab_job.sh BUILD_A BUILD_B [PAIRS=10] [-- TILEMPIRUN_ARGS... PROGRAM ARGS...]
 # Default job: 20 alltoalls of 1 KiB among 64 ranks, packet model (docs/HWMODEL.md, Performance):
 #   -n 64 --transport sim --compute none --set network_model=packet sim_alltoall_bench 1024 20
-# The program is looked up in each build's bin/ when it is not a path.
+# The program is looked up in each build's bin/ when it is not a path. (sim_alltoall_bench calls
+# MPI_Alltoall, which --coll chooses, only with its third argument `coll`: issue 38's job is
+# `-n 1024 ... --coll alltoall=pairwise --set network_model=packet sim_alltoall_bench 8 1 coll`.)
 set -eu
-usage() { sed -n '2,9p' "$0"; exit 2; }
+usage() { sed -n '2,11p' "$0"; exit 2; }
 [ $# -ge 2 ] || usage
 a=$(cd "$1" && pwd) b=$(cd "$2" && pwd)
 shift 2
