@@ -6,8 +6,10 @@
 //    that each rank draws the sequence it would draw as a process.
 //  - pthread_create: a rank that starts a thread ends the job with a message saying how to run
 //    it as a process instead (a modeled tile core runs one thread; a context cannot host more).
-//  - getenv("TILEMPI_RANK"): the running rank, as the launcher sets it in each rank process's
-//    environment (the rest of the environment is the process's, shared by all ranks).
+//  - getenv("TILEMPI_RANK") and the other launchers' rank variables (PMI_RANK,
+//    OMPI_COMM_WORLD_RANK, ...: transport/job.h): the running rank, as the launcher sets them in
+//    each rank process's environment (the rest of the environment is the process's, shared by
+//    all ranks).
 //  - the Fortran runtime's I/O statements (gfortran's libgfortran): its unit table is the
 //    process's, so rank r's external unit u (0 <= u < kUnitStride, other than the preconnected
 //    0, 5 and 6) becomes unit u + (r + 1) * kUnitStride: two ranks that OPEN unit 10 on
@@ -23,6 +25,7 @@
 #include <string>
 
 #include "tilempi/transport/contexts.h"
+#include "tilempi/transport/job.h"
 #include "tilempi/transport/rank_local.h"
 
 namespace ts = tilempi::transport::sim;
@@ -49,6 +52,14 @@ Generator& generator() {
     gen.seeded = true;
   }
   return gen;
+}
+
+/// Whether getenv(name) in a rank answers the rank: TILEMPI_RANK or another launcher's name for it.
+bool names_running_rank(const char* name) {
+  if (std::strcmp(name, tilempi::transport::kEnvRank) == 0) return true;
+  for (const char* v : tilempi::transport::kForeignRankVariables)
+    if (std::strcmp(name, v) == 0) return true;
+  return false;
 }
 
 // ---- Fortran units
@@ -122,7 +133,7 @@ void _Exit(int status) noexcept {
 
 char* getenv(const char* name) noexcept {
   static auto next = next_definition<char* (*)(const char*)>("getenv");
-  if (ts::in_rank_context() && std::strcmp(name, "TILEMPI_RANK") == 0) {
+  if (ts::in_rank_context() && names_running_rank(name)) {
     static tilempi::transport::RankLocal<std::string> rank_text;
     std::string& text = rank_text.get();
     if (text.empty()) text = std::to_string(ts::running_rank());

@@ -329,6 +329,7 @@ bool JobRunner::spawn(int rank, const std::string& path, std::vector<char*>& arg
     return false;
   }
   env.set(tt::kEnvRank, std::to_string(rank));
+  for (const char* v : tt::kForeignRankVariables) env.set(v, std::to_string(rank));
   env.finalize();
   const char* file = path.c_str();
   const char* workdir = o_.workdir.empty() ? nullptr : o_.workdir.c_str();
@@ -765,6 +766,7 @@ int JobRunner::run() {
                         tt::kEnvMesh, tt::kEnvLauncherPid, tt::kEnvAppnum})
     env.erase(v);
   env.set(tt::kEnvSize, std::to_string(o_.nranks));
+  for (const char* v : tt::kForeignSizeVariables) env.set(v, std::to_string(o_.nranks));
   env.set(tt::kEnvTransport, o_.transport);
   env.set(tt::kEnvBind, o_.bind ? "core" : "none");
   env.set(tt::kEnvMesh, std::to_string(topo.width) + "x" + std::to_string(topo.height));

@@ -24,6 +24,16 @@ inline constexpr const char* kEnvLauncherPid = "TILEMPI_LAUNCHER_PID";
 /// which MPI_APPNUM gives; unset with one program.
 inline constexpr const char* kEnvAppnum = "TILEMPI_APPNUM";
 
+/// The variables other launchers set for each rank, which scripts and programs read before
+/// MPI_Init (a per-rank output file, a device chosen by local rank): MPICH's Hydra (PMI_RANK,
+/// PMI_SIZE, MPI_LOCALRANKID, MPI_LOCALNRANKS), Open MPI's (OMPI_COMM_WORLD_*, OMPI_UNIVERSE_SIZE)
+/// and PMIx's (PMIX_RANK). tilempi has one host, so a rank's local and node rank are its rank.
+inline constexpr const char* kForeignRankVariables[] = {
+    "PMI_RANK", "MPI_LOCALRANKID", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_LOCAL_RANK",
+    "OMPI_COMM_WORLD_NODE_RANK", "PMIX_RANK"};
+inline constexpr const char* kForeignSizeVariables[] = {
+    "PMI_SIZE", "MPI_LOCALNRANKS", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE", "OMPI_UNIVERSE_SIZE"};
+
 /// Why a job ended when a rank left main between MPI_Init and MPI_Finalize (the abort record's
 /// text on host, the sim's report), so that the launcher can say it in those words.
 inline constexpr const char* kExitedWithoutFinalize = "exited without MPI_Finalize";
