@@ -296,6 +296,24 @@ case $case_name in
     echo "$out" | grep -Eq -- '-ltilempi' && fail "-show -c must not link: $out"
     out=$("$cc" -show -DNAME='a b' x.c)
     echo "$out" | grep -Fq -- "'-DNAME=a b'" || fail "-show must quote arguments with spaces: $out"
+    # Open MPI's -showme variants, which build systems (CMake's FindMPI first of all) ask before
+    # MPICH's: flags only, no compiler word, and nothing passed to the compiler.
+    for dash in - --; do
+      out=$("$cc" ${dash}showme:compile) || fail "${dash}showme:compile failed"
+      case $out in -I*include*) ;; *) fail "${dash}showme:compile must start with the include flag: $out" ;; esac
+      echo "$out" | grep -Eq -- '-ltilempi' && fail "${dash}showme:compile must not link: $out"
+      out=$("$cc" ${dash}showme:link) || fail "${dash}showme:link failed"
+      case $out in -*) ;; *) fail "${dash}showme:link must be flags only: $out" ;; esac
+      echo "$out" | grep -Eq -- '-ltilempi( |$)' || fail "${dash}showme:link: library not linked: $out"
+    done
+    [ -d "$("$cc" -showme:incdirs)" ] || fail "-showme:incdirs is not a directory: $("$cc" -showme:incdirs)"
+    "$cc" -showme:libdirs | grep -q /lib || fail "-showme:libdirs: $("$cc" -showme:libdirs)"
+    "$cc" -showme:libs | grep -Eq '(^| )tilempi( |$)' || fail "-showme:libs: $("$cc" -showme:libs)"
+    [ -x "$("$cc" -showme:command | cut -d' ' -f1)" ] || command -v "$("$cc" -showme:command)" >/dev/null ||
+      fail "-showme:command is not a compiler: $("$cc" -showme:command)"
+    "$cc" -showme:version | grep -q "tilempi [0-9]" || fail "-showme:version: $("$cc" -showme:version)"
+    if err=$("$cc" -showme:nonsense 2>&1); then fail "-showme:nonsense succeeded"; fi
+    echo "$err" | grep -q "showme:nonsense" || fail "-showme:nonsense: the message does not name it: $err"
     ;;
 
   wrapper-hello)
