@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "tilempi/transport/termination.h"
+
 namespace tilempi::transport::sim {
 
 namespace {
@@ -47,6 +49,10 @@ extern "C" void on_rank_crash(int sig, siginfo_t* info, void*) {
       }
       shared(h->failure_state).store(2, std::memory_order_release);
     }
+    // The ranks share this process's stdio and Fortran buffers: what the others printed would
+    // die with it. Not async-signal-safe, but the process ends here anyway, its report is
+    // already written, and a second fault in the flush meets the default action (SA_RESETHAND).
+    flush_program_output();
   }
   ::signal(sig, SIG_DFL);
   ::raise(sig);

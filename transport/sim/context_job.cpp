@@ -37,6 +37,7 @@
 
 #include "backends.h"
 #include "sim/context_crash.h"
+#include "sim/context_termination.h"
 #include "tilempi/transport/context.h"
 #include "sim/engine_link.h"
 #include "sim/program_image.h"
@@ -352,6 +353,7 @@ std::string Scheduler::loop() {
     return all ? wall * static_cast<double>(chip) / static_cast<double>(all) : 0.0;
   };
   while (live > 0) {
+    end_if_terminated();
     if (ready_.empty()) {
       // Every live rank waits for an event: simulate until one is woken.
       const std::uint64_t t0 = ticks();
@@ -450,6 +452,7 @@ int Scheduler::run(int argc, char** argv) {
   program_invocation_short_name = slash ? slash + 1 : argv[1];
   load_ranks(*image, argc - 1, argv + 1);
   install_crash_handlers(header_, &crashed_rank);
+  catch_termination_of_contexts();
 
   std::string failure = loop();
   set_current_rank_slot(0);

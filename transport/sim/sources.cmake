@@ -28,6 +28,7 @@ target_sources(tilempi_transport PRIVATE
 # crash reports; the context switch itself is transport/context.cpp).
 target_sources(tilempi_transport PRIVATE ${CMAKE_CURRENT_LIST_DIR}/context_job.cpp
                                          ${CMAKE_CURRENT_LIST_DIR}/context_crash.cpp
+                                         ${CMAKE_CURRENT_LIST_DIR}/context_termination.cpp
                                          ${CMAKE_CURRENT_LIST_DIR}/program_image.cpp
                                          ${CMAKE_CURRENT_LIST_DIR}/rank_variables.cpp)
 target_compile_definitions(tilempi_transport PRIVATE TILEMPI_HAVE_CONTEXTS=1)

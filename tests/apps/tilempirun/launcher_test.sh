@@ -422,6 +422,21 @@ case $case_name in
     expect_out err "rank 1:? exited without MPI_Finalize"
     expect_no_out err "timeout"
     all_lines
+    # A crashing rank's own buffer dies with its process where ranks are processes (as with
+    # MPICH), but the others' lines must not: with ranks as contexts they share the simulator's
+    # stdio buffer, which the crash lost.
+    launch "$@" -n 3 --timeout 60 "$probe" crash
+    expect_status 139
+    expect_out err "rank 1 .*(signal 11|SIGSEGV)"
+    for r in 0 2; do for k in 0 1 2; do expect_out out "^rank $r line $k$"; done; done
+    # --timeout (SIGTERM) while every rank is inside MPI: every line is kept; while rank 1 runs
+    # its own code: the others' lines are (ranks as contexts lost them all: one process).
+    launch "$@" -n 3 --timeout 2 "$probe" mpi-loop
+    expect_status 124
+    all_lines
+    launch "$@" -n 3 --timeout 2 "$probe" spin
+    expect_status 124
+    for r in 0 2; do for k in 0 1 2; do expect_out out "^rank $r line $k$"; done; done
     launch "$@" -n 3 --timeout 60 "$probe" none-finalize
     expect_status 1
     expect_out err "exited without MPI_Finalize"

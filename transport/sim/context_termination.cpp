@@ -1,0 +1,61 @@
+// The simulator process's end by the launcher's SIGTERM (context_termination.h).
+#include "sim/context_termination.h"
+
+#include <signal.h>
+#include <time.h>
+
+#include <initializer_list>
+
+#include "tilempi/transport/termination.h"
+
+namespace tilempi::transport::sim {
+
+namespace {
+
+/// Half a second: long enough for a rank inside the library to return to normal context, well
+/// inside the launcher's grace before it kills (kKillGraceSeconds, 2 s).
+constexpr long kSecondSignalNs = 500'000'000;
+
+extern "C" void on_contexts_termination(int sig) {
+  if (detail::noted_termination != 0) {
+    // The second signal: no normal context came in time (a rank running its own code). The
+    // process ends here; the flush is not async-signal-safe, but losing every rank's output is
+    // worse than the small chance of meeting a buffer in the middle of its update.
+    end_by_signal(sig);
+  }
+  detail::noted_termination = sig;
+  sigevent ev{};
+  ev.sigev_notify = SIGEV_SIGNAL;
+  ev.sigev_signo = sig;
+  timer_t timer{};
+  if (::timer_create(CLOCK_MONOTONIC, &ev, &timer) == 0) {
+    itimerspec when{};
+    when.it_value.tv_nsec = kSecondSignalNs;
+    ::timer_settime(timer, 0, &when, nullptr);
+  }
+}
+
+}  // namespace
+
+void catch_termination_of_contexts() {
+  // SIGINT too: the launcher passes a terminal's Ctrl-C on to the ranks, and here the ranks are
+  // one process, whose death would take every rank's output (a rank process loses only its own).
+  for (int sig : {SIGTERM, SIGINT}) {
+    struct sigaction old{};
+    if (::sigaction(sig, nullptr, &old) != 0) continue;
+    const bool default_action = (old.sa_flags & SA_SIGINFO) ? old.sa_sigaction == nullptr : old.sa_handler == SIG_DFL;
+    if (!default_action) continue;
+    struct sigaction sa{};
+    sa.sa_handler = on_contexts_termination;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_NODEFER;  // the second signal may come while the first one's handler runs
+    ::sigaction(sig, &sa, nullptr);
+  }
+}
+
+void end_if_terminated() {
+  if (int sig = termination_signal()) [[unlikely]]
+    end_by_signal(sig);
+}
+
+}  // namespace tilempi::transport::sim

@@ -1,0 +1,21 @@
+// How the simulator process that runs ranks as contexts ends when the launcher ends the job
+// (--timeout, Ctrl-C, a SIGTERM to tilempirun; SIGINT is treated as SIGTERM): without losing what the ranks printed. Every
+// rank writes into this one process's stdio and Fortran buffers, so a plain death by SIGTERM
+// lost every rank's buffered lines at once. As a rank process does (termination.h), the
+// simulator only notes the signal and ends, output flushed, from normal context: at the end of
+// the running rank's MPI call or at the scheduler's next turn. A rank that never calls MPI again
+// (a loop in its own code) cannot be waited for: a second SIGTERM, which the simulator sends
+// itself half a second after the first, flushes from the handler and ends the process.
+#pragma once
+
+namespace tilempi::transport::sim {
+
+/// Installs the SIGTERM and SIGINT handler of the simulator process (where the signal still has
+/// its default action: a program's own handler is left alone).
+void catch_termination_of_contexts();
+
+/// In normal context (the scheduler, between two ranks): if the launcher's SIGTERM came, flush
+/// the program's output and end the process by that signal.
+void end_if_terminated();
+
+}  // namespace tilempi::transport::sim
