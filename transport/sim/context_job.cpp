@@ -38,6 +38,7 @@
 #include "backends.h"
 #include "sim/context_crash.h"
 #include "sim/context_termination.h"
+#include "tilempi/transport/termination.h"
 #include "tilempi/transport/context.h"
 #include "sim/engine_link.h"
 #include "sim/program_image.h"
@@ -163,6 +164,7 @@ class Scheduler final : public RankSink {
   void attach_job();
   void load_ranks(ProgramImage& image, int argc, char** argv);
   std::string loop();
+  [[noreturn]] void end_terminated(int sig);
 
   Header* header_ = nullptr;
   int n_ = 0;
@@ -353,7 +355,8 @@ std::string Scheduler::loop() {
     return all ? wall * static_cast<double>(chip) / static_cast<double>(all) : 0.0;
   };
   while (live > 0) {
-    end_if_terminated();
+    if (int sig = termination_signal()) [[unlikely]]
+      end_terminated(sig);
     if (ready_.empty()) {
       // Every live rank waits for an event: simulate until one is woken.
       const std::uint64_t t0 = ticks();
@@ -403,6 +406,18 @@ std::string Scheduler::loop() {
   }
   engine_->add_chip_seconds(chip_seconds());
   return {};
+}
+
+// The launcher's SIGTERM (its --timeout, or tilempirun itself terminated) came and the scheduler
+// has the hand: say where every rank is, as the host transport does at a timeout, then end with
+// every rank's output flushed (context_termination.h). A SIGINT (Ctrl-C) ends without a report.
+void Scheduler::end_terminated(int sig) {
+  if (sig == SIGTERM) {
+    const std::string where = engine_->where_ranks_are();
+    std::fprintf(stderr, "tilempirun: sim: ended by the launcher at virtual cycle %llu; the ranks were:%s\n",
+                 static_cast<unsigned long long>(horizon_), where.c_str());
+  }
+  end_by_signal(sig);
 }
 
 int Scheduler::run(int argc, char** argv) {

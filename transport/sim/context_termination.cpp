@@ -53,9 +53,4 @@ void catch_termination_of_contexts() {
   }
 }
 
-void end_if_terminated() {
-  if (int sig = termination_signal()) [[unlikely]]
-    end_by_signal(sig);
-}
-
 }  // namespace tilempi::transport::sim

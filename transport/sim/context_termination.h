@@ -14,8 +14,4 @@ namespace tilempi::transport::sim {
 /// its default action: a program's own handler is left alone).
 void catch_termination_of_contexts();
 
-/// In normal context (the scheduler, between two ranks): if the launcher's SIGTERM came, flush
-/// the program's output and end the process by that signal.
-void end_if_terminated();
-
 }  // namespace tilempi::transport::sim

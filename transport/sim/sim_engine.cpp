@@ -293,6 +293,26 @@ std::string SimEngine::deadlock_report() {
   return out;
 }
 
+std::string SimEngine::where_ranks_are() {
+  std::vector<int> blocked;
+  for (int r = 0; r < n_; ++r)
+    if (!ranks_[static_cast<std::size_t>(r)].finished && ranks_[static_cast<std::size_t>(r)].state == kBlocked)
+      blocked.push_back(r);
+  sink_.ask_descriptions(blocked);
+  std::string out;
+  for (int r = 0; r < n_; ++r) {
+    const RankInfo& ri = ranks_[static_cast<std::size_t>(r)];
+    out += "\n  rank " + std::to_string(r);
+    if (ri.finished)
+      out += ri.said_goodbye ? ": ended" : ": exited without MPI_Finalize";
+    else if (ri.state == kBlocked)
+      out += " (waiting since virtual cycle " + std::to_string(ri.blocked_at) + "): " + sink_.describe(r);
+    else
+      out += " (at virtual cycle " + std::to_string(sink_.clock_of(r)) + "): running (not waiting in MPI)";
+  }
+  return out;
+}
+
 // ------------------------------------------------------------------ end of the job
 
 std::string SimEngine::finish(std::string failure, bool aborted) {

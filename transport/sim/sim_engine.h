@@ -63,6 +63,9 @@ class SimEngine final : public EngineCore, public hwmodel::adapter::Listener {
   void rank_ended(int r, std::uint64_t at);
   /// The deadlock report (every blocked rank's pending operations).
   std::string deadlock_report();
+  /// Where every rank is, one line each ("  rank R ..."): waiting in MPI (its pending operations),
+  /// running its own code, or ended. For the launcher's --timeout, as the host transport says it.
+  std::string where_ranks_are();
 
   void set_wall_seconds(double s) { wall_seconds_ = s; }
   void add_chip_seconds(double s) { chip_seconds_ += s; }
