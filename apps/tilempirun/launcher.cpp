@@ -11,12 +11,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdarg>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -250,15 +253,77 @@ class JobRunner {
   bool hosted_ = false;
   std::optional<int> host_failed_;  ///< wait status of a simulator process that failed
   std::vector<char> buf_ = std::vector<char>(kReadChunk);
+  /// --outfile-pattern, --errfile-pattern, --output-filename: each rank's stdout and stderr sink
+  /// (the launcher's own when no pattern), opened before the first rank starts; ranks whose paths
+  /// are the same share one file.
+  bool open_output_files();
+  std::vector<std::array<int, 2>> sinks_;
+  std::vector<int> files_;
 };
 
 JobRunner::~JobRunner() {
   crash_job = nullptr;
+  for (int fd : files_) ::close(fd);
   for (auto& r : ranks_)
     for (int& fd : r.fd)
       if (fd >= 0) ::close(fd);
   if (sigfd_ >= 0) ::close(sigfd_);
   if (mask_set_) ::sigprocmask(SIG_SETMASK, &old_mask_, nullptr);
+}
+
+namespace {
+
+/// PATTERN with %r the rank, %h this host's name, %g the job (0: one job) and %% a '%' (the
+/// escapes of MPICH's -outfile-pattern; options.cpp refused any other).
+std::string output_path(const std::string& pattern, int rank) {
+  std::string out;
+  for (std::size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '%' || i + 1 == pattern.size()) {
+      out += pattern[i];
+      continue;
+    }
+    switch (pattern[++i]) {
+      case 'r': out += std::to_string(rank); break;
+      case 'g': out += '0'; break;
+      case 'h': {
+        char host[256] = {0};
+        ::gethostname(host, sizeof host - 1);
+        out += host;
+        break;
+      }
+      default: out += pattern[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool JobRunner::open_output_files() {
+  std::map<std::string, int> opened;
+  sinks_.assign(static_cast<std::size_t>(o_.nranks), {STDOUT_FILENO, STDERR_FILENO});
+  for (int r = 0; r < o_.nranks; ++r) {
+    for (int s = 0; s < 2; ++s) {
+      const std::string& pattern = s == 0 ? o_.out_pattern : o_.err_pattern;
+      if (pattern.empty()) continue;
+      const std::string path = output_path(pattern, r);
+      auto it = opened.find(path);
+      if (it == opened.end()) {
+        std::error_code ec;
+        if (auto dir = std::filesystem::path(path).parent_path(); !dir.empty()) std::filesystem::create_directories(dir, ec);
+        const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (fd < 0) {
+          say("cannot write rank %d's %s to %s: %s", r, s == 0 ? "stdout" : "stderr", path.c_str(),
+              ec ? ec.message().c_str() : std::strerror(errno));
+          return false;
+        }
+        files_.push_back(fd);
+        it = opened.emplace(path, fd).first;
+      }
+      sinks_[static_cast<std::size_t>(r)][static_cast<std::size_t>(s)] = it->second;
+    }
+  }
+  return true;
 }
 
 // What a job of N rank processes needs, checked before the first fork: a job the machine
@@ -377,7 +442,9 @@ bool JobRunner::spawn(int rank, const std::string& path, std::vector<char*>& arg
   for (int s = 0; s < 2; ++s) {
     ::fcntl(r.fd[s], F_SETFL, ::fcntl(r.fd[s], F_GETFL) | O_NONBLOCK);
     std::string prefix = o_.tag_output && !hosted_ ? "[" + std::to_string(rank) + "] " : "";
-    r.fwd[s] = std::make_unique<LineForwarder>(s == 0 ? STDOUT_FILENO : STDERR_FILENO, prefix);
+    const int sink = hosted_ ? (s == 0 ? STDOUT_FILENO : STDERR_FILENO)
+                             : sinks_[static_cast<std::size_t>(rank)][static_cast<std::size_t>(s)];
+    r.fwd[s] = std::make_unique<LineForwarder>(sink, prefix);
   }
   if (o_.verbose) {
     if (hosted_) say("the simulator process of all %d ranks started as pid %d", o_.nranks, static_cast<int>(pid));
@@ -722,6 +789,7 @@ int JobRunner::run() {
   spec.program = *path;
   spec.several_programs = o_.apps.size() > 1;
   spec.tag_output = o_.tag_output;
+  spec.output_per_rank = !o_.out_pattern.empty() || !o_.err_pattern.empty();
   if (o_.transport == "host" && !o_.sim.given.empty())
     say("warning: --transport host ignores the chip model options (--preset, --adapter, --compute, "
         "--report, --trace, --set, and --config apart from its mesh size)");
@@ -815,6 +883,10 @@ int JobRunner::run() {
     return kExitLaunchFailed;
   }
 
+  if (!open_output_files()) {
+    job_->unlink();
+    return kExitLaunchFailed;
+  }
   int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (devnull < 0) {
     say("cannot open /dev/null: %s", std::strerror(errno));

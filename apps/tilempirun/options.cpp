@@ -24,6 +24,7 @@
 #include "tilempi/hwmodel/config.h"
 #include "tilempi/hwmodel/heatmap.h"
 #include "tilempi/settings.h"
+#include "tilempi/transport/job.h"
 #include "tilempi/transport/transport_settings.h"
 
 #ifdef TILEMPIRUN_HAVE_MPI
@@ -176,6 +177,9 @@ constexpr Alias kAliases[] = {
     {"-oversubscribe", "--oversubscribe"}, {"-allow-run-as-root", "--allow-run-as-root"},
     {"-mca", "--mca"},
     {"-wdir", "--wdir"},           {"-wd", "--wdir"},              {"--wd", "--wdir"},
+    {"-output-filename", "--output-filename"}, {"-outfile-pattern", "--outfile-pattern"},
+    {"-errfile-pattern", "--errfile-pattern"}, {"-map-by", "--map-by"},
+    {"-report-bindings", "--report-bindings"},
 };
 
 /// The launcher's own spelling of ARG (an alias, or -np4 style short options), or ARG itself.
@@ -301,10 +305,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   namespace jk = job_keys;
   std::string nranks_text, mesh_text, timeout_text, deadlock_text, compute, format = "text";
   std::string transport = jk::transport().default_value, bind = jk::bind().default_value, coll, workdir;
-  std::string preset, adapter, report, trace, config, ppn_text, bind_to;
+  std::string preset, adapter, report, trace, config, ppn_text, bind_to, output_dir, out_pattern, err_pattern, map_by;
   std::vector<std::string> sets, exports, migrations_text, hosts, hostfiles;
   std::vector<std::pair<std::string, std::string>> genv, mca;
-  bool oversubscribe = false, genvall = false, run_as_root = false, tag_output = false, verbose = false;
+  bool oversubscribe = false, genvall = false, run_as_root = false, tag_output = false, verbose = false,
+       report_bindings = false;
   // tilempirun's own flags are aliases of job.* keys (job_keys.h): the help is the declaration's.
   const auto job_help = [](const st::Setting& d) {
     std::string help = d.description;
@@ -381,6 +386,26 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   app.add_flag("--genvall", genvall, "pass the whole environment to the ranks (always done)")->group(compat);
   app.add_option("--wdir", workdir, "DIR: the ranks' working directory; also -wdir, -wd; --set job.wdir=DIR")
       ->type_name("DIR")
+      ->group(compat);
+  app.add_option("--output-filename", output_dir,
+                 "DIR: each rank's stdout and stderr to DIR/1/rank.R/stdout and .../stderr (as Open MPI); also -output-filename")
+      ->type_name("DIR")
+      ->group(compat);
+  app.add_option("--outfile-pattern", out_pattern,
+                 "PATH: each rank's stdout to PATH, %r its rank, %h the host, %g the job (0), %% a '%' (as MPICH); "
+                 "also -outfile-pattern")
+      ->type_name("PATH")
+      ->group(compat);
+  app.add_option("--errfile-pattern", err_pattern, "PATH: each rank's stderr, as --outfile-pattern; also -errfile-pattern")
+      ->type_name("PATH")
+      ->group(compat);
+  app.add_option("--map-by", map_by,
+                 "core, slot, hwthread: rank R on core R mod cores (what --bind core does); anything else is accepted "
+                 "and ignored with a note (one host); also -map-by")
+      ->type_name("SPEC")
+      ->group(compat);
+  app.add_flag("--report-bindings", report_bindings,
+               "each rank says on stderr which core it is bound to (host); also -report-bindings")
       ->group(compat);
   app.add_flag("--oversubscribe", oversubscribe, "more ranks than cores (always allowed)")->group(compat);
   app.add_flag("--allow-run-as-root", run_as_root, "accepted (tilempirun runs as any user)")->group(compat);
@@ -581,6 +606,30 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
   for (const auto& [key, value] : mca)
     note("--mca " + key + " " + value + " ignored: an Open MPI component parameter, tilempi has none");
   for (const auto& [name, value] : genv) exports.push_back(name + "=" + value);
+  if (!map_by.empty()) {
+    const std::string how = map_by.substr(0, map_by.find(':'));
+    if (how != "core" && how != "slot" && how != "hwthread" && how != "pu")
+      note("--map-by " + map_by + " ignored: one host, ranks go to its cores in rank order (as --map-by core)");
+  }
+  if (report_bindings && o.transport == "sim")
+    note("--report-bindings: on the sim the ranks run on the modeled chip's tiles (--report has each rank's tile); "
+         "no host core is bound");
+  else if (report_bindings)
+    exports.push_back(std::string(tilempi::transport::kEnvReportBindings) + "=1");
+  if (!output_dir.empty()) {
+    if (out_pattern.empty()) out_pattern = output_dir + "/1/rank.%r/stdout";
+    if (err_pattern.empty()) err_pattern = output_dir + "/1/rank.%r/stderr";
+  }
+  for (const auto& [option, pattern] : {std::pair{"--outfile-pattern", out_pattern}, std::pair{"--errfile-pattern", err_pattern}}) {
+    for (std::size_t at = pattern.find('%'); at != std::string::npos; at = pattern.find('%', at + 2)) {
+      if (at + 1 < pattern.size() && std::string_view("rhg%").find(pattern[at + 1]) != std::string_view::npos) continue;
+      result.exit_status = usage_error(std::string(option) + " " + pattern + ": '%" + pattern.substr(at + 1, 1) +
+                                       "' is not %r (rank), %h (host), %g (job) or %%");
+      return result;
+    }
+  }
+  o.out_pattern = out_pattern;
+  o.err_pattern = err_pattern;
   (void)oversubscribe;  // ranks beyond the cores are always allowed
   (void)genvall;        // every rank gets the launcher's environment
   (void)run_as_root;

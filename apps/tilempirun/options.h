@@ -33,6 +33,11 @@ struct Options {
   int mesh_height = 0;
   std::string coll;           ///< job.coll: passed to ranks as TILEMPI_COLL
   std::string workdir;        ///< job.wdir: the ranks' working directory (empty: the launcher's)
+  /// Each rank's stdout and stderr to a file instead of the launcher's (empty: the launcher's):
+  /// a path in which %r is the rank, %h this host's name, %g the job (0) and %% a '%'
+  /// (MPICH's -outfile-pattern/-errfile-pattern; Open MPI's --output-filename DIR is
+  /// DIR/1/rank.%r/stdout and .../stderr). Ranks whose paths are the same share the file.
+  std::string out_pattern, err_pattern;
   bool verbose = false;       ///< job.verbose
   /// The sim transport's settings (JobSpec::sim): the sim flags and every --set key, resolved.
   tilempi::transport::SimSettings sim;

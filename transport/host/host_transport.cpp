@@ -641,6 +641,15 @@ std::unique_ptr<Transport> connect(int rank, int size) {
   // The last rank to attach removes the name: from then on nothing can outlive the job.
   shm::count_attach(h->attached, h->unlinked, size, name);
   const Placement place = place_rank(rank, env_bind());
+  if (env_str(kEnvReportBindings)) {  // tilempirun --report-bindings
+    if (place.bound_core >= 0)
+      std::fprintf(stderr, "tilempirun: rank %d (pid %d) bound to core %d of %d%s\n", rank, static_cast<int>(::getpid()),
+                   place.bound_core, place.cores,
+                   place.numa_node >= 0 ? (", NUMA node " + std::to_string(place.numa_node)).c_str() : "");
+    else
+      std::fprintf(stderr, "tilempirun: rank %d (pid %d) not bound (%s)\n", rank, static_cast<int>(::getpid()),
+                   env_bind() ? "the cores could not be read" : "--bind none");
+  }
   bind_memory(seg.block(rank), h->geometry.block_bytes, place.numa_node);
   auto t = std::make_unique<HostTransport>(seg, rank, size, true);
   t->set_placement(place);

@@ -284,6 +284,20 @@ case $case_name in
     expect_clean
     ;;
 
+  report-bindings)
+    # launcher_test.sh report-bindings TILEMPIRUN MPI_PROGRAM: each host rank names its core;
+    # on the sim a note says the ranks are tiles.
+    launch -n 3 --report-bindings "$probe"
+    expect_status 0
+    for r in 0 1 2; do expect_out err "rank $r \(pid [0-9]+\) (bound to core [0-9]+ of [0-9]+|not bound)"; done
+    launch -n 2 --bind none -report-bindings "$probe"
+    expect_status 0
+    expect_out err "rank 1 \(pid [0-9]+\) not bound \(--bind none\)"
+    launch -n 2 --transport sim --report-bindings "$probe"
+    expect_status 0
+    expect_out err "note: --report-bindings: on the sim the ranks run on the modeled chip's tiles"
+    ;;
+
   wrapper-show)
     # launcher_test.sh wrapper-show - - TILEMPICC
     cc=$1
@@ -563,6 +577,33 @@ case $case_name in
     launch -n 2 -wdir "$work/no-such-dir" "$probe" args
     expect_status 2
     expect_out err "wdir"
+    # Each rank's output to files of its own: Open MPI's --output-filename DIR, MPICH's
+    # -outfile-pattern/-errfile-pattern (%r the rank; ranks with the same path share the file).
+    launch -n 3 --output-filename "$work/of" "$probe" args
+    expect_status 0
+    expect_no_out out "argc"
+    for r in 0 1 2; do
+      grep -q "argc=2" "$work/of/1/rank.$r/stdout" 2>/dev/null || fail "--output-filename: rank $r's stdout file"
+      [ -f "$work/of/1/rank.$r/stderr" ] || fail "--output-filename: rank $r's stderr file"
+    done
+    launch -n 3 -outfile-pattern "$work/o.%r.%%" -errfile-pattern "$work/e.all" "$probe" args
+    expect_status 0
+    for r in 0 1 2; do grep -q "argc=2" "$work/o.$r.%" 2>/dev/null || fail "-outfile-pattern: rank $r's file"; done
+    [ -f "$work/e.all" ] || fail "-errfile-pattern: no shared file"
+    launch -n 2 -outfile-pattern "$work/o.%q" "$probe" args
+    expect_status 2
+    expect_out err "%q"
+    : >"$work/a-file"
+    launch -n 2 -outfile-pattern "$work/a-file/o.%r" "$probe" args
+    expect_status 1
+    expect_out err "cannot write rank 0's stdout"
+    # --map-by: core, slot and hwthread are what binding does; anything else gets a note.
+    launch -n 2 --map-by core "$probe" args
+    expect_status 0
+    expect_no_out err "map-by"
+    launch -n 2 -map-by ppr:2:socket "$probe" args
+    expect_status 0
+    expect_out err "map-by ppr:2:socket ignored"
     # MPIEXEC_TIMEOUT, as mpiexec reads it.
     MPIEXEC_TIMEOUT=1 launch -n 2 "$probe" sleep 30 "$token"
     expect_status 124

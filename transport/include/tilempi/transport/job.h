@@ -23,6 +23,8 @@ inline constexpr const char* kEnvLauncherPid = "TILEMPI_LAUNCHER_PID";
 /// MPMD: the number of the program a rank runs (0 for the first after tilempirun's options),
 /// which MPI_APPNUM gives; unset with one program.
 inline constexpr const char* kEnvAppnum = "TILEMPI_APPNUM";
+/// tilempirun --report-bindings: each rank process says on stderr which core it is bound to.
+inline constexpr const char* kEnvReportBindings = "TILEMPI_REPORT_BINDINGS";
 
 /// The variables other launchers set for each rank, which scripts and programs read before
 /// MPI_Init (a per-rank output file, a device chosen by local rank): MPICH's Hydra (PMI_RANK,
@@ -52,6 +54,9 @@ struct JobSpec {
   /// MPMD (`-n 1 a : -n 4 b`): the ranks run several programs (`program` is the first). The sim
   /// then runs ranks as processes: its contexts hold one program.
   bool several_programs = false;
+  /// Each rank's output goes to a file of its own (--output-filename, --outfile-pattern): the
+  /// sim then runs ranks as processes, whose output the launcher tells apart.
+  bool output_per_rank = false;
 };
 
 /// Why a rank asked the job to end (MPI_Abort or a fatal MPI error).
