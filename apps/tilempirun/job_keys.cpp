@@ -85,6 +85,37 @@ const Setting& workdir() {
   return s;
 }
 
+namespace {
+/// job.stdout, job.stderr: a rank's stream to a file named by a pattern.
+Setting output_pattern(const char* key, const char* stream, std::vector<std::string> flags) {
+  return st::with_flags(
+      st::text(key, st::Source::job, "a path; %r the rank, %h the host, %g the job (0), %% a '%'", "the launcher's",
+               std::string("each rank's ") + stream +
+                   " to this file instead (ranks with the same path share it; on the sim the ranks then run as processes)"),
+      std::move(flags));
+}
+}  // namespace
+
+const Setting& stdout_pattern() {
+  static const Setting s =
+      output_pattern("job.stdout", "stdout", {"--outfile-pattern", "--output-filename (DIR/1/rank.%r/stdout)"});
+  return s;
+}
+
+const Setting& stderr_pattern() {
+  static const Setting s =
+      output_pattern("job.stderr", "stderr", {"--errfile-pattern", "--output-filename (DIR/1/rank.%r/stderr)"});
+  return s;
+}
+
+const Setting& report_bindings() {
+  static const Setting s = st::with_flags(
+      st::boolean("job.report_bindings", st::Source::job, "false",
+                  "host: each rank says on stderr which core it is bound to"),
+      {"--report-bindings (true)"});
+  return s;
+}
+
 const Setting& verbose() {
   static const Setting s = st::with_flags(
       st::boolean("job.verbose", st::Source::job, "false", "say what the launcher does"), {"--verbose (true)"});
@@ -99,8 +130,10 @@ const Setting& mpiexec_timeout_env() {
 
 namespace {
 const std::vector<const Setting*>& list() {
-  static const std::vector<const Setting*> l{&bind(),      &coll(),    &deadlock_after(), &mesh(),     &ranks(),
-                                             &tag_output(), &timeout(), &transport(),      &verbose(), &workdir()};
+  static const std::vector<const Setting*> l{&bind(),       &coll(),         &deadlock_after(), &mesh(),
+                                             &ranks(),      &report_bindings(), &stderr_pattern(), &stdout_pattern(),
+                                             &tag_output(), &timeout(),       &transport(),      &verbose(),
+                                             &workdir()};
   return l;
 }
 }  // namespace
@@ -169,6 +202,13 @@ void apply_job_key(Options& o, const std::string& key, const std::string& value)
     o.workdir = value;
   } else if (d == &jk::verbose()) {
     o.verbose = st::to_boolean(*d, value);
+  } else if (d == &jk::report_bindings()) {
+    o.report_bindings = st::to_boolean(*d, value);
+  } else if (d == &jk::stdout_pattern() || d == &jk::stderr_pattern()) {
+    for (std::size_t at = value.find('%'); at != std::string::npos; at = value.find('%', at + 2))
+      if (at + 1 == value.size() || std::string("rhg%").find(value[at + 1]) == std::string::npos)
+        st::bad_value(*d, value, "a path whose escapes are %r (rank), %h (host), %g (job) and %%");
+    (d == &jk::stdout_pattern() ? o.out_pattern : o.err_pattern) = value;
   }
 }
 

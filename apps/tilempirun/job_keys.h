@@ -24,6 +24,9 @@ const Setting& mesh();            ///< job.mesh: --mesh
 const Setting& coll();            ///< job.coll: --coll
 const Setting& workdir();         ///< job.wdir: --wdir
 const Setting& verbose();         ///< job.verbose: --verbose
+const Setting& stdout_pattern();  ///< job.stdout: --outfile-pattern, --output-filename
+const Setting& stderr_pattern();  ///< job.stderr: --errfile-pattern, --output-filename
+const Setting& report_bindings(); ///< job.report_bindings: --report-bindings
 const Setting& mpiexec_timeout_env();  ///< MPIEXEC_TIMEOUT: the default of job.timeout
 /// Every job.* key, in listing order (by name).
 std::vector<Setting> all();

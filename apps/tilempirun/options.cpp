@@ -523,6 +523,10 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
       return flag_failed(d, flag, value, e);
     }
   };
+  if (!output_dir.empty()) {  // Open MPI's layout: DIR/1/rank.R/stdout and stderr
+    if (out_pattern.empty()) out_pattern = output_dir + "/1/rank.%r/stdout";
+    if (err_pattern.empty()) err_pattern = output_dir + "/1/rank.%r/stderr";
+  }
   if (!bind_to.empty()) {
     const bool core = bind_to == "core" || bind_to == "cores" || bind_to == "hwthread" || bind_to == "cpu";
     if (!core && bind_to != "none") {
@@ -537,6 +541,9 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
         std::tuple{&jk::timeout(), "--timeout", timeout_text},
         std::tuple{&jk::deadlock_after(), "--deadlock-after", deadlock_text}, std::tuple{&jk::mesh(), "--mesh", mesh_text},
         std::tuple{&jk::coll(), "--coll", coll}, std::tuple{&jk::workdir(), "--wdir", workdir},
+        std::tuple{&jk::stdout_pattern(), "--outfile-pattern", out_pattern},
+        std::tuple{&jk::stderr_pattern(), "--errfile-pattern", err_pattern},
+        std::tuple{&jk::report_bindings(), "--report-bindings", std::string(report_bindings ? "true" : "")},
         std::tuple{&jk::verbose(), "--verbose", std::string(verbose ? "true" : "")}})
     if (!value.empty() && !job_flag(*d, flag, value)) return result;
   for (const auto& s : sets) {
@@ -611,25 +618,11 @@ ParseResult parse_command_line(int argc, const char* const* argv) {
     if (how != "core" && how != "slot" && how != "hwthread" && how != "pu")
       note("--map-by " + map_by + " ignored: one host, ranks go to its cores in rank order (as --map-by core)");
   }
-  if (report_bindings && o.transport == "sim")
+  if (o.report_bindings && o.transport == "sim")
     note("--report-bindings: on the sim the ranks run on the modeled chip's tiles (--report has each rank's tile); "
          "no host core is bound");
-  else if (report_bindings)
+  else if (o.report_bindings)
     exports.push_back(std::string(tilempi::transport::kEnvReportBindings) + "=1");
-  if (!output_dir.empty()) {
-    if (out_pattern.empty()) out_pattern = output_dir + "/1/rank.%r/stdout";
-    if (err_pattern.empty()) err_pattern = output_dir + "/1/rank.%r/stderr";
-  }
-  for (const auto& [option, pattern] : {std::pair{"--outfile-pattern", out_pattern}, std::pair{"--errfile-pattern", err_pattern}}) {
-    for (std::size_t at = pattern.find('%'); at != std::string::npos; at = pattern.find('%', at + 2)) {
-      if (at + 1 < pattern.size() && std::string_view("rhg%").find(pattern[at + 1]) != std::string_view::npos) continue;
-      result.exit_status = usage_error(std::string(option) + " " + pattern + ": '%" + pattern.substr(at + 1, 1) +
-                                       "' is not %r (rank), %h (host), %g (job) or %%");
-      return result;
-    }
-  }
-  o.out_pattern = out_pattern;
-  o.err_pattern = err_pattern;
   (void)oversubscribe;  // ranks beyond the cores are always allowed
   (void)genvall;        // every rank gets the launcher's environment
   (void)run_as_root;

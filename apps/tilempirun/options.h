@@ -37,7 +37,8 @@ struct Options {
   /// a path in which %r is the rank, %h this host's name, %g the job (0) and %% a '%'
   /// (MPICH's -outfile-pattern/-errfile-pattern; Open MPI's --output-filename DIR is
   /// DIR/1/rank.%r/stdout and .../stderr). Ranks whose paths are the same share the file.
-  std::string out_pattern, err_pattern;
+  std::string out_pattern, err_pattern;  ///< job.stdout, job.stderr
+  bool report_bindings = false;          ///< job.report_bindings
   bool verbose = false;       ///< job.verbose
   /// The sim transport's settings (JobSpec::sim): the sim flags and every --set key, resolved.
   tilempi::transport::SimSettings sim;

@@ -54,7 +54,7 @@ grep -Eo '^ +(-[A-Za-z0-9],)?--?[A-Za-z][-A-Za-z0-9]*' "$work/usage" | tr ',' '\
 [ "$(wc -l <"$work/flags")" -gt 10 ] || fail "found only $(wc -l <"$work/flags") flags in tilempirun --help"
 # Options that are not knobs of a job: they ask for help, name a setting to set, or pass
 # variables to the program; and mpiexec spellings that tilempi accepts and ignores.
-not_knobs=" -h --help --version --set --format -x --genv --genvall --host --hostfile --oversubscribe --allow-run-as-root --mca "
+not_knobs=" -h --help --version --set --format -x --genv --genvall --host --hostfile --oversubscribe --allow-run-as-root --mca --map-by "
 while read -r flag; do
   case "$not_knobs" in *" $flag "*) continue ;; esac
   grep -Eq -- "\[flag (.*, )?$flag( \([^)]*\))?(,|\])" "$work/help" ||
