@@ -163,6 +163,7 @@ class Scheduler final : public RankSink {
   void resume(Slot& s);
   void attach_job();
   void load_ranks(ProgramImage& image, int argc, char** argv);
+  void give_stdin_to_rank_zero();
   std::string loop();
   [[noreturn]] void end_terminated(int sig);
 
@@ -307,6 +308,25 @@ void Scheduler::load_ranks(ProgramImage& image, int argc, char** argv) {
   std::vector<RankImage> images;
   for (const Slot& s : slots_) images.push_back({s.copy.handle, s.copy.base});
   variables_.build(images, image.copy_relocated_symbols());
+  give_stdin_to_rank_zero();
+}
+
+// Only rank 0 reads the launcher's stdin; every other rank's is empty (as a rank process's,
+// whose stdin the launcher sets to /dev/null, and as MPICH does). The ranks share this process's
+// stdin, so without this rank 1 read what rank 0 had not read yet, depending on the schedule.
+// Each rank's `stdin` (a per-rank library variable) is a stream of its own that is always at its
+// end, and an fclose in one rank touches only its own. It names descriptor 0, as /dev/null on
+// descriptor 0 does in a rank process (fileno(stdin) == 0); its reads go to the empty stream,
+// never to the descriptor, and closing it leaves the descriptor open (glibc's cookie streams).
+void Scheduler::give_stdin_to_rank_zero() {
+  cookie_io_functions_t at_end{};
+  at_end.read = [](void*, char*, std::size_t) -> ssize_t { return 0; };
+  for (int r = 1; r < n_; ++r)
+    if (auto* cell = static_cast<FILE**>(variables_.cell("stdin", r)))
+      if (FILE* empty = ::fopencookie(nullptr, "r", at_end)) {
+        empty->_fileno = STDIN_FILENO;
+        *cell = empty;
+      }
 }
 
 // ------------------------------------------------------------------ crash reports

@@ -29,7 +29,7 @@ constexpr std::uint32_t kAbs64 = R_AARCH64_ABS64;
 
 /// State of the C library that a program changes through calls without naming it: per rank even
 /// without a copy in the program (a cell each).
-constexpr const char* kPerRankState[] = {"optarg", "optind", "opterr", "optopt"};
+constexpr const char* kPerRankState[] = {"optarg", "optind", "opterr", "optopt", "stdin"};
 /// Shared (rank_variables.h): derived from the C library's one set of time-zone rules, or owned
 /// by it (setenv reallocates the array it allocated last, whichever rank's environ it was).
 constexpr const char* kSharedState[] = {"tzname", "__tzname", "timezone", "__timezone", "daylight", "__daylight",
@@ -181,6 +181,13 @@ void RankVariables::build(const std::vector<RankImage>& copies, const std::vecto
   }
   find_references(copies);
   bound_ = -1;
+}
+
+void* RankVariables::cell(const std::string& name, int rank) const {
+  for (const Variable& v : vars_)
+    if (v.name == name && !v.shared && rank >= 0 && static_cast<std::size_t>(rank) < v.of_rank.size())
+      return reinterpret_cast<void*>(v.of_rank[static_cast<std::size_t>(rank)]);
+  return nullptr;
 }
 
 void RankVariables::find_references(const std::vector<RankImage>& copies) {

@@ -56,6 +56,9 @@ class RankVariables {
   }
   int bound() const { return bound_; }
 
+  /// Rank r's own copy of per-rank variable `name` (e.g. "stdin"), or nullptr.
+  void* cell(const std::string& name, int rank) const;
+
   /// Counts, for the profile line and the tests.
   std::size_t variables() const { return vars_.size(); }
   std::size_t references() const { return refs_.size(); }

@@ -284,6 +284,18 @@ case $case_name in
     expect_clean
     ;;
 
+  stdin-ranks)
+    # launcher_test.sh stdin-ranks TILEMPIRUN MPI_STDIN [launcher args...]: the launcher's stdin
+    # goes to rank 0 only, also where the ranks share one process (ranks as contexts), where
+    # rank 1 used to read what rank 0 had not read yet.
+    seq 1 50 | "$run" "$@" -n 3 --timeout 60 "$probe" >"$work/out" 2>"$work/err"
+    status=$?
+    expect_status 0
+    expect_out out "^rank 0 read 50 lines$"
+    expect_out out "^rank 1 read 0 lines$"
+    expect_out out "^rank 2 read 0 lines$"
+    ;;
+
   report-bindings)
     # launcher_test.sh report-bindings TILEMPIRUN MPI_PROGRAM: each host rank names its core;
     # on the sim a note says the ranks are tiles.
