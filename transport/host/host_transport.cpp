@@ -640,11 +640,14 @@ std::unique_ptr<Transport> connect(int rank, int size) {
   shared(slot->attached).store(1, std::memory_order_release);
   // The last rank to attach removes the name: from then on nothing can outlive the job.
   shm::count_attach(h->attached, h->unlinked, size, name);
-  const Placement place = place_rank(rank, env_bind());
+  const Placement place = place_rank(rank, env_bind(), rank_threads());
   if (env_str(kEnvReportBindings)) {  // tilempirun --report-bindings
+    const std::string cores = place.bound_cores > 1 ? "cores " + std::to_string(place.bound_core) + "-" +
+                                                          std::to_string((place.bound_core + place.bound_cores - 1) % place.cores)
+                                                    : "core " + std::to_string(place.bound_core);
     if (place.bound_core >= 0)
-      std::fprintf(stderr, "tilempirun: rank %d (pid %d) bound to core %d of %d%s\n", rank, static_cast<int>(::getpid()),
-                   place.bound_core, place.cores,
+      std::fprintf(stderr, "tilempirun: rank %d (pid %d) bound to %s of %d%s\n", rank, static_cast<int>(::getpid()),
+                   cores.c_str(), place.cores,
                    place.numa_node >= 0 ? (", NUMA node " + std::to_string(place.numa_node)).c_str() : "");
     else
       std::fprintf(stderr, "tilempirun: rank %d (pid %d) not bound (%s)\n", rank, static_cast<int>(::getpid()),

@@ -8,11 +8,21 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 
 namespace tilempi::transport::host {
 
-Placement place_rank(int rank, bool bind) {
+int rank_threads() {
+  const char* v = std::getenv("OMP_NUM_THREADS");  // "4" or a list per nesting level, "4,2"
+  if (!v) return 1;
+  char* end = nullptr;
+  const long k = std::strtol(v, &end, 10);
+  return end != v && k > 1 && k < (1 << 16) ? static_cast<int>(k) : 1;
+}
+
+Placement place_rank(int rank, bool bind, int threads) {
   Placement p;
   cpu_set_t set;
   CPU_ZERO(&set);
@@ -38,17 +48,26 @@ Placement place_rank(int rank, bool bind) {
   }
   if (n > 0) {
     p.cores = n;
-    hwloc_obj_t obj = hwloc_get_obj_by_type(topo, type, static_cast<unsigned>(rank % n));
-    if (obj && obj->cpuset) {
-      hwloc_bitmap_t cpus = hwloc_bitmap_dup(obj->cpuset);
-      hwloc_bitmap_singlify(cpus);
-      if (hwloc_set_cpubind(topo, cpus, HWLOC_CPUBIND_PROCESS) == 0) {
-        p.bound_core = rank % n;
-        int pu = hwloc_bitmap_first(cpus);
-        if (pu >= 0 && numa_available() >= 0) p.numa_node = numa_node_of_cpu(pu);
-      }
-      hwloc_bitmap_free(cpus);
+    // A rank of k OpenMP threads gets k cores of its own, as Open MPI's --map-by slot:PE=k does:
+    // pinned to one core its threads would share it while the others idle.
+    const int k = std::min(std::max(threads, 1), n);
+    const int first = static_cast<int>((static_cast<long long>(rank) * k) % n);
+    hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
+    for (int i = 0; i < k; ++i) {
+      hwloc_obj_t obj = hwloc_get_obj_by_type(topo, type, static_cast<unsigned>((first + i) % n));
+      if (!obj || !obj->cpuset) continue;
+      hwloc_bitmap_t one = hwloc_bitmap_dup(obj->cpuset);
+      hwloc_bitmap_singlify(one);  // one hardware thread of each core
+      hwloc_bitmap_or(cpus, cpus, one);
+      hwloc_bitmap_free(one);
     }
+    if (!hwloc_bitmap_iszero(cpus) && hwloc_set_cpubind(topo, cpus, HWLOC_CPUBIND_PROCESS) == 0) {
+      p.bound_core = first;
+      p.bound_cores = k;
+      int pu = hwloc_bitmap_first(cpus);
+      if (pu >= 0 && numa_available() >= 0) p.numa_node = numa_node_of_cpu(pu);
+    }
+    hwloc_bitmap_free(cpus);
   }
   hwloc_topology_destroy(topo);
   return p;

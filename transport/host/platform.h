@@ -11,12 +11,17 @@ namespace tilempi::transport::host {
 
 struct Placement {
   int cores = 1;          ///< cores this process may run on (before binding)
-  int bound_core = -1;    ///< logical index of the core the rank was bound to, -1 if not bound
+  int bound_core = -1;    ///< logical index of the (first) core the rank was bound to, -1 if not bound
+  int bound_cores = 0;    ///< how many cores from bound_core on (the rank's threads: OMP_NUM_THREADS)
   int numa_node = -1;     ///< node of that core, -1 if unknown
 };
 
-/// Binds the calling process to core (rank mod cores) when bind is true.
-Placement place_rank(int rank, bool bind);
+/// Binds the calling process to `threads` consecutive cores from core (rank x threads) mod cores
+/// when bind is true (one core per rank for a single-threaded one).
+Placement place_rank(int rank, bool bind, int threads = 1);
+
+/// The threads a rank will run: OMP_NUM_THREADS's first number when it is above 1, else 1.
+int rank_threads();
 
 /// Prefer node for the pages of [addr, addr+len) (no-op without NUMA support or node < 0).
 void bind_memory(void* addr, std::size_t len, int node);

@@ -302,6 +302,12 @@ case $case_name in
     launch -n 3 --report-bindings "$probe"
     expect_status 0
     for r in 0 1 2; do expect_out err "rank $r \(pid [0-9]+\) (bound to core [0-9]+ of [0-9]+|not bound)"; done
+    # A rank of OpenMP threads gets as many cores (pinned to one, its threads shared it).
+    if [ "$(nproc)" -ge 2 ]; then
+      OMP_NUM_THREADS=2 launch -n 1 --report-bindings "$probe"
+      expect_status 0
+      expect_out err "rank 0 \(pid [0-9]+\) bound to cores 0-1 of [0-9]+"
+    fi
     launch -n 2 --bind none -report-bindings "$probe"
     expect_status 0
     expect_out err "rank 1 \(pid [0-9]+\) not bound \(--bind none\)"
