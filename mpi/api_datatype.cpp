@@ -1,4 +1,5 @@
 // Datatype entry points: constructors, commit/free, size and extent queries.
+#include <cstdint>
 #include <algorithm>
 #include <initializer_list>
 #include <string>
@@ -335,3 +336,16 @@ TILEMPI_PMPI_ALIAS(Type_size)
 TILEMPI_PMPI_ALIAS(Type_get_extent)
 TILEMPI_PMPI_ALIAS(Type_get_true_extent)
 TILEMPI_PMPI_ALIAS(Get_address)
+
+// Address arithmetic (MPI-3.1 §4.1.5): addresses as MPI_Get_address gives them, so plain integer
+// arithmetic, done unsigned (wrapping, as an address does) so that no sum is undefined behaviour.
+extern "C" MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp) {
+  return static_cast<MPI_Aint>(static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(disp));
+}
+
+extern "C" MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) {
+  return static_cast<MPI_Aint>(static_cast<std::uint64_t>(addr1) - static_cast<std::uint64_t>(addr2));
+}
+
+TILEMPI_PMPI_ALIAS(Aint_add)
+TILEMPI_PMPI_ALIAS(Aint_diff)

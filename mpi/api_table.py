@@ -24,13 +24,13 @@ END = "/* End of the PMPI_ prototypes. */\n"
 def prototypes(text):
     """(name, declaration text) of every MPI_ function prototype, in order."""
     out = []
-    for m in re.finditer(r"^(?:int|double) MPI_(\w+)\([^;]*\);", text, re.M):
+    for m in re.finditer(r"^(?:int|double|MPI_Aint) MPI_(\w+)\([^;]*\);", text, re.M):
         out.append((m.group(1), m.group(0)))
     return out
 
 
 def pmpi_block(text):
-    body = "".join(re.sub(r"^(int|double) MPI_", r"\1 PMPI_", d) + "\n" for _, d in prototypes(text))
+    body = "".join(re.sub(r"^(int|double|MPI_Aint) MPI_", r"\1 PMPI_", d) + "\n" for _, d in prototypes(text))
     return BEGIN + body + END
 
 

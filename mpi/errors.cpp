@@ -106,6 +106,10 @@ const char* error_string(int errclass) {
     case MPI_ERR_UNSUPPORTED_OPERATION: return "MPI_ERR_UNSUPPORTED_OPERATION: unsupported operation";
     case MPI_ERR_CONVERSION: return "MPI_ERR_CONVERSION: data conversion failed";
     case MPI_ERR_DUP_DATAREP: return "MPI_ERR_DUP_DATAREP: data representation already defined";
+    case MPI_ERR_SPAWN: return "MPI_ERR_SPAWN: could not spawn processes";
+    case MPI_ERR_PORT: return "MPI_ERR_PORT: invalid port name";
+    case MPI_ERR_SERVICE: return "MPI_ERR_SERVICE: invalid service name";
+    case MPI_ERR_NAME: return "MPI_ERR_NAME: invalid name (nothing published under it)";
     default: return nullptr;
   }
 }

@@ -78,6 +78,11 @@ void mpi_get_address_(const void* location, MPI_Aint* address, MPI_Fint* ierr) {
   *ierr = MPI_Get_address(buffer(location), address);
 }
 
+// INTEGER(KIND=MPI_ADDRESS_KIND) FUNCTION MPI_AINT_ADD(BASE, DISP) (and MPI_AINT_DIFF): functions
+// in Fortran too, their arguments by reference.
+MPI_Aint mpi_aint_add_(const MPI_Aint* base, const MPI_Aint* disp) { return MPI_Aint_add(*base, *disp); }
+MPI_Aint mpi_aint_diff_(const MPI_Aint* addr1, const MPI_Aint* addr2) { return MPI_Aint_diff(*addr1, *addr2); }
+
 // A Fortran reduction function, SUBROUTINE F(INVEC, INOUTVEC, LEN, DATATYPE), takes every
 // argument by reference, which is MPI_User_function's C signature: it is handed over as is.
 void mpi_op_create_(MPI_User_function* function, const MPI_Fint* commute, MPI_Fint* op, MPI_Fint* ierr) {
@@ -120,3 +125,5 @@ TILEMPI_PMPI_F_ALIAS(op_create)
 TILEMPI_PMPI_F_ALIAS(op_free)
 TILEMPI_PMPI_F_ALIAS(op_commutative)
 TILEMPI_PMPI_F_ALIAS(reduce_local)
+TILEMPI_PMPI_F_ALIAS(aint_add)
+TILEMPI_PMPI_F_ALIAS(aint_diff)

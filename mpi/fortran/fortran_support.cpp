@@ -20,7 +20,9 @@ asm(".comm tilempi_bottom_,4,16\n\t"
     ".comm tilempi_statuses_ignore_,24,16\n\t"
     ".comm tilempi_errcodes_ignore_,4,16\n\t"
     ".comm tilempi_unweighted_,4,16\n\t"
-    ".comm tilempi_weights_empty_,4,16");
+    ".comm tilempi_weights_empty_,4,16\n\t"
+    ".comm tilempi_argv_null_,1,16\n\t"
+    ".comm tilempi_argvs_null_,1,16");
 
 namespace tilempi::fortran {
 
@@ -39,6 +41,7 @@ const ImageSentinels& image_sentinels() {
     f.s.statuses_ignore = transport::rank_image_symbol("tilempi_statuses_ignore_");
     f.s.unweighted = transport::rank_image_symbol("tilempi_unweighted_");
     f.s.weights_empty = transport::rank_image_symbol("tilempi_weights_empty_");
+    f.s.errcodes_ignore = transport::rank_image_symbol("tilempi_errcodes_ignore_");
     f.looked = true;
   }
   return f.s;

@@ -42,6 +42,7 @@ struct ImageSentinels {
   const void* statuses_ignore = nullptr;
   const void* unweighted = nullptr;
   const void* weights_empty = nullptr;
+  const void* errcodes_ignore = nullptr;
 };
 const ImageSentinels& image_sentinels();
 

@@ -173,7 +173,7 @@ class Arg:
 
 
 def parse_prototype(decl):
-    m = re.match(r"(int|double) MPI_(\w+)\((.*)\);", " ".join(decl.split()), re.S)
+    m = re.match(r"(int|double|MPI_Aint) MPI_(\w+)\((.*)\);", " ".join(decl.split()), re.S)
     ret, name, params = m.group(1), m.group(2), m.group(3).strip()
     args = []
     if params and params != "void":
@@ -348,6 +348,8 @@ def functions():
             reason = "a C conversion function"
         elif name in DIRECT:
             pass
+        elif ret == "MPI_Aint":
+            reason = "a function of addresses by value (MPI_Aint_add, MPI_Aint_diff): mpif.h and `use mpi` have it"
         elif name.lower() not in bindings:
             reason = "no Fortran binding mpi_" + name.lower() + "_ in mpi/fortran"
         else:
@@ -383,7 +385,7 @@ def mpif_constants():
         if m:
             commons.append((m.group(1), m.group(2), declared.get(m.group(2))))
             continue
-        m = re.match(r"(INTEGER(?:\(KIND=\w+\))?|DOUBLE PRECISION) (MPI_\w+)(\([^)]*\))?$", s)
+        m = re.match(r"(INTEGER(?:\(KIND=\w+\))?|DOUBLE PRECISION|CHARACTER\(LEN=1\)) (MPI_\w+)(\([^)]*\))?$", s)
         if m:
             declared[m.group(2)] = (m.group(1), m.group(3) or "")
             if m.group(3) is None:

@@ -210,6 +210,10 @@ extern MPI_Status tilempi_status_ignore[] __attribute__((weak));
 #define MPI_STATUS_IGNORE   ((MPI_Status*)tilempi_status_ignore)
 #define MPI_STATUSES_IGNORE ((MPI_Status*)tilempi_status_ignore)
 #define MPI_ERRCODES_IGNORE ((int*)0)
+/* Process creation (MPI_Comm_spawn: no argv; tilempi starts no processes, mpi/api_dynamic.cpp). */
+#define MPI_ARGV_NULL  ((char**)0)
+#define MPI_ARGVS_NULL ((char***)0)
+#define MPI_MAX_PORT_NAME 256
 
 /* Attribute keys (MPI_Comm_get_attr) */
 #define MPI_TAG_UB          1
@@ -296,7 +300,12 @@ extern MPI_Status tilempi_status_ignore[] __attribute__((weak));
 #define MPI_ERR_UNSUPPORTED_OPERATION 51
 #define MPI_ERR_CONVERSION   52
 #define MPI_ERR_DUP_DATAREP  53
-#define MPI_ERR_LASTCODE     53
+/* Process creation and management */
+#define MPI_ERR_SPAWN        54
+#define MPI_ERR_PORT         55
+#define MPI_ERR_SERVICE      56
+#define MPI_ERR_NAME         57
+#define MPI_ERR_LASTCODE     57
 
 typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Datatype* datatype);
 /* Error handlers and attribute callbacks */
@@ -466,6 +475,23 @@ int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group* newgroup
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result);
 int MPI_Comm_group(MPI_Comm comm, MPI_Group* group);
 int MPI_Comm_test_inter(MPI_Comm comm, int* flag);
+/* Process creation and management (MPI-3.1 chapter 10): a job's ranks are fixed, see
+   mpi/api_dynamic.cpp for what each call does. */
+int MPI_Comm_get_parent(MPI_Comm* parent);
+int MPI_Comm_spawn(const char* command, char* argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm,
+                   MPI_Comm* intercomm, int array_of_errcodes[]);
+int MPI_Comm_spawn_multiple(int count, char* array_of_commands[], char** array_of_argv[], const int array_of_maxprocs[],
+                            const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm* intercomm,
+                            int array_of_errcodes[]);
+int MPI_Open_port(MPI_Info info, char* port_name);
+int MPI_Close_port(const char* port_name);
+int MPI_Comm_accept(const char* port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm* newcomm);
+int MPI_Comm_connect(const char* port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm* newcomm);
+int MPI_Publish_name(const char* service_name, MPI_Info info, const char* port_name);
+int MPI_Unpublish_name(const char* service_name, MPI_Info info, const char* port_name);
+int MPI_Lookup_name(const char* service_name, MPI_Info info, char* port_name);
+int MPI_Comm_join(int fd, MPI_Comm* intercomm);
+int MPI_Comm_disconnect(MPI_Comm* comm);
 int MPI_Comm_remote_size(MPI_Comm comm, int* size);
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group);
 int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
@@ -545,6 +571,9 @@ int MPI_Type_struct(int count, const int blocklengths[], const MPI_Aint displace
                     MPI_Datatype* newtype);
 int MPI_Address(const void* location, MPI_Aint* address);
 int MPI_Get_address(const void* location, MPI_Aint* address);
+/* Address arithmetic (MPI-3.1 §4.1.5): base + disp, and addr1 - addr2, as addresses. */
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 
 /* Process topologies: Cartesian */
 #define MPI_GRAPH 1
@@ -1007,6 +1036,21 @@ int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group* newgrou
 int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result);
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group* group);
 int PMPI_Comm_test_inter(MPI_Comm comm, int* flag);
+int PMPI_Comm_get_parent(MPI_Comm* parent);
+int PMPI_Comm_spawn(const char* command, char* argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm,
+                   MPI_Comm* intercomm, int array_of_errcodes[]);
+int PMPI_Comm_spawn_multiple(int count, char* array_of_commands[], char** array_of_argv[], const int array_of_maxprocs[],
+                            const MPI_Info array_of_info[], int root, MPI_Comm comm, MPI_Comm* intercomm,
+                            int array_of_errcodes[]);
+int PMPI_Open_port(MPI_Info info, char* port_name);
+int PMPI_Close_port(const char* port_name);
+int PMPI_Comm_accept(const char* port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm* newcomm);
+int PMPI_Comm_connect(const char* port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm* newcomm);
+int PMPI_Publish_name(const char* service_name, MPI_Info info, const char* port_name);
+int PMPI_Unpublish_name(const char* service_name, MPI_Info info, const char* port_name);
+int PMPI_Lookup_name(const char* service_name, MPI_Info info, char* port_name);
+int PMPI_Comm_join(int fd, MPI_Comm* intercomm);
+int PMPI_Comm_disconnect(MPI_Comm* comm);
 int PMPI_Comm_remote_size(MPI_Comm comm, int* size);
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group);
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
@@ -1083,6 +1127,8 @@ int PMPI_Type_struct(int count, const int blocklengths[], const MPI_Aint displac
                     MPI_Datatype* newtype);
 int PMPI_Address(const void* location, MPI_Aint* address);
 int PMPI_Get_address(const void* location, MPI_Aint* address);
+MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 int PMPI_Dims_create(int nnodes, int ndims, int dims[]);
 int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
                     MPI_Comm* comm_cart);

@@ -51,3 +51,9 @@ tilempi_add_test_matrix(NAME conformance.<transport>.functions.added_code_fatal 
          $<TARGET_FILE:tilempirun> -n 2 --transport <transport> --timeout 60
          $<TARGET_FILE:conformance_functions.added_code_fatal>
   LABELS "conformance;mpi;<transport>" TIMEOUT 90)
+
+# MPI-3.1 functions that did not exist (a code naming them did not compile): process creation and
+# management in a job of fixed ranks (MPI_Comm_get_parent, _spawn, ports, names, _join,
+# _disconnect) and MPI_Aint_add / MPI_Aint_diff.
+tilempi_add_conformance_test(NAME functions.dynamic NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_dynamic.c)
+functions_fortran_test(functions.dynamic_f90 functions_dynamic.f90)
