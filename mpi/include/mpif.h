@@ -569,7 +569,7 @@
       COMMON /TILEMPI_STATUSES_IGNORE/ MPI_STATUSES_IGNORE
       INTEGER MPI_ERRCODES_IGNORE(1)
       COMMON /TILEMPI_ERRCODES_IGNORE/ MPI_ERRCODES_IGNORE
-!     MPI_COMM_SPAWN's "no arguments": never read (tilempi starts no processes)
+!     MPI_COMM_SPAWN without arguments (never read: no spawning)
       CHARACTER(LEN=1) MPI_ARGV_NULL(1)
       COMMON /TILEMPI_ARGV_NULL/ MPI_ARGV_NULL
       CHARACTER(LEN=1) MPI_ARGVS_NULL(1,1)
