@@ -275,15 +275,20 @@ void Scheduler::attach_job() {
   if (!name || !*name) throw std::runtime_error("no job in the environment (TILEMPI_JOB): start it with tilempirun");
   const int fd = ::shm_open(name, O_RDWR, 0);
   if (fd < 0) throw std::runtime_error(std::string("cannot open the job's shared memory ") + name + ": " + std::strerror(errno));
-  const std::size_t bytes = round_up(sizeof(Header), kPage);
+  // The header says how many ranks, and so how long the tile table after it is.
+  Header probe{};
+  if (::pread(fd, &probe, sizeof probe, 0) != static_cast<ssize_t>(sizeof probe) || probe.magic != kMagic ||
+      probe.version != kVersion || !probe.contexts || probe.nranks < 1) {
+    ::close(fd);
+    throw std::runtime_error("the job's shared memory is not a sim job for ranks as contexts");
+  }
+  const std::size_t bytes = header_and_tiles_bytes(probe.nranks);
   void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   const int e = errno;
   ::close(fd);
   if (p == MAP_FAILED) throw std::runtime_error(std::string("cannot map the job's shared memory: ") + std::strerror(e));
   header_ = static_cast<Header*>(p);
   Header* h = header_;
-  if (h->magic != kMagic || h->version != kVersion || !h->contexts)
-    throw std::runtime_error("the job's shared memory is not a sim job for ranks as contexts");
   n_ = h->nranks;
   facts_ = facts_of(*h);
   arena_bytes_ = h->arena_bytes;
@@ -460,7 +465,7 @@ int Scheduler::run(int argc, char** argv) {
   }
   const hw::Config cfg = chip_config(facts_);
   std::vector<hw::TileId> tiles(static_cast<std::size_t>(n_));
-  for (int r = 0; r < n_; ++r) tiles[static_cast<std::size_t>(r)] = header_->tile_of[r];
+  for (int r = 0; r < n_; ++r) tiles[static_cast<std::size_t>(r)] = facts_.tiles[static_cast<std::size_t>(r)];
   EngineOptions eo;
   eo.report_path = header_->report_path;
   eo.trace_path = header_->trace_path;
