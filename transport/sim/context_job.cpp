@@ -297,12 +297,68 @@ void Scheduler::attach_job() {
   shm::unlink_once(h->unlinked, name);
 }
 
+namespace {
+
+// The process's memory mappings and the most it may have (vm.max_map_count); -1 if unknown.
+long count_mappings() {
+  FILE* f = std::fopen("/proc/self/maps", "r");
+  if (!f) return -1;
+  long lines = 0;
+  for (int c; (c = std::fgetc(f)) != EOF;) lines += c == '\n';
+  std::fclose(f);
+  return lines;
+}
+long max_mappings() {
+  FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r");
+  if (!f) return -1;
+  long v = -1;
+  if (std::fscanf(f, "%ld", &v) != 1) v = -1;
+  std::fclose(f);
+  return v;
+}
+
+std::string mappings_limit_text(long max) {
+  return "this system allows " + std::to_string(max) +
+         " per process (vm.max_map_count; as root, sysctl -w vm.max_map_count=N raises it)";
+}
+
+}  // namespace
+
 void Scheduler::load_ranks(ProgramImage& image, int argc, char** argv) {
   slots_.resize(static_cast<std::size_t>(n_));
+  // Each rank's copy of the program takes a few memory mappings (its segments) and its stack one
+  // or two, and vm.max_map_count bounds their sum: measured on the first ranks and checked before
+  // the rest load, so that a job too large for it says so by name rather than failing inside the
+  // dynamic loader with ENOMEM (16384 ranks need about 100 000 mappings).
+  constexpr int kMeasured = 64;
+  const long max = max_mappings();
+  const long before = count_mappings();
   for (int r = 0; r < n_; ++r) {
+    if (r == kMeasured && max > 0 && before >= 0) {
+      const long now = count_mappings();
+      // (+1: binding the library variables later splits a mapping of each copy: 2000 copies of a C
+      // program end at 6 mappings per rank where the first 64 loaded took 5 each)
+      const double per_rank = static_cast<double>(now - before) / kMeasured + 1;
+      const double needed = static_cast<double>(now) + per_rank * (n_ - kMeasured) + 64;  // + the run's own
+      if (needed > static_cast<double>(max))
+        throw std::runtime_error(std::to_string(n_) + " ranks as contexts need about " +
+                                 std::to_string(static_cast<long>(needed)) + " memory mappings (" +
+                                 std::to_string(static_cast<long>(per_rank + 0.5)) +
+                                 " per rank: its copy of the program and its stack), and " + mappings_limit_text(max) +
+                                 "; about " + std::to_string(kMeasured + static_cast<long>((static_cast<double>(max) - 64 - now) / per_rank)) +
+                                 " ranks fit");
+    }
     Slot& s = slots_[static_cast<std::size_t>(r)];
     s.rank = r;
-    s.copy = image.load_copy();
+    try {
+      s.copy = image.load_copy();
+    } catch (const std::runtime_error& e) {
+      const long now = count_mappings();
+      if (max > 0 && now >= max - 64)
+        throw std::runtime_error(std::string(e.what()) + " (rank " + std::to_string(r) + ": " + std::to_string(now) +
+                                 " memory mappings in use, " + mappings_limit_text(max) + ")");
+      throw;
+    }
     // Each rank gets its own argument strings: programs may permute or edit them (getopt).
     s.arg_store.reserve(static_cast<std::size_t>(argc));
     for (int i = 0; i < argc; ++i) s.arg_store.emplace_back(argv[i]);
