@@ -336,16 +336,18 @@ void Scheduler::load_ranks(ProgramImage& image, int argc, char** argv) {
   for (int r = 0; r < n_; ++r) {
     if (r == kMeasured && max > 0 && before >= 0) {
       const long now = count_mappings();
-      // (+1: binding the library variables later splits a mapping of each copy: 2000 copies of a C
-      // program end at 6 mappings per rank where the first 64 loaded took 5 each)
-      const double per_rank = static_cast<double>(now - before) / kMeasured + 1;
+      // A lower bound: the first ranks take 5-6 each for a C program, and a rank adds more as it
+      // runs (the binding of library variables splits a mapping of its copy; large allocations
+      // are mappings of their own): 2000 ranks of one ended at 6 per rank. A job near the limit
+      // that passes here fails while loading, and says why below.
+      const double per_rank = static_cast<double>(now - before) / kMeasured;
       const double needed = static_cast<double>(now) + per_rank * (n_ - kMeasured) + 64;  // + the run's own
       if (needed > static_cast<double>(max))
-        throw std::runtime_error(std::to_string(n_) + " ranks as contexts need about " +
+        throw std::runtime_error(std::to_string(n_) + " ranks as contexts need at least " +
                                  std::to_string(static_cast<long>(needed)) + " memory mappings (" +
                                  std::to_string(static_cast<long>(per_rank + 0.5)) +
                                  " per rank: its copy of the program and its stack), and " + mappings_limit_text(max) +
-                                 "; about " + std::to_string(kMeasured + static_cast<long>((static_cast<double>(max) - 64 - now) / per_rank)) +
+                                 "; at most about " + std::to_string(kMeasured + static_cast<long>((static_cast<double>(max) - 64 - now) / per_rank)) +
                                  " ranks fit");
     }
     Slot& s = slots_[static_cast<std::size_t>(r)];
