@@ -8,20 +8,90 @@
 // The receives from one source are kept in a hash table by (context, source) that holds the
 // receives posted, nothing for a source with none: a list per source and context (N per rank,
 // kept when empty) was O(N^2) memory over a job's N ranks, 56 MB at 1024 ranks and nearly 1 GB
-// at 4096, where a pairwise alltoall has one or two receives posted per rank at a time.
+// at 4096, where a pairwise alltoall has one or two receives posted per rank at a time. The
+// table is one array with linear probing (SourceTable below): a std::unordered_multimap
+// allocated and freed a node per receive, the most frequent allocation of a pairwise alltoall.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 #include "envelope.h"
 #include "request.h"
 
 namespace tilempi::mpi {
+
+/// The receives from one source, by (context, source): an open-addressing table of the entries
+/// themselves (several may share a key), linear probing, deletion by shifting back the entries
+/// that follow, so that no slot is ever a tombstone. Empty until the first receive.
+class SourceTable {
+ public:
+  struct Slot {
+    std::uint64_t context;
+    std::uint64_t seq;  ///< 0: the slot is free
+    int source;
+    MPI_Request h;
+  };
+
+  bool empty() const { return size_ == 0; }
+
+  void insert(std::uint64_t context, int source, std::uint64_t seq, MPI_Request h) {
+    if (2 * (size_ + 1) > slots_.size()) grow();
+    std::size_t i = home(context, source);
+    while (slots_[i].seq != 0) i = (i + 1) & mask();
+    slots_[i] = Slot{context, seq, source, h};
+    ++size_;
+  }
+
+  /// The slots of (context, source), in no order, by index; f(index, slot) returns true to stop.
+  template <class F>
+  void for_key(std::uint64_t context, int source, F&& f) const {
+    if (size_ == 0) return;
+    for (std::size_t i = home(context, source); slots_[i].seq != 0; i = (i + 1) & mask())
+      if (slots_[i].context == context && slots_[i].source == source && f(i, slots_[i])) return;
+  }
+
+  template <class F>
+  void for_each(F&& f) const {
+    for (const Slot& s : slots_)
+      if (s.seq != 0) f(s);
+  }
+
+  void erase(std::size_t i) {
+    slots_[i].seq = 0;
+    --size_;
+    // Entries after the hole whose home is at or before it move back into it, so that every
+    // entry stays reachable from its home without a gap.
+    for (std::size_t j = (i + 1) & mask(); slots_[j].seq != 0; j = (j + 1) & mask()) {
+      const std::size_t k = home(slots_[j].context, slots_[j].source);
+      const bool between = i <= j ? (i < k && k <= j) : (i < k || k <= j);  // k in (i, j] cyclically
+      if (between) continue;
+      slots_[i] = slots_[j];
+      slots_[j].seq = 0;
+      i = j;
+    }
+  }
+
+ private:
+  std::size_t mask() const { return slots_.size() - 1; }
+  std::size_t home(std::uint64_t context, int source) const {
+    const std::uint64_t x = (context * 0x9E3779B97F4A7C15ull) ^ (static_cast<std::uint32_t>(source) * 0xC2B2AE3D27D4EB4Full);
+    return static_cast<std::size_t>(x ^ (x >> 29)) & mask();
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 8 : 2 * old.size(), Slot{0, 0, 0, 0});
+    size_ = 0;
+    for (const Slot& s : old)
+      if (s.seq != 0) insert(s.context, s.source, s.seq, s.h);
+  }
+
+  std::vector<Slot> slots_;  // a power of two, at most half full
+  std::size_t size_ = 0;
+};
 
 class PostedReceives {
  public:
@@ -34,7 +104,7 @@ class PostedReceives {
   void push(MPI_Request h, const Request& r) {
     const Entry e{++seq_, h};
     if (r.source == MPI_ANY_SOURCE) any_source_.push_back(e);
-    else by_source_.emplace(Key{r.context, r.source}, e);
+    else by_source_.insert(r.context, r.source, e.seq, h);
     ++count_;
   }
 
@@ -42,31 +112,36 @@ class PostedReceives {
   /// from the posted ones; MPI_REQUEST_NULL if none does.
   MPI_Request take(std::uint64_t context, int source, int tag, const Requests& requests) {
     if (count_ == 0) return MPI_REQUEST_NULL;
-    auto accepts = [&](const Entry& e) {
-      const Request& r = *requests[e.h];
+    auto accepts = [&](MPI_Request h) {
+      const Request& r = *requests[h];
       return r.context == context && envelope::accepts(r.source, r.tag, source, tag);
     };
     // The first posted of the source's receives that accept it (they are few: in any order).
-    BySource::iterator one = by_source_.end();
-    if (!by_source_.empty()) {
-      const auto [from, to] = by_source_.equal_range(Key{context, source});
-      for (auto it = from; it != to; ++it)
-        if ((one == by_source_.end() || it->second.seq < one->second.seq) && accepts(it->second)) one = it;
-    }
+    constexpr std::size_t kNone = ~std::size_t{0};
+    std::size_t one = kNone;
+    std::uint64_t one_seq = 0;
+    MPI_Request one_h = MPI_REQUEST_NULL;
+    by_source_.for_key(context, source, [&](std::size_t i, const SourceTable::Slot& s) {
+      if ((one == kNone || s.seq < one_seq) && accepts(s.h)) {
+        one = i;
+        one_seq = s.seq;
+        one_h = s.h;
+      }
+      return false;
+    });
     if (!any_source_.empty()) {
-      const auto any = std::find_if(any_source_.begin(), any_source_.end(), accepts);
-      if (any != any_source_.end() && (one == by_source_.end() || any->seq < one->second.seq)) {
+      const auto any = std::find_if(any_source_.begin(), any_source_.end(), [&](const Entry& e) { return accepts(e.h); });
+      if (any != any_source_.end() && (one == kNone || any->seq < one_seq)) {
         const MPI_Request h = any->h;
         any_source_.erase(any);
         --count_;
         return h;
       }
     }
-    if (one == by_source_.end()) return MPI_REQUEST_NULL;
-    const MPI_Request h = one->second.h;
+    if (one == kNone) return MPI_REQUEST_NULL;
     by_source_.erase(one);
     --count_;
-    return h;
+    return one_h;
   }
 
   /// Takes receive h back (MPI_Cancel); false if it is not posted.
@@ -76,10 +151,15 @@ class PostedReceives {
       if (it == any_source_.end()) return false;
       any_source_.erase(it);
     } else {
-      const auto [from, to] = by_source_.equal_range(Key{r.context, r.source});
-      const auto it = std::find_if(from, to, [h](const auto& kv) { return kv.second.h == h; });
-      if (it == to) return false;
-      by_source_.erase(it);
+      constexpr std::size_t kNone = ~std::size_t{0};
+      std::size_t at = kNone;
+      by_source_.for_key(r.context, r.source, [&](std::size_t i, const SourceTable::Slot& s) {
+        if (s.h != h) return false;
+        at = i;
+        return true;
+      });
+      if (at == kNone) return false;
+      by_source_.erase(at);
     }
     --count_;
     return true;
@@ -88,7 +168,7 @@ class PostedReceives {
   /// The posted receives in posting order (the deadlock report).
   std::vector<MPI_Request> in_order() const {
     std::vector<Entry> all(any_source_.begin(), any_source_.end());
-    for (const auto& [key, e] : by_source_) all.push_back(e);
+    by_source_.for_each([&](const SourceTable::Slot& s) { all.push_back(Entry{s.seq, s.h}); });
     std::sort(all.begin(), all.end(), [](const Entry& a, const Entry& b) { return a.seq < b.seq; });
     std::vector<MPI_Request> out;
     for (const Entry& e : all) out.push_back(e.h);
@@ -100,19 +180,8 @@ class PostedReceives {
     std::uint64_t seq;
     MPI_Request h;
   };
-  struct Key {
-    std::uint64_t context;
-    int source;
-    bool operator==(const Key&) const = default;
-  };
-  struct KeyHash {
-    std::size_t operator()(const Key& k) const {
-      return static_cast<std::size_t>((k.context * 0x9E3779B97F4A7C15ull) ^ static_cast<std::uint32_t>(k.source));
-    }
-  };
-  using BySource = std::unordered_multimap<Key, Entry, KeyHash>;
 
-  BySource by_source_;
+  SourceTable by_source_;
   std::deque<Entry> any_source_;  // (a deque: taken from the front, however many)
   std::size_t count_ = 0;
   std::uint64_t seq_ = 0;

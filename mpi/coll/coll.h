@@ -36,11 +36,12 @@ struct CollState {
   coll::schedule::Mesh mesh;
   std::vector<coll::schedule::Point> members;  ///< tile of each member
   int rows = 0;                                ///< distinct rows the members occupy
-  std::map<int, coll::schedule::Tree> ktrees;  ///< barrier trees by arity, built once
-  std::map<int, coll::schedule::Tree> bcast_trees;   ///< static-route trees by root
+  // The trees and routes, built once (shared_by_members: one copy for every rank of the process).
+  std::map<int, std::shared_ptr<const coll::schedule::Tree>> ktrees;  ///< barrier trees by arity
+  std::map<int, std::shared_ptr<const coll::schedule::Tree>> bcast_trees;   ///< static-route trees by root
   /// Static-network routes of bcast_trees, by root (empty: the tree has no static route).
-  std::map<int, std::vector<tilempi::transport::StaticRouteHop>> static_routes;
-  std::map<int, coll::schedule::Tree> reduce_trees;  ///< two-level reduce trees by root
+  std::map<int, std::shared_ptr<const std::vector<tilempi::transport::StaticRouteHop>>> static_routes;
+  std::map<int, std::shared_ptr<const coll::schedule::Tree>> reduce_trees;  ///< two-level reduce trees by root
   bool rounds_ready = false;
   std::vector<int> round_partner;  ///< mesh_rounds: this rank's partner in each round, -1 if idle
   bool neighbor_ready = false;
@@ -277,6 +278,20 @@ transport::CollectiveOffload* collective_offload_now();
 CollState& state(Comm& comm);
 /// Mesh shape and member tiles (from the transport's topology), computed once.
 const CollState& geometry(Comm& comm);
+/// What every member of a communicator computes alike from its geometry (a tree, static routes),
+/// kind and param naming which: with ranks as contexts the job's ranks share one process, and a
+/// rank's own copy of a tree of MPI_COMM_WORLD was O(N) memory per rank (O(N^2) for the job) and
+/// the k-ary tree O(N^2) time per rank. The first rank to ask builds it; the others of the same
+/// members and placement get the same object. Held while some rank holds it.
+std::shared_ptr<const void> shared_by_members(Comm& comm, int kind, int param,
+                                              const std::function<std::shared_ptr<const void>()>& build);
+template <class T, class Build>
+std::shared_ptr<const T> shared_by_members(Comm& comm, int kind, int param, Build build) {
+  return std::static_pointer_cast<const T>(
+      shared_by_members(comm, kind, param, [&]() -> std::shared_ptr<const void> { return std::make_shared<const T>(build()); }));
+}
+/// The kinds of shared_by_members.
+enum SharedKind : int { kSharedKtree, kSharedBcastTree, kSharedStaticRoutes, kSharedReduceTree };
 const schedule::Tree& cached_ktree(Comm& comm, int k);
 
 // ---- point-to-point on the collective lane, in bytes ---------------------------------------------

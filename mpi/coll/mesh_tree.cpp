@@ -13,9 +13,10 @@ namespace sch = schedule;
 const sch::Tree& reduce_tree(Comm& c, int root) {
   CollState& st = state(c);
   auto it = st.reduce_trees.find(root);
-  if (it != st.reduce_trees.end()) return it->second;
+  if (it != st.reduce_trees.end()) return *it->second;
   const CollState& g = geometry(c);
-  return st.reduce_trees.emplace(root, sch::mesh_reduce_tree(g.mesh, g.members, root)).first->second;
+  auto t = shared_by_members<sch::Tree>(c, kSharedReduceTree, root, [&] { return sch::mesh_reduce_tree(g.mesh, g.members, root); });
+  return *st.reduce_trees.emplace(root, std::move(t)).first->second;
 }
 
 }  // namespace

@@ -16,9 +16,10 @@ namespace sch = schedule;
 const sch::Tree& bcast_tree(Comm& c, int root) {
   CollState& st = state(c);
   auto it = st.bcast_trees.find(root);
-  if (it != st.bcast_trees.end()) return it->second;
+  if (it != st.bcast_trees.end()) return *it->second;
   const CollState& g = geometry(c);
-  return st.bcast_trees.emplace(root, sch::static_route_tree(g.mesh, g.members, root)).first->second;
+  auto t = shared_by_members<sch::Tree>(c, kSharedBcastTree, root, [&] { return sch::static_route_tree(g.mesh, g.members, root); });
+  return *st.bcast_trees.emplace(root, std::move(t)).first->second;
 }
 
 unsigned port_of(sch::Dir d) {
@@ -111,8 +112,12 @@ std::uint64_t static_id(Comm& c, int world_root) {
 const std::vector<transport::StaticRouteHop>& cached_static_routes(Comm& c, int root) {
   CollState& st = state(c);
   auto it = st.static_routes.find(root);
-  if (it == st.static_routes.end()) it = st.static_routes.emplace(root, static_routes(c, bcast_tree(c, root))).first;
-  return it->second;
+  if (it == st.static_routes.end()) {
+    auto routes = shared_by_members<std::vector<transport::StaticRouteHop>>(
+        c, kSharedStaticRoutes, root, [&] { return static_routes(c, bcast_tree(c, root)); });
+    it = st.static_routes.emplace(root, std::move(routes)).first;
+  }
+  return *it->second;
 }
 
 int bcast_static_route(void* buf, std::size_t bytes, int root, Comm& c, int) {

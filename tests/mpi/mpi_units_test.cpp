@@ -10,6 +10,7 @@
 #include "datatype.h"
 #include "errors.h"
 #include "payload_buffer.h"
+#include "posted_receives.h"
 
 using namespace tilempi::mpi;
 
@@ -210,4 +211,56 @@ TEST(PayloadBuffer, SmallAndHugeBlocksAreNotKeptAndTheCacheIsBounded) {
   }
   EXPECT_LE(PayloadBuffer::cached_bytes(), PayloadBuffer::kMaxCachedBytes);
   EXPECT_GE(PayloadBuffer::cached_bytes(), PayloadBuffer::kMaxCachedBytes - (std::size_t{1} << 20));
+}
+
+// The posted receives' table (posted_receives.h) against the rule it implements: of the posted
+// receives that accept an arrival, the one posted first takes it. Random posts, arrivals and
+// cancels over few sources, contexts and tags, so that keys collide, tables grow and entries are
+// shifted back on deletion, compared step by step with a plain list in posting order.
+TEST(PostedReceives, FirstPostedMatchingTakesTheMessage) {
+  PostedReceives posted;
+  PostedReceives::Requests requests;
+  std::vector<MPI_Request> reference;  // posted, in posting order
+  std::uint64_t rng = 12345;
+  auto next = [&](std::uint64_t n) {
+    rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<int>((rng >> 33) % n);
+  };
+  for (int step = 0; step < 200000; ++step) {
+    const int what = next(10);
+    if (what < 5 || reference.empty()) {  // post a receive
+      auto r = std::make_unique<Request>();
+      r->kind = Request::Kind::Recv;
+      r->context = static_cast<std::uint64_t>(next(3)) * 2;
+      r->source = next(8) == 0 ? MPI_ANY_SOURCE : next(40);
+      r->tag = next(6) == 0 ? MPI_ANY_TAG : next(3);
+      const MPI_Request h = static_cast<MPI_Request>(requests.size());
+      posted.push(h, *r);
+      requests.push_back(std::move(r));
+      reference.push_back(h);
+    } else if (what < 9) {  // an arrival
+      const std::uint64_t context = static_cast<std::uint64_t>(next(3)) * 2;
+      const int source = next(40), tag = next(3);
+      MPI_Request want = MPI_REQUEST_NULL;
+      for (auto it = reference.begin(); it != reference.end(); ++it) {
+        const Request& r = *requests[static_cast<std::size_t>(*it)];
+        if (r.context == context && envelope::accepts(r.source, r.tag, source, tag)) {
+          want = *it;
+          reference.erase(it);
+          break;
+        }
+      }
+      ASSERT_EQ(posted.take(context, source, tag, requests), want) << "step " << step;
+    } else {  // a cancel
+      const std::size_t i = static_cast<std::size_t>(next(reference.size()));
+      const MPI_Request h = reference[i];
+      reference.erase(reference.begin() + static_cast<std::ptrdiff_t>(i));
+      ASSERT_TRUE(posted.remove(h, *requests[static_cast<std::size_t>(h)])) << "step " << step;
+      ASSERT_FALSE(posted.remove(h, *requests[static_cast<std::size_t>(h)])) << "step " << step;
+    }
+    ASSERT_EQ(posted.size(), reference.size());
+    if (step % 1000 == 0) {
+      ASSERT_EQ(posted.in_order(), reference) << "step " << step;
+    }
+  }
 }

@@ -275,15 +275,20 @@ void Scheduler::attach_job() {
   if (!name || !*name) throw std::runtime_error("no job in the environment (TILEMPI_JOB): start it with tilempirun");
   const int fd = ::shm_open(name, O_RDWR, 0);
   if (fd < 0) throw std::runtime_error(std::string("cannot open the job's shared memory ") + name + ": " + std::strerror(errno));
-  const std::size_t bytes = round_up(sizeof(Header), kPage);
+  // The header says how many ranks, and so how long the tile table after it is.
+  Header probe{};
+  if (::pread(fd, &probe, sizeof probe, 0) != static_cast<ssize_t>(sizeof probe) || probe.magic != kMagic ||
+      probe.version != kVersion || !probe.contexts || probe.nranks < 1) {
+    ::close(fd);
+    throw std::runtime_error("the job's shared memory is not a sim job for ranks as contexts");
+  }
+  const std::size_t bytes = header_and_tiles_bytes(probe.nranks);
   void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   const int e = errno;
   ::close(fd);
   if (p == MAP_FAILED) throw std::runtime_error(std::string("cannot map the job's shared memory: ") + std::strerror(e));
   header_ = static_cast<Header*>(p);
   Header* h = header_;
-  if (h->magic != kMagic || h->version != kVersion || !h->contexts)
-    throw std::runtime_error("the job's shared memory is not a sim job for ranks as contexts");
   n_ = h->nranks;
   facts_ = facts_of(*h);
   arena_bytes_ = h->arena_bytes;
@@ -292,12 +297,70 @@ void Scheduler::attach_job() {
   shm::unlink_once(h->unlinked, name);
 }
 
+namespace {
+
+// The process's memory mappings and the most it may have (vm.max_map_count); -1 if unknown.
+long count_mappings() {
+  FILE* f = std::fopen("/proc/self/maps", "r");
+  if (!f) return -1;
+  long lines = 0;
+  for (int c; (c = std::fgetc(f)) != EOF;) lines += c == '\n';
+  std::fclose(f);
+  return lines;
+}
+long max_mappings() {
+  FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r");
+  if (!f) return -1;
+  long v = -1;
+  if (std::fscanf(f, "%ld", &v) != 1) v = -1;
+  std::fclose(f);
+  return v;
+}
+
+std::string mappings_limit_text(long max) {
+  return "this system allows " + std::to_string(max) +
+         " per process (vm.max_map_count; as root, sysctl -w vm.max_map_count=N raises it)";
+}
+
+}  // namespace
+
 void Scheduler::load_ranks(ProgramImage& image, int argc, char** argv) {
   slots_.resize(static_cast<std::size_t>(n_));
+  // Each rank's copy of the program takes a few memory mappings (its segments) and its stack one
+  // or two, and vm.max_map_count bounds their sum: measured on the first ranks and checked before
+  // the rest load, so that a job too large for it says so by name rather than failing inside the
+  // dynamic loader with ENOMEM (16384 ranks need about 100 000 mappings).
+  constexpr int kMeasured = 64;
+  const long max = max_mappings();
+  const long before = count_mappings();
   for (int r = 0; r < n_; ++r) {
+    if (r == kMeasured && max > 0 && before >= 0) {
+      const long now = count_mappings();
+      // A lower bound: the first ranks take 5-6 each for a C program, and a rank adds more as it
+      // runs (the binding of library variables splits a mapping of its copy; large allocations
+      // are mappings of their own): 2000 ranks of one ended at 6 per rank. A job near the limit
+      // that passes here fails while loading, and says why below.
+      const double per_rank = static_cast<double>(now - before) / kMeasured;
+      const double needed = static_cast<double>(now) + per_rank * (n_ - kMeasured) + 64;  // + the run's own
+      if (needed > static_cast<double>(max))
+        throw std::runtime_error(std::to_string(n_) + " ranks as contexts need at least " +
+                                 std::to_string(static_cast<long>(needed)) + " memory mappings (" +
+                                 std::to_string(static_cast<long>(per_rank + 0.5)) +
+                                 " per rank: its copy of the program and its stack), and " + mappings_limit_text(max) +
+                                 "; at most about " + std::to_string(kMeasured + static_cast<long>((static_cast<double>(max) - 64 - now) / per_rank)) +
+                                 " ranks fit");
+    }
     Slot& s = slots_[static_cast<std::size_t>(r)];
     s.rank = r;
-    s.copy = image.load_copy();
+    try {
+      s.copy = image.load_copy();
+    } catch (const std::runtime_error& e) {
+      const long now = count_mappings();
+      if (max > 0 && now >= max - 64)
+        throw std::runtime_error(std::string(e.what()) + " (rank " + std::to_string(r) + ": " + std::to_string(now) +
+                                 " memory mappings in use, " + mappings_limit_text(max) + ")");
+      throw;
+    }
     // Each rank gets its own argument strings: programs may permute or edit them (getopt).
     s.arg_store.reserve(static_cast<std::size_t>(argc));
     for (int i = 0; i < argc; ++i) s.arg_store.emplace_back(argv[i]);
@@ -460,7 +523,7 @@ int Scheduler::run(int argc, char** argv) {
   }
   const hw::Config cfg = chip_config(facts_);
   std::vector<hw::TileId> tiles(static_cast<std::size_t>(n_));
-  for (int r = 0; r < n_; ++r) tiles[static_cast<std::size_t>(r)] = header_->tile_of[r];
+  for (int r = 0; r < n_; ++r) tiles[static_cast<std::size_t>(r)] = facts_.tiles[static_cast<std::size_t>(r)];
   EngineOptions eo;
   eo.report_path = header_->report_path;
   eo.trace_path = header_->trace_path;

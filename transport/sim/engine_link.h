@@ -42,7 +42,7 @@ inline hwmodel::Config chip_config(const JobFacts& f) {
   return cfg;
 }
 
-/// The facts as the launcher wrote them into the job's header.
+/// The facts as the launcher wrote them into the job's header (and the tile table after it).
 inline JobFacts facts_of(const Header& h) {
   JobFacts f;
   f.config_text.assign(h.config, h.config_len);
@@ -50,7 +50,7 @@ inline JobFacts facts_of(const Header& h) {
   f.compute_scaled = h.compute_scaled != 0;
   f.compute_scale = h.compute_scale;
   f.compute_model = h.compute_model != 0;
-  f.tiles.assign(h.tile_of, h.tile_of + h.nranks);
+  f.tiles.assign(tile_table(&h), tile_table(&h) + h.nranks);
   return f;
 }
 

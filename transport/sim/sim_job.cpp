@@ -21,6 +21,7 @@
 #include "sim/program_image.h"
 #endif
 #include "sim/segment_ranks.h"
+#include "sim/sim_ids.h"
 #include "sim/sim_shm.h"
 #include "tilempi/hwmodel/adapter.h"
 #include "tilempi/hwmodel/config.h"
@@ -63,7 +64,12 @@ class SimJob final : public Job {
  public:
   explicit SimJob(const JobSpec& spec) {
     const int n = spec.nranks;
-    if (n > 4096) throw std::runtime_error("the sim transport supports at most 4096 ranks");
+    // The one limit of the ids (sim_ids.h): a one-sided operation's id holds its rank in 16 bits.
+    // Beyond that, memory decides (docs/SIM.md, "Ranks as contexts").
+    if (n > (1 << RankOperationIds::kRankBits))
+      throw std::runtime_error("the sim transport supports at most " + std::to_string(1 << RankOperationIds::kRankBits) +
+                               " ranks (a one-sided operation's id holds its rank in " +
+                               std::to_string(RankOperationIds::kRankBits) + " bits, sim_ids.h)");
     // ---- the chip
     // Every setting arrives resolved and checked (spec.sim, job_settings.h); the rules that depend
     // on the job are applied here, as their declarations say (tilempi/transport/transport_settings.h).
@@ -134,7 +140,7 @@ class SimJob final : public Job {
     name_ = shm::unique_name("tilempi-sim");
     // Ranks as contexts share no memory with the launcher but the header: their rings and
     // arenas live in the simulator process.
-    const Geometry g = contexts_ ? make_geometry(0, 0) : make_geometry(n, arena_mib << 20);
+    const Geometry g = make_geometry(n, arena_mib << 20, /*with_rings=*/!contexts_);
     void* p = shm::create_segment(name_, g.total_bytes, g.total_bytes);
     seg_.base = static_cast<unsigned char*>(p);
     seg_.bytes = g.total_bytes;
@@ -151,7 +157,7 @@ class SimJob final : public Job {
     h->compute_scaled = scaled ? 1 : 0;
     h->compute_scale = scale;
     h->compute_model = compute_model ? 1 : 0;
-    for (int r = 0; r < n; ++r) h->tile_of[r] = tiles[static_cast<std::size_t>(r)];
+    std::copy(tiles.begin(), tiles.end(), tile_table(h));
     std::snprintf(h->migrations, sizeof h->migrations, "%s", migrate_text.c_str());
     h->contexts = contexts_ ? 1 : 0;
     h->stack_kib = static_cast<std::uint32_t>(set.stack_kib);

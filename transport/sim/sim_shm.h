@@ -1,7 +1,10 @@
 // The sim transport's shared-memory segment, laid out the same way by the launcher (engine)
 // and by every rank:
 //
-//   [Header][RankCtl x N][request rings x N][event rings x N][payload arenas x N]
+//   [Header][tile of each rank x N][RankCtl x N][request rings x N][event rings x N][payload arenas x N]
+//
+// Ranks as contexts share only the header and the tile table with the launcher (their rings and
+// arenas live in the simulator process).
 //
 // Requests go rank -> engine (single producer, single consumer per rank); events go engine ->
 // rank (their records: wire.h). Payloads never pass through the engine: a sender copies them into its own arena, the
@@ -21,7 +24,7 @@
 namespace tilempi::transport::sim {
 
 inline constexpr std::uint64_t kMagic = 0x74696c656d73696dull;  // "tilemsim"
-inline constexpr std::uint32_t kVersion = 7;
+inline constexpr std::uint32_t kVersion = 8;
 inline constexpr std::size_t kPage = 4096;
 inline constexpr std::uint64_t kRing = 4096;  ///< entries per request / event ring (power of two)
 
@@ -71,7 +74,6 @@ struct alignas(kPage) Header {
   std::uint32_t compute_scaled;  ///< 1: charge measured CPU time
   double compute_scale;
   std::uint32_t compute_model;   ///< 1: --compute model: a rank whose program counts its operations is charged them
-  std::int32_t tile_of[4096];  ///< chip tile of each rank: the one placement (sim/placement.h)
   char migrations[1024];       ///< tilempirun --migrate orders, "R:T@C" separated by commas
   // Ranks as contexts: the launcher describes the job, the simulator process runs it.
   std::uint32_t contexts;       ///< 1: one simulator process hosts every rank (no rings, no arenas here)
@@ -86,21 +88,39 @@ struct alignas(kPage) Header {
 };
 
 struct Geometry {
-  std::uint64_t header_bytes, ctl_bytes, req_bytes, evt_bytes, arena_bytes, total_bytes;
+  std::uint64_t header_bytes, tiles_bytes, ctl_bytes, req_bytes, evt_bytes, arena_bytes, total_bytes;
   std::uint64_t ctl_off, req_off, evt_off, arena_off;
 };
 
 inline std::uint64_t round_up(std::uint64_t v, std::uint64_t to) { return (v + to - 1) / to * to; }
 
-inline Geometry make_geometry(int nranks, std::uint64_t arena_bytes) {
+/// The header and the tile table: all a job of ranks as contexts puts in the segment.
+inline std::uint64_t header_and_tiles_bytes(int nranks) {
+  return round_up(sizeof(Header), kPage) + round_up(static_cast<std::uint64_t>(nranks) * sizeof(std::int32_t), kPage);
+}
+
+/// The chip tile of each rank (the one placement, sim/placement.h), nranks entries right after
+/// the header: sized by the job, so the rank count has no limit of the segment's layout.
+inline std::int32_t* tile_table(Header* h) {
+  return reinterpret_cast<std::int32_t*>(reinterpret_cast<unsigned char*>(h) + round_up(sizeof(Header), kPage));
+}
+inline const std::int32_t* tile_table(const Header* h) { return tile_table(const_cast<Header*>(h)); }
+
+/// with_rings false: the header and the tile table only (ranks as contexts).
+inline Geometry make_geometry(int nranks, std::uint64_t arena_bytes, bool with_rings = true) {
   const std::uint64_t n = static_cast<std::uint64_t>(nranks);
   Geometry g{};
   g.header_bytes = round_up(sizeof(Header), kPage);
+  g.tiles_bytes = header_and_tiles_bytes(nranks) - g.header_bytes;
+  g.ctl_off = g.header_bytes + g.tiles_bytes;
+  if (!with_rings) {
+    g.req_off = g.evt_off = g.arena_off = g.total_bytes = g.ctl_off;
+    return g;
+  }
   g.ctl_bytes = round_up(sizeof(RankCtl), kLine);
   g.req_bytes = kRing * sizeof(EngineRequest);
   g.evt_bytes = kRing * sizeof(EngineEvent);
   g.arena_bytes = round_up(arena_bytes, kPage);
-  g.ctl_off = g.header_bytes;
   g.req_off = round_up(g.ctl_off + n * g.ctl_bytes, kPage);
   g.evt_off = g.req_off + n * g.req_bytes;
   g.arena_off = round_up(g.evt_off + n * g.evt_bytes, kPage);

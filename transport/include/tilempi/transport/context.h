@@ -40,8 +40,9 @@ class Context {
   /// A new context that will run entry(arg) on its own stack of stack_bytes (rounded up to
   /// pages), with a PROT_NONE guard region below it. The stack is mmap'ed
   /// MAP_NORESERVE|MAP_STACK and committed lazily: only touched pages cost memory, so thousands
-  /// of contexts of 8 MiB each fit a machine with a few GiB (each costs two memory mappings,
-  /// so vm.max_map_count, 65530 by default, bounds them at about 30000). entry must never
+  /// of contexts of 8 MiB each fit a machine with a few GiB (each costs one memory mapping, two
+  /// on kernels before 6.13, whose guard is a mapping of its own: vm.max_map_count, 65530 by
+  /// default, bounds them). entry must never
   /// return (if it does, a message goes to stderr and the process aborts). Throws
   /// std::system_error when the stack cannot be mapped.
   Context(Entry entry, void* arg, std::size_t stack_bytes);
