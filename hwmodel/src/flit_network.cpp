@@ -282,12 +282,11 @@ void Chip::FlitNetwork::run_until(Cycle c) {
       ++block(n).src_pending;
       schedule(n, t);
     }
-    due_.clear();
     deferred_.advance(t);
     if (deferred_.first() == t) {
       for (const Deferred& d : deferred_.at(t)) {
         if (d.kind == kWake) schedule(d.id, t);
-        else due_.push_back(d);
+        else note_event(d.id, d.kind);
       }
       deferred_.take(t);
     }
@@ -296,16 +295,7 @@ void Chip::FlitNetwork::run_until(Cycle c) {
     (this->*run_routers_)(bucket, t);
     wheel_count_ -= bucket.size();
     bucket.clear();
-    for (const Deferred& d : due_) {
-      Packet& p = pkts_[d.id];
-      if (d.kind == kInjected) {
-        if (chip_.on_injected_)
-          chip_.on_injected_(
-              PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, link_wait_[d.id]});
-      } else {
-        deliver(d.id, t);
-      }
-    }
+    if (!cycle_events_.empty()) report_cycle_events(t);
     // Worms whose head was read this cycle continue in one step, from the
     // state at the end of the cycle.
     for (std::size_t k = 0; k < one_step_todo_.size(); ++k) one_step_worm(one_step_todo_[k], t);
@@ -346,6 +336,24 @@ inline void Chip::FlitNetwork::credit_return(std::uint32_t up_node, int out_inde
     if (ov.credits + ov.rcount == 0) wake<M>(up_node, at);
     credit_on_way(ov, at);
   }
+}
+
+void Chip::FlitNetwork::report_cycle_events(Cycle t) {
+  if (cycle_events_.size() > 1) std::sort(cycle_events_.begin(), cycle_events_.end());
+  // (A callback may inject: that takes a free slot, never one of these, whose packets are in
+  // flight until their own delivery here frees them.)
+  for (const CycleEvent& ev : cycle_events_) {
+    const std::uint32_t slot = ev.slot;
+    if (ev.key >> 56 == kInjected) {
+      const Packet& p = pkts_[slot];
+      if (chip_.on_injected_)
+        chip_.on_injected_(
+            PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits, link_wait_[slot]});
+    } else {
+      deliver(slot, t);
+    }
+  }
+  cycle_events_.clear();
 }
 
 void Chip::FlitNetwork::deliver(std::uint32_t slot, Cycle t) {
@@ -943,11 +951,8 @@ void Chip::FlitNetwork::switch_traversal(RouterCycle<M>& r, int i, int o) {
       if (r.nd->src_pending) schedule_any(r.n, t, t + static_cast<Cycle>(inj_credit_delay_));
     }
     if (is_tail) {
-      Packet& p = pkts_[fl.code >> 2];
-      p.tail_out = t;
-      if (chip_.on_injected_)
-        chip_.on_injected_(PacketEvent{p.id, p.tag, p.net, p.src, p.dst, t, p.created, p.head_in, p.flits,
-                                       link_wait_[fl.code >> 2]});
+      pkts_[fl.code >> 2].tail_out = t;
+      note_event(fl.code >> 2, kInjected);
     }
   }
 
@@ -993,7 +998,7 @@ void Chip::FlitNetwork::ejection(RouterCycle<M>& r) {
       const Fifo& e = ej_vc<M>(*r.nd, w);
       r.retry = e.count && e.front_ready <= t + 1;
     }
-    if (fl.code & 2u) deliver(fl.code >> 2, t);
+    if (fl.code & 2u) note_event(fl.code >> 2, kDelivered);
     else if (S.fast && (fl.code & 1u)) one_step_todo_.push_back(fl.code >> 2);
     return;
   }

@@ -5,7 +5,8 @@
 // or credit reaches it, when it moved a flit in the previous cycle, or when
 // its core has something to inject or consume. Every interaction between two
 // routers takes at least one cycle, so the order in which the routers of one
-// cycle are processed cannot change any result.
+// cycle are processed cannot change any result; the packet events they produce
+// reach the client in a canonical order (CycleEvent), not in that order.
 #pragma once
 
 #include <algorithm>
@@ -300,6 +301,19 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
     bool operator>(const Deferred& o) const { return at != o.at ? at > o.at : seq > o.seq; }
   };
   static constexpr std::uint8_t kWake = 0, kInjected = 1, kDelivered = 2;
+  // A packet event of the cycle being simulated, reported to the client once the cycle's routers
+  // have run, in a canonical order: by kind (kInjected, then kDelivered), then tile (the source of
+  // an injected packet, the destination of a delivered one), then network (`key`), then packet id.
+  // The routers of one cycle may run in any order without moving a flit; in the order they ran,
+  // the callbacks would hand that order to the client (the sim's ranks react to each event: their
+  // next packets' ids and order would follow it), and a change of the simulator's work alone
+  // (which routers it wakes, and when) would move the client's cycles.
+  struct CycleEvent {
+    std::uint64_t key;  // kind << 56 | tile << 8 | network
+    PacketId id;
+    std::uint32_t slot;
+    bool operator<(const CycleEvent& o) const { return key != o.key ? key < o.key : id < o.id; }
+  };
 
   PacketId inject(int network, TileId src, TileId dst, std::uint32_t payload_flits, Cycle at, std::uint64_t tag,
                   int cls) override;
@@ -508,6 +522,14 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   [[gnu::always_inline]] inline bool pop_flit(Fifo& f);
   [[gnu::always_inline]] static inline void link_wait_begin(Fifo& f, Cycle& since, Cycle t);
   Dir route(TileId at, TileId dst) const { return topo_.route(at, dst); }
+  // A packet event of cycle t (kInjected or kDelivered), kept for report_cycle_events().
+  void note_event(std::uint32_t slot, std::uint8_t kind) {
+    const Packet& p = pkts_[slot];
+    const std::uint64_t tile = static_cast<std::uint64_t>(kind == kInjected ? p.src : p.dst);
+    cycle_events_.push_back(CycleEvent{std::uint64_t{kind} << 56 | tile << 8 | p.net, p.id, slot});
+  }
+  // Cycle t's packet events, in their canonical order (CycleEvent), to the client's callbacks.
+  void report_cycle_events(Cycle t);
   void deliver(std::uint32_t slot, Cycle t);
   [[gnu::always_inline]] inline void schedule_any(std::uint32_t n, Cycle now, Cycle c);
   void defer(Cycle at, std::uint32_t id, std::uint8_t kind);
@@ -579,7 +601,7 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   std::vector<std::uint64_t> xblocked_;
   std::vector<Cycle> xpending_;
   std::vector<std::uint32_t> xin_buffer_;
-  std::vector<Deferred> due_;
+  std::vector<CycleEvent> cycle_events_;  // the packet events of the cycle being simulated
 
   // Routing functions other than xy, and BookSim's allocators (General shape only).
   const RoutingEntry* routing_ = nullptr;  // nullptr: xy, the original route computation
