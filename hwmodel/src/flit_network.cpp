@@ -250,6 +250,7 @@ PacketId Chip::FlitNetwork::inject(int network, TileId src, TileId dst, std::uin
 Cycle Chip::FlitNetwork::next_event_cycle(Cycle from) const {
   Cycle best = pending_.empty() ? kNever : pending_.top().at;
   best = std::min(best, deferred_.first());
+  if (quiet_end_ >= from && quiet_end_ > 0) best = std::min(best, quiet_end_);  // (0: none; a reservation ends after cycle 0)
   if (wheel_count_ > 0) {
     for (Cycle c = from; c < from + wheel_.size() && c < best; ++c)
       if (!wheel_[c & wheel_mask_].empty()) return c;
@@ -381,6 +382,10 @@ void Chip::FlitNetwork::run_routers(WakeBucket& bucket, Cycle t) {
     nd.queued &= ~(std::uint64_t{1} << (t & wheel_mask_));  // (0 unless wheel_bits_)
     if (nd.last_proc == t) continue;
     nd.last_proc = t;
+    // A router with no flit in its buffers and nothing queued at its core has nothing to do (its
+    // cycle would change nothing, not even a statistic): woken for a credit or for the end of a
+    // one-step worm's reservation that nobody waits for.
+    if ((nd.inmask | nd.ejmask | nd.src_pending) == 0) continue;
     router_cycle<M>(n, t);
   }
 }
@@ -424,7 +429,10 @@ void Chip::FlitNetwork::router_cycle(std::uint32_t n, Cycle t) {
     }
   }
   if (nd.ejmask && !nd.held) ejection<M>(r);
-  if (nd.src_pending && (!S.fast || t >= src_free_[n])) injection<M>(r);
+  if (nd.src_pending) {
+    if (!S.fast || t >= src_free_[n]) injection<M>(r);
+    else r.wake = std::min(r.wake, src_free_[n]);  // the core writes again when a one-step worm's flits are out
+  }
   schedule_next<M>(r);
 }
 
@@ -447,7 +455,10 @@ void Chip::FlitNetwork::requests(RouterCycle<M>& r) {
     const int i = std::countr_zero(m);
     Fifo& f = in_vc<M>(*r.nd, i);
     if (f.front_ready > t) continue;
-    if (S.fast && t < in_free_[r.base + static_cast<std::size_t>(i)]) continue;  // behind a one-step worm
+    if (S.fast && t < in_free_[r.base + static_cast<std::size_t>(i)]) {  // behind a one-step worm
+      r.wake = std::min(r.wake, in_free_[r.base + static_cast<std::size_t>(i)]);
+      continue;
+    }
     if (f.out >= 0) {
       // A flit with an output VC (a body flit, or a head past VC allocation) asks for the switch.
       // (A body flit's worm passed VC allocation before its head left: only a head may wait.)
@@ -481,9 +492,10 @@ void Chip::FlitNetwork::requests(RouterCycle<M>& r) {
     if (f.any_vc) f.want_vc = static_cast<std::int8_t>(choose_vc<M>(r, f, o, t));
     const int ovi = o * S.vcs + f.want_vc;
     OutVc& ov = out_vc<M>(*r.nd, ovi);
-    // Reserved by a one-step worm: this router is woken when it ends.
+    // Reserved by a one-step worm: the head asks again when the reservation ends.
     if (S.fast && t < out_free_[r.base + static_cast<std::size_t>(ovi)]) {
       if (o != kLocal) link_wait_begin(f, wait_since<M>(*r.nd, i), t);
+      r.wake = std::min(r.wake, out_free_[r.base + static_cast<std::size_t>(ovi)]);
       continue;
     }
     if (S.va_stage) {
@@ -989,7 +1001,10 @@ void Chip::FlitNetwork::ejection(RouterCycle<M>& r) {
     if (!(r.nd->ejmask & (1u << v))) continue;
     Fifo& f = ej_vc<M>(*r.nd, v);
     if (f.front_ready > t) continue;
-    if (S.fast && t < ej_free_[ebase + static_cast<std::size_t>(v)]) continue;
+    if (S.fast && t < ej_free_[ebase + static_cast<std::size_t>(v)]) {  // behind a one-step worm
+      r.wake = std::min(r.wake, ej_free_[ebase + static_cast<std::size_t>(v)]);
+      continue;
+    }
     const Flit fl{f.front_ready, f.front_code, 0};
     if (!pop_flit(f)) r.nd->ejmask &= ~(1u << v);
     r.nd->ej_rr = static_cast<std::uint8_t>(v + 1 == S.vcs ? 0 : v + 1);

@@ -602,6 +602,11 @@ struct Chip::FlitNetwork final : Chip::NetworkModel {
   std::vector<Cycle> xpending_;
   std::vector<std::uint32_t> xin_buffer_;
   std::vector<CycleEvent> cycle_events_;  // the packet events of the cycle being simulated
+  // The last cycle a one-step worm's reservation ends at a router that was not woken for it (it
+  // was empty): the chip counts as busy until then (next_event_cycle), as when that router was
+  // woken there, so that the cycle it falls idle (now() after run_to_idle(), the end_cycle of its
+  // statistics, by which the sim divides link utilization) stays the same.
+  Cycle quiet_end_ = 0;
 
   // Routing functions other than xy, and BookSim's allocators (General shape only).
   const RoutingEntry* routing_ = nullptr;  // nullptr: xy, the original route computation

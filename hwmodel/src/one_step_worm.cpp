@@ -314,12 +314,20 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     }
   }
   const std::uint32_t n0 = node_at(0);
+  // The routers on the path are woken when the worm's reservations of their buffers, outputs and
+  // core ends only if they hold something now (a flit in a buffer, a packet at the core): a flit
+  // or packet that comes later wakes its router when it arrives, and a router that finds it
+  // behind a reservation wakes itself at the reservation's end (router_cycle). An empty router's
+  // wake-up there would change nothing but the cycle the chip falls idle (quiet_end_).
+  auto wake_if_busy = [&](std::uint32_t n, Cycle at) {
+    const Node& nd = block(n);
+    if (nd.inmask | nd.ejmask | nd.src_pending) schedule_any(n, t, at);
+    else quiet_end_ = std::max(quiet_end_, at);
+  };
   if (m == 0) {
     PhantomRing& g = phantom_ring(block(n0), 0);
     phantom_free(g, n0, t);
     for (std::size_t q = first_after(0, kfirst[0], icd, written_by); q < L; ++q) phantom_push(g, n0, Sx(0, q) + icd);
-    // A core waiting for room in its injection buffer wakes as slots free.
-    if (g.count) schedule_any(n0, t, g.next);
   }
   if (U) {
     Source& s = source(block(n0), 0);
@@ -336,7 +344,12 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
       inj_blocked -= Wx(kw) - (t + 1);
     }
     nd0.blocked[kInj] += inj_blocked;
-    schedule_any(n0, t, Wx(L - 1) + 1);
+    wake_if_busy(n0, Wx(L - 1) + 1);
+  }
+  if (m == 0) {
+    // A core waiting for room in its injection buffer wakes as slots free.
+    const PhantomRing& g = phantom_ring(block(n0), 0);
+    if (g.count) wake_if_busy(n0, g.next);
   }
   for (int j = m; j <= h; ++j) {
     const std::size_t first = kfirst[static_cast<std::size_t>(j)];
@@ -367,7 +380,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
       ndj.blocked_since[po] = kNever;
     }
     ndj.blocked[po] += b;
-    schedule_any(node_at(j), t, Sx(j, L - 1) + 1);
+    wake_if_busy(node_at(j), Sx(j, L - 1) + 1);
   }
   for (int i = std::max(m, 1); i <= h + 1; ++i) {
     OutVc& ov = out(i - 1);
@@ -398,7 +411,7 @@ bool Chip::FlitNetwork::one_step_worm(std::uint32_t slot, Cycle t) {
     ov.next_ret = kNever;
     for (Cycle back : keep) credit_on_way(ov, back);
   }
-  schedule_any(node_at(h), t, Cx(L - 1) + 1);
+  wake_if_busy(node_at(h), Cx(L - 1) + 1);
   if (m == 0) {
     p.tail_out = Sx(0, L - 1);
     defer(Sx(0, L - 1), slot, kInjected);
