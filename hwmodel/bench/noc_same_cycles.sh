@@ -14,6 +14,7 @@
 #   hwmodel/bench/noc_same_cycles.sh [--unordered-csv] OLD/tilempi-noc NEW/tilempi-noc
 # Exit status: 0 all the same, 1 some differ (named), 2 usage.
 set -uo pipefail
+command -v jq >/dev/null || { echo "noc_same_cycles.sh: needs jq to compare the JSON results (apt-get install jq)" >&2; exit 2; }
 unordered_csv=0
 if [ "${1:-}" = --unordered-csv ]; then
   unordered_csv=1
