@@ -118,9 +118,10 @@ inline Comm* intra(MPI_Comm h, const char* fn, int* rc) {
   return c;
 }
 
-/// A source rank (MPI_ANY_SOURCE and MPI_PROC_NULL allowed).
+/// A source rank (MPI_ANY_SOURCE and MPI_PROC_NULL allowed): of the remote group on an
+/// intercommunicator, whose size may differ from the local group's.
 inline bool source(const Comm& c, int r, const char* fn, int* rc) {
-  if (static_cast<unsigned>(r) < static_cast<unsigned>(c.size) || r == MPI_ANY_SOURCE || r == MPI_PROC_NULL)
+  if (static_cast<unsigned>(r) < static_cast<unsigned>(c.peer_size()) || r == MPI_ANY_SOURCE || r == MPI_PROC_NULL)
       [[likely]]
     return true;
   return failed::rank(c, r, fn, rc);
