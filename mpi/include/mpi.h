@@ -903,6 +903,28 @@ int MPI_File_write_ordered_end(MPI_File fh, const void* buf, MPI_Status* status)
 #define MPI_Message_f2c(f) ((MPI_Message)(f))
 #define MPI_Info_c2f(i) ((MPI_Fint)(i))
 #define MPI_Info_f2c(f) ((MPI_Info)(f))
+/* Their profiling names (MPI-3.1 §14.2.1: every MPI routine has a PMPI_ name; tools and tests
+   call these too). */
+#define PMPI_File_c2f(h) MPI_File_c2f(h)
+#define PMPI_File_f2c(f) MPI_File_f2c(f)
+#define PMPI_Win_c2f(h) MPI_Win_c2f(h)
+#define PMPI_Win_f2c(f) MPI_Win_f2c(f)
+#define PMPI_Comm_c2f(h) MPI_Comm_c2f(h)
+#define PMPI_Comm_f2c(f) MPI_Comm_f2c(f)
+#define PMPI_Type_c2f(h) MPI_Type_c2f(h)
+#define PMPI_Type_f2c(f) MPI_Type_f2c(f)
+#define PMPI_Group_c2f(h) MPI_Group_c2f(h)
+#define PMPI_Group_f2c(f) MPI_Group_f2c(f)
+#define PMPI_Op_c2f(h) MPI_Op_c2f(h)
+#define PMPI_Op_f2c(f) MPI_Op_f2c(f)
+#define PMPI_Request_c2f(h) MPI_Request_c2f(h)
+#define PMPI_Request_f2c(f) MPI_Request_f2c(f)
+#define PMPI_Errhandler_c2f(h) MPI_Errhandler_c2f(h)
+#define PMPI_Errhandler_f2c(f) MPI_Errhandler_f2c(f)
+#define PMPI_Message_c2f(h) MPI_Message_c2f(h)
+#define PMPI_Message_f2c(f) MPI_Message_f2c(f)
+#define PMPI_Info_c2f(h) MPI_Info_c2f(h)
+#define PMPI_Info_f2c(f) MPI_Info_f2c(f)
 
 /* Status conversion: C's MPI_Status, mpif.h's INTEGER STATUS(MPI_STATUS_SIZE) and mpi_f08's
  * TYPE(MPI_Status) are the same six integers. MPI_F08_STATUS_IGNORE is mpi_f08's
