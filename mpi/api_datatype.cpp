@@ -167,7 +167,9 @@ int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint d
     lens[i] = blocklengths[i];
     disps[i] = displacements[i];
   }
-  *newtype = datatype_register(make_struct(olds, lens, disps),
+  Datatype t = make_struct(olds, lens, disps);
+  pad_struct_extent(t);
+  *newtype = datatype_register(std::move(t),
                                {MPI_COMBINER_STRUCT, ints_of({count}, count, blocklengths), disps,
                                 std::vector<MPI_Datatype>(types, types + count)});
   return MPI_SUCCESS;

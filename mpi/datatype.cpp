@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -40,6 +41,7 @@ detail::DatatypeTable::DatatypeTable() {
     t->contiguous = true;
     t->basic = h;
     t->basic_count = 1;
+    t->align = size == 0 ? 1 : std::min<std::size_t>(size, alignof(std::max_align_t));
     t->predefined = true;
     t->committed = true;
     live[h] = std::move(t);
@@ -108,6 +110,28 @@ detail::DatatypeTable::DatatypeTable() {
   def(MPI_CXX_FLOAT_COMPLEX, "MPI_CXX_FLOAT_COMPLEX", sizeof(std::complex<float>));
   def(MPI_CXX_DOUBLE_COMPLEX, "MPI_CXX_DOUBLE_COMPLEX", sizeof(std::complex<double>));
   def(MPI_CXX_LONG_DOUBLE_COMPLEX, "MPI_CXX_LONG_DOUBLE_COMPLEX", sizeof(std::complex<long double>));
+  // Where C aligns a type less than its size: the pairs and complex numbers align as their parts.
+  auto align = [&](MPI_Datatype h, std::size_t a) { live[h]->align = a; };
+  align(MPI_FLOAT_INT, alignof(Pair<float>));
+  align(MPI_DOUBLE_INT, alignof(Pair<double>));
+  align(MPI_LONG_INT, alignof(Pair<long>));
+  align(MPI_2INT, alignof(Pair<int>));
+  align(MPI_SHORT_INT, alignof(ShortInt));
+  align(MPI_LONG_DOUBLE_INT, alignof(Pair<long double>));
+  align(MPI_C_FLOAT_COMPLEX, alignof(std::complex<float>));
+  align(MPI_C_DOUBLE_COMPLEX, alignof(std::complex<double>));
+  align(MPI_C_LONG_DOUBLE_COMPLEX, alignof(std::complex<long double>));
+  align(MPI_CXX_FLOAT_COMPLEX, alignof(std::complex<float>));
+  align(MPI_CXX_DOUBLE_COMPLEX, alignof(std::complex<double>));
+  align(MPI_CXX_LONG_DOUBLE_COMPLEX, alignof(std::complex<long double>));
+  align(MPI_COMPLEX, 4);
+  align(MPI_COMPLEX8, 4);
+  align(MPI_DOUBLE_COMPLEX, 8);
+  align(MPI_COMPLEX16, 8);
+  align(MPI_COMPLEX32, 16);
+  align(MPI_2INTEGER, 4);
+  align(MPI_2REAL, 4);
+  align(MPI_2DOUBLE_PRECISION, 8);
   // MPI-1's bound markers (deprecated, removed in MPI-3.0 but still in codes): no data, they
   // only place a struct type's lower or upper bound.
   def(MPI_LB, "MPI_LB", 0);
@@ -262,6 +286,7 @@ Datatype make_struct(const std::vector<const Datatype*>& types, const std::vecto
         continue;
       }
       for (const Block& b : old.blocks) push_block(t.blocks, origin + b.offset, b.length);
+      t.align = std::max(t.align, old.align);
       t.size += old.size;
       t.basic_count += old.basic_count;
       std::ptrdiff_t lo = origin + old.lb, hi = origin + old.lb + old.extent;
@@ -282,6 +307,15 @@ Datatype make_struct(const std::vector<const Datatype*>& types, const std::vecto
   t.extent = ub - lb;
   finish(t);
   return t;
+}
+
+void pad_struct_extent(Datatype& t) {
+  if (t.explicit_lb || t.explicit_ub || t.align <= 1) return;  // bounds the user set are kept
+  const auto a = static_cast<std::ptrdiff_t>(t.align);
+  const std::ptrdiff_t rest = ((t.extent % a) + a) % a;
+  if (rest == 0) return;
+  t.extent += a - rest;
+  finish(t);
 }
 
 Datatype make_hindexed(const Datatype& old, const std::vector<int>& blocklengths,

@@ -43,6 +43,10 @@ struct Datatype {
   bool contiguous = true;          ///< one block at offset 0 and extent == size: no packing needed
   MPI_Datatype basic = MPI_DATATYPE_NULL;  ///< predefined type the data is made of
   std::size_t basic_count = 0;     ///< basic elements in one element
+  /// The alignment of its data in C (the largest of its basic types'): MPI_Type_create_struct
+  /// rounds a struct's extent up to a multiple of it (MPI-3.1 §4.1.6, the epsilon of ub), so that
+  /// the extent is the C struct's sizeof.
+  std::size_t align = 1;
   /// MPI-1's bound markers: MPI_LB and MPI_UB themselves, and whether a type's lb / ub were set
   /// explicitly (by a marker or by MPI_Type_create_resized), which a struct built from it keeps
   /// (MPI-3.1 §4.1.6: the bounds of a type with markers are the markers', not its data's).
@@ -115,5 +119,9 @@ Datatype make_hindexed(const Datatype& old, const std::vector<int>& blocklengths
 Datatype make_struct(const std::vector<const Datatype*>& types, const std::vector<int>& blocklengths,
                      const std::vector<std::ptrdiff_t>& displacements);
 Datatype make_resized(const Datatype& old, std::ptrdiff_t lb, std::ptrdiff_t extent);
+/// MPI_Type_create_struct's padding: the extent of a struct type without an explicit bound
+/// rounded up to a multiple of its alignment, as a C compiler pads the struct (MPI-3.1 §4.1.6;
+/// MPICH does this for struct types only, and so does tilempi).
+void pad_struct_extent(Datatype& t);
 
 }  // namespace tilempi::mpi

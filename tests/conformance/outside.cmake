@@ -2,3 +2,4 @@
 # "MPICH's test suite"): each gets a program of ours, written from the MPI standard.
 tilempi_add_conformance_test(NAME intercomm_ranks NP 5 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_intercomm_ranks.c)
 tilempi_add_conformance_test(NAME pmpi_handles NP 2 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_pmpi_handles.c)
+tilempi_add_conformance_test(NAME struct_extent NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_struct_extent.c)
