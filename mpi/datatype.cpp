@@ -262,12 +262,22 @@ Datatype make_struct(const std::vector<const Datatype*>& types, const std::vecto
   Datatype t;
   t.name = "derived";
   bool first = true;
-  for (const Datatype* old : types) {
-    if (old->marker != Datatype::Marker::None) continue;  // a bound marker holds no data
+  for (std::size_t i = 0; i < types.size(); ++i) {
+    const Datatype* old = types[i];
+    // A bound marker holds no data, nor does an entry of no blocks (MPI-3.1 §4.1.2: it adds
+    // nothing to the type map), so neither makes the type's data mixed.
+    if (old->marker != Datatype::Marker::None || blocklengths[i] == 0 || old->size == 0) continue;
     if (first) t.basic = old->basic;
     else if (old->basic != t.basic) t.basic = MPI_DATATYPE_NULL;  // mixed: moves data, cannot be reduced
     first = false;
   }
+  // A type with no data at all (MPI_Type_contiguous(0, MPI_INT)) keeps its first type's basic
+  // type, as before: its zero-count accumulates and reductions check against that.
+  for (std::size_t i = 0; first && i < types.size(); ++i)
+    if (types[i]->marker == Datatype::Marker::None) {
+      t.basic = types[i]->basic;
+      first = false;
+    }
   // Bounds from the data, and (MPI-1 markers, resized types) explicit ones, which win.
   bool any = false, any_lb = false, any_ub = false;
   std::ptrdiff_t lb = 0, ub = 0, elb = 0, eub = 0;
