@@ -6,7 +6,7 @@
 # work directory at run time.
 #
 #   scripts/mpich-testsuite.sh [BUILD_DIR] [--area A]... [--transport T]... [--timeout S]
-#                              [--jobs N] [--work DIR] [--resume] [--rebuild] [--list]
+#                              [--cap S] [--jobs N] [--work DIR] [--resume] [--rebuild] [--list]
 #
 # BUILD_DIR: tilempi's build directory (default build/); the script builds the wrappers,
 #   the launcher and the simulator host there (-j2).
@@ -18,8 +18,9 @@
 #   configure work, not attempted here).
 # --transport T: host, sim (ranks as contexts) or sim.processes (--set sim.ranks=processes);
 #   repeatable (default: host and sim).
-# --timeout S: seconds per run (default 120, or the test's own timeLimit when larger); a run
-#   that takes longer is a "timeout".
+# --timeout S: seconds per run (default 180, as MPICH's runtests; the test's own timeLimit
+#   when larger); a run that takes longer is a "timeout".
+# --cap S: no run longer than S seconds, whatever its timeLimit (rma's atomic_get_* ask for 300).
 # --jobs N: tests built and run at once (default 2, the most this shared machine takes);
 #   everything runs under nice 5.
 # --work DIR: where the suite is fetched, configured and built, and where results go
@@ -46,7 +47,7 @@ runner_args=()
 while [ $# -gt 0 ]; do
   case $1 in
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
-    --area|--transport|--timeout|--jobs) [ $# -ge 2 ] || { echo "mpich-testsuite.sh: $1 wants a value (see --help)" >&2; exit 2; }
+    --area|--transport|--timeout|--cap|--jobs) [ $# -ge 2 ] || { echo "mpich-testsuite.sh: $1 wants a value (see --help)" >&2; exit 2; }
       runner_args+=("$1" "$2"); shift 2 ;;
     --work) [ $# -ge 2 ] || { echo "mpich-testsuite.sh: --work wants a directory" >&2; exit 2; }
       work=$2; shift 2 ;;

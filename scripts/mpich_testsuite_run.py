@@ -148,12 +148,14 @@ def judge(test, status, output):
     return False, f"status {status}" + ("" if no_errors else ", no 'No Errors'")
 
 
-def run(suite, work, binary_dir, test, transport, timeout_default):
+def run(suite, work, binary_dir, test, transport, timeout_default, cap):
     directory = os.path.join(suite, test.directory)
     limit = timeout_default
     for value in test.opts.get("timeLimit", []):
         if value.isdigit():
             limit = max(limit, int(value))
+    if cap:
+        limit = min(limit, cap)
     command = [os.path.join(binary_dir, "tilempirun"), "-n", str(test.np), "--timeout", str(limit)]
     command += TRANSPORTS[transport]
     for env in test.envs:
@@ -233,7 +235,8 @@ def main():
     p.add_argument("--version", default="mpich")
     p.add_argument("--area", action="append", default=[])
     p.add_argument("--transport", action="append", default=[])
-    p.add_argument("--timeout", type=int, default=120)
+    p.add_argument("--timeout", type=int, default=180)
+    p.add_argument("--cap", type=int, default=0)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--resume", action="store_true")
     p.add_argument("--rebuild", action="store_true")
@@ -286,7 +289,7 @@ def main():
         ok, note = build(a.suite, a.work, test, rebuild, lock)
         for transport in todo:
             if ok:
-                result, seconds, why = run(a.suite, a.work, a.bin, test, transport, a.timeout)
+                result, seconds, why = run(a.suite, a.work, a.bin, test, transport, a.timeout, a.cap)
             else:
                 result = "unsupported" if note.startswith("unsupported") else "build-error"
                 seconds, why = 0.0, note.split(": ", 1)[1]
