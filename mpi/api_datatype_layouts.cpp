@@ -277,9 +277,8 @@ int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype datatype, MPI_Coun
   int rc;
   const Datatype* t = type_arg(datatype, fn, &rc);
   if (!t) return rc;
-  const std::size_t bytes = status_bytes(*status), basic = basic_size(t->basic);
-  if (basic == 0) *count = static_cast<MPI_Count>(bytes);
-  else *count = bytes % basic ? MPI_UNDEFINED : static_cast<MPI_Count>(bytes / basic);
+  const long long n = elements_in(*t, status_bytes(*status));
+  *count = n < 0 ? MPI_UNDEFINED : static_cast<MPI_Count>(n);
   return MPI_SUCCESS;
 }
 

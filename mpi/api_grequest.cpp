@@ -129,8 +129,7 @@ int set_elements(const char* fn, MPI_Status* status, MPI_Datatype datatype, MPI_
   const Datatype* t = datatype_get(datatype);
   if (!t) return bad(MPI_COMM_WORLD, MPI_ERR_TYPE, fn, "datatype handle " + std::to_string(datatype) + " is not valid");
   if (count < 0) return bad(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "count " + std::to_string(count) + " is negative");
-  const std::size_t basic = basic_size(t->basic);
-  status_set_bytes(*status, static_cast<std::size_t>(count) * (basic ? basic : 1));
+  status_set_bytes(*status, bytes_of_elements(*t, static_cast<std::size_t>(count)));
   return MPI_SUCCESS;
 }
 

@@ -1,4 +1,5 @@
 // MPI point-to-point entry points: argument checks, then the engine in p2p.cpp.
+#include <climits>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -536,12 +537,8 @@ int MPI_Get_elements(const MPI_Status* status, MPI_Datatype type, int* count) {
     return raise(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_elements", "status or count is NULL");
   const Datatype* t = datatype_get(type);
   if (!t) return raise(MPI_COMM_WORLD, MPI_ERR_TYPE, "MPI_Get_elements", "datatype handle " + std::to_string(type) + " is not valid");
-  std::size_t bytes = status_bytes(*status);
-  std::size_t basic = basic_size(t->basic);
-  if (basic == 0)
-    *count = static_cast<int>(bytes);
-  else
-    *count = bytes % basic ? MPI_UNDEFINED : static_cast<int>(bytes / basic);
+  const long long n = elements_in(*t, status_bytes(*status));
+  *count = n < 0 || n > INT_MAX ? MPI_UNDEFINED : static_cast<int>(n);
   return MPI_SUCCESS;
 }
 

@@ -42,6 +42,7 @@ detail::DatatypeTable::DatatypeTable() {
     t->basic = h;
     t->basic_count = 1;
     t->align = size == 0 ? 1 : std::min<std::size_t>(size, alignof(std::max_align_t));
+    if (size) t->signature = {SignatureRun{size, 1, 1}};
     t->predefined = true;
     t->committed = true;
     live[h] = std::move(t);
@@ -110,6 +111,10 @@ detail::DatatypeTable::DatatypeTable() {
   def(MPI_CXX_FLOAT_COMPLEX, "MPI_CXX_FLOAT_COMPLEX", sizeof(std::complex<float>));
   def(MPI_CXX_DOUBLE_COMPLEX, "MPI_CXX_DOUBLE_COMPLEX", sizeof(std::complex<double>));
   def(MPI_CXX_LONG_DOUBLE_COMPLEX, "MPI_CXX_LONG_DOUBLE_COMPLEX", sizeof(std::complex<long double>));
+  // The pairs of MINLOC / MAXLOC are two basic elements each (a value and an int).
+  for (MPI_Datatype h : {MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_2INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT,
+                         MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION})
+    live[h]->signature[0].unit_elements = 2;
   // Where C aligns a type less than its size: the pairs and complex numbers align as their parts.
   auto align = [&](MPI_Datatype h, std::size_t a) { live[h]->align = a; };
   align(MPI_FLOAT_INT, alignof(Pair<float>));
@@ -164,6 +169,29 @@ void push_block(std::vector<Block>& blocks, std::ptrdiff_t offset, std::size_t l
     }
   }
   blocks.push_back(Block{offset, length});
+}
+
+constexpr std::size_t kMaxSignatureRuns = 4096;
+
+/// Appends `times` copies of signature `from` to `to`, merging runs of one unit; false when the
+/// result would take more than kMaxSignatureRuns runs.
+bool append_signature(std::vector<SignatureRun>& to, const std::vector<SignatureRun>& from, std::size_t times) {
+  if (from.empty() || times == 0) return true;
+  auto push = [&](const SignatureRun& r) {
+    if (!to.empty() && to.back().unit_bytes == r.unit_bytes && to.back().unit_elements == r.unit_elements)
+      to.back().units += r.units;
+    else
+      to.push_back(r);
+  };
+  if (from.size() == 1) {  // one kind of unit: all copies are one run
+    push(SignatureRun{from[0].unit_bytes, from[0].unit_elements, from[0].units * times});
+    return to.size() <= kMaxSignatureRuns;
+  }
+  for (std::size_t k = 0; k < times; ++k) {
+    for (const SignatureRun& r : from) push(r);
+    if (to.size() > kMaxSignatureRuns) return false;
+  }
+  return true;
 }
 
 void finish(Datatype& t) {
@@ -297,6 +325,11 @@ Datatype make_struct(const std::vector<const Datatype*>& types, const std::vecto
       }
       for (const Block& b : old.blocks) push_block(t.blocks, origin + b.offset, b.length);
       t.align = std::max(t.align, old.align);
+      if (t.signature_known && j == 0) {  // the entry's blocks, all at once
+        t.signature_known = old.signature_known &&
+                            append_signature(t.signature, old.signature, static_cast<std::size_t>(blocklengths[i]));
+        if (!t.signature_known) t.signature.clear();
+      }
       t.size += old.size;
       t.basic_count += old.basic_count;
       std::ptrdiff_t lo = origin + old.lb, hi = origin + old.lb + old.extent;
@@ -317,6 +350,44 @@ Datatype make_struct(const std::vector<const Datatype*>& types, const std::vecto
   t.extent = ub - lb;
   finish(t);
   return t;
+}
+
+long long elements_in(const Datatype& t, std::size_t bytes) {
+  if (!t.signature_known) {  // the old rule: the basic type's elements, bytes when mixed
+    const std::size_t basic = basic_size(t.basic);
+    if (basic == 0) return static_cast<long long>(bytes);
+    return bytes % basic ? -1 : static_cast<long long>(bytes / basic);
+  }
+  if (t.size == 0) return 0;
+  std::size_t per_type = 0;
+  for (const SignatureRun& r : t.signature) per_type += r.units * r.unit_elements;
+  std::size_t elements = bytes / t.size * per_type, rest = bytes % t.size;
+  for (const SignatureRun& r : t.signature) {
+    if (rest == 0) break;
+    const std::size_t take = std::min(r.units, rest / r.unit_bytes);
+    elements += take * r.unit_elements;
+    rest -= take * r.unit_bytes;
+    if (take < r.units) break;
+  }
+  return rest ? -1 : static_cast<long long>(elements);
+}
+
+std::size_t bytes_of_elements(const Datatype& t, std::size_t elements) {
+  if (!t.signature_known) {
+    const std::size_t basic = basic_size(t.basic);
+    return elements * (basic ? basic : 1);
+  }
+  std::size_t per_type = 0;
+  for (const SignatureRun& r : t.signature) per_type += r.units * r.unit_elements;
+  if (per_type == 0) return 0;
+  std::size_t bytes = elements / per_type * t.size, rest = elements % per_type;
+  for (const SignatureRun& r : t.signature) {
+    if (rest == 0) break;
+    const std::size_t take = std::min(r.units, (rest + r.unit_elements - 1) / r.unit_elements);
+    bytes += take * r.unit_bytes;
+    rest -= std::min(rest, take * r.unit_elements);
+  }
+  return bytes;
 }
 
 void pad_struct_extent(Datatype& t) {

@@ -21,6 +21,15 @@ struct Block {
   std::size_t length;     ///< bytes
 };
 
+/// A run of the type signature (MPI-3.1 §3.3.1: the sequence of basic types): `units` basic
+/// elements in a row that each take unit_bytes of the packed data. A pair type (MPI_DOUBLE_INT,
+/// ...) is one unit of two basic elements. MPI_Get_elements walks these runs.
+struct SignatureRun {
+  std::size_t unit_bytes;
+  std::size_t unit_elements;
+  std::size_t units;
+};
+
 /// How a derived type was made (MPI_Type_get_envelope, MPI_Type_get_contents): its constructor
 /// and the arguments given to it, in the standard's order for that constructor (MPI-3.1 §4.1.13).
 /// The derived types named in `types` are held (Datatype::refs) while the type made from them
@@ -47,6 +56,11 @@ struct Datatype {
   /// rounds a struct's extent up to a multiple of it (MPI-3.1 §4.1.6, the epsilon of ub), so that
   /// the extent is the C struct's sizeof.
   std::size_t align = 1;
+  /// The type signature of one element, run by run, adjacent runs of one unit merged; empty
+  /// with signature_known false when it would take more than kMaxSignatureRuns runs (then
+  /// MPI_Get_elements counts the basic type's elements, or bytes when the data is mixed).
+  std::vector<SignatureRun> signature;
+  bool signature_known = true;
   /// MPI-1's bound markers: MPI_LB and MPI_UB themselves, and whether a type's lb / ub were set
   /// explicitly (by a marker or by MPI_Type_create_resized), which a struct built from it keeps
   /// (MPI-3.1 §4.1.6: the bounds of a type with markers are the markers', not its data's).
@@ -85,6 +99,12 @@ inline const Datatype* datatype_get(MPI_Datatype h) {
 Datatype* datatype_get_mutable(MPI_Datatype h);
 /// Size in bytes of a predefined type (0 if h is not predefined).
 std::size_t basic_size(MPI_Datatype h);
+
+/// How many basic elements `bytes` of t's packed data hold (MPI_Get_elements), -1 when they end
+/// inside a basic element (MPI_UNDEFINED).
+long long elements_in(const Datatype& t, std::size_t bytes);
+/// The bytes of t's packed data that hold `elements` basic elements (MPI_Status_set_elements).
+std::size_t bytes_of_elements(const Datatype& t, std::size_t elements);
 
 /// Copy count elements described by t at buf into contiguous dst (count * t.size bytes).
 void pack(const void* buf, std::size_t count, const Datatype& t, void* dst);
