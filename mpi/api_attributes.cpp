@@ -7,6 +7,7 @@
 // A keyval remembers the language of its callbacks: a Fortran callback takes every argument by
 // reference and attribute values as INTEGER(KIND=MPI_ADDRESS_KIND) (MPI-1's MPI_KEYVAL_CREATE:
 // default INTEGERs), so it is called through a different signature than a C one.
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -190,17 +191,27 @@ int free_keyval(AttrObject o, int* keyval, const char* fn) {
 
 }  // namespace
 
+namespace {
+template <typename Map>
+auto find_attr(Map& attrs, int key) {
+  return std::find_if(attrs.begin(), attrs.end(), [key](const auto& a) { return a.first == key; });
+}
+}  // namespace
+
 int attr_set(AttrMap& attrs, AttrObject o, int handle, const AttrRaise& err, int key, void* value) {
   int rc;
   if (predefined_value(key)) return err(MPI_ERR_KEYVAL, "predefined attribute " + std::to_string(key) + " cannot be set");
   Keyval* kv = usable_keyval(key, o, err, &rc);
   if (!kv) return rc;
-  if (auto it = attrs.find(key); it != attrs.end()) {
+  if (auto it = find_attr(attrs, key); it != attrs.end()) {
     if (int e = run_delete(*kv, handle, key, it->second)) return err(e, "the delete callback of the attribute's old value failed");
+    // (The callback may have set or deleted attributes: look again.)
+    if (auto again = find_attr(attrs, key); again != attrs.end()) again->second = value;
+    else attrs.emplace_back(key, value);
   } else {
     ++kv->attrs;
+    attrs.emplace_back(key, value);
   }
-  attrs[key] = value;
   return MPI_SUCCESS;
 }
 
@@ -214,7 +225,7 @@ int attr_get(const AttrMap& attrs, AttrObject o, const AttrRaise& err, int key, 
       return MPI_SUCCESS;
     }
   if (!usable_keyval(key, o, err, &rc)) return rc;
-  auto it = attrs.find(key);
+  auto it = find_attr(attrs, key);
   *flag = it != attrs.end();
   if (*flag) *static_cast<void**>(value) = it->second;
   return MPI_SUCCESS;
@@ -225,10 +236,10 @@ int attr_delete(AttrMap& attrs, AttrObject o, int handle, const AttrRaise& err, 
   if (predefined_value(key)) return err(MPI_ERR_KEYVAL, "predefined attribute " + std::to_string(key) + " cannot be deleted");
   Keyval* kv = usable_keyval(key, o, err, &rc, true);
   if (!kv) return rc;
-  auto it = attrs.find(key);
+  auto it = find_attr(attrs, key);
   if (it == attrs.end()) return err(MPI_ERR_KEYVAL, "no attribute is set with keyval " + std::to_string(key));
   if (int e = run_delete(*kv, handle, key, it->second)) return err(e, "the attribute's delete callback failed");
-  attrs.erase(it);
+  if (auto again = find_attr(attrs, key); again != attrs.end()) attrs.erase(again);
   --kv->attrs;  // (the last attribute of a freed key: the key goes with it)
   return MPI_SUCCESS;
 }
@@ -243,19 +254,21 @@ int attributes_copy(const AttrMap& from, int from_handle, AttrMap& to) {
     bool keep = false;
     if (int rc = run_copy(*kv, from_handle, key, value, &out, &keep)) return rc;
     if (!keep) continue;
-    if (to.emplace(key, out).second) ++kv->attrs;
-    else to[key] = out;
+    if (auto it = find_attr(to, key); it != to.end()) {
+      it->second = out;
+    } else {
+      to.emplace_back(key, out);
+      ++kv->attrs;
+    }
   }
   return MPI_SUCCESS;
 }
 
 int attributes_delete(AttrMap& attrs, int handle) {
   int rc = MPI_SUCCESS;
-  while (!attrs.empty()) {
-    auto it = attrs.begin();
-    const int key = it->first;
-    void* value = it->second;
-    attrs.erase(it);
+  while (!attrs.empty()) {  // the last set first
+    const auto [key, value] = attrs.back();
+    attrs.pop_back();
     if (Keyval* kv = keyval_get(key)) {
       --kv->attrs;
       if (int e = run_delete(*kv, handle, key, value); e && !rc) rc = e;
