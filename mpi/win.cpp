@@ -96,8 +96,21 @@ bool resolve(const Win& w, const std::vector<Span>& spans, std::vector<unsigned 
   at.clear();
   for (const Span& s : spans) {
     if (w.flavor == Flavor::Dynamic) {
-      bool ok = false;
-      for (const auto& [base, len] : w.attached) ok = ok || (s.where >= base && s.where + s.len <= base + len);
+      // Every byte must be attached, possibly by regions attached one by one that adjoin (an
+      // array attached in halves): walk from region to region (they never overlap).
+      const std::uint64_t end = s.where + s.len;
+      std::uint64_t pos = s.where;
+      bool ok = true;
+      while (ok) {
+        ok = false;
+        for (const auto& [base, len] : w.attached)
+          if (pos >= base && pos < base + len) {
+            pos = base + len;
+            ok = true;
+            break;
+          }
+        if (pos >= end) break;
+      }
       if (!ok) return false;
       at.push_back(reinterpret_cast<unsigned char*>(s.where));
     } else {
