@@ -70,16 +70,46 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
     if (rest != 1) return raise(MPI_COMM_WORLD, MPI_ERR_DIMS, fn, "the dimensions do not multiply to nnodes");
     return MPI_SUCCESS;
   }
-  // Spread the prime factors, largest first, over the free dimensions, always onto the smallest:
-  // the result is as square as the factors allow, in non-increasing order.
-  std::vector<int> factors;
-  for (int p = 2; p * p <= rest; ++p)
-    while (rest % p == 0) factors.push_back(p), rest /= p;
-  if (rest > 1) factors.push_back(rest);
-  std::sort(factors.rbegin(), factors.rend());
-  std::vector<int> out(free_dims, 1);
-  for (int f : factors) *std::min_element(out.begin(), out.end()) *= f;
-  std::sort(out.rbegin(), out.rend());
+  // As close to each other as possible (MPI-3.1 §7.5.2): of the ways to write rest as a
+  // non-increasing product of free_dims factors, the one whose largest and smallest factor differ
+  // least (then the smallest largest). Spreading the prime factors greedily misses it: 72 in 2
+  // dimensions gave 12 x 6, not 9 x 8. The search runs over the divisors of rest only.
+  std::vector<int> divisors;
+  for (int d = 1; d <= rest / d; ++d)
+    if (rest % d == 0) {
+      divisors.push_back(d);
+      if (d != rest / d) divisors.push_back(rest / d);
+    }
+  std::sort(divisors.rbegin(), divisors.rend());
+  std::vector<int> out, cur;
+  auto reaches = [](long long d, int slots, long long left) {  // d^slots >= left
+    long long p = 1;
+    for (int i = 0; i < slots && p < left; ++i) p *= d;
+    return p >= left;
+  };
+  auto better = [&] {
+    if (out.empty()) return true;
+    const int spread = cur.front() - cur.back(), best = out.front() - out.back();
+    return spread < best || (spread == best && cur.front() < out.front());
+  };
+  auto search = [&](auto& self, int left, int slots, int upper) -> void {
+    if (slots == 1) {
+      if (left <= upper) {
+        cur.push_back(left);
+        if (better()) out = cur;
+        cur.pop_back();
+      }
+      return;
+    }
+    for (int d : divisors) {  // largest first
+      if (d > upper || left % d != 0) continue;
+      if (!reaches(d, slots, left)) break;  // the rest would need a factor above d
+      cur.push_back(d);
+      self(self, left / d, slots - 1, d);
+      cur.pop_back();
+    }
+  };
+  search(search, rest, free_dims, rest);
   for (int d = 0, k = 0; d < ndims; ++d)
     if (dims[d] == 0) dims[d] = out[k++];
   return MPI_SUCCESS;
