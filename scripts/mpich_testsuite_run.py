@@ -13,6 +13,7 @@ import csv
 import datetime
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -159,12 +160,17 @@ def run(suite, work, binary_dir, test, transport, timeout_default, cap):
     command += TRANSPORTS[transport]
     for env in test.envs:
         command += ["-x", env]
-    command += ["./" + test.program] + test.args
-    log_path = os.path.join(work, "logs", transport, test.directory,
-                            re.sub(r"[^\w.=-]+", "_", f"{test.program}.{test.np}.{'_'.join(test.args)}") + ".log")
+    command += [os.path.join(directory, test.program)] + test.args
+    label = re.sub(r"[^\w.=-]+", "_", f"{test.program}.{test.np}.{'_'.join(test.args)}")
+    log_path = os.path.join(work, "logs", transport, test.directory, label + ".log")
     os.makedirs(os.path.dirname(log_path), exist_ok=True)
+    # Each run in an empty directory of its own: the I/O tests write scratch files under fixed
+    # names (iotest.txt), which two tests run at once in their source directory overwrote.
+    scratch = os.path.join(work, "scratch", transport, test.directory, label)
+    shutil.rmtree(scratch, ignore_errors=True)
+    os.makedirs(scratch)
     start = time.monotonic()
-    proc = subprocess.Popen(command, cwd=directory, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    proc = subprocess.Popen(command, cwd=scratch, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, errors="replace", start_new_session=True)
     try:
         output, _ = proc.communicate(timeout=limit + 30)
@@ -174,8 +180,9 @@ def run(suite, work, binary_dir, test, transport, timeout_default, cap):
         output, _ = proc.communicate()
         status = 124
     seconds = time.monotonic() - start
+    shutil.rmtree(scratch, ignore_errors=True)
     with open(log_path, "w") as f:
-        f.write("$ cd " + directory + " && " + " ".join(command) + "\n" + output + f"\n[status {status}]\n")
+        f.write("$ cd " + scratch + " && " + " ".join(command) + "\n" + output + f"\n[status {status}]\n")
     if status == 124 and "timeout" in output.lower() or status == 124 and seconds >= limit:
         return "timeout", seconds, f"no end within {limit} s"
     ok, why = judge(test, status, output)
