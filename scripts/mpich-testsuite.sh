@@ -85,7 +85,9 @@ if [ ! -d "$src" ]; then
     $sudo apt-get update >&2
     (cd "$work/src" && apt-get source --download-only mpich >&2)
   fi
-  command -v make >/dev/null && command -v perl >/dev/null || $sudo apt-get install -y --no-install-recommends make perl >&2
+  if ! command -v make >/dev/null || ! command -v perl >/dev/null; then
+    $sudo apt-get install -y --no-install-recommends make perl >&2
+  fi
   tarballs=("$work"/src/mpich_*.orig.tar.*)
   tarball=${tarballs[0]}
   dir=$(basename "$tarball" | sed 's/_/-/; s/\.orig\.tar\..*//')   # mpich_4.0.2.orig.tar.xz: mpich-4.0.2
