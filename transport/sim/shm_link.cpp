@@ -210,7 +210,9 @@ std::unique_ptr<Transport> connect(int rank, int size) {
       probe.version != kVersion || probe.nranks != size) {
     ::close(fd);
     throw std::runtime_error("tilempi: the job's shared memory does not match this rank (size " +
-                             std::to_string(size) + ")");
+                             std::to_string(size) + "; the segment says version " + std::to_string(probe.version) +
+                             ", " + std::to_string(probe.nranks) + " ranks; this library reads version " +
+                             std::to_string(kVersion) + ")");
   }
   const Geometry g = make_geometry(size, probe.arena_bytes);
   void* base = ::mmap(nullptr, g.total_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);

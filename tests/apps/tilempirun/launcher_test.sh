@@ -332,7 +332,8 @@ case $case_name in
     # MPICH's: flags only, no compiler word, and nothing passed to the compiler.
     for dash in - --; do
       out=$("$cc" ${dash}showme:compile) || fail "${dash}showme:compile failed"
-      case $out in -I*include*) ;; *) fail "${dash}showme:compile must start with the include flag: $out" ;; esac
+      case $out in -*) ;; *) fail "${dash}showme:compile must be flags only: $out" ;; esac
+      echo "$out" | grep -Eq -- '-I[^ ]*include' || fail "${dash}showme:compile: no include flag: $out"
       echo "$out" | grep -Eq -- '-ltilempi' && fail "${dash}showme:compile must not link: $out"
       out=$("$cc" ${dash}showme:link) || fail "${dash}showme:link failed"
       case $out in -*) ;; *) fail "${dash}showme:link must be flags only: $out" ;; esac
@@ -458,8 +459,12 @@ case $case_name in
     # MPICH), but the others' lines must not: with ranks as contexts they share the simulator's
     # stdio buffer, which the crash lost.
     launch "$@" -n 3 --timeout 60 "$probe" crash
-    expect_status 139
-    expect_out err "rank 1 .*(signal 11|SIGSEGV)"
+    if grep -Eq "AddressSanitizer: SEGV|runtime error:" "$work/err"; then
+      expect_status 1  # a sanitized rank reports the fault itself and exits 1
+    else
+      expect_status 139
+      expect_out err "rank 1 .*(signal 11|SIGSEGV)"
+    fi
     for r in 0 2; do for k in 0 1 2; do expect_out out "^rank $r line $k$"; done; done
     # --timeout (SIGTERM) while every rank is inside MPI: every line is kept; while rank 1 runs
     # its own code: the others' lines are (ranks as contexts lost them all: one process).
@@ -467,7 +472,9 @@ case $case_name in
     expect_status 124
     all_lines
     # ... and says where the ranks were (not yet with the sim's ranks as processes).
-    if [ "${TILEMPI_SIM_RANKS:-}" != processes ]; then expect_out err "rank [0-2] .*in MPI_Allreduce"; fi
+    if [ "${TILEMPI_SIM_RANKS:-}" != processes ] && ! grep -q "ranks run as processes" "$work/err"; then
+      expect_out err "rank [0-2] .*in MPI_Allreduce"
+    fi
     launch "$@" -n 3 --timeout 2 "$probe" spin
     expect_status 124
     for r in 0 2; do for k in 0 1 2; do expect_out out "^rank $r line $k$"; done; done

@@ -41,7 +41,7 @@ int main(int argc, char** argv) {
     if (strcmp(mode, "abort") == 0) MPI_Abort(MPI_COMM_WORLD, 3);
     if (strcmp(mode, "fatal") == 0) MPI_Send(&value, 1, MPI_INT, 1000, 0, MPI_COMM_WORLD);
     if (strcmp(mode, "no-finalize") == 0) return 0;
-    if (strcmp(mode, "crash") == 0) *(volatile int*)(uintptr_t)value = 1;
+    if (strcmp(mode, "crash") == 0) *(volatile int*)((uintptr_t)value + 16) = 1; /* not null: UBSan checks only null */
   }
   MPI_Recv(&value, 1, MPI_INT, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   fprintf(stderr, "rank %d: MPI_Recv returned, which it must not\n", rank);
