@@ -5,16 +5,6 @@
 
 using namespace tilempi::fortran;
 
-namespace {
-
-// A Fortran CHARACTER argument as a C string: trailing blanks are not part of it.
-std::string c_string(const char* f, std::size_t len) {
-  while (len > 0 && f[len - 1] == ' ') --len;
-  return std::string(f, len);
-}
-
-}  // namespace
-
 extern "C" {
 
 void mpi_comm_size_(const MPI_Fint* comm, MPI_Fint* size, MPI_Fint* ierr) { *ierr = MPI_Comm_size(*comm, size); }

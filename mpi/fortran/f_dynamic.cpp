@@ -1,6 +1,6 @@
 // Fortran bindings: process creation and management (mpi/api_dynamic.cpp says what each call does
-// in a job whose ranks are fixed). The commands, arguments and names are never used, so they are
-// not converted.
+// in a job whose ranks are fixed). The spawn calls' argument lists are never read, so they are not
+// converted.
 #include <string>
 
 #include "fortran_support.h"
@@ -8,11 +8,6 @@
 using namespace tilempi::fortran;
 
 namespace {
-
-std::string c_string(const char* f, std::size_t len) {
-  while (len > 0 && f[len - 1] == ' ') --len;
-  return std::string(f, len);
-}
 
 /// A Fortran ARRAY_OF_ERRCODES: MPI_ERRCODES_IGNORE becomes C's.
 int* errcodes(MPI_Fint* f) {

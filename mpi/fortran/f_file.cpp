@@ -9,12 +9,6 @@ using namespace tilempi::fortran;
 
 namespace {
 
-std::string c_string(const char* f, std::size_t len) {
-  while (len > 0 && f[len - 1] == ' ') --len;
-  return std::string(f, len);
-}
-
-
 /// The shapes of the read and write bindings: Buf is void* for a read, const void* for a write.
 template <class Buf>
 void with_status(int (*call)(MPI_File, Buf, int, MPI_Datatype, MPI_Status*), const MPI_Fint* fh, Buf buf,

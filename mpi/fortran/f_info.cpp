@@ -10,7 +10,7 @@ namespace {
 
 // A Fortran CHARACTER key or value as a C string: its leading and trailing blanks are not part of
 // it (MPI-3.1 §9), the blanks inside are.
-std::string c_string(const char* f, std::size_t len) {
+std::string key_string(const char* f, std::size_t len) {
   while (len > 0 && f[len - 1] == ' ') --len;
   std::size_t start = 0;
   while (start < len && f[start] == ' ') ++start;
@@ -25,16 +25,16 @@ void mpi_info_create_(MPI_Fint* info, MPI_Fint* ierr) { *ierr = MPI_Info_create(
 
 void mpi_info_set_(const MPI_Fint* info, const char* key, const char* value, MPI_Fint* ierr, std::size_t key_len,
                    std::size_t value_len) {
-  *ierr = MPI_Info_set(*info, c_string(key, key_len).c_str(), c_string(value, value_len).c_str());
+  *ierr = MPI_Info_set(*info, key_string(key, key_len).c_str(), key_string(value, value_len).c_str());
 }
 
 void mpi_info_delete_(const MPI_Fint* info, const char* key, MPI_Fint* ierr, std::size_t key_len) {
-  *ierr = MPI_Info_delete(*info, c_string(key, key_len).c_str());
+  *ierr = MPI_Info_delete(*info, key_string(key, key_len).c_str());
 }
 
 void mpi_info_get_(const MPI_Fint* info, const char* key, const MPI_Fint* valuelen, char* value, MPI_Fint* flag,
                    MPI_Fint* ierr, std::size_t key_len, std::size_t value_len) {
-  std::string k = c_string(key, key_len);
+  std::string k = key_string(key, key_len);
   int n = *valuelen < 0 ? 0 : *valuelen;
   std::string v(static_cast<std::size_t>(n) + 1, '\0');
   int f = 0;
@@ -46,7 +46,7 @@ void mpi_info_get_(const MPI_Fint* info, const char* key, const MPI_Fint* valuel
 void mpi_info_get_valuelen_(const MPI_Fint* info, const char* key, MPI_Fint* valuelen, MPI_Fint* flag,
                             MPI_Fint* ierr, std::size_t key_len) {
   int f = 0;
-  *ierr = MPI_Info_get_valuelen(*info, c_string(key, key_len).c_str(), valuelen, &f);
+  *ierr = MPI_Info_get_valuelen(*info, key_string(key, key_len).c_str(), valuelen, &f);
   *flag = logical(f);
 }
 

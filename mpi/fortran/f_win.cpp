@@ -7,15 +7,6 @@
 
 using namespace tilempi::fortran;
 
-namespace {
-
-std::string c_string(const char* f, std::size_t len) {
-  while (len > 0 && f[len - 1] == ' ') --len;
-  return std::string(f, len);
-}
-
-}  // namespace
-
 extern "C" {
 
 void mpi_win_create_(void* base, const MPI_Aint* size, const MPI_Fint* disp_unit, const MPI_Fint* info,

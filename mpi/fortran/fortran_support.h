@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "mpi.h"
@@ -138,6 +139,12 @@ inline int to_fortran_string(const char* c, int clen, char* f, std::size_t flen)
   std::memcpy(f, c, n);
   std::memset(f + n, ' ', flen - n);
   return static_cast<int>(n);
+}
+
+/// A Fortran CHARACTER argument as a C string: its trailing blanks are not part of it.
+inline std::string c_string(const char* f, std::size_t len) {
+  while (len > 0 && f[len - 1] == ' ') --len;
+  return std::string(f, len);
 }
 
 /// C's 0-based index (or MPI_UNDEFINED) as Fortran's 1-based one.
