@@ -48,7 +48,9 @@ void catch_termination_of_contexts() {
     struct sigaction sa{};
     sa.sa_handler = on_contexts_termination;
     sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_NODEFER;  // the second signal may come while the first one's handler runs
+    // The second signal may come while the first one's handler runs; a system call the first one
+    // interrupts (a write of the ranks' output) goes on rather than failing with EINTR.
+    sa.sa_flags = SA_NODEFER | SA_RESTART;
     ::sigaction(sig, &sa, nullptr);
   }
 }
