@@ -571,6 +571,21 @@ int MPI_File_get_view(MPI_File fh, MPI_Offset* disp, MPI_Datatype* etype, MPI_Da
   return MPI_SUCCESS;
 }
 
+/// The extent of a type in the file's data representation (MPI-3.1 §13.5.3): the only one is
+/// "native", where it is the type's extent in memory.
+int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint* extent) {
+  ApiScope api_scope(__func__);
+  const char* fn = "MPI_File_get_type_extent";
+  int rc;
+  File* f = check_file(fh, fn, &rc);
+  if (!f) return rc;
+  const Datatype* t = datatype_get(datatype);  // (need not be committed: only its extent is asked)
+  if (!t) return fail(f, MPI_ERR_TYPE, fn, "datatype handle " + std::to_string(datatype) + " is not valid");
+  if (!extent) return fail(f, MPI_ERR_ARG, fn, "extent is NULL");
+  *extent = t->extent;
+  return MPI_SUCCESS;
+}
+
 // Reads and writes: one line each. The collective forms are each rank's own I/O (file.h).
 int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype, MPI_Status* status) {
   ApiScope api_scope(__func__);
@@ -918,6 +933,7 @@ TILEMPI_PMPI_ALIAS(File_get_group)
 TILEMPI_PMPI_ALIAS(File_get_amode)
 TILEMPI_PMPI_ALIAS(File_set_view)
 TILEMPI_PMPI_ALIAS(File_get_view)
+TILEMPI_PMPI_ALIAS(File_get_type_extent)
 TILEMPI_PMPI_ALIAS(File_read_at)
 TILEMPI_PMPI_ALIAS(File_write_at)
 TILEMPI_PMPI_ALIAS(File_read_at_all)

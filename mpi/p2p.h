@@ -93,6 +93,16 @@ void progress();
 /// A one-line list of this rank's posted receives and unfinished sends (for deadlock reports).
 std::string describe_pending();
 
+/// The lengths of the rank's point-to-point queues, for the tool information interface's
+/// performance variables (api_tool.cpp): receives posted and not matched, messages arrived and
+/// not received, transport sends and fetches not finished (p2p_queues.cpp).
+struct QueueLengths {
+  unsigned long long posted = 0;
+  unsigned long long unexpected = 0;
+  unsigned long long in_flight = 0;
+};
+QueueLengths queue_lengths();
+
 /// Wait for requests of one collective call (on the collective lane of one communicator), as
 /// waitall does, unless the call fails at another member first: when that member's error notice
 /// arrives (coll/call_sequence.cpp), the receives not yet matched are cancelled, the rest (sends,

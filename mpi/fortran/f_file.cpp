@@ -57,6 +57,10 @@ void mpi_file_get_view_(const MPI_Fint* fh, MPI_Offset* disp, MPI_Fint* etype, M
   if (*ierr == MPI_SUCCESS) to_fortran_string(c, static_cast<int>(std::strlen(c)), datarep, datarep_len);
 }
 
+void mpi_file_get_type_extent_(const MPI_Fint* fh, const MPI_Fint* datatype, MPI_Aint* extent, MPI_Fint* ierr) {
+  *ierr = MPI_File_get_type_extent(*fh, *datatype, extent);
+}
+
 void mpi_file_set_atomicity_(const MPI_Fint* fh, const MPI_Fint* flag, MPI_Fint* ierr) {
   *ierr = MPI_File_set_atomicity(*fh, from_logical(flag));
 }
@@ -311,6 +315,7 @@ TILEMPI_PMPI_F_ALIAS(file_close)
 TILEMPI_PMPI_F_ALIAS(file_delete)
 TILEMPI_PMPI_F_ALIAS(file_set_view)
 TILEMPI_PMPI_F_ALIAS(file_get_view)
+TILEMPI_PMPI_F_ALIAS(file_get_type_extent)
 TILEMPI_PMPI_F_ALIAS(file_set_atomicity)
 TILEMPI_PMPI_F_ALIAS(file_get_atomicity)
 TILEMPI_PMPI_F_ALIAS(file_set_size)

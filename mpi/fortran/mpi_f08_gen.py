@@ -346,6 +346,8 @@ def functions():
             reason = "deprecated: MPI 3.1 has no mpi_f08 binding for it"
         elif re.search(r"(c2f|f2c|f082|2f08)", name):
             reason = "a C conversion function"
+        elif name.startswith("T_"):
+            reason = "the tool information interface has C bindings only (MPI-3.1 §14.3)"
         elif name in DIRECT:
             pass
         elif ret == "MPI_Aint":

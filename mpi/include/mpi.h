@@ -182,6 +182,10 @@ typedef struct MPI_Status {
 #define MPI_COMBINER_F90_INTEGER      17
 #define MPI_COMBINER_RESIZED          18
 #define MPI_COMBINER_HINDEXED_BLOCK   19
+/* MPI_Type_match_size's classes (MPI-3.1 §17.1.9) */
+#define MPI_TYPECLASS_REAL    1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
 
 /* Array layouts (MPI_Type_create_subarray, MPI_Type_create_darray) */
 #define MPI_ORDER_C              56
@@ -305,7 +309,24 @@ extern MPI_Status tilempi_status_ignore[] __attribute__((weak));
 #define MPI_ERR_PORT         55
 #define MPI_ERR_SERVICE      56
 #define MPI_ERR_NAME         57
-#define MPI_ERR_LASTCODE     57
+/* The tool information interface's return codes (MPI-3.1 §14.3.9) */
+#define MPI_T_ERR_MEMORY            58
+#define MPI_T_ERR_NOT_INITIALIZED   59
+#define MPI_T_ERR_CANNOT_INIT       60
+#define MPI_T_ERR_INVALID_INDEX     61
+#define MPI_T_ERR_INVALID_ITEM      62
+#define MPI_T_ERR_INVALID_HANDLE    63
+#define MPI_T_ERR_OUT_OF_HANDLES    64
+#define MPI_T_ERR_OUT_OF_SESSIONS   65
+#define MPI_T_ERR_INVALID_SESSION   66
+#define MPI_T_ERR_CVAR_SET_NOT_NOW  67
+#define MPI_T_ERR_CVAR_SET_NEVER    68
+#define MPI_T_ERR_PVAR_NO_STARTSTOP 69
+#define MPI_T_ERR_PVAR_NO_WRITE     70
+#define MPI_T_ERR_PVAR_NO_ATOMIC    71
+#define MPI_T_ERR_INVALID_NAME      72
+#define MPI_T_ERR_INVALID           73
+#define MPI_ERR_LASTCODE     73
 
 typedef void MPI_User_function(void* invec, void* inoutvec, int* len, MPI_Datatype* datatype);
 /* Error handlers and attribute callbacks */
@@ -556,6 +577,10 @@ int MPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbuf
 int MPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount, MPI_Datatype datatype,
                MPI_Comm comm);
 int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int* size);
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype* newtype);
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype* newtype);
+int MPI_Type_create_f90_integer(int r, MPI_Datatype* newtype);
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype);
 int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size);
 int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent);
 int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent);
@@ -574,6 +599,87 @@ int MPI_Get_address(const void* location, MPI_Aint* address);
 /* Address arithmetic (MPI-3.1 §4.1.5): base + disp, and addr1 - addr2, as addresses. */
 MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+
+/* The tool information interface (MPI-3.1 chapter 14; C only, as the standard has it): the
+   library's control variables (its environment variables, as the rank sees them) and
+   performance variables (the rank's message queues), mpi/api_tool.cpp. */
+typedef int MPI_T_enum;
+typedef int MPI_T_cvar_handle;
+typedef int MPI_T_pvar_handle;
+typedef int MPI_T_pvar_session;
+#define MPI_T_ENUM_NULL          0
+#define MPI_T_CVAR_HANDLE_NULL   0
+#define MPI_T_PVAR_HANDLE_NULL   0
+#define MPI_T_PVAR_SESSION_NULL  0
+#define MPI_T_PVAR_ALL_HANDLES   (-1)
+#define MPI_T_VERBOSITY_USER_BASIC    1
+#define MPI_T_VERBOSITY_USER_DETAIL   2
+#define MPI_T_VERBOSITY_USER_ALL      3
+#define MPI_T_VERBOSITY_TUNER_BASIC   4
+#define MPI_T_VERBOSITY_TUNER_DETAIL  5
+#define MPI_T_VERBOSITY_TUNER_ALL     6
+#define MPI_T_VERBOSITY_MPIDEV_BASIC  7
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL 8
+#define MPI_T_VERBOSITY_MPIDEV_ALL    9
+#define MPI_T_BIND_NO_OBJECT      0
+#define MPI_T_BIND_MPI_COMM       1
+#define MPI_T_BIND_MPI_DATATYPE   2
+#define MPI_T_BIND_MPI_ERRHANDLER 3
+#define MPI_T_BIND_MPI_FILE       4
+#define MPI_T_BIND_MPI_GROUP      5
+#define MPI_T_BIND_MPI_OP         6
+#define MPI_T_BIND_MPI_REQUEST    7
+#define MPI_T_BIND_MPI_WIN        8
+#define MPI_T_BIND_MPI_MESSAGE    9
+#define MPI_T_BIND_MPI_INFO       10
+#define MPI_T_SCOPE_CONSTANT 0
+#define MPI_T_SCOPE_READONLY 1
+#define MPI_T_SCOPE_LOCAL    2
+#define MPI_T_SCOPE_GROUP    3
+#define MPI_T_SCOPE_GROUP_EQ 4
+#define MPI_T_SCOPE_ALL      5
+#define MPI_T_SCOPE_ALL_EQ   6
+#define MPI_T_PVAR_CLASS_STATE         0
+#define MPI_T_PVAR_CLASS_LEVEL         1
+#define MPI_T_PVAR_CLASS_SIZE          2
+#define MPI_T_PVAR_CLASS_PERCENTAGE    3
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK 4
+#define MPI_T_PVAR_CLASS_LOWWATERMARK  5
+#define MPI_T_PVAR_CLASS_COUNTER       6
+#define MPI_T_PVAR_CLASS_AGGREGATE     7
+#define MPI_T_PVAR_CLASS_TIMER         8
+#define MPI_T_PVAR_CLASS_GENERIC       9
+int MPI_T_init_thread(int required, int* provided);
+int MPI_T_finalize(void);
+int MPI_T_enum_get_info(MPI_T_enum enumtype, int* num, char* name, int* name_len);
+int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int* value, char* name, int* name_len);
+int MPI_T_cvar_get_num(int* num_cvar);
+int MPI_T_cvar_get_info(int cvar_index, char* name, int* name_len, int* verbosity, MPI_Datatype* datatype, MPI_T_enum* enumtype, char* desc, int* desc_len, int* bind, int* scope);
+int MPI_T_cvar_get_index(const char* name, int* cvar_index);
+int MPI_T_cvar_handle_alloc(int cvar_index, void* obj_handle, MPI_T_cvar_handle* handle, int* count);
+int MPI_T_cvar_handle_free(MPI_T_cvar_handle* handle);
+int MPI_T_cvar_read(MPI_T_cvar_handle handle, void* buf);
+int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void* buf);
+int MPI_T_pvar_get_num(int* num_pvar);
+int MPI_T_pvar_get_info(int pvar_index, char* name, int* name_len, int* verbosity, int* var_class, MPI_Datatype* datatype, MPI_T_enum* enumtype, char* desc, int* desc_len, int* bind, int* readonly, int* continuous, int* atomic);
+int MPI_T_pvar_get_index(const char* name, int var_class, int* pvar_index);
+int MPI_T_pvar_session_create(MPI_T_pvar_session* session);
+int MPI_T_pvar_session_free(MPI_T_pvar_session* session);
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void* obj_handle, MPI_T_pvar_handle* handle, int* count);
+int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle* handle);
+int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* buf);
+int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void* buf);
+int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* buf);
+int MPI_T_category_get_num(int* num_cat);
+int MPI_T_category_get_info(int cat_index, char* name, int* name_len, char* desc, int* desc_len, int* num_cvars, int* num_pvars, int* num_categories);
+int MPI_T_category_get_index(const char* name, int* cat_index);
+int MPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+int MPI_T_category_get_categories(int cat_index, int len, int indices[]);
+int MPI_T_category_changed(int* stamp);
 
 /* Process topologies: Cartesian */
 #define MPI_GRAPH 1
@@ -826,6 +932,7 @@ int MPI_File_get_amode(MPI_File fh, int* amode);
 int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char* datarep,
                       MPI_Info info);
 int MPI_File_get_view(MPI_File fh, MPI_Offset* disp, MPI_Datatype* etype, MPI_Datatype* filetype, char* datarep);
+int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint* extent);
 int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype, MPI_Status* status);
 int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
                       MPI_Status* status);
@@ -1135,6 +1242,10 @@ int PMPI_Pack(const void* inbuf, int incount, MPI_Datatype datatype, void* outbu
 int PMPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount, MPI_Datatype datatype,
                MPI_Comm comm);
 int PMPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int* size);
+int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype* newtype);
+int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype* newtype);
+int PMPI_Type_create_f90_integer(int r, MPI_Datatype* newtype);
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype);
 int PMPI_Type_size_x(MPI_Datatype datatype, MPI_Count* size);
 int PMPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent);
 int PMPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* lb, MPI_Count* extent);
@@ -1151,6 +1262,37 @@ int PMPI_Address(const void* location, MPI_Aint* address);
 int PMPI_Get_address(const void* location, MPI_Aint* address);
 MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 MPI_Aint PMPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+int PMPI_T_init_thread(int required, int* provided);
+int PMPI_T_finalize(void);
+int PMPI_T_enum_get_info(MPI_T_enum enumtype, int* num, char* name, int* name_len);
+int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int* value, char* name, int* name_len);
+int PMPI_T_cvar_get_num(int* num_cvar);
+int PMPI_T_cvar_get_info(int cvar_index, char* name, int* name_len, int* verbosity, MPI_Datatype* datatype, MPI_T_enum* enumtype, char* desc, int* desc_len, int* bind, int* scope);
+int PMPI_T_cvar_get_index(const char* name, int* cvar_index);
+int PMPI_T_cvar_handle_alloc(int cvar_index, void* obj_handle, MPI_T_cvar_handle* handle, int* count);
+int PMPI_T_cvar_handle_free(MPI_T_cvar_handle* handle);
+int PMPI_T_cvar_read(MPI_T_cvar_handle handle, void* buf);
+int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void* buf);
+int PMPI_T_pvar_get_num(int* num_pvar);
+int PMPI_T_pvar_get_info(int pvar_index, char* name, int* name_len, int* verbosity, int* var_class, MPI_Datatype* datatype, MPI_T_enum* enumtype, char* desc, int* desc_len, int* bind, int* readonly, int* continuous, int* atomic);
+int PMPI_T_pvar_get_index(const char* name, int var_class, int* pvar_index);
+int PMPI_T_pvar_session_create(MPI_T_pvar_session* session);
+int PMPI_T_pvar_session_free(MPI_T_pvar_session* session);
+int PMPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void* obj_handle, MPI_T_pvar_handle* handle, int* count);
+int PMPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle* handle);
+int PMPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int PMPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int PMPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* buf);
+int PMPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void* buf);
+int PMPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle);
+int PMPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void* buf);
+int PMPI_T_category_get_num(int* num_cat);
+int PMPI_T_category_get_info(int cat_index, char* name, int* name_len, char* desc, int* desc_len, int* num_cvars, int* num_pvars, int* num_categories);
+int PMPI_T_category_get_index(const char* name, int* cat_index);
+int PMPI_T_category_get_cvars(int cat_index, int len, int indices[]);
+int PMPI_T_category_get_pvars(int cat_index, int len, int indices[]);
+int PMPI_T_category_get_categories(int cat_index, int len, int indices[]);
+int PMPI_T_category_changed(int* stamp);
 int PMPI_Dims_create(int nnodes, int ndims, int dims[]);
 int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
                     MPI_Comm* comm_cart);
@@ -1344,6 +1486,7 @@ int PMPI_File_get_amode(MPI_File fh, int* amode);
 int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype, const char* datarep,
                       MPI_Info info);
 int PMPI_File_get_view(MPI_File fh, MPI_Offset* disp, MPI_Datatype* etype, MPI_Datatype* filetype, char* datarep);
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint* extent);
 int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype datatype, MPI_Status* status);
 int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype datatype,
                       MPI_Status* status);

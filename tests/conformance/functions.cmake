@@ -57,3 +57,14 @@ tilempi_add_test_matrix(NAME conformance.<transport>.functions.added_code_fatal 
 # _disconnect) and MPI_Aint_add / MPI_Aint_diff.
 tilempi_add_conformance_test(NAME functions.dynamic NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_dynamic.c)
 functions_fortran_test(functions.dynamic_f90 functions_dynamic.f90)
+
+# The tool information interface (MPI-3.1 chapter 14, C only): control variables as the launcher
+# sets them (-x), performance variables that follow the rank's queues, categories, error codes.
+tilempi_add_conformance_test(NAME functions.tool NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_tool.c
+                             LAUNCHER_ARGS -x TILEMPI_COLL_FALLBACK=silent)
+
+# Fortran's parameterized types: MPI_Type_create_f90_real/_complex/_integer, MPI_Type_match_size.
+tilempi_add_conformance_test(NAME functions.f90_types NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_f90_types.c)
+functions_fortran_test(functions.f90_types_f90 functions_f90_types.f90)
+tilempi_add_conformance_test(NAME functions.file_type_extent NP 3
+                             SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_file_type_extent.c)
