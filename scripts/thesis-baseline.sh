@@ -4,7 +4,8 @@
 # calibrated to its ~6.8 us warm small-message latency), beside today's comparison (OperaMPI's
 # algorithms on `udn` too). docs/EXPERIMENTS.md, "The thesis's baseline", shows the result.
 #   scripts/thesis-baseline.sh [BUILD_DIR]        4..49 ranks, every power of two from 4 B to 1 MiB
-#                                                 (long: the alltoall from 128 KiB on 36 and 49 ranks)
+#                                                 (about 7 minutes at -j 2 on 2 quiet cores; most of it
+#                                                 the alltoall from 128 KiB on 36 and 49 ranks)
 #   RANKS=49 scripts/thesis-baseline.sh           7x7 only
 #   SIZES=8,4:1M:4 A2A_SIZES=8,4:64K:4 scripts/thesis-baseline.sh   x4 steps, alltoall to 64 KiB (minutes)
 #   PLOTS_ONLY=1 scripts/thesis-baseline.sh       only rebuild the table from the committed CSVs
