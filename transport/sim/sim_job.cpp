@@ -282,7 +282,9 @@ class SimJob final : public Job {
       for (const std::string& lib : image->needed())
         if (lib.find("libasan") != std::string::npos || lib.find("libtsan") != std::string::npos)
           why = "it is built with a sanitizer (" + lib + ")";
-      if (why.empty() && spec.tag_output && mode == RanksMode::automatic) why = "--tag-output needs a process per rank";
+      // The ranks as contexts share the simulator's one stdout and stderr, so their lines cannot be
+      // told apart: tagging needs a process per rank, asked for (auto) or not (refused by name).
+      if (why.empty() && spec.tag_output) why = "--tag-output needs a process per rank";
       if (why.empty() && spec.output_per_rank) why = "each rank's output goes to a file of its own, from a process of its own";
       if (why.empty() && spec.several_programs) why = "the job runs several programs (':'), one per process";
       if (why.empty() && image->has_static_tls()) {

@@ -256,6 +256,19 @@ case $case_name in
     expect_clean
     ;;
 
+  tag-output-sim)
+    # On the sim, ranks as contexts share the simulator's one stdout: asked for explicitly,
+    # --tag-output is refused by name (it ran untagged before); auto runs the ranks as processes
+    # and tags every line. PROBE here is an MPI program linking libtilempi.so, as contexts need.
+    launch --tag-output --transport sim --compute none --set sim.ranks=contexts -n 2 "$probe"
+    [ "$status" -ne 0 ] || fail "--tag-output with sim.ranks=contexts ran (untagged)"
+    expect_out err "sim.ranks=contexts: .* cannot run as contexts: --tag-output needs a process per rank"
+    launch --tag-output --transport sim --compute none -n 2 "$probe"
+    expect_status 0
+    expect_out out "^\[1\] "
+    expect_out err "ranks run as processes: --tag-output needs a process per rank"
+    ;;
+
   signal)
     # SIGINT (Ctrl-C) and SIGTERM to the launcher end the whole job: exit 130 / 143.
     for sig in INT TERM; do
