@@ -266,6 +266,12 @@ bool SegmentRanks::deadlock_check() {
   return true;
 }
 
+std::string SegmentRanks::where_ranks_are() {
+  stop_thread();
+  drain_requests();
+  return "sim: ended at virtual cycle " + std::to_string(horizon_) + "; the ranks were:" + engine_->where_ranks_are();
+}
+
 std::string SegmentRanks::finish() {
   stop_thread();
   // Requests the thread had no time to take (the last goodbyes).

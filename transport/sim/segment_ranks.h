@@ -30,6 +30,9 @@ class SegmentRanks final : public RankSink {
   void rank_exited(int rank, bool ok);
   /// Stops the thread (after every rank ended), writes report and trace; returns a failure message.
   std::string finish();
+  /// For the launcher's --timeout, which ends the job: stops the engine thread (the model cannot
+  /// be read while it runs), takes the requests already posted, and says where every rank is.
+  std::string where_ranks_are();
 
   // RankSink
   void deliver(int r, const EngineEvent& e) override;

@@ -233,6 +233,11 @@ class SimJob final : public Job {
     return shm::read_abort(h->abort, out);
   }
 
+  // --timeout: where every rank was. With ranks as processes the engine runs in a thread of this
+  // launcher and answers here; ranks as contexts have the simulator process say it as it ends
+  // (context_job.cpp, Scheduler::end_terminated).
+  std::string where_ranks_wait() override { return engine_ ? engine_->where_ranks_are() : std::string(); }
+
   std::string finish() override {
     if (engine_) return engine_->finish();
     // Ranks as contexts: the simulator process wrote why it failed the job, if it did.

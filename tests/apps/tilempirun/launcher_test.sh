@@ -484,10 +484,8 @@ case $case_name in
     launch "$@" -n 3 --timeout 2 "$probe" mpi-loop
     expect_status 124
     all_lines
-    # ... and says where the ranks were (not yet with the sim's ranks as processes).
-    if [ "${TILEMPI_SIM_RANKS:-}" != processes ] && ! grep -q "ranks run as processes" "$work/err"; then
-      expect_out err "rank [0-2] .*in MPI_Allreduce"
-    fi
+    # ... and says where the ranks were, on every transport and process model.
+    expect_out err "rank [0-2] .*in MPI_Allreduce"
     launch "$@" -n 3 --timeout 2 "$probe" spin
     expect_status 124
     for r in 0 2; do for k in 0 1 2; do expect_out out "^rank $r line $k$"; done; done
