@@ -69,6 +69,7 @@ class SegmentRanks final : public RankSink {
   std::atomic<bool> exited_any_{false};
   std::atomic<bool> failed_any_{false};
   std::string failure_;
+  bool ended_by_launcher_ = false;  ///< where_ranks_are() was asked: the launcher ends the job
 };
 
 }  // namespace tilempi::transport::sim

@@ -484,8 +484,10 @@ case $case_name in
     launch "$@" -n 3 --timeout 2 "$probe" mpi-loop
     expect_status 124
     all_lines
-    # ... and says where the ranks were, on every transport and process model.
+    # ... and says where the ranks were, on every transport and process model; the ranks it ended
+    # did not "exit without MPI_Finalize" (the sim's ranks as processes said so).
     expect_out err "rank [0-2] .*in MPI_Allreduce"
+    expect_no_out err "without MPI_Finalize"
     launch "$@" -n 3 --timeout 2 "$probe" spin
     expect_status 124
     for r in 0 2; do for k in 0 1 2; do expect_out out "^rank $r line $k$"; done; done
