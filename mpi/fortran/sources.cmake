@@ -7,6 +7,7 @@ set(TILEMPI_FORTRAN_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/f_comm.cpp
   ${CMAKE_CURRENT_LIST_DIR}/f_dynamic.cpp
   ${CMAKE_CURRENT_LIST_DIR}/f_f90_types.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/f_sizeof.cpp
   ${CMAKE_CURRENT_LIST_DIR}/f_attributes.cpp
   ${CMAKE_CURRENT_LIST_DIR}/f_group_ops.cpp
   ${CMAKE_CURRENT_LIST_DIR}/f_datatype.cpp
