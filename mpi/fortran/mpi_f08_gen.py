@@ -555,9 +555,41 @@ def generate_module(funcs):
     return "\n".join(o) + "\n"
 
 
+def sizeof_interface():
+    """MPI_Sizeof (MPI-3.1 §17.1.9): one specific per type and kind, any rank, each bound to the C
+    function of mpi/fortran/f_sizeof.cpp that answers its storage size (as the mpi module's)."""
+    specifics = [("integer", k, k) for k in (1, 2, 4, 8, 16)] + \
+                [("real", 4, 4), ("real", 8, 8), ("real", 10, 16), ("real", 16, 16)] + \
+                [("complex", 4, 8), ("complex", 8, 16), ("complex", 10, 32), ("complex", 16, 32)]
+    bodies = []
+    for typ, kind, size in specifics:
+        bodies.append(f"""\
+    subroutine tilempi_f08_sizeof_{typ}{kind}(x, size, ierror) bind(C, name="tilempi_sizeof_{size}")
+      {typ}(kind={kind}), dimension(..), intent(in) :: x
+      integer, intent(out) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine""")
+    # LOGICAL and CHARACTER are no C types: plain externals (as in the mpi module), which a program
+    # compiled with -std=f2018 accepts where a BIND(C) interface would not be.
+    for kind in (1, 2, 4, 8):
+        bodies.append(f"""\
+    subroutine tilempi_sizeof_logical{kind}(x, size, ierror)
+      logical(kind={kind}), dimension(..), intent(in) :: x
+      integer, intent(out) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine""")
+    bodies.append("""\
+    subroutine tilempi_sizeof_character(x, size, ierror)
+      character(len=*), dimension(..), intent(in) :: x
+      integer, intent(out) :: size
+      integer, optional, intent(out) :: ierror
+    end subroutine""")
+    return "\n".join(bodies)
+
+
 def extra_interfaces(prefix):
     """Procedures of mpi_f08 with no C counterpart in mpi.h's list (hand-written entry points)."""
-    return [
+    return ([("Sizeof", sizeof_interface())] if prefix == "MPI" else []) + [
         ("Status_f2f08", f"""\
     subroutine {prefix}_Status_f2f08_f08(f_status, f08_status, ierror) bind(C, name="{prefix}_Status_f2f08_f08")
       import

@@ -11,7 +11,8 @@
 ! (mpi/fortran/f_sizeof.cpp). The kinds are C's (ISO_C_BINDING), which are gfortran's: REAL(10) is
 ! C's long double, 16 bytes; REAL(16) is __float128. LOGICAL of every kind and CHARACTER (one byte
 ! per character, whatever the length) are there too, as in MPICH, though the standard names numeric
-! types only; they are not C types, so the module is compiled with -Wno-c-binding-type.
+! types only: they are no C types, so their specifics are plain Fortran externals (tilempi_sizeof_
+! logicalK_, tilempi_sizeof_character_), which a program compiled with -std=f2018 accepts.
 module mpi
   use, intrinsic :: iso_c_binding, only: c_int, c_int8_t, c_int16_t, c_int32_t, c_int64_t, c_int128_t, &
     c_float, c_double, c_long_double, c_float128, c_float_complex, c_double_complex, &
@@ -87,30 +88,25 @@ module mpi
       complex(kind=c_float128_complex), dimension(..), intent(in) :: x
       integer(kind=c_int), intent(out) :: size, ierror
     end subroutine tilempi_sizeof_complex_float128
-    subroutine tilempi_sizeof_logical_1(x, size, ierror) bind(C, name="tilempi_sizeof_1")
-      import :: c_int
+    subroutine tilempi_sizeof_logical1(x, size, ierror)
       logical(kind=1), dimension(..), intent(in) :: x
-      integer(kind=c_int), intent(out) :: size, ierror
-    end subroutine tilempi_sizeof_logical_1
-    subroutine tilempi_sizeof_logical_2(x, size, ierror) bind(C, name="tilempi_sizeof_2")
-      import :: c_int
+      integer, intent(out) :: size, ierror
+    end subroutine tilempi_sizeof_logical1
+    subroutine tilempi_sizeof_logical2(x, size, ierror)
       logical(kind=2), dimension(..), intent(in) :: x
-      integer(kind=c_int), intent(out) :: size, ierror
-    end subroutine tilempi_sizeof_logical_2
-    subroutine tilempi_sizeof_logical_4(x, size, ierror) bind(C, name="tilempi_sizeof_4")
-      import :: c_int
+      integer, intent(out) :: size, ierror
+    end subroutine tilempi_sizeof_logical2
+    subroutine tilempi_sizeof_logical4(x, size, ierror)
       logical(kind=4), dimension(..), intent(in) :: x
-      integer(kind=c_int), intent(out) :: size, ierror
-    end subroutine tilempi_sizeof_logical_4
-    subroutine tilempi_sizeof_logical_8(x, size, ierror) bind(C, name="tilempi_sizeof_8")
-      import :: c_int
+      integer, intent(out) :: size, ierror
+    end subroutine tilempi_sizeof_logical4
+    subroutine tilempi_sizeof_logical8(x, size, ierror)
       logical(kind=8), dimension(..), intent(in) :: x
-      integer(kind=c_int), intent(out) :: size, ierror
-    end subroutine tilempi_sizeof_logical_8
-    subroutine tilempi_sizeof_character(x, size, ierror) bind(C, name="tilempi_sizeof_1")
-      import :: c_int
+      integer, intent(out) :: size, ierror
+    end subroutine tilempi_sizeof_logical8
+    subroutine tilempi_sizeof_character(x, size, ierror)
       character(len=*), dimension(..), intent(in) :: x
-      integer(kind=c_int), intent(out) :: size, ierror
+      integer, intent(out) :: size, ierror
     end subroutine tilempi_sizeof_character
   end interface MPI_SIZEOF
 end module mpi

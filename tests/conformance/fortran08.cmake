@@ -19,6 +19,7 @@ fortran08_test(coll 5)
 fortran08_test(types 3)
 fortran08_test(comm 4)
 fortran08_test(onesided_io 3)
+fortran08_test(sizeof 3)
 # The profiling interface: a C tool replaces two entry points (the CFI header of the module's gfortran).
 fortran08_test(pmpi 3 ${CMAKE_CURRENT_LIST_DIR}/fortran08_pmpi_tool.c)
 if(TARGET conformance_fortran08.pmpi)
