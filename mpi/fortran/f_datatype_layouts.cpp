@@ -32,6 +32,26 @@ void mpi_pack_(const void* inbuf, const MPI_Fint* incount, const MPI_Fint* datat
   *ierr = MPI_Pack(buffer(inbuf), *incount, *datatype, outbuf, *outsize, position, *comm);
 }
 
+// external32 (MPI-3.1 §4.3): DATAREP is a CHARACTER argument, its length passed last.
+void mpi_pack_external_(const char* datarep, const void* inbuf, const MPI_Fint* incount, const MPI_Fint* datatype,
+                        void* outbuf, const MPI_Aint* outsize, MPI_Aint* position, MPI_Fint* ierr,
+                        std::size_t datarep_len) {
+  *ierr = MPI_Pack_external(c_string(datarep, datarep_len).c_str(), buffer(inbuf), *incount, *datatype, outbuf,
+                            *outsize, position);
+}
+
+void mpi_unpack_external_(const char* datarep, const void* inbuf, const MPI_Aint* insize, MPI_Aint* position,
+                          void* outbuf, const MPI_Fint* outcount, const MPI_Fint* datatype, MPI_Fint* ierr,
+                          std::size_t datarep_len) {
+  *ierr = MPI_Unpack_external(c_string(datarep, datarep_len).c_str(), inbuf, *insize, position, buffer(outbuf),
+                              *outcount, *datatype);
+}
+
+void mpi_pack_external_size_(const char* datarep, const MPI_Fint* incount, const MPI_Fint* datatype, MPI_Aint* size,
+                             MPI_Fint* ierr, std::size_t datarep_len) {
+  *ierr = MPI_Pack_external_size(c_string(datarep, datarep_len).c_str(), *incount, *datatype, size);
+}
+
 void mpi_unpack_(const void* inbuf, const MPI_Fint* insize, MPI_Fint* position, void* outbuf,
                  const MPI_Fint* outcount, const MPI_Fint* datatype, const MPI_Fint* comm, MPI_Fint* ierr) {
   *ierr = MPI_Unpack(inbuf, *insize, position, buffer(outbuf), *outcount, *datatype, *comm);
@@ -114,6 +134,9 @@ TILEMPI_PMPI_F_ALIAS(type_create_subarray)
 TILEMPI_PMPI_F_ALIAS(type_create_darray)
 TILEMPI_PMPI_F_ALIAS(pack)
 TILEMPI_PMPI_F_ALIAS(unpack)
+TILEMPI_PMPI_F_ALIAS(pack_external)
+TILEMPI_PMPI_F_ALIAS(unpack_external)
+TILEMPI_PMPI_F_ALIAS(pack_external_size)
 TILEMPI_PMPI_F_ALIAS(pack_size)
 TILEMPI_PMPI_F_ALIAS(type_size_x)
 TILEMPI_PMPI_F_ALIAS(type_get_extent_x)

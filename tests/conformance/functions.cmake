@@ -68,3 +68,7 @@ tilempi_add_conformance_test(NAME functions.f90_types NP 4 SOURCES ${CMAKE_CURRE
 functions_fortran_test(functions.f90_types_f90 functions_f90_types.f90)
 tilempi_add_conformance_test(NAME functions.file_type_extent NP 3
                              SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_file_type_extent.c)
+
+# external32 packing: MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size.
+tilempi_add_conformance_test(NAME functions.pack_external NP 2
+                             SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_pack_external.c)
