@@ -467,6 +467,7 @@ void JobRunner::signal_running(int sig) {
 void JobRunner::begin_ending(int sig) {
   if (ending_) return;
   ending_ = true;
+  if (job_) job_->ending_by_launcher();
   if (o_.verbose && running_count() > 0)
     say("sending %s to %d running rank(s)", describe_signal(sig).c_str(), running_count());
   signal_running(sig);

@@ -269,7 +269,6 @@ bool SegmentRanks::deadlock_check() {
 std::string SegmentRanks::where_ranks_are() {
   stop_thread();
   drain_requests();
-  ended_by_launcher_ = true;
   return "sim: ended at virtual cycle " + std::to_string(horizon_) + "; the ranks were:" + engine_->where_ranks_are();
 }
 
@@ -280,8 +279,8 @@ std::string SegmentRanks::finish() {
   engine_->set_driver_counts(passes_, sleeps_);
   AbortRecord aborted;
   const bool was_aborted = shm::read_abort(seg_.header()->abort, aborted);
-  // Ranks the launcher ended (--timeout) did not "exit without MPI_Finalize": the job was ended,
-  // and the launcher has said so.
+  // Ranks the launcher ended (--timeout, a signal, another rank's failure) did not "exit without
+  // MPI_Finalize": the launcher has said why it ended the job.
   return engine_->finish(failure_, was_aborted || ended_by_launcher_);
 }
 

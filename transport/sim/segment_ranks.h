@@ -33,6 +33,9 @@ class SegmentRanks final : public RankSink {
   /// For the launcher's --timeout, which ends the job: stops the engine thread (the model cannot
   /// be read while it runs), takes the requests already posted, and says where every rank is.
   std::string where_ranks_are();
+  /// The launcher ends the job: the ranks it ends are not reported as having left without
+  /// MPI_Finalize.
+  void ending_by_launcher() { ended_by_launcher_ = true; }
 
   // RankSink
   void deliver(int r, const EngineEvent& e) override;
@@ -69,7 +72,7 @@ class SegmentRanks final : public RankSink {
   std::atomic<bool> exited_any_{false};
   std::atomic<bool> failed_any_{false};
   std::string failure_;
-  bool ended_by_launcher_ = false;  ///< where_ranks_are() was asked: the launcher ends the job
+  bool ended_by_launcher_ = false;  ///< the launcher ends the job (ending_by_launcher)
 };
 
 }  // namespace tilempi::transport::sim

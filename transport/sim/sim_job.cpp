@@ -237,6 +237,9 @@ class SimJob final : public Job {
   // launcher and answers here; ranks as contexts have the simulator process say it as it ends
   // (context_job.cpp, Scheduler::end_terminated).
   std::string where_ranks_wait() override { return engine_ ? engine_->where_ranks_are() : std::string(); }
+  void ending_by_launcher() override {
+    if (engine_) engine_->ending_by_launcher();
+  }
 
   std::string finish() override {
     if (engine_) return engine_->finish();

@@ -490,6 +490,16 @@ case $case_name in
     # did not "exit without MPI_Finalize" (the sim's ranks as processes said so).
     expect_out err "rank [0-2] .*in MPI_Allreduce"
     expect_no_out err "without MPI_Finalize"
+    # Ctrl-C (SIGINT to tilempirun): 130, and the ranks it ended did not "exit without
+    # MPI_Finalize" (the sim's ranks as processes said so).
+    "$run" "$@" -n 3 --timeout 60 "$probe" mpi-loop >"$work/out" 2>"$work/err" </dev/null &
+    lp=$!
+    sleep 2
+    kill -INT "$lp"
+    wait "$lp"
+    status=$?
+    expect_status 130
+    expect_no_out err "without MPI_Finalize"
     launch "$@" -n 3 --timeout 2 "$probe" spin
     expect_status 124
     for r in 0 2; do for k in 0 1 2; do expect_out out "^rank $r line $k$"; done; done

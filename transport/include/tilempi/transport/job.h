@@ -103,6 +103,9 @@ class Job {
   /// that it runs outside a wait; empty when the backend cannot tell. For a job about to be
   /// ended (--timeout); asks each rank (within a second or two).
   virtual std::string where_ranks_wait() { return {}; }
+  /// The launcher ends the job itself (--timeout, --deadlock-after, a signal to tilempirun, a
+  /// failed rank): the ranks it ends did not end on their own, and finish() need not say so.
+  virtual void ending_by_launcher() {}
   /// Stop services and write reports; called after every rank has ended. Returns a non-empty
   /// message when the backend itself failed the job (e.g. a deadlock the sim engine detected).
   virtual std::string finish() { return {}; }
