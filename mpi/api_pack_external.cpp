@@ -9,10 +9,7 @@
 // beyond 32 bits, a wide character beyond U+FFFF) is MPI_ERR_CONVERSION.
 //
 // The data are packed in this machine's form first (the datatype's own pack: type-map order,
-// contiguous), then converted item by item following the type signature, the sequence of basic
-// types. tilempi keeps one basic type per datatype (datatype.h), which a struct of mixed members
-// does not have; its signature comes from how it was made (TypeContents): a struct's members in
-// order, every other constructor its one inner type repeated as often as the size says.
+// contiguous), then converted item by item following the type signature (type_signature.h).
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -20,93 +17,13 @@
 #include <vector>
 
 #include "check.h"
+#include "type_signature.h"
 
 using namespace tilempi::mpi;
 
 namespace {
 
 int bad(int cls, const char* fn, const std::string& what) { return raise(MPI_COMM_WORLD, cls, fn, what); }
-
-/// A run of the type signature: `count` items of basic type `basic`.
-struct Run {
-  MPI_Datatype basic;
-  std::size_t count;
-};
-using Signature = std::vector<Run>;
-
-void append(Signature& s, MPI_Datatype basic, std::size_t count) {
-  if (count == 0) return;
-  if (!s.empty() && s.back().basic == basic) s.back().count += count;
-  else s.push_back({basic, count});
-}
-
-void append_times(Signature& s, const Signature& one, std::size_t times) {
-  if (one.size() == 1) {
-    append(s, one[0].basic, one[0].count * times);
-    return;
-  }
-  for (std::size_t k = 0; k < times; ++k)
-    for (const Run& r : one) append(s, r.basic, r.count);
-}
-
-/// The (value, index) pair types: MINLOC / MAXLOC's, two basic items each.
-MPI_Datatype pair_value(MPI_Datatype h) {
-  switch (h) {
-    case MPI_FLOAT_INT: return MPI_FLOAT;
-    case MPI_DOUBLE_INT: return MPI_DOUBLE;
-    case MPI_LONG_INT: return MPI_LONG;
-    case MPI_2INT: return MPI_INT;
-    case MPI_SHORT_INT: return MPI_SHORT;
-    case MPI_LONG_DOUBLE_INT: return MPI_LONG_DOUBLE;
-    case MPI_2INTEGER: return MPI_INTEGER;
-    case MPI_2REAL: return MPI_REAL;
-    case MPI_2DOUBLE_PRECISION: return MPI_DOUBLE_PRECISION;
-    default: return MPI_DATATYPE_NULL;
-  }
-}
-
-/// The bytes of the signature's items back to back in this machine's form: a type's packed data
-/// when the signature is right (checked before converting, not assumed).
-std::size_t native_bytes(const Signature& s) {
-  std::size_t n = 0;
-  for (const Run& r : s) n += r.count * basic_size(r.basic);
-  return n;
-}
-
-/// The signature of one element of h.
-Signature signature_of(MPI_Datatype h) {
-  const Datatype* t = datatype_get(h);
-  Signature s;
-  if (!t || t->size == 0) return s;
-  if (!t->contents) {  // a named type
-    if (const MPI_Datatype v = pair_value(h); v != MPI_DATATYPE_NULL) {
-      const MPI_Datatype index = (h == MPI_2INTEGER || h == MPI_2REAL || h == MPI_2DOUBLE_PRECISION) ? v : MPI_INT;
-      append(s, v, 1);
-      append(s, index, 1);
-    } else {
-      append(s, h, 1);
-    }
-    return s;
-  }
-  const TypeContents& c = *t->contents;
-  // One basic type throughout (not a pair): that many of it.
-  if (t->basic != MPI_DATATYPE_NULL && pair_value(t->basic) == MPI_DATATYPE_NULL && basic_size(t->basic) != 0 &&
-      t->basic_count * basic_size(t->basic) == t->size) {
-    append(s, t->basic, t->basic_count);
-    return s;
-  }
-  if (c.combiner == MPI_COMBINER_STRUCT || c.combiner == MPI_COMBINER_STRUCT_INTEGER) {
-    for (std::size_t i = 0; i < c.types.size(); ++i)
-      append_times(s, signature_of(c.types[i]), static_cast<std::size_t>(c.ints[1 + i]));
-    return s;
-  }
-  if (c.types.empty()) return s;
-  // Every other constructor repeats its one inner type: as many times as the sizes say.
-  const Datatype* inner = datatype_get(c.types[0]);
-  if (!inner || inner->size == 0) return s;
-  append_times(s, signature_of(c.types[0]), t->size / inner->size);
-  return s;
-}
 
 /// Bytes of one item of basic type b in external32 (MPI-3.1 Table 13.2).
 std::size_t external_size(MPI_Datatype b) {
@@ -225,7 +142,7 @@ bool convert(MPI_Datatype b, std::size_t count, const unsigned char*& in, unsign
 /// The checks the three calls share: the representation's name, the type; and the signature of
 /// one element, with its external size.
 const Datatype* arguments(const char* datarep, MPI_Datatype datatype, int count, const char* fn, int* rc,
-                          Signature* sig, std::size_t* external_bytes) {
+                          TypeSignature* sig, std::size_t* external_bytes) {
   if (!check::initialized(fn, rc)) return nullptr;
   if (!datarep || std::strcmp(datarep, "external32") != 0) {
     *rc = bad(MPI_ERR_ARG, fn,
@@ -245,13 +162,13 @@ const Datatype* arguments(const char* datarep, MPI_Datatype datatype, int count,
     *rc = bad(MPI_ERR_COUNT, fn, "count " + std::to_string(count) + " is negative");
     return nullptr;
   }
-  *sig = signature_of(datatype);
+  *sig = type_signature(datatype);
   if (native_bytes(*sig) != t->size) {
     *rc = bad(MPI_ERR_TYPE, fn, "the type signature of this datatype could not be found for external32");
     return nullptr;
   }
   std::size_t e = 0;
-  for (const Run& r : *sig) e += r.count * external_size(r.basic);
+  for (const SignatureItems& r : *sig) e += r.count * external_size(r.basic);
   *external_bytes = e;
   return t;
 }
@@ -264,7 +181,7 @@ int MPI_Pack_external_size(const char* datarep, int incount, MPI_Datatype dataty
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Pack_external_size";
   int rc;
-  Signature sig;
+  TypeSignature sig;
   std::size_t one = 0;
   if (!arguments(datarep, datatype, incount, fn, &rc, &sig, &one)) return rc;
   if (!size) return bad(MPI_ERR_ARG, fn, "size is NULL");
@@ -277,7 +194,7 @@ int MPI_Pack_external(const char* datarep, const void* inbuf, int incount, MPI_D
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Pack_external";
   int rc;
-  Signature sig;
+  TypeSignature sig;
   std::size_t one = 0;
   const Datatype* t = arguments(datarep, datatype, incount, fn, &rc, &sig, &one);
   if (!t) return rc;
@@ -296,7 +213,7 @@ int MPI_Pack_external(const char* datarep, const void* inbuf, int incount, MPI_D
   const unsigned char* in = native.data();
   unsigned char* out = static_cast<unsigned char*>(outbuf) + *position;
   for (int k = 0; k < incount; ++k)
-    for (const Run& r : sig)
+    for (const SignatureItems& r : sig)
       if (!convert(r.basic, r.count, in, out, true))
         return bad(MPI_ERR_CONVERSION, fn,
                    std::string("a value of ") + datatype_get(r.basic)->name + " does not fit its external32 size");
@@ -309,7 +226,7 @@ int MPI_Unpack_external(const char* datarep, const void* inbuf, MPI_Aint insize,
   ApiScope api_scope(__func__);
   const char* fn = "MPI_Unpack_external";
   int rc;
-  Signature sig;
+  TypeSignature sig;
   std::size_t one = 0;
   const Datatype* t = arguments(datarep, datatype, outcount, fn, &rc, &sig, &one);
   if (!t) return rc;
@@ -327,7 +244,7 @@ int MPI_Unpack_external(const char* datarep, const void* inbuf, MPI_Aint insize,
   const unsigned char* in = static_cast<const unsigned char*>(inbuf) + *position;
   unsigned char* out = native.data();
   for (int k = 0; k < outcount; ++k)
-    for (const Run& r : sig) convert(r.basic, r.count, in, out, false);  // (every external value fits)
+    for (const SignatureItems& r : sig) convert(r.basic, r.count, in, out, false);  // (every external value fits)
   unpack(native.data(), native.size(), static_cast<std::size_t>(outcount), *t, outbuf);
   *position += static_cast<MPI_Aint>(need);
   return MPI_SUCCESS;
