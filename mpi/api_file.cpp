@@ -89,8 +89,8 @@ void status_set_transferred(MPI_Status* status, std::uint64_t bytes) {
 /// Read or write count (>= 0, checked) elements of t (committed, checked) at buf, at view offset
 /// `offset` (etypes). Sets the status's byte count; *moved: bytes moved (a read stops short at the
 /// end of the file).
-int transfer(File& f, bool write, MPI_Offset offset, void* buf, int count, const Datatype* t, MPI_Status* status,
-             const char* fn, std::uint64_t* moved) {
+int transfer(File& f, bool write, MPI_Offset offset, void* buf, int count, MPI_Datatype type, const Datatype* t,
+             MPI_Status* status, const char* fn, std::uint64_t* moved) {
   if (!buf && count > 0 && !check::bottom_ok(*t)) return fail(&f, MPI_ERR_BUFFER, fn, check::null_buffer_why(static_cast<std::size_t>(count)));
   if (offset < 0) return fail(&f, MPI_ERR_ARG, fn, "offset " + std::to_string(offset) + " is negative");
   if (write && (f.amode & MPI_MODE_RDONLY)) return fail(&f, MPI_ERR_READ_ONLY, fn, "the file was opened MPI_MODE_RDONLY");
@@ -102,11 +102,24 @@ int transfer(File& f, bool write, MPI_Offset offset, void* buf, int count, const
     return MPI_SUCCESS;
   }
   const std::uint64_t pos = static_cast<std::uint64_t>(offset) * f.etype_desc.size;
+  // A registered representation's functions convert between memory and the file's bytes (in the
+  // layout of the type's packed data: the extents are the types' own, datarep_layout_native).
+  const Datarep* conv = f.conversion;
+  const bool convert = conv && datarep_converts(*conv, write);
+  if (convert) {
+    std::string why;
+    if (!datarep_layout_native(*conv, type, &why)) return fail(&f, MPI_ERR_UNSUPPORTED_DATAREP, fn, why);
+  }
   std::vector<char> staging;
   char* data = static_cast<char*>(buf) + t->true_lb;
-  if (!t->contiguous) {
+  if (!t->contiguous || convert) {
     staging.resize(bytes);
-    if (write) pack(buf, static_cast<std::size_t>(count), *t, staging.data());
+    if (write && convert) {
+      if (int r = datarep_convert(*conv, true, buf, type, count, staging.data()); r != MPI_SUCCESS)
+        return fail(&f, r, fn, "the write conversion function of '" + conv->name + "' failed");
+    } else if (write) {
+      pack(buf, static_cast<std::size_t>(count), *t, staging.data());
+    }
     data = staging.data();
   }
   std::uint64_t done = 0;
@@ -131,7 +144,14 @@ int transfer(File& f, bool write, MPI_Offset offset, void* buf, int count, const
     }
   }
   if (err) return fail(&f, errno_class(err), fn, std::string(write ? "writing " : "reading ") + f.path + ": " + std::strerror(err));
-  if (!write && !t->contiguous) unpack(staging.data(), done, static_cast<std::size_t>(count), *t, buf);
+  if (!write && convert) {
+    // The items read whole are converted (a short read at the end of the file converts fewer).
+    const int items = t->size ? static_cast<int>(done / t->size) : 0;
+    if (int r = datarep_convert(*conv, false, buf, type, items, staging.data()); r != MPI_SUCCESS)
+      return fail(&f, r, fn, "the read conversion function of '" + conv->name + "' failed");
+  } else if (!write && !t->contiguous) {
+    unpack(staging.data(), done, static_cast<std::size_t>(count), *t, buf);
+  }
   status_set_transferred(status, done);
   if (moved) *moved = done;
   return MPI_SUCCESS;
@@ -251,7 +271,7 @@ int file_io(const char* fn, MPI_File fh, Pattern pattern, bool write, MPI_Offset
   // A blocking access's status is written in place (a copy of one built field by field costs a
   // stalled store-to-load forward, a third of a 0-byte write's time).
   MPI_Status st{};
-  rc = transfer(*f, write, at, buf, count, t, how.kind == Completion::Blocking ? how.status : &st, fn, &moved);
+  rc = transfer(*f, write, at, buf, count, type, t, how.kind == Completion::Blocking ? how.status : &st, fn, &moved);
   if (rc == MPI_SUCCESS && pattern == Pattern::Individual) f->pointer += static_cast<MPI_Offset>(etypes(*f, moved));
   if (how.kind == Completion::Nonblocking) {
     *how.request = new_generic_request(MPI_COMM_SELF);
@@ -278,16 +298,25 @@ int split_end(const char* fn, MPI_File fh, Pattern pattern, bool write, const vo
 
 /// MPI_File_set_view's arguments (the error is reported here).
 int view_arguments(File& f, const char* fn, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
-                   const char* datarep, MPI_Info info, const Datatype** et, const Datatype** ft) {
+                   const char* datarep, MPI_Info info, const Datatype** et, const Datatype** ft,
+                   const Datarep** conversion) {
   int rc;
   if (info != MPI_INFO_NULL && !info_valid(info))
     return fail(&f, MPI_ERR_INFO, fn, "info handle " + std::to_string(info) + " is not valid");
   if (!(*et = check_type(f, etype, fn, &rc))) return rc;
   if (!(*ft = check_type(f, filetype, fn, &rc))) return rc;
   if (disp < 0) return fail(&f, MPI_ERR_ARG, fn, "displacement " + std::to_string(disp) + " is negative");
-  if (!datarep || std::strcmp(datarep, "native") != 0)
-    return fail(&f, MPI_ERR_UNSUPPORTED_DATAREP, fn,
-                std::string("data representation '") + (datarep ? datarep : "(null)") + "' (only \"native\")");
+  *conversion = nullptr;
+  if (!datarep || std::strcmp(datarep, "native") != 0) {
+    *conversion = datarep ? datarep_find(datarep) : nullptr;
+    if (!*conversion)
+      return fail(&f, MPI_ERR_UNSUPPORTED_DATAREP, fn,
+                  std::string("data representation '") + (datarep ? datarep : "(null)") +
+                      "' (\"native\" and those registered with MPI_Register_datarep)");
+    std::string why;
+    if (!datarep_layout_native(**conversion, etype, &why) || !datarep_layout_native(**conversion, filetype, &why))
+      return fail(&f, MPI_ERR_UNSUPPORTED_DATAREP, fn, why);
+  }
   if ((*et)->size == 0 || (*ft)->size == 0 || (*ft)->size % (*et)->size != 0)
     return fail(&f, MPI_ERR_TYPE, fn, "the filetype must hold a whole, non-zero number of etypes");
   if ((*ft)->lb < 0 || (*ft)->true_lb < 0) return fail(&f, MPI_ERR_TYPE, fn, "the filetype has a negative displacement");
@@ -526,6 +555,7 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
   if (!f) return rc;
   const Datatype* et = nullptr;
   const Datatype* ft = nullptr;
+  const Datarep* conversion = nullptr;
   // A rank with a wrong argument keeps its view but still takes part in the group's two
   // barriers, so that the others complete with theirs (and the shared pointer is reset for them).
   // MPI_DISPLACEMENT_CURRENT: the view starts where the shared file pointer is, in bytes; only
@@ -540,7 +570,7 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
       MPI_File_get_byte_offset(fh, shared, &disp);
     }
   }
-  if (rc == MPI_SUCCESS) rc = view_arguments(*f, fn, disp, etype, filetype, datarep, info, &et, &ft);
+  if (rc == MPI_SUCCESS) rc = view_arguments(*f, fn, disp, etype, filetype, datarep, info, &et, &ft, &conversion);
   if (rc == MPI_SUCCESS) {
     info_merge(info, f->hints);  // the view's hints join the file's (MPI_File_get_info returns them)
     f->disp = disp;
@@ -549,6 +579,8 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
     f->etype_desc = *et;
     f->filetype_desc = *ft;
     f->pointer = 0;
+    f->conversion = conversion;
+    f->datarep = conversion ? conversion->name : "native";
   }
   int r = 0;
   MPI_Comm_rank(f->comm, &r);
@@ -571,8 +603,10 @@ int MPI_File_get_view(MPI_File fh, MPI_Offset* disp, MPI_Datatype* etype, MPI_Da
   return MPI_SUCCESS;
 }
 
-/// The extent of a type in the file's data representation (MPI-3.1 §13.5.3): the only one is
-/// "native", where it is the type's extent in memory.
+/// The extent of a type in the file's data representation (MPI-3.1 §13.5.3): in "native" its
+/// extent in memory; in a registered one, what its extent function says of a predefined type, and
+/// of a derived type its memory extent when its basic types keep theirs (the representations the
+/// views support).
 int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint* extent) {
   ApiScope api_scope(__func__);
   const char* fn = "MPI_File_get_type_extent";
@@ -582,6 +616,16 @@ int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint* exten
   const Datatype* t = datatype_get(datatype);  // (need not be committed: only its extent is asked)
   if (!t) return fail(f, MPI_ERR_TYPE, fn, "datatype handle " + std::to_string(datatype) + " is not valid");
   if (!extent) return fail(f, MPI_ERR_ARG, fn, "extent is NULL");
+  if (f->conversion && t->predefined && !t->contents) {
+    MPI_Aint e = 0;
+    if (int r = datarep_extent(*f->conversion, datatype, &e); r != MPI_SUCCESS)
+      return fail(f, r, fn, "the representation's extent function failed");
+    *extent = e;
+    return MPI_SUCCESS;
+  }
+  std::string why;
+  if (f->conversion && !datarep_layout_native(*f->conversion, datatype, &why))
+    return fail(f, MPI_ERR_UNSUPPORTED_DATAREP, fn, why);
   *extent = t->extent;
   return MPI_SUCCESS;
 }

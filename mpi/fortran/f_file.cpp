@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "file.h"
 #include "fortran_support.h"
 
 using namespace tilempi::fortran;
@@ -59,6 +60,24 @@ void mpi_file_get_view_(const MPI_Fint* fh, MPI_Offset* disp, MPI_Fint* etype, M
 
 void mpi_file_get_type_extent_(const MPI_Fint* fh, const MPI_Fint* datatype, MPI_Aint* extent, MPI_Fint* ierr) {
   *ierr = MPI_File_get_type_extent(*fh, *datatype, extent);
+}
+
+// User data representations (MPI-3.1 §13.5.3): the functions stay Fortran's, called with every
+// argument by reference (file.h: FortranConversion); MPI_CONVERSION_FN_NULL is this procedure.
+void mpi_conversion_fn_null_(void*, MPI_Fint*, MPI_Fint*, void*, MPI_Offset*, MPI_Aint*, MPI_Fint* ierror) {
+  *ierror = MPI_SUCCESS;
+}
+
+void mpi_register_datarep_(const char* datarep, tilempi::mpi::FortranConversion* read_conversion_fn,
+                           tilempi::mpi::FortranConversion* write_conversion_fn,
+                           tilempi::mpi::FortranExtent* dtype_file_extent_fn, const MPI_Aint* extra_state,
+                           MPI_Fint* ierr, std::size_t datarep_len) {
+  auto none = [](tilempi::mpi::FortranConversion* f) { return f == &mpi_conversion_fn_null_ ? nullptr : f; };
+  std::string why;
+  const int cls = tilempi::mpi::datarep_register_fortran(c_string(datarep, datarep_len), none(read_conversion_fn),
+                                                          none(write_conversion_fn), dtype_file_extent_fn,
+                                                          *extra_state, &why);
+  *ierr = cls == MPI_SUCCESS ? MPI_SUCCESS : tilempi::mpi::raise_on_file_null(cls, "MPI_Register_datarep", why);
 }
 
 void mpi_file_set_atomicity_(const MPI_Fint* fh, const MPI_Fint* flag, MPI_Fint* ierr) {
@@ -316,6 +335,8 @@ TILEMPI_PMPI_F_ALIAS(file_delete)
 TILEMPI_PMPI_F_ALIAS(file_set_view)
 TILEMPI_PMPI_F_ALIAS(file_get_view)
 TILEMPI_PMPI_F_ALIAS(file_get_type_extent)
+TILEMPI_PMPI_F_ALIAS(register_datarep)
+TILEMPI_PMPI_F_ALIAS(conversion_fn_null)
 TILEMPI_PMPI_F_ALIAS(file_set_atomicity)
 TILEMPI_PMPI_F_ALIAS(file_get_atomicity)
 TILEMPI_PMPI_F_ALIAS(file_set_size)

@@ -72,3 +72,6 @@ tilempi_add_conformance_test(NAME functions.file_type_extent NP 3
 # external32 packing: MPI_Pack_external, MPI_Unpack_external, MPI_Pack_external_size.
 tilempi_add_conformance_test(NAME functions.pack_external NP 2
                              SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_pack_external.c)
+# User data representations: MPI_Register_datarep and file views that name them.
+tilempi_add_conformance_test(NAME functions.datarep NP 2 SOURCES ${CMAKE_CURRENT_LIST_DIR}/functions_datarep.c)
+functions_fortran_test(functions.datarep_f90 functions_datarep.f90)
