@@ -76,6 +76,7 @@ struct Slot {
   std::uint64_t clock = 0;  ///< the rank's published clock
   std::uint64_t wake = 0;   ///< the clock a blocked rank resumes at
   std::vector<EngineEvent> inbox;
+  EventSink* sink = nullptr;  ///< the rank's own queue, once its transport gave it (deliver_to)
   std::function<std::string()> describer;
   const char* last_call = nullptr;
   int saved_errno = 0;
@@ -93,7 +94,11 @@ class Scheduler final : public RankSink {
   int run(int argc, char** argv);
 
   // RankSink
-  void deliver(int r, const EngineEvent& e) override { slots_[static_cast<std::size_t>(r)].inbox.push_back(e); }
+  void deliver(int r, const EngineEvent& e) override {
+    Slot& s = slots_[static_cast<std::size_t>(r)];
+    if (s.sink) s.sink->take(e);
+    else s.inbox.push_back(e);
+  }
   void woken(int r, std::uint64_t at) override {
     Slot& s = slots_[static_cast<std::size_t>(r)];
     s.wake = at;
@@ -211,6 +216,10 @@ class ContextLink final : public EngineLink {
   }
   const std::vector<EngineEvent>* local_inbox() const override { return &slot_.inbox; }
   void clear_local_inbox() override { slot_.inbox.clear(); }
+  bool deliver_to(EventSink* sink) override {
+    slot_.sink = sink;
+    return true;
+  }
   void publish_clock(std::uint64_t clock) override { slot_.clock = clock; }
   void sync_to(std::uint64_t t) override {
     while (s_.horizon() < t) {

@@ -44,6 +44,8 @@ SimTransport::SimTransport(std::unique_ptr<EngineLink> link, int rank, int size)
   }
   rank_placement_ = shared_placement_on_chip(cfg, facts.tiles);
   inbox_ = link_->local_inbox();
+  // (What was published before this, if anything, waits in the inbox: drained first.)
+  if (link_->deliver_to(this)) drain();
   arena_ = link_->arena(rank_);
   space_.reset(link_->arena_bytes());
   if (scaled_)
@@ -61,7 +63,10 @@ SimTransport::SimTransport(std::unique_ptr<EngineLink> link, int rank, int size)
   set_virtual_sleeper(this);
 }
 
-SimTransport::~SimTransport() { forget_virtual_sleeper(this); }
+SimTransport::~SimTransport() {
+  link_->deliver_to(nullptr);
+  forget_virtual_sleeper(this);
+}
 
 Capabilities SimTransport::capabilities() const {
   Capabilities c;

@@ -57,7 +57,8 @@ struct OffloadCall {
   std::size_t sent = 0;
 };
 
-class SimTransport final : public Transport, public StaticRoutes, public CollectiveOffload, public VirtualSleeper {
+class SimTransport final : public Transport, public StaticRoutes, public CollectiveOffload, public VirtualSleeper,
+                           private EventSink {
  public:
   SimTransport(std::unique_ptr<EngineLink> link, int rank, int size);
   ~SimTransport() override;
@@ -193,6 +194,9 @@ class SimTransport final : public Transport, public StaticRoutes, public Collect
     if (t > known_) known_ = t;
   }
   void drain();
+  /// EventSink: an event the engine publishes, straight into the queue (ranks as contexts: one
+  /// copy of the event less, and no inbox of the rank's to touch on the way).
+  void take(const EngineEvent& e) override { heap_.push(e.time, seen_++, e); }
   /// Applies every event whose cycle the clock has reached and the rank has synchronized to.
   /// The bound is known_, not the engine's horizon: how far the engine has got when the rank looks
   /// depends on the host's timing (ranks as processes), and what the rank sees and does must not.
