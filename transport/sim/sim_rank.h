@@ -307,6 +307,8 @@ class SimTransport final : public Transport, public StaticRoutes, public Collect
     std::uint64_t bytes, off;
     int src;
     bool rdv;
+    bool inline_data;       ///< the payload is in data (ArrivalEvent::inline_data)
+    std::uint64_t data[2];
   };
   Slots<Incoming> incoming_;
   std::uint64_t arrivals_ = 0;
