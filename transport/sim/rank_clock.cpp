@@ -279,11 +279,11 @@ void SimTransport::jump_or_block() {
     }
     if (known_ >= clock_ && !heap_.empty() && heap_.top_time() <= p) {
       // Every event up to that cycle is known (and none up to the clock is left): jump there.
-      const EngineEvent e = heap_.pop();
-      if (e.time > clock_) waited_ += e.time - clock_;
-      known_ = std::max(known_, e.time);
-      clock_ = std::max(clock_, e.time) + e.core_cycles;
-      apply(e);
+      const std::uint64_t t = heap_.top_time();
+      if (t > clock_) waited_ += t - clock_;
+      known_ = std::max(known_, t);
+      clock_ = std::max(clock_, t);
+      apply_first();  // (its handler cycles on top)
       continue;
     }
     // Nothing known is due: block at once rather than wait for the horizon first, so that

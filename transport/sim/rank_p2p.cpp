@@ -50,7 +50,9 @@ bool SimTransport::poll(Arrival& out) {
     if (lazy_ == 0) clock_ += poll_cost_;
     return false;
   }
-  const ArrivalEvent e = decode<ArrivalEvent>(ready_[ready_head_++]);
+  const std::uint32_t held = ready_[ready_head_++];
+  const ArrivalEvent e = decode<ArrivalEvent>(heap_.event(held));
+  heap_.release(held);
   if (ready_head_ == ready_.size()) {
     ready_.clear();
     ready_head_ = 0;
@@ -97,10 +99,7 @@ OpId SimTransport::fetch(const Arrival& a, void* dst, std::size_t len) {
 
 void SimTransport::apply_p2p(const EngineEvent& e) {
   switch (e.kind) {
-    case kEvArrival:
-      ready_.push_back(e);
-      changed_ = true;
-      break;
+    case kEvArrival: break;  // (apply_first keeps it in the queue's slot for poll)
     case kEvSendDone: {
       const DoneEvent d = decode<DoneEvent>(e);
       if (Op* o = ops_.find(d.op)) ops_.set_done(*o), o->status = d.status;
