@@ -286,6 +286,14 @@ const char* Context::implementation() {
 #endif
 }
 
+void Context::prefetch_stack(std::size_t bytes) const {
+  const std::byte* p = static_cast<const std::byte*>(saved_);
+  if (p == nullptr || stack_low_ == nullptr) return;
+  const std::byte* high = stack_low_ + stack_bytes_;
+  const std::byte* end = static_cast<std::size_t>(high - p) < bytes ? high : p + bytes;
+  for (; p < end; p += 64) __builtin_prefetch(p, 1, 3);
+}
+
 void Context::switch_to(Context& from, Context& to) {
   void* const target = to.saved_;
   if (target == nullptr) die("switch_to: the target context is running (or is the running one)");

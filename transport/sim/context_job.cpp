@@ -66,7 +66,7 @@ namespace {
   __builtin_unreachable();
 }
 
-enum class SlotState { Ready, Running, Blocked, Ended };
+enum class SlotState { Ready, Running, Blocking, Blocked, Ended };
 
 struct Slot {
   int rank = 0;
@@ -76,6 +76,7 @@ struct Slot {
   std::uint64_t clock = 0;  ///< the rank's published clock
   std::uint64_t wake = 0;   ///< the clock a blocked rank resumes at
   std::vector<EngineEvent> inbox;
+  EventSink* sink = nullptr;  ///< the rank's own queue, once its transport gave it (deliver_to)
   std::function<std::string()> describer;
   const char* last_call = nullptr;
   int saved_errno = 0;
@@ -93,7 +94,11 @@ class Scheduler final : public RankSink {
   int run(int argc, char** argv);
 
   // RankSink
-  void deliver(int r, const EngineEvent& e) override { slots_[static_cast<std::size_t>(r)].inbox.push_back(e); }
+  void deliver(int r, const EngineEvent& e) override {
+    Slot& s = slots_[static_cast<std::size_t>(r)];
+    if (s.sink) s.sink->take(e);
+    else s.inbox.push_back(e);
+  }
   void woken(int r, std::uint64_t at) override {
     Slot& s = slots_[static_cast<std::size_t>(r)];
     s.wake = at;
@@ -126,15 +131,25 @@ class Scheduler final : public RankSink {
     s.state = SlotState::Ready;
     to_scheduler(s);
   }
-  /// The running rank blocked (the engine took its BLOCK request); returns its wake-up clock.
-  std::uint64_t yield_blocked(Slot& s) {
-    s.state = SlotState::Blocked;
+  /// A request of the running rank: the engine takes it once the rank is switched out, on the
+  /// scheduler's stack (take_posted), not deep below the rank's frames on its own, whose lines
+  /// are cold at every visit in a large job. Nothing of the engine runs while a rank does, so
+  /// it sees the requests in the same order either way.
+  void post(const EngineRequest& q) { posted_.push_back(q); }
+  /// The running rank asks to block (BLOCK request q, after the ones it posted): taken on the
+  /// scheduler's stack; returns the clock it resumes at, woken or left running (q.time) when it
+  /// has events it has not seen.
+  std::uint64_t yield_blocked(Slot& s, const EngineRequest& q) {
+    posted_.push_back(q);
+    s.wake = q.time;
+    s.state = SlotState::Blocking;
     to_scheduler(s);
     return s.wake;
   }
   [[noreturn]] void end(Slot& s, int status) {
     s.status = status;
     s.state = SlotState::Ended;
+    take_posted(s.rank);  // (its goodbye comes before its end)
     engine_->rank_ended(s.rank, s.clock);
     to_scheduler(s);
     std::abort();  // an ended rank is never resumed
@@ -161,6 +176,11 @@ class Scheduler final : public RankSink {
     errno = s.saved_errno;
   }
   void resume(Slot& s);
+  /// The engine takes the requests rank r posted while it ran, in order.
+  void take_posted(int r) {
+    for (const EngineRequest& q : posted_) engine_->take(r, q);
+    posted_.clear();
+  }
   void attach_job();
   void load_ranks(ProgramImage& image, int argc, char** argv);
   void give_stdin_to_rank_zero();
@@ -185,6 +205,7 @@ class Scheduler final : public RankSink {
   std::string notes_;
   std::uint64_t switches_ = 0;
   RankVariables variables_;
+  std::vector<EngineRequest> posted_;  ///< by the running rank, not taken yet (post)
 };
 
 // ------------------------------------------------------------------ a rank's link
@@ -198,7 +219,7 @@ class ContextLink final : public EngineLink {
   std::uint64_t arena_bytes() const override { return s_.arena_bytes(); }
   std::uint64_t initial_clock() const override { return slot_.clock; }
 
-  void post(const EngineRequest& q) override { s_.engine().take(slot_.rank, q); }
+  void post(const EngineRequest& q) override { s_.post(q); }
   std::uint64_t horizon() const override { return s_.horizon(); }
   void take_events(std::vector<EngineEvent>& into) override {
     if (slot_.inbox.empty()) return;
@@ -211,6 +232,10 @@ class ContextLink final : public EngineLink {
   }
   const std::vector<EngineEvent>* local_inbox() const override { return &slot_.inbox; }
   void clear_local_inbox() override { slot_.inbox.clear(); }
+  bool deliver_to(EventSink* sink) override {
+    slot_.sink = sink;
+    return true;
+  }
   void publish_clock(std::uint64_t clock) override { slot_.clock = clock; }
   void sync_to(std::uint64_t t) override {
     while (s_.horizon() < t) {
@@ -218,12 +243,7 @@ class ContextLink final : public EngineLink {
       s_.yield_ready(slot_);
     }
   }
-  std::uint64_t block(const EngineRequest& q) override {
-    s_.engine().take(slot_.rank, q);
-    // Something the rank has not seen yet was published: the engine left it running.
-    if (!s_.engine().is_blocked(slot_.rank)) return q.time;
-    return s_.yield_blocked(slot_);
-  }
+  std::uint64_t block(const EngineRequest& q) override { return s_.yield_blocked(slot_, q); }
   void check_dead() override {}
   [[noreturn]] void abort(int rank, int code, const std::string& why) override {
     record_abort(s_.header(), rank, code, why.c_str());
@@ -405,6 +425,14 @@ bool crashed_rank(CrashedRank* out) {
 // ------------------------------------------------------------------ the loop
 
 void Scheduler::resume(Slot& s) {
+  // A rank resumes by returning through frames that other ranks' visits have pushed out of the
+  // cache: one miss after the other, each waiting for the one before. Asked for at once, they
+  // overlap; and the next ready rank's are asked for now, a whole visit ahead of its turn.
+  constexpr std::size_t kResumeStackBytes = 1024;
+  s.ctx->prefetch_stack(kResumeStackBytes);
+  if (!ready_.empty())
+    if (const Slot& next = slots_[static_cast<std::size_t>(ready_.top().second)]; next.ctx)
+      next.ctx->prefetch_stack(kResumeStackBytes);
   variables_.bind(s.rank);
   s.state = SlotState::Running;
   set_current_rank_slot(s.rank);
@@ -464,8 +492,15 @@ std::string Scheduler::loop() {
     ready_.pop();
     Slot& s = slots_[static_cast<std::size_t>(r)];
     resume(s);
+    take_posted(r);
+    if (s.state == SlotState::Blocking) {
+      // Something the rank has not seen yet was published: the engine left it running, and it
+      // goes on at its clock.
+      s.state = engine_->is_blocked(r) ? SlotState::Blocked : SlotState::Ready;
+    }
     switch (s.state) {
       case SlotState::Ready: ready_.push({s.clock, r}); break;
+      case SlotState::Blocking:
       case SlotState::Blocked: break;  // the engine wakes it
       case SlotState::Ended:
         --live;

@@ -54,6 +54,15 @@ inline JobFacts facts_of(const Header& h) {
   return f;
 }
 
+/// Takes a rank's events where the engine publishes them (EngineLink::deliver_to).
+class EventSink {
+ public:
+  virtual void take(const EngineEvent& e) = 0;
+
+ protected:
+  ~EventSink() = default;
+};
+
 class EngineLink {
  public:
   virtual ~EngineLink() = default;
@@ -78,6 +87,14 @@ class EngineLink {
   /// The rank took every event of local_inbox() where it lies (instead of by take_events, which
   /// would copy them once more): they are gone from it.
   virtual void clear_local_inbox() {}
+  /// Ranks as contexts: the engine hands each event, as it publishes it, straight to `sink` (the
+  /// rank's own queue) instead of leaving it in local_inbox(); null stops that. Returns whether
+  /// the link does so (then nothing comes through the inbox once it is empty). Events only come
+  /// while the rank is switched out, as with the inbox.
+  virtual bool deliver_to(EventSink* sink) {
+    (void)sink;
+    return false;
+  }
   /// The rank's clock: every request it will still post has a time >= clock.
   virtual void publish_clock(std::uint64_t clock) = 0;
   /// Returns once horizon() >= t (the rank's clock, published, is <= t).

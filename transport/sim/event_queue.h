@@ -31,6 +31,16 @@ class EventQueue {
     events_.release(slot);  // (its value stays until the slot is put again)
     return events_[slot];
   }
+  std::uint32_t top_kind() const { return keys_.front().kind; }
+  /// Takes the first event out of the order but leaves it in its slot, where event() reads it
+  /// until release(): an arrival waits there for its poll, copied nowhere.
+  std::uint32_t pop_slot() {
+    const std::uint32_t slot = keys_.front().slot;
+    keys_.pop_front();
+    return slot;
+  }
+  const EngineEvent& event(std::uint32_t slot) const { return events_[slot]; }
+  void release(std::uint32_t slot) { events_.release(slot); }
   /// The earliest cycle of an event other than a release (of any event with `releases`);
   /// ~0 if none.
   std::uint64_t first_time(bool releases) const {

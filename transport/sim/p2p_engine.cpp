@@ -37,7 +37,7 @@ void P2pMessages::fetch(int r, const FetchRequest& f, std::uint64_t now) {
                 f.time + (m.send.rdv ? core_.adapter().accept_cost() : core_.adapter().recv_cost(m.send.bytes, false)));
   core_.adapter().accept(f.msg, f.time);
   // The receiver copied the payload out of the sender's arena inside its fetch call.
-  core_.publish(m.src, ReleaseEvent{now, m.send.arena_off});
+  if (!m.send.inline_data) core_.publish(m.src, ReleaseEvent{now, m.send.arena_off});
   if (m.sent && (!m.send.rdv || m.data)) free_msg(m);
 }
 
@@ -81,7 +81,8 @@ void P2pMessages::arrived(MsgId id, std::uint64_t at, std::uint64_t core_cycles)
   // receiver's fetch names the message by its handle.
   const SendRequest& s = m.send;
   publish_arrival(m, ArrivalEvent{.time = at + core_cycles, .msg = id, .src = m.src, .bytes = s.bytes,
-                                  .arena_off = s.arena_off, .rdv = s.rdv, .sync = s.sync, .env = s.env});
+                                  .arena_off = s.arena_off, .rdv = s.rdv, .sync = s.sync, .env = s.env,
+                                  .inline_data = s.inline_data, .data0 = s.data0, .data1 = s.data1});
 }
 
 void P2pMessages::publish_arrival(Msg& m, ArrivalEvent e) {

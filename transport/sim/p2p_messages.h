@@ -4,11 +4,20 @@
 // sender's arena (ArrivalEvent::arena_off) until the receiver copies it out.
 #pragma once
 
+#include <cstddef>
+
 #include "sim/messages.h"
 
 namespace tilempi::transport::sim {
 
-/// A rank sends `bytes` to `dst`; its payload waits at `arena_off` of the sender's arena.
+/// Payloads up to this size travel in the records themselves (SendRequest, ArrivalEvent: two
+/// slots each) instead of the sender's arena: no arena space to take and release, and no release
+/// event, for the small messages that most jobs send most (an alltoall of 8 bytes: one cold line
+/// of the arena written and read, and one event, less per message).
+inline constexpr std::size_t kInlineBytes = 16;
+
+/// A rank sends `bytes` to `dst`; its payload waits at `arena_off` of the sender's arena, or, with
+/// `inline_data` (at most kInlineBytes, eager), travels in `data`.
 struct SendRequest {
   std::uint64_t time = 0;
   int dst = 0;
@@ -18,15 +27,22 @@ struct SendRequest {
   OpId op = 0;        ///< the send operation to complete (0: complete at once)
   Envelope env{};
   std::uint32_t kind = 0;  ///< the rank's number of the MPI call's kind it belongs to (energy_account.h; 0: none)
+  bool inline_data = false;
+  std::uint64_t data0 = 0, data1 = 0;  ///< the payload's bytes, with inline_data
 
   static constexpr auto kWire = wire<EngineRequest, kReqSend>(slot(&SendRequest::time, &EngineRequest::time),
       slot(&SendRequest::dst, &EngineRequest::a), slot(&SendRequest::bytes, &EngineRequest::b),
       slot(&SendRequest::arena_off, &EngineRequest::c), flag(&SendRequest::sync, &EngineRequest::d, 0),
-      flag(&SendRequest::rdv, &EngineRequest::d, 1), slot(&SendRequest::op, &EngineRequest::op),
-      slot(&SendRequest::env, &EngineRequest::env), slot(&SendRequest::kind, &EngineRequest::e));
+      flag(&SendRequest::rdv, &EngineRequest::d, 1), flag(&SendRequest::inline_data, &EngineRequest::d, 2),
+      slot(&SendRequest::op, &EngineRequest::op), slot(&SendRequest::env, &EngineRequest::env),
+      slot(&SendRequest::kind, &EngineRequest::e), slot(&SendRequest::data0, &EngineRequest::f),
+      slot(&SendRequest::data1, &EngineRequest::g));
   static void check(const EngineRequest& q, const DecodeContext& cx) {
     if (!cx.is_rank(q.a)) cx.bad(q, "destination rank " + std::to_string(q.a) + " of " + std::to_string(cx.nranks));
     cx.check_call_kind(q, q.e);
+    if ((q.d >> 2 & 1) && (q.b > kInlineBytes || (q.d >> 1 & 1)))
+      cx.bad(q, "a payload of " + std::to_string(q.b) + " bytes in the request (at most " + std::to_string(kInlineBytes) +
+                    ", eager)");
   }
 };
 
@@ -49,12 +65,15 @@ struct ArrivalEvent {
   std::uint64_t bytes = 0, arena_off = 0;  ///< in the sender's arena
   bool rdv = false, sync = false;
   Envelope env{};
+  bool inline_data = false;            ///< the payload is in data, not in the sender's arena
+  std::uint64_t data0 = 0, data1 = 0;
 
   static constexpr auto kWire = wire<EngineEvent, kEvArrival>(slot(&ArrivalEvent::time, &EngineEvent::time),
       slot(&ArrivalEvent::msg, &EngineEvent::msg), slot(&ArrivalEvent::src, &EngineEvent::a),
       slot(&ArrivalEvent::bytes, &EngineEvent::b), slot(&ArrivalEvent::arena_off, &EngineEvent::c),
       flag(&ArrivalEvent::rdv, &EngineEvent::d, 0), flag(&ArrivalEvent::sync, &EngineEvent::d, 1),
-      slot(&ArrivalEvent::env, &EngineEvent::env));
+      flag(&ArrivalEvent::inline_data, &EngineEvent::d, 2), slot(&ArrivalEvent::env, &EngineEvent::env),
+      slot(&ArrivalEvent::data0, &EngineEvent::e), slot(&ArrivalEvent::data1, &EngineEvent::f));
 };
 
 /// Operation `op` of the rank completed: a send, a one-sided operation, or a migration request

@@ -44,6 +44,8 @@ SimTransport::SimTransport(std::unique_ptr<EngineLink> link, int rank, int size)
   }
   rank_placement_ = shared_placement_on_chip(cfg, facts.tiles);
   inbox_ = link_->local_inbox();
+  // (What was published before this, if anything, waits in the inbox: drained first.)
+  if (link_->deliver_to(this)) drain();
   arena_ = link_->arena(rank_);
   space_.reset(link_->arena_bytes());
   if (scaled_)
@@ -61,7 +63,10 @@ SimTransport::SimTransport(std::unique_ptr<EngineLink> link, int rank, int size)
   set_virtual_sleeper(this);
 }
 
-SimTransport::~SimTransport() { forget_virtual_sleeper(this); }
+SimTransport::~SimTransport() {
+  link_->deliver_to(nullptr);
+  forget_virtual_sleeper(this);
+}
 
 Capabilities SimTransport::capabilities() const {
   Capabilities c;
@@ -274,11 +279,11 @@ void SimTransport::jump_or_block() {
     }
     if (known_ >= clock_ && !heap_.empty() && heap_.top_time() <= p) {
       // Every event up to that cycle is known (and none up to the clock is left): jump there.
-      const EngineEvent e = heap_.pop();
-      if (e.time > clock_) waited_ += e.time - clock_;
-      known_ = std::max(known_, e.time);
-      clock_ = std::max(clock_, e.time) + e.core_cycles;
-      apply(e);
+      const std::uint64_t t = heap_.top_time();
+      if (t > clock_) waited_ += t - clock_;
+      known_ = std::max(known_, t);
+      clock_ = std::max(clock_, t);
+      apply_first();  // (its handler cycles on top)
       continue;
     }
     // Nothing known is due: block at once rather than wait for the horizon first, so that

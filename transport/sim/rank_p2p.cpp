@@ -1,4 +1,5 @@
 // The rank's half of point-to-point messages (p2p_messages.h) and its payload arena.
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -11,12 +12,24 @@ OpId SimTransport::send(int dst, const Envelope& envelope, const void* buf, std:
   Call call(*this);
   const bool sync = mode == SendMode::Synchronous;
   const bool rdv = costs_->rendezvous(len, sync);
-  const std::uint64_t off = alloc_or_wait(len);
-  if (len) std::memcpy(arena_ + off, buf, len);
+  SendRequest q{.time = 0, .dst = dst, .bytes = len, .arena_off = 0, .sync = sync, .rdv = rdv, .op = 0, .env = envelope,
+                .kind = energy_->kind(call_)};
+  if (!rdv && len <= kInlineBytes) {
+    // In the request itself. (The events due are applied first, as alloc_or_wait does, which
+    // finds the space at once for a small payload.)
+    advance();
+    q.inline_data = true;
+    if (len) std::memcpy(&q.data0, buf, std::min<std::size_t>(len, 8));
+    if (len > 8) std::memcpy(&q.data1, static_cast<const unsigned char*>(buf) + 8, len - 8);
+  } else {
+    q.arena_off = alloc_or_wait(len);
+    if (len) std::memcpy(arena_ + q.arena_off, buf, len);
+  }
   const bool at_once = costs_->send_completes_at_once(len, rdv);
-  const OpId op = at_once ? 0 : next_op_++;
-  post(SendRequest{.time = clock_, .dst = dst, .bytes = len, .arena_off = off, .sync = sync, .rdv = rdv, .op = op,
-                   .env = envelope, .kind = energy_->kind(call_)});
+  q.op = at_once ? 0 : next_op_++;
+  q.time = clock_;
+  const OpId op = q.op;
+  post(q);
   energy_->sent(dst, len);
   clock_ += costs_->send_cost(len, rdv);
   if (op == 0) return kDone;
@@ -37,7 +50,9 @@ bool SimTransport::poll(Arrival& out) {
     if (lazy_ == 0) clock_ += poll_cost_;
     return false;
   }
-  const ArrivalEvent e = decode<ArrivalEvent>(ready_[ready_head_++]);
+  const std::uint32_t held = ready_[ready_head_++];
+  const ArrivalEvent e = decode<ArrivalEvent>(heap_.event(held));
+  heap_.release(held);
   if (ready_head_ == ready_.size()) {
     ready_.clear();
     ready_head_ = 0;
@@ -51,7 +66,8 @@ bool SimTransport::poll(Arrival& out) {
   // A synchronous message waits in the adapter's buffer until matched: the receiver's take
   // (fetch) is what completes the sender.
   out.buffered = !e.rdv && !e.sync;
-  const std::uint32_t slot = incoming_.put(Incoming{0, e.msg, e.bytes, e.arena_off, e.src, e.rdv});
+  const std::uint32_t slot =
+      incoming_.put(Incoming{0, e.msg, e.bytes, e.arena_off, e.src, e.rdv, e.inline_data, {e.data0, e.data1}});
   out.handle = (++arrivals_ << 32) | slot;
   incoming_[slot].handle = out.handle;
   return true;
@@ -66,7 +82,7 @@ OpId SimTransport::fetch(const Arrival& a, void* dst, std::size_t len) {
   incoming_[slot].handle = 0;
   incoming_.release(slot);
   if (len > in.bytes) len = in.bytes;
-  if (len) std::memcpy(dst, link_->arena(in.src) + in.off, len);
+  if (len) std::memcpy(dst, in.inline_data ? reinterpret_cast<const unsigned char*>(in.data) : link_->arena(in.src) + in.off, len);
   const OpId op = in.rdv ? next_op_++ : 0;
   post(FetchRequest{clock_, in.msg, op});
   energy_->received(in.bytes);
@@ -83,10 +99,7 @@ OpId SimTransport::fetch(const Arrival& a, void* dst, std::size_t len) {
 
 void SimTransport::apply_p2p(const EngineEvent& e) {
   switch (e.kind) {
-    case kEvArrival:
-      ready_.push_back(e);
-      changed_ = true;
-      break;
+    case kEvArrival: break;  // (apply_first keeps it in the queue's slot for poll)
     case kEvSendDone: {
       const DoneEvent d = decode<DoneEvent>(e);
       if (Op* o = ops_.find(d.op)) ops_.set_done(*o), o->status = d.status;

@@ -57,7 +57,8 @@ struct OffloadCall {
   std::size_t sent = 0;
 };
 
-class SimTransport final : public Transport, public StaticRoutes, public CollectiveOffload, public VirtualSleeper {
+class SimTransport final : public Transport, public StaticRoutes, public CollectiveOffload, public VirtualSleeper,
+                           private EventSink {
  public:
   SimTransport(std::unique_ptr<EngineLink> link, int rank, int size);
   ~SimTransport() override;
@@ -193,16 +194,30 @@ class SimTransport final : public Transport, public StaticRoutes, public Collect
     if (t > known_) known_ = t;
   }
   void drain();
+  /// EventSink: an event the engine publishes, straight into the queue (ranks as contexts: one
+  /// copy of the event less, and no inbox of the rank's to touch on the way).
+  void take(const EngineEvent& e) override { heap_.push(e.time, seen_++, e); }
   /// Applies every event whose cycle the clock has reached and the rank has synchronized to.
   /// The bound is known_, not the engine's horizon: how far the engine has got when the rank looks
   /// depends on the host's timing (ranks as processes), and what the rank sees and does must not.
   void advance() {
     if (events_waiting()) drain();
-    while (!heap_.empty() && heap_.top_time() <= clock_ && heap_.top_time() <= known_) {
-      const EngineEvent e = heap_.pop();
-      clock_ += e.core_cycles;
-      apply(e);
+    while (!heap_.empty() && heap_.top_time() <= clock_ && heap_.top_time() <= known_) apply_first();
+  }
+  /// Takes the first event held and applies it, its handler cycles charged first. An arrival
+  /// stays in the queue's slot until it is polled (ready_ names the slot): it is not copied onto
+  /// the stack and into a list of the rank's, two more cold places per message in a large job.
+  void apply_first() {
+    if (heap_.top_kind() == kEvArrival) {
+      const std::uint32_t slot = heap_.pop_slot();
+      clock_ += heap_.event(slot).core_cycles;
+      ready_.push_back(slot);
+      changed_ = true;
+      return;
     }
+    const EngineEvent e = heap_.pop();
+    clock_ += e.core_cycles;
+    apply(e);
   }
   /// An event at its cycle, handed to its mechanism.
   void apply(const EngineEvent& e);
@@ -287,9 +302,10 @@ class SimTransport final : public Transport, public StaticRoutes, public Collect
   int lazy_ = 0;  ///< inside a blocking wait of the layer above: "nothing yet" is provisional
   EventQueue heap_;
   std::vector<std::uint8_t> static_seen_;  ///< bcast's scratch: marks by tile
-  // Arrivals not polled yet, oldest first from ready_head_ on (a deque of these line-sized events
-  // allocated and freed a block for every eight of them).
-  std::vector<EngineEvent> ready_;
+  // Arrivals not polled yet, oldest first from ready_head_ on: their slots in heap_ (a deque of
+  // copies of these two-line events had allocated and freed a block for every eight of them, and
+  // a vector of copies cost a cold line or two of the rank's at each arrival).
+  std::vector<std::uint32_t> ready_;
   std::size_t ready_head_ = 0;
   OpTable ops_;
   std::size_t expect_ = 0;  ///< expect_completions() of the blocking wait, for its next sleep
@@ -303,6 +319,8 @@ class SimTransport final : public Transport, public StaticRoutes, public Collect
     std::uint64_t bytes, off;
     int src;
     bool rdv;
+    bool inline_data;       ///< the payload is in data (ArrivalEvent::inline_data)
+    std::uint64_t data[2];
   };
   Slots<Incoming> incoming_;
   std::uint64_t arrivals_ = 0;

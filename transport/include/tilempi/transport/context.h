@@ -57,6 +57,12 @@ class Context {
   /// context switches back to `from`.
   static void switch_to(Context& from, Context& to);
 
+  /// Asks the processor to bring the first `bytes` of a suspended context's stack from where it
+  /// was saved (the frames it returns through when it resumes) into the cache, so that their
+  /// misses overlap rather than come one after the other. Only a hint; nothing for the maestro
+  /// or a running context.
+  void prefetch_stack(std::size_t bytes) const;
+
   /// Whether addr lies in this context's guard region (for a SIGSEGV handler to say "stack
   /// overflow"). Async-signal-safe.
   bool in_guard(const void* addr) const;
