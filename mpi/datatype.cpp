@@ -15,149 +15,15 @@ namespace tilempi::mpi {
 
 namespace {
 
-// Pair types for MINLOC / MAXLOC. Their size includes the struct's padding, so that an array of
-// pairs is contiguous and reductions walk it with one stride.
-template <typename V>
+// Pair types for MINLOC / MAXLOC: MPI-3.1 §5.9.4 defines each as MPI_Type_create_struct of the C
+// struct {value; index}, so the type map holds the value and the index but not the padding
+// between them or after them: the size is the two members', the extent the struct's. Packed
+// (what travels, and what reductions combine) a pair is the value and the index, back to back.
+template <typename V, typename I = int>
 struct Pair {
   V value;
-  int index;
+  I index;
 };
-struct ShortInt {
-  short value;
-  int index;
-};
-
-}  // namespace
-
-detail::DatatypeTable::DatatypeTable() {
-  live.resize(TILEMPI_DATATYPE_PREDEFINED_END);
-  auto def = [&](MPI_Datatype h, const char* name, std::size_t size) {
-    auto t = std::make_unique<Datatype>();
-    t->name = name;
-    t->size = size;
-    t->extent = static_cast<std::ptrdiff_t>(size);
-    t->true_extent = t->extent;
-    t->blocks = {Block{0, size}};
-    t->contiguous = true;
-    t->basic = h;
-    t->basic_count = 1;
-    t->align = size == 0 ? 1 : std::min<std::size_t>(size, alignof(std::max_align_t));
-    if (size) t->signature = {SignatureRun{size, 1, 1}};
-    t->predefined = true;
-    t->committed = true;
-    live[h] = std::move(t);
-  };
-  def(MPI_CHAR, "MPI_CHAR", sizeof(char));
-  def(MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR", sizeof(signed char));
-  def(MPI_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR", sizeof(unsigned char));
-  def(MPI_BYTE, "MPI_BYTE", 1);
-  def(MPI_SHORT, "MPI_SHORT", sizeof(short));
-  def(MPI_UNSIGNED_SHORT, "MPI_UNSIGNED_SHORT", sizeof(unsigned short));
-  def(MPI_INT, "MPI_INT", sizeof(int));
-  def(MPI_UNSIGNED, "MPI_UNSIGNED", sizeof(unsigned));
-  def(MPI_LONG, "MPI_LONG", sizeof(long));
-  def(MPI_UNSIGNED_LONG, "MPI_UNSIGNED_LONG", sizeof(unsigned long));
-  def(MPI_LONG_LONG_INT, "MPI_LONG_LONG_INT", sizeof(long long));
-  def(MPI_UNSIGNED_LONG_LONG, "MPI_UNSIGNED_LONG_LONG", sizeof(unsigned long long));
-  def(MPI_FLOAT, "MPI_FLOAT", sizeof(float));
-  def(MPI_DOUBLE, "MPI_DOUBLE", sizeof(double));
-  def(MPI_LONG_DOUBLE, "MPI_LONG_DOUBLE", sizeof(long double));
-  def(MPI_WCHAR, "MPI_WCHAR", sizeof(wchar_t));
-  def(MPI_C_BOOL, "MPI_C_BOOL", sizeof(bool));
-  def(MPI_INT8_T, "MPI_INT8_T", 1);
-  def(MPI_INT16_T, "MPI_INT16_T", 2);
-  def(MPI_INT32_T, "MPI_INT32_T", 4);
-  def(MPI_INT64_T, "MPI_INT64_T", 8);
-  def(MPI_UINT8_T, "MPI_UINT8_T", 1);
-  def(MPI_UINT16_T, "MPI_UINT16_T", 2);
-  def(MPI_UINT32_T, "MPI_UINT32_T", 4);
-  def(MPI_UINT64_T, "MPI_UINT64_T", 8);
-  def(MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", sizeof(std::complex<float>));
-  def(MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", sizeof(std::complex<double>));
-  def(MPI_PACKED, "MPI_PACKED", 1);
-  def(MPI_AINT, "MPI_AINT", sizeof(MPI_Aint));
-  def(MPI_FLOAT_INT, "MPI_FLOAT_INT", sizeof(Pair<float>));
-  def(MPI_DOUBLE_INT, "MPI_DOUBLE_INT", sizeof(Pair<double>));
-  def(MPI_LONG_INT, "MPI_LONG_INT", sizeof(Pair<long>));
-  def(MPI_2INT, "MPI_2INT", sizeof(Pair<int>));
-  def(MPI_SHORT_INT, "MPI_SHORT_INT", sizeof(ShortInt));
-  def(MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT", sizeof(Pair<long double>));
-  // Fortran types with gfortran's default sizes.
-  def(MPI_INTEGER, "MPI_INTEGER", 4);
-  def(MPI_REAL, "MPI_REAL", 4);
-  def(MPI_DOUBLE_PRECISION, "MPI_DOUBLE_PRECISION", 8);
-  def(MPI_COMPLEX, "MPI_COMPLEX", 8);
-  def(MPI_DOUBLE_COMPLEX, "MPI_DOUBLE_COMPLEX", 16);
-  def(MPI_LOGICAL, "MPI_LOGICAL", 4);
-  def(MPI_CHARACTER, "MPI_CHARACTER", 1);
-  def(MPI_2INTEGER, "MPI_2INTEGER", 8);
-  def(MPI_2REAL, "MPI_2REAL", 8);
-  def(MPI_2DOUBLE_PRECISION, "MPI_2DOUBLE_PRECISION", 16);
-  def(MPI_INTEGER1, "MPI_INTEGER1", 1);
-  def(MPI_INTEGER2, "MPI_INTEGER2", 2);
-  def(MPI_INTEGER4, "MPI_INTEGER4", 4);
-  def(MPI_INTEGER8, "MPI_INTEGER8", 8);
-  def(MPI_REAL4, "MPI_REAL4", 4);
-  def(MPI_REAL8, "MPI_REAL8", 8);
-  def(MPI_OFFSET, "MPI_OFFSET", sizeof(MPI_Offset));
-  def(MPI_COUNT, "MPI_COUNT", sizeof(MPI_Count));
-  def(MPI_INTEGER16, "MPI_INTEGER16", 16);
-  def(MPI_REAL16, "MPI_REAL16", 16);
-  def(MPI_COMPLEX8, "MPI_COMPLEX8", 8);
-  def(MPI_COMPLEX16, "MPI_COMPLEX16", 16);
-  def(MPI_COMPLEX32, "MPI_COMPLEX32", 32);
-  def(MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX", sizeof(std::complex<long double>));
-  def(MPI_CXX_BOOL, "MPI_CXX_BOOL", sizeof(bool));
-  def(MPI_CXX_FLOAT_COMPLEX, "MPI_CXX_FLOAT_COMPLEX", sizeof(std::complex<float>));
-  def(MPI_CXX_DOUBLE_COMPLEX, "MPI_CXX_DOUBLE_COMPLEX", sizeof(std::complex<double>));
-  def(MPI_CXX_LONG_DOUBLE_COMPLEX, "MPI_CXX_LONG_DOUBLE_COMPLEX", sizeof(std::complex<long double>));
-  // The pairs of MINLOC / MAXLOC are two basic elements each (a value and an int).
-  for (MPI_Datatype h : {MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_2INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT,
-                         MPI_2INTEGER, MPI_2REAL, MPI_2DOUBLE_PRECISION})
-    live[h]->signature[0].unit_elements = 2;
-  // Where C aligns a type less than its size: the pairs and complex numbers align as their parts.
-  auto align = [&](MPI_Datatype h, std::size_t a) { live[h]->align = a; };
-  align(MPI_FLOAT_INT, alignof(Pair<float>));
-  align(MPI_DOUBLE_INT, alignof(Pair<double>));
-  align(MPI_LONG_INT, alignof(Pair<long>));
-  align(MPI_2INT, alignof(Pair<int>));
-  align(MPI_SHORT_INT, alignof(ShortInt));
-  align(MPI_LONG_DOUBLE_INT, alignof(Pair<long double>));
-  align(MPI_C_FLOAT_COMPLEX, alignof(std::complex<float>));
-  align(MPI_C_DOUBLE_COMPLEX, alignof(std::complex<double>));
-  align(MPI_C_LONG_DOUBLE_COMPLEX, alignof(std::complex<long double>));
-  align(MPI_CXX_FLOAT_COMPLEX, alignof(std::complex<float>));
-  align(MPI_CXX_DOUBLE_COMPLEX, alignof(std::complex<double>));
-  align(MPI_CXX_LONG_DOUBLE_COMPLEX, alignof(std::complex<long double>));
-  align(MPI_COMPLEX, 4);
-  align(MPI_COMPLEX8, 4);
-  align(MPI_DOUBLE_COMPLEX, 8);
-  align(MPI_COMPLEX16, 8);
-  align(MPI_COMPLEX32, 16);
-  align(MPI_2INTEGER, 4);
-  align(MPI_2REAL, 4);
-  align(MPI_2DOUBLE_PRECISION, 8);
-  // MPI-1's bound markers (deprecated, removed in MPI-3.0 but still in codes): no data, they
-  // only place a struct type's lower or upper bound.
-  def(MPI_LB, "MPI_LB", 0);
-  def(MPI_UB, "MPI_UB", 0);
-  live[MPI_LB]->marker = Datatype::Marker::Lb;
-  live[MPI_UB]->marker = Datatype::Marker::Ub;
-  for (MPI_Datatype h : {MPI_LB, MPI_UB}) {
-    live[h]->blocks.clear();
-    live[h]->basic = MPI_DATATYPE_NULL;
-    live[h]->basic_count = 0;
-  }
-}
-
-// Per rank (see rank_local.h); constant-initialised at namespace scope (no guard per call).
-constinit transport::RankLocal<detail::DatatypeTable> detail::g_datatype_table;
-
-namespace {
-
-using Table = detail::DatatypeTable;
-
-Table& table() { return detail::g_datatype_table.get(); }
 
 void push_block(std::vector<Block>& blocks, std::ptrdiff_t offset, std::size_t length) {
   if (length == 0) return;
@@ -210,6 +76,141 @@ void finish(Datatype& t) {
   t.contiguous = t.lb == 0 && static_cast<std::size_t>(t.extent) == t.size &&
                  (t.size == 0 || (t.blocks.size() == 1 && t.blocks[0].offset == 0));
 }
+
+}  // namespace
+
+detail::DatatypeTable::DatatypeTable() {
+  live.resize(TILEMPI_DATATYPE_PREDEFINED_END);
+  auto def = [&](MPI_Datatype h, const char* name, std::size_t size) {
+    auto t = std::make_unique<Datatype>();
+    t->name = name;
+    t->size = size;
+    t->extent = static_cast<std::ptrdiff_t>(size);
+    t->true_extent = t->extent;
+    t->blocks = {Block{0, size}};
+    t->contiguous = true;
+    t->basic = h;
+    t->basic_count = 1;
+    t->align = size == 0 ? 1 : std::min<std::size_t>(size, alignof(std::max_align_t));
+    if (size) t->signature = {SignatureRun{size, 1, 1}};
+    t->predefined = true;
+    t->committed = true;
+    live[h] = std::move(t);
+  };
+  // A pair is two basic elements, the value and the index, each a run of the signature (a message
+  // may end after a pair's value: MPI_Get_elements counts that value).
+  auto def_pair = [&]<typename V, typename I>(MPI_Datatype h, const char* name, Pair<V, I>) {
+    def(h, name, sizeof(V) + sizeof(I));
+    using P = Pair<V, I>;
+    Datatype& t = *live[h];
+    t.blocks.clear();
+    push_block(t.blocks, offsetof(P, value), sizeof(V));
+    push_block(t.blocks, offsetof(P, index), sizeof(I));
+    t.signature.clear();
+    append_signature(t.signature, {SignatureRun{sizeof(V), 1, 1}}, 1);
+    append_signature(t.signature, {SignatureRun{sizeof(I), 1, 1}}, 1);
+    t.extent = sizeof(P);
+    t.align = alignof(P);
+    finish(t);
+  };
+  def(MPI_CHAR, "MPI_CHAR", sizeof(char));
+  def(MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR", sizeof(signed char));
+  def(MPI_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR", sizeof(unsigned char));
+  def(MPI_BYTE, "MPI_BYTE", 1);
+  def(MPI_SHORT, "MPI_SHORT", sizeof(short));
+  def(MPI_UNSIGNED_SHORT, "MPI_UNSIGNED_SHORT", sizeof(unsigned short));
+  def(MPI_INT, "MPI_INT", sizeof(int));
+  def(MPI_UNSIGNED, "MPI_UNSIGNED", sizeof(unsigned));
+  def(MPI_LONG, "MPI_LONG", sizeof(long));
+  def(MPI_UNSIGNED_LONG, "MPI_UNSIGNED_LONG", sizeof(unsigned long));
+  def(MPI_LONG_LONG_INT, "MPI_LONG_LONG_INT", sizeof(long long));
+  def(MPI_UNSIGNED_LONG_LONG, "MPI_UNSIGNED_LONG_LONG", sizeof(unsigned long long));
+  def(MPI_FLOAT, "MPI_FLOAT", sizeof(float));
+  def(MPI_DOUBLE, "MPI_DOUBLE", sizeof(double));
+  def(MPI_LONG_DOUBLE, "MPI_LONG_DOUBLE", sizeof(long double));
+  def(MPI_WCHAR, "MPI_WCHAR", sizeof(wchar_t));
+  def(MPI_C_BOOL, "MPI_C_BOOL", sizeof(bool));
+  def(MPI_INT8_T, "MPI_INT8_T", 1);
+  def(MPI_INT16_T, "MPI_INT16_T", 2);
+  def(MPI_INT32_T, "MPI_INT32_T", 4);
+  def(MPI_INT64_T, "MPI_INT64_T", 8);
+  def(MPI_UINT8_T, "MPI_UINT8_T", 1);
+  def(MPI_UINT16_T, "MPI_UINT16_T", 2);
+  def(MPI_UINT32_T, "MPI_UINT32_T", 4);
+  def(MPI_UINT64_T, "MPI_UINT64_T", 8);
+  def(MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", sizeof(std::complex<float>));
+  def(MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", sizeof(std::complex<double>));
+  def(MPI_PACKED, "MPI_PACKED", 1);
+  def(MPI_AINT, "MPI_AINT", sizeof(MPI_Aint));
+  def_pair(MPI_FLOAT_INT, "MPI_FLOAT_INT", Pair<float>{});
+  def_pair(MPI_DOUBLE_INT, "MPI_DOUBLE_INT", Pair<double>{});
+  def_pair(MPI_LONG_INT, "MPI_LONG_INT", Pair<long>{});
+  def_pair(MPI_2INT, "MPI_2INT", Pair<int>{});
+  def_pair(MPI_SHORT_INT, "MPI_SHORT_INT", Pair<short>{});
+  def_pair(MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT", Pair<long double>{});
+  // Fortran types with gfortran's default sizes.
+  def(MPI_INTEGER, "MPI_INTEGER", 4);
+  def(MPI_REAL, "MPI_REAL", 4);
+  def(MPI_DOUBLE_PRECISION, "MPI_DOUBLE_PRECISION", 8);
+  def(MPI_COMPLEX, "MPI_COMPLEX", 8);
+  def(MPI_DOUBLE_COMPLEX, "MPI_DOUBLE_COMPLEX", 16);
+  def(MPI_LOGICAL, "MPI_LOGICAL", 4);
+  def(MPI_CHARACTER, "MPI_CHARACTER", 1);
+  def_pair(MPI_2INTEGER, "MPI_2INTEGER", Pair<std::int32_t, std::int32_t>{});
+  def_pair(MPI_2REAL, "MPI_2REAL", Pair<float, float>{});
+  def_pair(MPI_2DOUBLE_PRECISION, "MPI_2DOUBLE_PRECISION", Pair<double, double>{});
+  def(MPI_INTEGER1, "MPI_INTEGER1", 1);
+  def(MPI_INTEGER2, "MPI_INTEGER2", 2);
+  def(MPI_INTEGER4, "MPI_INTEGER4", 4);
+  def(MPI_INTEGER8, "MPI_INTEGER8", 8);
+  def(MPI_REAL4, "MPI_REAL4", 4);
+  def(MPI_REAL8, "MPI_REAL8", 8);
+  def(MPI_OFFSET, "MPI_OFFSET", sizeof(MPI_Offset));
+  def(MPI_COUNT, "MPI_COUNT", sizeof(MPI_Count));
+  def(MPI_INTEGER16, "MPI_INTEGER16", 16);
+  def(MPI_REAL16, "MPI_REAL16", 16);
+  def(MPI_COMPLEX8, "MPI_COMPLEX8", 8);
+  def(MPI_COMPLEX16, "MPI_COMPLEX16", 16);
+  def(MPI_COMPLEX32, "MPI_COMPLEX32", 32);
+  def(MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX", sizeof(std::complex<long double>));
+  def(MPI_CXX_BOOL, "MPI_CXX_BOOL", sizeof(bool));
+  def(MPI_CXX_FLOAT_COMPLEX, "MPI_CXX_FLOAT_COMPLEX", sizeof(std::complex<float>));
+  def(MPI_CXX_DOUBLE_COMPLEX, "MPI_CXX_DOUBLE_COMPLEX", sizeof(std::complex<double>));
+  def(MPI_CXX_LONG_DOUBLE_COMPLEX, "MPI_CXX_LONG_DOUBLE_COMPLEX", sizeof(std::complex<long double>));
+  // Where C aligns a type less than its size: complex numbers align as their parts.
+  auto align = [&](MPI_Datatype h, std::size_t a) { live[h]->align = a; };
+  align(MPI_C_FLOAT_COMPLEX, alignof(std::complex<float>));
+  align(MPI_C_DOUBLE_COMPLEX, alignof(std::complex<double>));
+  align(MPI_C_LONG_DOUBLE_COMPLEX, alignof(std::complex<long double>));
+  align(MPI_CXX_FLOAT_COMPLEX, alignof(std::complex<float>));
+  align(MPI_CXX_DOUBLE_COMPLEX, alignof(std::complex<double>));
+  align(MPI_CXX_LONG_DOUBLE_COMPLEX, alignof(std::complex<long double>));
+  align(MPI_COMPLEX, 4);
+  align(MPI_COMPLEX8, 4);
+  align(MPI_DOUBLE_COMPLEX, 8);
+  align(MPI_COMPLEX16, 8);
+  align(MPI_COMPLEX32, 16);
+  // MPI-1's bound markers (deprecated, removed in MPI-3.0 but still in codes): no data, they
+  // only place a struct type's lower or upper bound.
+  def(MPI_LB, "MPI_LB", 0);
+  def(MPI_UB, "MPI_UB", 0);
+  live[MPI_LB]->marker = Datatype::Marker::Lb;
+  live[MPI_UB]->marker = Datatype::Marker::Ub;
+  for (MPI_Datatype h : {MPI_LB, MPI_UB}) {
+    live[h]->blocks.clear();
+    live[h]->basic = MPI_DATATYPE_NULL;
+    live[h]->basic_count = 0;
+  }
+}
+
+// Per rank (see rank_local.h); constant-initialised at namespace scope (no guard per call).
+constinit transport::RankLocal<detail::DatatypeTable> detail::g_datatype_table;
+
+namespace {
+
+using Table = detail::DatatypeTable;
+
+Table& table() { return detail::g_datatype_table.get(); }
 
 }  // namespace
 
@@ -353,10 +354,10 @@ Datatype make_struct(const std::vector<const Datatype*>& types, const std::vecto
 }
 
 long long elements_in(const Datatype& t, std::size_t bytes) {
-  if (!t.signature_known) {  // the old rule: the basic type's elements, bytes when mixed
-    const std::size_t basic = basic_size(t.basic);
-    if (basic == 0) return static_cast<long long>(bytes);
-    return bytes % basic ? -1 : static_cast<long long>(bytes / basic);
+  if (!t.signature_known) {  // the basic type's elements (a pair's two each), bytes when mixed
+    const Datatype* basic = datatype_get(t.basic);
+    if (!basic || basic->size == 0) return static_cast<long long>(bytes);
+    return elements_in(*basic, bytes);
   }
   if (t.size == 0) return 0;
   std::size_t per_type = 0;
@@ -374,8 +375,9 @@ long long elements_in(const Datatype& t, std::size_t bytes) {
 
 std::size_t bytes_of_elements(const Datatype& t, std::size_t elements) {
   if (!t.signature_known) {
-    const std::size_t basic = basic_size(t.basic);
-    return elements * (basic ? basic : 1);
+    const Datatype* basic = datatype_get(t.basic);
+    if (!basic || basic->size == 0) return elements;
+    return bytes_of_elements(*basic, elements);
   }
   std::size_t per_type = 0;
   for (const SignatureRun& r : t.signature) per_type += r.units * r.unit_elements;

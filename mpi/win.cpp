@@ -165,12 +165,31 @@ void serve_update(Win& w, int origin, const Header& h, const char* body) {
     // data: the new value, then the value to compare with; one element.
     if (total && std::memcmp(at[0], data + total, total) == 0) std::memcpy(at[0], data, total);
   } else if (op != MPI_NO_OP) {
-    std::uint64_t pos = 0;
     const std::size_t esize = basic_size(basic);
-    for (std::size_t i = 0; i < spans.size(); ++i) {
-      if (op == MPI_REPLACE || esize == 0) std::memcpy(at[i], data + pos, spans[i].len);
-      else coll::apply_predefined(op, basic, data + pos, at[i], spans[i].len / esize);
-      pos += spans[i].len;
+    bool whole = true;  // every span holds whole elements
+    for (const Span& s : spans) whole = whole && (esize == 0 || s.len % esize == 0);
+    if (op == MPI_REPLACE || esize == 0 || whole) {
+      std::uint64_t pos = 0;
+      for (std::size_t i = 0; i < spans.size(); ++i) {
+        if (op == MPI_REPLACE || esize == 0) std::memcpy(at[i], data + pos, spans[i].len);
+        else coll::apply_predefined(op, basic, data + pos, at[i], spans[i].len / esize);
+        pos += spans[i].len;
+      }
+    } else {
+      // A pair type (MPI_DOUBLE_INT) with padding: its value and index are separate spans.
+      // Combine in packed form, as the origin's data is, and put the result back.
+      std::vector<unsigned char> target(total);
+      std::uint64_t pos = 0;
+      for (std::size_t i = 0; i < spans.size(); ++i) {
+        std::memcpy(target.data() + pos, at[i], spans[i].len);
+        pos += spans[i].len;
+      }
+      coll::apply_predefined(op, basic, data, target.data(), total / esize);
+      pos = 0;
+      for (std::size_t i = 0; i < spans.size(); ++i) {
+        std::memcpy(at[i], target.data() + pos, spans[i].len);
+        pos += spans[i].len;
+      }
     }
   }
   ans.bytes = old.size();

@@ -221,13 +221,13 @@ bool logical_op(MPI_Op op, const void* in, void* io, std::size_t n) {
   }
 }
 
-// MAXLOC / MINLOC over (value, index) pairs laid out as the C struct {V value; I index;} (the
-// pair types' size includes the struct's padding). Ties keep the lower index (MPI-3.1 §5.9.4).
+// MAXLOC / MINLOC over packed (value, index) pairs: the value, then the index right after it
+// (the pair type's data without the C struct's padding). Ties keep the lower index (MPI-3.1 §5.9.4).
 template <class V, class I>
 bool loc_op(MPI_Op op, const void* in, void* io, std::size_t n, std::size_t stride) {
   if (op != MPI_MAXLOC && op != MPI_MINLOC) return false;
   const bool max = op == MPI_MAXLOC;
-  constexpr std::size_t off = (sizeof(V) + alignof(I) - 1) / alignof(I) * alignof(I);
+  constexpr std::size_t off = sizeof(V);
   auto* a = static_cast<const unsigned char*>(in);
   auto* b = static_cast<unsigned char*>(io);
   for (std::size_t i = 0; i < n; ++i) {

@@ -8,3 +8,4 @@ tilempi_add_conformance_test(NAME get_elements NP 3 SOURCES ${CMAKE_CURRENT_LIST
 tilempi_add_conformance_test(NAME self_attr_order NP 2 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_self_attr_order.c)
 tilempi_add_conformance_test(NAME dynamic_adjacent NP 3 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_dynamic_adjacent.c)
 tilempi_add_conformance_test(NAME dims_create NP 2 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_dims_create.c)
+tilempi_add_conformance_test(NAME pair_types NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_pair_types.c)
