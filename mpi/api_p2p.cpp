@@ -195,9 +195,9 @@ extern "C" {
 }
 
 // A fast send the transport keeps pending: waited for as the general path waits.
-[[gnu::noinline]] static int send_wait(tilempi::transport::OpId op, MPI_Comm comm) {
+[[gnu::noinline]] static int send_wait(tilempi::transport::OpId op, MPI_Comm comm, int dest) {
   ApiScope api_scope("MPI_Send");
-  MPI_Request r = send_pending(op, comm);
+  MPI_Request r = send_pending(op, comm, dest);
   const int rc = wait(&r, MPI_STATUS_IGNORE);
   return rc == MPI_SUCCESS ? rc : raise(comm, rc, "MPI_Send", "");
 }
@@ -205,7 +205,7 @@ extern "C" {
 int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   tilempi::transport::OpId op;
   if (send_fast(buf, count, type, dest, tag, comm, &op)) [[likely]]  // (p2p_fast.h)
-    return op == tilempi::transport::kDone ? MPI_SUCCESS : send_wait(op, comm);
+    return op == tilempi::transport::kDone ? MPI_SUCCESS : send_wait(op, comm, dest);
   return send_general(buf, count, type, dest, tag, comm);
 }
 int MPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
@@ -220,7 +220,7 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
   // Complete at once: the shared completed request, as isend() gives such a send; else a request.
   tilempi::transport::OpId op;
   if (req && send_fast(buf, count, type, dest, tag, comm, &op)) [[likely]] {
-    *req = op == tilempi::transport::kDone ? kSendCompleteRequest : send_pending(op, comm);
+    *req = op == tilempi::transport::kDone ? kSendCompleteRequest : send_pending(op, comm, dest);
     return MPI_SUCCESS;
   }
   return isend_general(buf, count, type, dest, tag, comm, req);
@@ -482,8 +482,10 @@ int MPI_Cancel(MPI_Request* request) {
     return raise(request_get(*request)->comm, MPI_ERR_REQUEST, "MPI_Cancel",
                  "a non-blocking collective cannot be cancelled (MPI-3.1 §5.12)");
   // A receive that has not matched is cancelled, and so is a synchronous send to this rank that
-  // has not; any other send is with the transport already and completes normally (the standard
-  // lets a cancel fail: MPI_Test_cancelled says which happened).
+  // has not; a send to another rank that its receiver has not matched yet is asked back, and
+  // completes cancelled or not when the receiver answers; a send that completed inside MPI_Isend
+  // (the transport took it at once) is done, and cancelling it does nothing (the standard lets a
+  // cancel fail: MPI_Test_cancelled says which happened).
   if (!request_get(*request)->done) request_cancel(*request);
   return MPI_SUCCESS;
 }

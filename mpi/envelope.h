@@ -2,8 +2,11 @@
 // which envelopes a receive accepts: every send and receive path of the progress engine (p2p.cpp
 // and the shortcuts of p2p_shortcuts.cpp and p2p_fast.h) goes through here.
 //
-//   word[0]: the context (the communicator's, + 1 on its collective lane)
+//   word[0]: the context (the communicator's, + 1 on its collective lane); 0 for the library's own
+//            control messages between ranks (p2p_cancel.cpp), which no communicator uses
 //   word[1]: the sender's rank in the communicator (low half), the tag (high half)
+//   word[2]: the message's number at its sender, which MPI_Cancel of the send names to the
+//            receiver (p2p_cancel.cpp)
 #pragma once
 
 #include <cstdint>
@@ -13,12 +16,21 @@
 
 namespace tilempi::mpi::envelope {
 
+/// The number of the last message sent (word[2]). One counter per process, not per rank: with
+/// ranks as contexts of one process (one thread), the numbers stay unique per sender all the same.
+inline std::uint64_t g_last_send_number = 0;
+
 inline transport::Envelope encode(std::uint64_t context, int rank, int tag) {
   transport::Envelope env{};
   env.word[0] = context;
   env.word[1] = static_cast<std::uint32_t>(rank) | (static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag)) << 32);
+  env.word[2] = ++g_last_send_number;
   return env;
 }
+
+/// The context of the library's control messages (p2p_cancel.cpp): communicators' contexts are
+/// above MPI_COMM_SELF's (comm.cpp).
+constexpr std::uint64_t kControlContext = 0;
 
 struct Fields {
   std::uint64_t context;

@@ -22,6 +22,13 @@ constinit transport::RankLocal<ProgressEngine> g_engine;
 }
 
 void complete_slow(MPI_Request h, Request& r) {
+  if (r.cancel_ask != Request::CancelAsk::None) [[unlikely]] {
+    // A send whose receiver was asked to drop it: the transport is done with it, but whether it
+    // was cancelled is the receiver's answer, which completes it (p2p_cancel.cpp).
+    r.done = false;
+    r.cancel_ask = Request::CancelAsk::AskedAndSent;
+    return;
+  }
   if (r.bsend_size) {
     engine().bsend.used.erase(r.bsend_offset);
     r.bsend_size = 0;
@@ -74,6 +81,10 @@ TILEMPI_HOT void on_arrival(ProgressEngine& e, transport::Transport& tp, const A
 // The rest of matching: no posted receive takes it: an error notice, or the unexpected queue.
 [[gnu::noinline]] void on_arrival_slow(ProgressEngine& e, transport::Transport& tp, const Arrival& a) {
   const envelope::Fields f = envelope::decode(a.envelope);
+  if (f.context == envelope::kControlContext) [[unlikely]] {
+    on_control(e, tp, a, f);
+    return;
+  }
   // (No receive is ever posted for a notice's tag.)
   if (take_notice(e, tp, a, f)) [[unlikely]]
     return;
@@ -162,6 +173,8 @@ void progress_messages(ProgressEngine& e, transport::Transport& tp) {
   if (!e.unexpected.empty() && !tp.nothing_completes())
     for (Unexpected& u : e.unexpected)
       if (u.fetch != kDone && tp.fetch_done(u.fetch)) u.fetch = kDone;
+  if (!e.control_ops.empty()) [[unlikely]]
+    settle_control_ops(e, tp);
 }
 
 void progress_others() {
@@ -220,6 +233,8 @@ void send_on(MPI_Request h, const void* buf, std::size_t count, const Datatype& 
   }
   r->op = tp.send(dst, envelope::encode(context, comm.rank, tag), data, bytes,
                   synchronous ? transport::SendMode::Synchronous : transport::SendMode::Standard);
+  r->send_number = envelope::g_last_send_number;
+  r->peer = dest;
   if (r->op == kDone) {
     if (!t.contiguous) r->staging = {};
     complete(h, *r);

@@ -80,9 +80,10 @@ namespace tilempi::mpi {
   return true;
 }
 
-/// A send of send_fast() that the transport keeps pending (its ring full, or a queue before it):
-/// a request for it, completed when the operation is, as the general path's (p2p_shortcuts.cpp).
-MPI_Request send_pending(transport::OpId op, MPI_Comm comm);
+/// A send of send_fast() to dest that the transport keeps pending (its ring full, or a queue before
+/// it): a request for it, completed when the operation is, as the general path's
+/// (p2p_shortcuts.cpp). Called right after send_fast(), before any other send.
+MPI_Request send_pending(transport::OpId op, MPI_Comm comm, int dest);
 
 /// MPI_Recv's fast path: true when the message was received (*status set, *rc its error:
 /// MPI_SUCCESS or MPI_ERR_TRUNCATE, which the caller raises); false, having done nothing, when

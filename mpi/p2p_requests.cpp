@@ -42,11 +42,11 @@ bool request_cancel(MPI_Request h) {
   ProgressEngine& e = engine();
   Request* r = e.requests[h].get();
   if (r->kind == Request::Kind::Send) {
-    // Only a synchronous send to this rank is still ours to take back: it waits, unmatched, in
-    // this rank's own unexpected queue. Any other send is in the transport's hands.
+    // A synchronous send to this rank waits, unmatched, in this rank's own unexpected queue; a
+    // send to another rank is asked back from its receiver (p2p_cancel.cpp).
     auto u = std::find_if(e.unexpected.begin(), e.unexpected.end(),
                           [h](const Unexpected& x) { return x.sync_sender == h; });
-    if (u == e.unexpected.end()) return false;
+    if (u == e.unexpected.end()) return ask_cancel(h);  // a send to another rank
     e.unexpected.erase(u);
     r->status.tilempi_cancelled = 1;
     complete(h);

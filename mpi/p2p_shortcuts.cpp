@@ -65,11 +65,13 @@ bool recv_direct(void* buf, std::size_t count, const Datatype& t, int source, in
   return true;
 }
 
-MPI_Request send_pending(transport::OpId op, MPI_Comm comm) {
+MPI_Request send_pending(transport::OpId op, MPI_Comm comm, int dest) {
   ProgressEngine& e = engine();
   Request* r;
   const MPI_Request h = new_request(e, Request::Kind::Send, comm, &r);
   r->op = op;
+  r->peer = dest;
+  r->send_number = envelope::g_last_send_number;  // (send_fast's, the last one)
   track(e, h, op, true, false);
   return h;
 }

@@ -16,6 +16,7 @@
 #include <list>
 #include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "envelope.h"
@@ -122,6 +123,9 @@ struct ProgressEngine {
   };
   std::vector<Notice> notices;
   std::vector<transport::OpId> notice_fetches;  // a notice taken out of the transport, if not at once
+  // Control messages between ranks (p2p_cancel.cpp): the transport's sends and fetches of them that
+  // did not complete at once (send: true), asked about until they have.
+  std::vector<std::pair<transport::OpId, bool>> control_ops;
 };
 
 // Per rank (see rank_local.h). At namespace scope and constant-initialised, so that engine(),
@@ -198,7 +202,7 @@ void complete_slow(MPI_Request h, Request& r);
 inline void complete(MPI_Request h, Request& r) {
   r.done = true;
   r.op = kDone;
-  if (r.bsend_size || r.freed) [[unlikely]]
+  if (r.bsend_size || r.freed || r.cancel_ask != Request::CancelAsk::None) [[unlikely]]
     complete_slow(h, r);
 }
 
@@ -266,8 +270,11 @@ inline bool send_now(const void* buf, std::size_t count, const Datatype& t, int 
     return true;
   }
   ProgressEngine& e = engine();
-  *pending = new_request(Request::Kind::Send, comm.handle);
-  e.requests[*pending]->op = op;
+  Request* r;
+  *pending = new_request(e, Request::Kind::Send, comm.handle, &r);
+  r->op = op;
+  r->peer = dest;
+  r->send_number = envelope::g_last_send_number;
   track(e, *pending, op, true, false);
   return true;
 }
@@ -315,5 +322,13 @@ void expect_completion_of(const Request& r);
 /// The collective lane's hook into matching (coll/lane.cpp): an arrival that is a failed call's
 /// error notice is kept there and never matched; false for any other arrival.
 bool take_notice(ProgressEngine& e, transport::Transport& tp, const Arrival& a, const envelope::Fields& f);
+/// A control message between ranks (kControlContext, p2p_cancel.cpp): a question about a send
+/// to cancel, or its answer.
+void on_control(ProgressEngine& e, transport::Transport& tp, const Arrival& a, const envelope::Fields& f);
+/// Ask again about the control messages' transport operations that were pending.
+void settle_control_ops(ProgressEngine& e, transport::Transport& tp);
+/// MPI_Cancel of send h to another rank, pending: ask its receiver to drop it (false: nothing to
+/// ask, the send completes as it would have).
+bool ask_cancel(MPI_Request h);
 
 }  // namespace tilempi::mpi::pt2pt

@@ -71,6 +71,13 @@ struct Request {
 
   GrequestCalls grequest;           ///< a generalized request (kind Generic): its callbacks
 
+  // A send to another rank: its number in the envelope (envelope.h, word[2]); `peer` is its
+  // destination in the communicator. MPI_Cancel asks the receiver to drop it (p2p_cancel.cpp):
+  // until the answer, the request does not complete.
+  enum class CancelAsk : unsigned char { None, Asked, AskedAndSent };
+  std::uint64_t send_number = 0;
+  CancelAsk cancel_ask = CancelAsk::None;
+
   /// A fresh request in a reused slot: every field as a new Request has it, the staging
   /// vector's memory kept (cheaper than assigning a new Request on every message).
   void reset(Kind k, MPI_Comm c) {
@@ -101,6 +108,8 @@ struct Request {
     held_type = nullptr;
     held_comm = nullptr;
     grequest.active = false;
+    send_number = 0;
+    cancel_ask = CancelAsk::None;
   }
 };
 
@@ -113,8 +122,9 @@ Request* request_get(MPI_Request h);
 /// Release a completed request's handle.
 void request_release(MPI_Request h);
 /// Cancel a pending receive that has not matched, or a synchronous send to this rank that
-/// has not matched; false if too late (or another send, which cannot be taken back from the
-/// transport).
+/// has not matched; false if too late. A pending send to another rank is asked back from its
+/// receiver (p2p_cancel.cpp): true, and the request completes, cancelled or not, when the answer
+/// has come.
 bool request_cancel(MPI_Request h);
 /// MPI_REQUEST_NULL or an inactive persistent request: what waits and tests skip.
 bool request_inactive(MPI_Request h);

@@ -9,3 +9,4 @@ tilempi_add_conformance_test(NAME self_attr_order NP 2 SOURCES ${CMAKE_CURRENT_L
 tilempi_add_conformance_test(NAME dynamic_adjacent NP 3 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_dynamic_adjacent.c)
 tilempi_add_conformance_test(NAME dims_create NP 2 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_dims_create.c)
 tilempi_add_conformance_test(NAME pair_types NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_pair_types.c)
+tilempi_add_conformance_test(NAME cancel NP 5 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_cancel.c TIMEOUT 60)

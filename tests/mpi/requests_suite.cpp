@@ -436,8 +436,8 @@ void info() {
   CHECK_EQ(MPI_Free_mem(nullptr), MPI_SUCCESS);  // frees nothing, as free(NULL)
 }
 
-// Sends cannot be cancelled once the transport has them, except a synchronous send to this rank
-// that nothing has matched yet.
+// A synchronous send to this rank that nothing has matched yet is cancelled; a standard one that
+// completed inside MPI_Isend cannot be.
 void cancel_send() {
   int v = rank;
   MPI_Request r;
