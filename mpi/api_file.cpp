@@ -79,11 +79,11 @@ const Datatype* check_type(const File& f, MPI_Datatype h, const char* fn, int* r
 /// A file access's status: bytes moved, no source or tag.
 void status_set_transferred(MPI_Status* status, std::uint64_t bytes) {
   if (!status || status == MPI_STATUS_IGNORE) return;
-  *status = MPI_Status{};
-  status->MPI_SOURCE = MPI_ANY_SOURCE;
-  status->MPI_TAG = MPI_ANY_TAG;
-  status->MPI_ERROR = MPI_SUCCESS;
-  status_set_bytes(*status, bytes);
+  MPI_Status s{};
+  s.MPI_SOURCE = MPI_ANY_SOURCE;
+  s.MPI_TAG = MPI_ANY_TAG;
+  status_set_bytes(s, bytes);
+  status_set(status, s);  // (MPI_ERROR is left as it was)
 }
 
 /// Read or write count (>= 0, checked) elements of t (committed, checked) at buf, at view offset

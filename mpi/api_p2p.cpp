@@ -398,6 +398,7 @@ static int some(int incount, MPI_Request requests[], int* outcount, int indices[
   int n = 0;
   rc = MPI_SUCCESS;
   MPI_Comm comm = MPI_COMM_WORLD;
+  std::vector<int> errors;  // each status's, written in all if one failed (MPI_ERR_IN_STATUS)
   for (int i = 0; i < incount; ++i) {
     Request* r = request_get(requests[i]);
     if (request_inactive(requests[i]) || !r->done) continue;
@@ -407,8 +408,11 @@ static int some(int incount, MPI_Request requests[], int* outcount, int indices[
       comm = c;
       rc = statuses == MPI_STATUSES_IGNORE ? err : MPI_ERR_IN_STATUS;
     }
+    if (statuses != MPI_STATUSES_IGNORE) errors.push_back(err);
     indices[n++] = i;
   }
+  if (rc == MPI_ERR_IN_STATUS)
+    for (int k = 0; k < n; ++k) nth(statuses, k)->MPI_ERROR = errors[static_cast<std::size_t>(k)];
   *outcount = n;
   if (n == 0) transport_of_job().polled_in_vain();
   return rc == MPI_SUCCESS ? rc : raise(comm, rc, fn, "");

@@ -20,7 +20,10 @@ std::size_t status_bytes(const MPI_Status& s) {
 }
 
 void status_set(MPI_Status* out, const MPI_Status& in) {
-  if (out && out != MPI_STATUS_IGNORE) *out = in;
+  if (!out || out == MPI_STATUS_IGNORE) return;
+  const int error = out->MPI_ERROR;
+  *out = in;
+  out->MPI_ERROR = error;
 }
 
 Request* request_get(MPI_Request h) {
@@ -251,6 +254,17 @@ int waitall_requests(int count, MPI_Request* requests, MPI_Status* statuses, MPI
     return true;
   });
   if (awaited) unmark_awaited(e, requests, count);
+  // MPI_ERROR is written in every status if one request failed (MPI_ERR_IN_STATUS), else in none.
+  // (A generalized request's error is its callbacks': they run first.)
+  bool in_status = false;
+  for (int i = 0; i < count; ++i) {
+    const MPI_Request h = requests[i];
+    Request* r = h == MPI_REQUEST_NULL ? nullptr : e.requests[h].get();
+    if (!r || !r->live || (r->persistent && !r->active)) continue;
+    if (r->grequest.active) [[unlikely]]
+      grequest_conclude(*r);
+    in_status = in_status || (statuses != MPI_STATUSES_IGNORE && r->error != MPI_SUCCESS);
+  }
   int rc = MPI_SUCCESS;
   for (int i = 0; i < count; ++i) {
     MPI_Status* st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
@@ -258,11 +272,14 @@ int waitall_requests(int count, MPI_Request* requests, MPI_Status* statuses, MPI
     Request* r = h == MPI_REQUEST_NULL ? nullptr : e.requests[h].get();
     if (!r || !r->live || (r->persistent && !r->active)) {  // (not live: the same handle twice)
       status_set(st, MPI_Status{MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0, 0, 0});
+      if (in_status) st->MPI_ERROR = MPI_SUCCESS;
       continue;
     }
-    if (r->grequest.active) [[unlikely]]
-      grequest_conclude(*r);
-    if (st && st != MPI_STATUS_IGNORE) *st = r->status;  // status_set(), inline
+    if (st != MPI_STATUS_IGNORE) {  // status_set(), inline
+      const int error = st->MPI_ERROR;
+      *st = r->status;
+      st->MPI_ERROR = in_status ? r->error : error;
+    }
     if (r->error != MPI_SUCCESS) {
       *err_comm = r->comm;
       rc = statuses == MPI_STATUSES_IGNORE ? r->error : MPI_ERR_IN_STATUS;

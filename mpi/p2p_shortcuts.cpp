@@ -111,8 +111,7 @@ bool recv_at_once(void* buf, int count, MPI_Datatype type, int source, int tag, 
   if (status && status != MPI_STATUS_IGNORE) {
     status->MPI_SOURCE = source;
     status->MPI_TAG = envelope::tag_of(env);
-    status->MPI_ERROR = size > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
-    status->tilempi_cancelled = 0;
+    status->tilempi_cancelled = 0;  // (MPI_ERROR is the caller's: status_set())
     status_set_bytes(*status, size < capacity ? size : capacity);
   }
   *rc = size > capacity ? MPI_ERR_TRUNCATE : MPI_SUCCESS;

@@ -147,7 +147,9 @@ int grequest_cancel(Request& r);
 /// Progress the MPI_Isendrecv(_replace) calls in flight (api_grequest.cpp): complete each whose
 /// send and receive have both completed. Run by progress().
 void isendrecv_progress();
-/// Copy a request's status out (no-op for MPI_STATUS_IGNORE).
+/// Copy a request's status out (no-op for MPI_STATUS_IGNORE), all but its MPI_ERROR: MPI-3.1
+/// §3.2.5 leaves that field to the calls that return several statuses, and to them only when
+/// they return MPI_ERR_IN_STATUS (as MPICH); the calls that return one status return the error.
 void status_set(MPI_Status* out, const MPI_Status& in);
 void status_set_bytes(MPI_Status& s, std::size_t bytes);
 std::size_t status_bytes(const MPI_Status& s);
