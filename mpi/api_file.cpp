@@ -445,6 +445,8 @@ int MPI_File_close(MPI_File* fh) {
     if (r == 0) ::unlink(f->path.c_str());
   }
   MPI_Comm_free(&f->comm);
+  datatype_release(f->etype);
+  datatype_release(f->filetype);
   file_release(*fh);
   *fh = MPI_FILE_NULL;
   return MPI_SUCCESS;
@@ -574,6 +576,12 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
   if (rc == MPI_SUCCESS) {
     info_merge(info, f->hints);  // the view's hints join the file's (MPI_File_get_info returns them)
     f->disp = disp;
+    // The view keeps its derived types' handles (MPI_File_get_view hands them out again), whatever
+    // the user frees (datatype_ref: nothing for a predefined type).
+    datatype_ref(etype);
+    datatype_ref(filetype);
+    datatype_release(f->etype);
+    datatype_release(f->filetype);
     f->etype = etype;
     f->filetype = filetype;
     f->etype_desc = *et;
@@ -597,8 +605,12 @@ int MPI_File_get_view(MPI_File fh, MPI_Offset* disp, MPI_Datatype* etype, MPI_Da
   if (!f) return rc;
   if (!disp || !etype || !filetype || !datarep) return fail(f, MPI_ERR_ARG, "MPI_File_get_view", "an output pointer is NULL");
   *disp = f->disp;
+  // A derived type returned is a new reference, which the caller frees (MPI-3.1 §13.3), as those
+  // of MPI_Type_get_contents; a predefined one is not to be freed.
   *etype = f->etype;
   *filetype = f->filetype;
+  datatype_ref(f->etype);
+  datatype_ref(f->filetype);
   std::strcpy(datarep, f->datarep.c_str());
   return MPI_SUCCESS;
 }

@@ -11,3 +11,4 @@ tilempi_add_conformance_test(NAME dims_create NP 2 SOURCES ${CMAKE_CURRENT_LIST_
 tilempi_add_conformance_test(NAME pair_types NP 4 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_pair_types.c)
 tilempi_add_conformance_test(NAME cancel NP 5 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_cancel.c TIMEOUT 60)
 tilempi_add_conformance_test(NAME status_error NP 3 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_status_error.c)
+tilempi_add_conformance_test(NAME file_view_types NP 3 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_file_view_types.c)
