@@ -9,7 +9,9 @@
 // default INTEGERs), so it is called through a different signature than a C one.
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "attributes.h"
@@ -37,6 +39,35 @@ struct Keyval {
   bool freed = false;
   int attrs = 0;  ///< attributes that carry it, on every object
 };
+
+/// The cells of attributes set from Fortran (attributes.h), per rank: each with the number of
+/// attributes that hold it.
+struct Cell {
+  std::unique_ptr<MPI_Aint> value;
+  int holders = 0;
+};
+std::unordered_map<const void*, Cell>& cells() {
+  static transport::RankLocal<std::unordered_map<const void*, Cell>> c;
+  return c.get();
+}
+// An attribute took value, or let it go: a cell's count follows (nothing for other values).
+void hold(void* value) {
+  auto& cs = cells();
+  if (cs.empty()) [[likely]]
+    return;
+  if (auto it = cs.find(value); it != cs.end()) ++it->second.holders;
+}
+void let_go(void* value) {
+  auto& cs = cells();
+  if (cs.empty()) [[likely]]
+    return;
+  if (auto it = cs.find(value); it != cs.end() && --it->second.holders <= 0) cs.erase(it);
+}
+// The integer a Fortran callback sees: a cell's value, else the C value's address.
+MPI_Aint fortran_view(void* value) {
+  MPI_Aint v;
+  return attr_cell_value(value, &v) ? v : reinterpret_cast<MPI_Aint>(value);
+}
 
 /// User keyvals start here; below are the predefined attribute keys of mpi.h.
 constexpr int kFirstKeyval = 16;
@@ -73,7 +104,7 @@ using F1Delete = void (*)(const MPI_Fint* handle, const MPI_Fint* keyval, const 
 int run_copy(const Keyval& kv, int handle, int key, void* in, void** out, bool* keep) {
   *keep = false;
   if (!kv.copy) return MPI_SUCCESS;
-  const MPI_Aint extra = reinterpret_cast<MPI_Aint>(kv.extra), vin = reinterpret_cast<MPI_Aint>(in);
+  const MPI_Aint extra = reinterpret_cast<MPI_Aint>(kv.extra), vin = fortran_view(in);
   switch (kv.lang) {
     case AttrLang::C: {
       int flag = 0;
@@ -85,16 +116,16 @@ int run_copy(const Keyval& kv, int handle, int key, void* in, void** out, bool* 
       MPI_Aint vout = 0;
       MPI_Fint flag = 0, ierr = MPI_SUCCESS;
       reinterpret_cast<FCopy>(kv.copy)(&handle, &key, &extra, &vin, &vout, &flag, &ierr);
-      *out = reinterpret_cast<void*>(vout);
       *keep = flag != 0;
+      if (*keep) *out = attr_cell_new(vout);  // the copy is a Fortran value too
       return ierr;
     }
     case AttrLang::Fortran1: {
       const MPI_Fint e1 = static_cast<MPI_Fint>(extra), in1 = static_cast<MPI_Fint>(vin);
       MPI_Fint out1 = 0, flag = 0, ierr = MPI_SUCCESS;
       reinterpret_cast<F1Copy>(kv.copy)(&handle, &key, &e1, &in1, &out1, &flag, &ierr);
-      *out = reinterpret_cast<void*>(static_cast<MPI_Aint>(out1));
       *keep = flag != 0;
+      if (*keep) *out = attr_cell_new(out1);
       return ierr;
     }
   }
@@ -103,7 +134,7 @@ int run_copy(const Keyval& kv, int handle, int key, void* in, void** out, bool* 
 
 int run_delete(const Keyval& kv, int handle, int key, void* value) {
   if (!kv.del) return MPI_SUCCESS;
-  const MPI_Aint extra = reinterpret_cast<MPI_Aint>(kv.extra), v = reinterpret_cast<MPI_Aint>(value);
+  const MPI_Aint extra = reinterpret_cast<MPI_Aint>(kv.extra), v = fortran_view(value);
   MPI_Fint ierr = MPI_SUCCESS;
   switch (kv.lang) {
     case AttrLang::C: return reinterpret_cast<CDelete>(kv.del)(handle, key, value, kv.extra);
@@ -206,10 +237,16 @@ int attr_set(AttrMap& attrs, AttrObject o, int handle, const AttrRaise& err, int
   if (auto it = find_attr(attrs, key); it != attrs.end()) {
     if (int e = run_delete(*kv, handle, key, it->second)) return err(e, "the delete callback of the attribute's old value failed");
     // (The callback may have set or deleted attributes: look again.)
-    if (auto again = find_attr(attrs, key); again != attrs.end()) again->second = value;
-    else attrs.emplace_back(key, value);
+    hold(value);
+    if (auto again = find_attr(attrs, key); again != attrs.end()) {
+      let_go(again->second);
+      again->second = value;
+    } else {
+      attrs.emplace_back(key, value);
+    }
   } else {
     ++kv->attrs;
+    hold(value);
     attrs.emplace_back(key, value);
   }
   return MPI_SUCCESS;
@@ -239,7 +276,10 @@ int attr_delete(AttrMap& attrs, AttrObject o, int handle, const AttrRaise& err, 
   auto it = find_attr(attrs, key);
   if (it == attrs.end()) return err(MPI_ERR_KEYVAL, "no attribute is set with keyval " + std::to_string(key));
   if (int e = run_delete(*kv, handle, key, it->second)) return err(e, "the attribute's delete callback failed");
-  if (auto again = find_attr(attrs, key); again != attrs.end()) attrs.erase(again);
+  if (auto again = find_attr(attrs, key); again != attrs.end()) {
+    let_go(again->second);
+    attrs.erase(again);
+  }
   --kv->attrs;  // (the last attribute of a freed key: the key goes with it)
   return MPI_SUCCESS;
 }
@@ -252,9 +292,14 @@ int attributes_copy(const AttrMap& from, int from_handle, AttrMap& to) {
     if (!kv) continue;
     void* out = nullptr;
     bool keep = false;
-    if (int rc = run_copy(*kv, from_handle, key, value, &out, &keep)) return rc;
+    if (int rc = run_copy(*kv, from_handle, key, value, &out, &keep)) {
+      attr_cell_drop(out);
+      return rc;
+    }
     if (!keep) continue;
+    hold(out);
     if (auto it = find_attr(to, key); it != to.end()) {
+      let_go(it->second);
       it->second = out;
     } else {
       to.emplace_back(key, out);
@@ -273,11 +318,34 @@ int attributes_delete(AttrMap& attrs, int handle) {
       --kv->attrs;
       if (int e = run_delete(*kv, handle, key, value); e && !rc) rc = e;
     }
+    let_go(value);
   }
   return rc;
 }
 
 bool attr_predefined(int key) { return predefined_value(key) != nullptr; }
+
+void* attr_cell_new(MPI_Aint value) {
+  auto cell = std::make_unique<MPI_Aint>(value);
+  void* at = cell.get();
+  cells()[at].value = std::move(cell);
+  return at;
+}
+
+bool attr_cell_value(const void* value, MPI_Aint* out) {
+  auto& cs = cells();
+  if (cs.empty()) [[likely]]
+    return false;
+  auto it = cs.find(value);
+  if (it == cs.end()) return false;
+  *out = *it->second.value;
+  return true;
+}
+
+void attr_cell_drop(void* value) {
+  auto& cs = cells();
+  if (auto it = cs.find(value); it != cs.end() && it->second.holders <= 0) cs.erase(it);
+}
 
 int keyval_create(AttrObject o, AttrLang lang, void (*copy)(), void (*del)(), int* keyval, void* extra, const char* fn) {
   return create_keyval(o, lang, copy, del, keyval, extra, fn);

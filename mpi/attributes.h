@@ -29,6 +29,17 @@ int attributes_copy(const AttrMap& from, int from_handle, AttrMap& to);
 int attributes_delete(AttrMap& attrs, int handle);
 /// Whether key is a predefined attribute key (MPI_TAG_UB, ...), whose C value is a pointer to int.
 bool attr_predefined(int key);
+
+/// An attribute set from Fortran is an integer, which C reads through a pointer to storage of the
+/// library's (MPI-3.1 §17.2.7, Examples 17.14 and 17.15: *value == 7): the integer lives in a
+/// cell, and the attribute's C value is the cell's address. Cells are counted by the attributes
+/// that hold them (a C copy callback may copy the address) and go with the last.
+/// A new cell holding value, held by nothing yet (attr_cell_drop() it if it is not stored).
+void* attr_cell_new(MPI_Aint value);
+/// Whether an attribute's C value is a cell, and its integer if so.
+bool attr_cell_value(const void* value, MPI_Aint* out);
+/// Frees a cell that no attribute holds (a set that failed); nothing for anything else.
+void attr_cell_drop(void* value);
 /// Create a keyval (the Fortran bindings use it with AttrLang::Fortran / Fortran1).
 int keyval_create(AttrObject o, AttrLang lang, void (*copy)(), void (*del)(), int* keyval, void* extra, const char* fn);
 /// Free a keyval of object o (MPI_*_free_keyval); errors go to MPI_COMM_WORLD's handler.

@@ -3,8 +3,9 @@
 // signature: it is handed over as is. Fortran copy and delete callbacks take every argument by
 // reference and attribute values as integers, so their keyvals are marked Fortran
 // (attributes.h) and called through that signature. In Fortran an attribute is an integer value
-// (INTEGER(KIND=MPI_ADDRESS_KIND), or a default INTEGER for the MPI-1 names); the predefined
-// attributes come back as their values too.
+// (INTEGER(KIND=MPI_ADDRESS_KIND), or a default INTEGER for the MPI-1 names), which C reads
+// through a pointer (MPI-3.1 §17.2.7: the library's cell, attributes.h); an attribute set from C
+// reads in Fortran as its address, the predefined ones as their values.
 #include "attributes.h"
 #include "fortran_support.h"
 
@@ -22,10 +23,22 @@ AnyFn any_fn(F f) {
 /// weak mpi_x_ name and its pmpi_x_ definition are one address).
 AnyFn callback(AnyFn f, AnyFn null) { return f == null ? nullptr : f; }
 
-/// A C attribute value as Fortran sees it: predefined attributes are pointers to their int value.
+/// A C attribute value as Fortran sees it: predefined attributes are pointers to their int value,
+/// one set from Fortran its cell's integer, one set from C its address.
 MPI_Aint fortran_value(MPI_Fint keyval, void* value) {
   if (tilempi::mpi::attr_predefined(keyval)) return value ? *static_cast<const int*>(value) : 0;
+  MPI_Aint v;
+  if (tilempi::mpi::attr_cell_value(value, &v)) return v;
   return reinterpret_cast<MPI_Aint>(value);
+}
+
+/// Sets a Fortran value through the C call set (which takes the C value: the value's cell).
+template <class Set>
+MPI_Fint set_fortran(MPI_Aint value, Set set) {
+  void* cell = tilempi::mpi::attr_cell_new(value);
+  const int rc = set(cell);
+  tilempi::mpi::attr_cell_drop(cell);  // (nothing if the attribute holds it)
+  return rc;
 }
 }  // namespace
 
@@ -124,11 +137,11 @@ void mpi_comm_free_keyval_(MPI_Fint* keyval, MPI_Fint* ierr) { *ierr = MPI_Comm_
 void mpi_keyval_free_(MPI_Fint* keyval, MPI_Fint* ierr) { *ierr = MPI_Keyval_free(keyval); }
 
 void mpi_comm_set_attr_(const MPI_Fint* comm, const MPI_Fint* keyval, const MPI_Aint* value, MPI_Fint* ierr) {
-  *ierr = MPI_Comm_set_attr(*comm, *keyval, reinterpret_cast<void*>(*value));
+  *ierr = set_fortran(*value, [&](void* v) { return MPI_Comm_set_attr(*comm, *keyval, v); });
 }
 
 void mpi_attr_put_(const MPI_Fint* comm, const MPI_Fint* keyval, const MPI_Fint* value, MPI_Fint* ierr) {
-  *ierr = MPI_Attr_put(*comm, *keyval, reinterpret_cast<void*>(static_cast<MPI_Aint>(*value)));
+  *ierr = set_fortran(*value, [&](void* v) { return MPI_Attr_put(*comm, *keyval, v); });
 }
 
 void mpi_comm_get_attr_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Aint* attribute_val, MPI_Fint* flag,
@@ -168,7 +181,7 @@ void mpi_type_create_keyval_(void (*copy)(), void (*del)(), MPI_Fint* keyval, co
 void mpi_type_free_keyval_(MPI_Fint* keyval, MPI_Fint* ierr) { *ierr = MPI_Type_free_keyval(keyval); }
 
 void mpi_type_set_attr_(const MPI_Fint* datatype, const MPI_Fint* keyval, const MPI_Aint* value, MPI_Fint* ierr) {
-  *ierr = MPI_Type_set_attr(*datatype, *keyval, reinterpret_cast<void*>(*value));
+  *ierr = set_fortran(*value, [&](void* v) { return MPI_Type_set_attr(*datatype, *keyval, v); });
 }
 
 void mpi_type_get_attr_(const MPI_Fint* datatype, const MPI_Fint* keyval, MPI_Aint* attribute_val, MPI_Fint* flag,
@@ -176,7 +189,7 @@ void mpi_type_get_attr_(const MPI_Fint* datatype, const MPI_Fint* keyval, MPI_Ai
   void* value = nullptr;
   int c = 0;
   *ierr = MPI_Type_get_attr(*datatype, *keyval, &value, &c);
-  if (*ierr == MPI_SUCCESS && c != 0) *attribute_val = reinterpret_cast<MPI_Aint>(value);
+  if (*ierr == MPI_SUCCESS && c != 0) *attribute_val = fortran_value(*keyval, value);
   *flag = logical(*ierr == MPI_SUCCESS ? c : 0);
 }
 
@@ -195,7 +208,7 @@ void mpi_win_create_keyval_(void (*copy)(), void (*del)(), MPI_Fint* keyval, con
 void mpi_win_free_keyval_(MPI_Fint* keyval, MPI_Fint* ierr) { *ierr = MPI_Win_free_keyval(keyval); }
 
 void mpi_win_set_attr_(const MPI_Fint* win, const MPI_Fint* keyval, const MPI_Aint* value, MPI_Fint* ierr) {
-  *ierr = MPI_Win_set_attr(*win, *keyval, reinterpret_cast<void*>(*value));
+  *ierr = set_fortran(*value, [&](void* v) { return MPI_Win_set_attr(*win, *keyval, v); });
 }
 
 void mpi_win_delete_attr_(const MPI_Fint* win, const MPI_Fint* keyval, MPI_Fint* ierr) {

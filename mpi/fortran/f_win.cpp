@@ -3,6 +3,7 @@
 // back as such an integer (for a Cray pointer or C_F_POINTER), as MPI_ALLOC_MEM's does.
 #include <string>
 
+#include "attributes.h"
 #include "fortran_support.h"
 
 using namespace tilempi::fortran;
@@ -59,7 +60,8 @@ void mpi_win_get_attr_(const MPI_Fint* win, const MPI_Fint* keyval, MPI_Aint* va
   if (*keyval == MPI_WIN_BASE) *value = reinterpret_cast<MPI_Aint>(p);
   else if (*keyval == MPI_WIN_SIZE) *value = *static_cast<MPI_Aint*>(p);
   else if (*keyval >= MPI_WIN_DISP_UNIT && *keyval <= MPI_WIN_MODEL) *value = *static_cast<int*>(p);
-  else *value = reinterpret_cast<MPI_Aint>(p);  // a user attribute: its value itself (MPI_WIN_SET_ATTR)
+  else if (MPI_Aint v; tilempi::mpi::attr_cell_value(p, &v)) *value = v;  // set from Fortran (attributes.h)
+  else *value = reinterpret_cast<MPI_Aint>(p);  // set from C: its address
 }
 
 void mpi_win_set_errhandler_(const MPI_Fint* win, const MPI_Fint* errhandler, MPI_Fint* ierr) {

@@ -12,3 +12,9 @@ tilempi_add_conformance_test(NAME pair_types NP 4 SOURCES ${CMAKE_CURRENT_LIST_D
 tilempi_add_conformance_test(NAME cancel NP 5 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_cancel.c TIMEOUT 60)
 tilempi_add_conformance_test(NAME status_error NP 3 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_status_error.c)
 tilempi_add_conformance_test(NAME file_view_types NP 3 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_file_view_types.c)
+if(CMAKE_Fortran_COMPILER)
+  tilempi_add_conformance_test(NAME attr_languages NP 3 SOURCES ${CMAKE_CURRENT_LIST_DIR}/outside_attr_languages.f90
+                               ${CMAKE_CURRENT_LIST_DIR}/outside_attr_languages_c.c)
+  # (The copy callback includes mpif.h for two of its constants and has the standard's arguments.)
+  target_compile_options(conformance_attr_languages PRIVATE $<$<COMPILE_LANGUAGE:Fortran>:-Wno-unused-parameter -Wno-unused-dummy-argument>)
+endif()
