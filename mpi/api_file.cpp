@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstring>
@@ -86,6 +87,45 @@ void status_set_transferred(MPI_Status* status, std::uint64_t bytes) {
   status_set(status, s);  // (MPI_ERROR is left as it was)
 }
 
+/// In atomic mode (MPI_File_set_atomicity), an access holds a lock on the file bytes it spans
+/// while it moves them (fcntl: shared for a read, exclusive for a write), so that a read never
+/// sees part of a concurrent write (MPI-3.1 §13.6.1): one pread or pwrite is not atomic against
+/// another process's on Linux, and a view that is not contiguous takes several. (Ranks as
+/// contexts of one process share its locks, but no other rank runs inside an access.)
+class AtomicLock {
+ public:
+  AtomicLock(const File& f, bool write, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& spans)
+      : fd_(f.atomic && !spans.empty() ? f.fd : -1) {
+    if (fd_ < 0) return;
+    std::uint64_t lo = spans.front().first, hi = lo;
+    for (const auto& [at, len] : spans) {
+      lo = std::min(lo, at);
+      hi = std::max(hi, at + len);
+    }
+    lock_.l_type = static_cast<short>(write ? F_WRLCK : F_RDLCK);
+    lock_.l_whence = SEEK_SET;
+    lock_.l_start = static_cast<off_t>(lo);
+    lock_.l_len = static_cast<off_t>(hi - lo);
+    while (::fcntl(fd_, F_SETLKW, &lock_) != 0) {
+      if (errno != EINTR) {  // (no locks on this file system: the access goes on without)
+        fd_ = -1;
+        return;
+      }
+    }
+  }
+  ~AtomicLock() {
+    if (fd_ < 0) return;
+    lock_.l_type = F_UNLCK;
+    ::fcntl(fd_, F_SETLK, &lock_);
+  }
+  AtomicLock(const AtomicLock&) = delete;
+  AtomicLock& operator=(const AtomicLock&) = delete;
+
+ private:
+  int fd_;
+  struct flock lock_ {};
+};
+
 /// Read or write count (>= 0, checked) elements of t (committed, checked) at buf, at view offset
 /// `offset` (etypes). Sets the status's byte count; *moved: bytes moved (a read stops short at the
 /// end of the file).
@@ -126,7 +166,9 @@ int transfer(File& f, bool write, MPI_Offset offset, void* buf, int count, MPI_D
   int err = 0;
   {
     ChargedAsCompute io(fn);
-    for (const auto& [at, len] : view_spans(f, pos, bytes)) {
+    const auto spans = view_spans(f, pos, bytes);
+    const AtomicLock atomic(f, write, spans);
+    for (const auto& [at, len] : spans) {
       std::uint64_t k = 0;
       while (k < len) {
         const ssize_t n = write ? ::pwrite(f.fd, data + done + k, len - k, static_cast<off_t>(at + k))
@@ -888,8 +930,7 @@ int MPI_File_set_atomicity(MPI_File fh, int flag) {
   int rc;
   File* f = check_file(fh, "MPI_File_set_atomicity", &rc);
   if (!f) return rc;
-  // Every access is one pwrite/pread per contiguous run on a local file system: atomic either way.
-  f->atomic = flag != 0;
+  f->atomic = flag != 0;  // (each access then locks what it spans: AtomicLock)
   return MPI_SUCCESS;
 }
 
