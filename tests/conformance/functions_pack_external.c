@@ -95,6 +95,18 @@ int main(int argc, char** argv) {
     unpack(buf, 4, back, 2, MPI_WCHAR, "wchar");
     CHECK(back[0] == L'A' && back[1] == 0x20AC, "wchar round trip");
   }
+  /* A pair type: a double and an int, 12 bytes (its size, not its extent). */
+  {
+    struct {
+      double v;
+      int i;
+    } pr = {-1.0, 7}, back = {0, 0};
+    static const unsigned char want[12] = {0xbf, 0xf0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7};
+    pack(&pr, 1, MPI_DOUBLE_INT, buf, 12, "double_int");
+    CHECK(bytes_are(buf, want, 12), "MPI_DOUBLE_INT: the double, then the int");
+    unpack(buf, 12, &back, 1, MPI_DOUBLE_INT, "double_int");
+    CHECK(back.v == -1.0 && back.i == 7, "MPI_DOUBLE_INT round trip");
+  }
   /* A struct of mixed members: char, long, double (external 1 + 4 + 8 bytes), two of them. */
   struct S {
     char c;
