@@ -7,18 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures = 0;
-static int rank = -1;
+#include "conformance_check.h"
+
 static int conversions = 0;
-#define CHECK(cond, ...)                                     \
-  do {                                                       \
-    if (!(cond)) {                                           \
-      fprintf(stderr, "rank %d: line %d: ", rank, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                          \
-      fprintf(stderr, "\n");                                 \
-      ++failures;                                            \
-    }                                                        \
-  } while (0)
 
 static void swap4(const unsigned char* in, unsigned char* out) {
   out[0] = in[3];
@@ -68,6 +59,7 @@ int main(int argc, char** argv) {
   MPI_Aint extent = -1;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
   CHECK(MPI_Register_datarep("bigendian_ints", from_file, to_file, same_extent, NULL) == MPI_SUCCESS, "register");
   MPI_Error_class(MPI_Register_datarep("bigendian_ints", from_file, to_file, same_extent, NULL), &cls);
   CHECK(cls == MPI_ERR_DUP_DATAREP, "registered twice: class %d", cls);

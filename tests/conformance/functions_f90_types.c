@@ -5,17 +5,8 @@
 #include <mpi.h>
 #include <stdio.h>
 
-static int failures = 0;
-static int rank = -1;
-#define CHECK(cond, ...)                                     \
-  do {                                                       \
-    if (!(cond)) {                                           \
-      fprintf(stderr, "rank %d: line %d: ", rank, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                          \
-      fprintf(stderr, "\n");                                 \
-      ++failures;                                            \
-    }                                                        \
-  } while (0)
+#include "conformance_check.h"
+
 
 static int size_of(MPI_Datatype t) {
   int s = -1;
@@ -43,7 +34,7 @@ static void real_kind(int p, int r, int want_size, int combiner) {
 }
 
 int main(int argc, char** argv) {
-  int size, cls, len;
+  int cls, len;
   MPI_Datatype t;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -9,17 +9,8 @@
 #include <string.h>
 #include <wchar.h>
 
-static int failures = 0;
-static int rank = -1;
-#define CHECK(cond, ...)                                     \
-  do {                                                       \
-    if (!(cond)) {                                           \
-      fprintf(stderr, "rank %d: line %d: ", rank, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                          \
-      fprintf(stderr, "\n");                                 \
-      ++failures;                                            \
-    }                                                        \
-  } while (0)
+#include "conformance_check.h"
+
 
 static int bytes_are(const unsigned char* got, const unsigned char* want, int n) { return memcmp(got, want, n) == 0; }
 
@@ -41,7 +32,6 @@ static void unpack(const unsigned char* buf, MPI_Aint size, void* out, int count
 
 int main(int argc, char** argv) {
   unsigned char buf[256];
-  int size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);

@@ -8,17 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-static int rank = -1;
-#define CHECK(cond, ...)                                     \
-  do {                                                       \
-    if (!(cond)) {                                           \
-      fprintf(stderr, "rank %d: line %d: ", rank, __LINE__); \
-      fprintf(stderr, __VA_ARGS__);                          \
-      fprintf(stderr, "\n");                                 \
-      ++failures;                                            \
-    }                                                        \
-  } while (0)
+#include "conformance_check.h"
+
 #define RC(call, want) CHECK((call) == (want), "%s did not give %s", #call, #want)
 
 static unsigned long long read_pvar(MPI_T_pvar_session s, MPI_T_pvar_handle h) {
@@ -189,7 +180,7 @@ static void categories(void) {
 }
 
 int main(int argc, char** argv) {
-  int provided = -1, n, size;
+  int provided = -1, n;
   char text[MPI_MAX_ERROR_STRING];
   int len;
   /* Before MPI_Init, and nested. */
