@@ -466,7 +466,7 @@ std::string Scheduler::loop() {
     return all ? wall * static_cast<double>(chip) / static_cast<double>(all) : 0.0;
   };
   while (live > 0) {
-    if (int sig = termination_signal()) [[unlikely]]
+    if (int sig = contexts_termination_signal()) [[unlikely]]
       end_terminated(sig);
     if (ready_.empty()) {
       // Every live rank waits for an event: simulate until one is woken.

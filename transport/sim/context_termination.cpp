@@ -12,18 +12,24 @@ namespace tilempi::transport::sim {
 
 namespace {
 
+/// The signal noted, apart from the library's (termination.h): an MPI call of a rank that is a
+/// context does not end the process at its return (as a rank process's does), the scheduler does
+/// at its next turn, after saying where every rank was. (Ending at the call's return skipped that
+/// report whenever the signal came during an MPI call.)
+volatile sig_atomic_t g_noted = 0;
+
 /// Half a second: long enough for a rank inside the library to return to normal context, well
 /// inside the launcher's grace before it kills (kKillGraceSeconds, 2 s).
 constexpr long kSecondSignalNs = 500'000'000;
 
 extern "C" void on_contexts_termination(int sig) {
-  if (detail::noted_termination != 0) {
+  if (g_noted != 0) {
     // The second signal: no normal context came in time (a rank running its own code). The
     // process ends here; the flush is not async-signal-safe, but losing every rank's output is
     // worse than the small chance of meeting a buffer in the middle of its update.
     end_by_signal(sig);
   }
-  detail::noted_termination = sig;
+  g_noted = sig;
   sigevent ev{};
   ev.sigev_notify = SIGEV_SIGNAL;
   ev.sigev_signo = sig;
@@ -36,6 +42,8 @@ extern "C" void on_contexts_termination(int sig) {
 }
 
 }  // namespace
+
+int contexts_termination_signal() { return g_noted; }
 
 void catch_termination_of_contexts() {
   // SIGINT too: the launcher passes a terminal's Ctrl-C on to the ranks, and here the ranks are
