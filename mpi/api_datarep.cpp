@@ -44,6 +44,17 @@ int name_free(const std::string& name, std::string* why) {
   }
   return 0;
 }
+
+/// Registers d (from C or Fortran): 0, or the error class and why.
+int add(Datarep d, bool has_extent, std::string* why) {
+  if (int cls = name_free(d.name, why)) return cls;
+  if (!has_extent) {
+    *why = "dtype_file_extent_fn is not given";
+    return MPI_ERR_ARG;
+  }
+  g_datareps.get().push_back(std::move(d));
+  return MPI_SUCCESS;
+}
 }  // namespace
 }  // namespace tilempi::mpi
 
@@ -89,19 +100,13 @@ int datarep_extent(const Datarep& d, MPI_Datatype h, MPI_Aint* extent) {
 
 int datarep_register_fortran(const std::string& name, FortranConversion* read, FortranConversion* write,
                              FortranExtent* extent, MPI_Aint extra_state, std::string* why) {
-  if (int cls = name_free(name, why)) return cls;
-  if (!extent) {
-    *why = "dtype_file_extent_fn is not given";
-    return MPI_ERR_ARG;
-  }
   Datarep d;
   d.name = name;
   d.f_read = read;
   d.f_write = write;
   d.f_extent = extent;
   d.f_extra_state = extra_state;
-  g_datareps.get().push_back(std::move(d));
-  return MPI_SUCCESS;
+  return add(std::move(d), extent != nullptr, why);
 }
 
 bool datarep_layout_native(const Datarep& d, MPI_Datatype h, std::string* why) {
@@ -137,17 +142,14 @@ int MPI_Register_datarep(const char* datarep, MPI_Datarep_conversion_function* r
   if (!check::initialized(fn, &rc)) return rc;
   // Errors of no file go to MPI_FILE_NULL's handler (MPI-3.1 §13.7).
   auto fail = [&](int cls, const std::string& why) { return raise_on_file_null(cls, fn, why); };
-  std::string why;
-  const std::string name = datarep ? datarep : "";
-  if (int cls = name_free(name, &why)) return fail(cls, why);
-  if (!dtype_file_extent_fn) return fail(MPI_ERR_ARG, "dtype_file_extent_fn is NULL");
   Datarep d;
-  d.name = name;
+  d.name = datarep ? datarep : "";
   d.read = read_conversion_fn;
   d.write = write_conversion_fn;
   d.extent = dtype_file_extent_fn;
   d.extra_state = extra_state;
-  g_datareps.get().push_back(std::move(d));
+  std::string why;
+  if (int cls = add(std::move(d), dtype_file_extent_fn != nullptr, &why)) return fail(cls, why);
   return MPI_SUCCESS;
 }
 

@@ -173,6 +173,26 @@ const Datatype* arguments(const char* datarep, MPI_Datatype datatype, int count,
   return t;
 }
 
+/// The position checks MPI_Pack_external and MPI_Unpack_external share: room for `need` bytes at
+/// *position of a buffer of `size` bytes (what: "the packed data needs", "unpacking needs").
+bool room(MPI_Aint size, const MPI_Aint* position, std::size_t need, const char* fn, const char* what, int* rc) {
+  if (!position) {
+    *rc = bad(MPI_ERR_ARG, fn, "position is NULL");
+    return false;
+  }
+  if (size < 0 || *position < 0 || *position > size) {
+    *rc = bad(MPI_ERR_ARG, fn, "position " + std::to_string(*position) + " is outside the buffer of " +
+                                   std::to_string(size) + " bytes");
+    return false;
+  }
+  if (need > static_cast<std::size_t>(size - *position)) {
+    *rc = bad(MPI_ERR_TRUNCATE, fn, std::string(what) + " " + std::to_string(need) + " bytes but only " +
+                                        std::to_string(size - *position) + " are left");
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 extern "C" {
@@ -198,14 +218,8 @@ int MPI_Pack_external(const char* datarep, const void* inbuf, int incount, MPI_D
   std::size_t one = 0;
   const Datatype* t = arguments(datarep, datatype, incount, fn, &rc, &sig, &one);
   if (!t) return rc;
-  if (!position) return bad(MPI_ERR_ARG, fn, "position is NULL");
-  if (outsize < 0 || *position < 0 || *position > outsize)
-    return bad(MPI_ERR_ARG, fn, "position " + std::to_string(*position) + " is outside the buffer of " +
-                                    std::to_string(outsize) + " bytes");
   const std::size_t need = one * static_cast<std::size_t>(incount);
-  if (need > static_cast<std::size_t>(outsize - *position))
-    return bad(MPI_ERR_TRUNCATE, fn, "the packed data needs " + std::to_string(need) + " bytes but only " +
-                                         std::to_string(outsize - *position) + " are left");
+  if (!room(outsize, position, need, fn, "the packed data needs", &rc)) return rc;
   if (need == 0) return MPI_SUCCESS;
   if (!outbuf || !inbuf) return bad(MPI_ERR_BUFFER, fn, "a buffer is NULL");
   std::vector<unsigned char> native(t->size * static_cast<std::size_t>(incount));
@@ -230,14 +244,8 @@ int MPI_Unpack_external(const char* datarep, const void* inbuf, MPI_Aint insize,
   std::size_t one = 0;
   const Datatype* t = arguments(datarep, datatype, outcount, fn, &rc, &sig, &one);
   if (!t) return rc;
-  if (!position) return bad(MPI_ERR_ARG, fn, "position is NULL");
-  if (insize < 0 || *position < 0 || *position > insize)
-    return bad(MPI_ERR_ARG, fn, "position " + std::to_string(*position) + " is outside the buffer of " +
-                                    std::to_string(insize) + " bytes");
   const std::size_t need = one * static_cast<std::size_t>(outcount);
-  if (need > static_cast<std::size_t>(insize - *position))
-    return bad(MPI_ERR_TRUNCATE, fn, "unpacking needs " + std::to_string(need) + " bytes but only " +
-                                         std::to_string(insize - *position) + " are left");
+  if (!room(insize, position, need, fn, "unpacking needs", &rc)) return rc;
   if (need == 0) return MPI_SUCCESS;
   if (!outbuf || !inbuf) return bad(MPI_ERR_BUFFER, fn, "a buffer is NULL");
   std::vector<unsigned char> native(t->size * static_cast<std::size_t>(outcount));
